@@ -1,0 +1,71 @@
+// Engines decide which candidate executions of a Skeleton the model permits.
+// Two engines implement this interface: the explicit enumeration engine
+// (memmodel/enum_engine.*) and the Z3 engine (memmodel/z3_engine.*). They
+// must agree: same set of consistent executions, same counts.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memmodel/events.hpp"
+
+namespace ptxcheck::mm {
+
+// Which reading of the model (see docs/model-notes.md).
+enum class ModelKind : uint8_t {
+  PTX75,  // PTX ISA 9.2 chapter 8 with proxies (default; Dat3M's "PTX v7.5")
+  PTX6,   // PTX ISA 6.0 reading, no proxies (Dat3M's "PTX v6.0")
+  SC,     // sequential consistency: one total order of all events
+};
+
+struct Model {
+  ModelKind kind = ModelKind::PTX75;
+  // Readings where the text is ambiguous; defaults follow NVIDIA's formal
+  // model. Each is documented with its argument in docs/model-notes.md.
+  bool fence_sc_is_acq_rel = true;  // fence.sc also acts as a release/acquire fence in patterns
+};
+
+// A candidate execution of a Skeleton. An *execution* is identified by
+// (rf, co); the fence-SC order is existentially quantified, so engines count
+// distinct (rf, co) pairs for which some fence-SC order makes it consistent.
+struct Execution {
+  std::vector<int> rf;                    // per event id: the write a Read reads from, else -1
+  std::vector<std::pair<int, int>> co;    // coherence edges (w1, w2) between writes to one physical location
+  std::vector<int> fsc;                   // a witness Fence-SC order: sc fence ids, earliest first
+  std::vector<int> final_write;           // per physical location: the write whose value is final
+};
+
+struct Limits {
+  double timeout_s = 0;          // 0 = none; engines throw LimitError when exceeded
+  uint64_t max_executions = 0;   // 0 = none
+};
+
+struct EngineStats {
+  uint64_t candidates = 0;   // candidates examined (engine-specific meaning)
+  uint64_t consistent = 0;   // executions found consistent
+};
+
+// Return false to stop the enumeration early.
+using Visitor = std::function<bool(const Execution&)>;
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  // Calls `visit` once per consistent execution (distinct (rf, co)).
+  virtual EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim,
+                                const Visitor& visit) = 0;
+};
+
+std::unique_ptr<Engine> make_enum_engine();
+std::unique_ptr<Engine> make_z3_engine();
+
+// For --explain: the names of the axioms (e.g. "Causality (PTX ISA 8.10.6)")
+// that the candidate violates under `m`; empty if consistent. `ex.fsc` may be
+// empty, in which case every Fence-SC order is tried.
+std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex);
+
+}  // namespace ptxcheck::mm

@@ -1,0 +1,85 @@
+// The contract between semantics/ (which turns a program into events) and
+// memmodel/ (which decides which executions the PTX memory model permits).
+// memmodel/ sees only what is declared here: events, locations, thread
+// placement and intra-thread relations -- never PTX syntax.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxcheck::mm {
+
+// PTX ISA 8.5 Scope.
+enum class Scope : uint8_t { CTA, Cluster, GPU, Sys };
+
+// PTX ISA 8.4 Operation types. `volatile` is lowered by semantics/ to
+// Relaxed + Sys (8.4.2); Weak carries no scope.
+enum class Order : uint8_t { Weak, Relaxed, Acquire, Release, AcqRel, SC, MMIO };
+
+// PTX ISA 8.6 Proxies: the method of access of a memory operation.
+enum class Proxy : uint8_t { Generic, Texture, Surface, Constant };
+
+enum class EventKind : uint8_t {
+  Init,        // initial write of a location (thread -1), first in coherence
+  Read,        // load, or the read half of an RMW
+  Write,       // store, or the write half of an RMW
+  Fence,       // fence.{sc,acq_rel,acquire,release}, membar (order + scope)
+  ProxyFence,  // fence.proxy.{alias,texture,surface,constant,...}
+  Barrier,     // bar/barrier arrive or sync (PTX ISA 8.9.4 item 2)
+};
+
+enum class ProxyFenceKind : uint8_t { None, Alias, Texture, Surface, Constant, Async, Other };
+
+enum class BarrierOp : uint8_t { None, Sync, Arrive, Red };
+
+// A memory location as the model sees it. Aliases (PTX ISA 8.2.2) are
+// distinct virtual addresses of one physical location.
+struct Location {
+  std::string name;        // the litmus name (for output)
+  int physical = 0;        // index of the physical location (aliases share it)
+  Proxy proxy = Proxy::Generic;  // proxy through which this name is accessed
+  uint64_t init = 0;       // initial value (PTX ISA 8.2.6)
+  uint32_t size = 4;       // bytes
+};
+
+// Where a thread runs: the scope tree (PTX ISA 8.5).
+struct ThreadPlace {
+  std::string name;  // "P0"
+  int cta = 0;
+  int cluster = 0;   // cluster id (threads in different CTAs of one cluster share it)
+  int gpu = 0;
+  int warp = -1;     // optional; the warp is not a scope (8.5) but tests may place threads
+};
+
+struct Event {
+  EventKind kind = EventKind::Read;
+  int thread = -1;       // index into Skeleton::threads; -1 for Init
+  Order order = Order::Weak;
+  Scope scope = Scope::Sys;
+  Proxy proxy = Proxy::Generic;
+  int loc = -1;          // index into Skeleton::locations (virtual address); -1 for fences/barriers
+  uint64_t value = 0;    // value written, or value this trace assumes was read
+  int rmw_pair = -1;     // for the two halves of an atom/red: the other half's event id
+  bool reduction = false;  // red: its read never forms an acquire pattern (8.11.1)
+  ProxyFenceKind pfence = ProxyFenceKind::None;
+  BarrierOp bar = BarrierOp::None;
+  int bar_id = 0;        // barrier resource id
+  int bar_count = -1;    // expected thread count, -1 = all threads of the CTA
+  std::string label;     // instruction text for --explain/--dot ("st.relaxed.gpu x, 1")
+};
+
+// One candidate combination of thread traces: all events of the program,
+// init writes first, then each thread's events in program order.
+// Intra-thread dependencies are pairs (from, to) of event ids.
+struct Skeleton {
+  std::vector<Location> locations;
+  std::vector<ThreadPlace> threads;
+  std::vector<Event> events;
+  std::vector<std::vector<int>> po;  // per thread: event ids in program order
+  std::vector<std::pair<int, int>> addr, data, ctrl;
+
+  int physical(int event) const { return locations[events[event].loc].physical; }
+};
+
+}  // namespace ptxcheck::mm
