@@ -26,6 +26,9 @@ struct Model {
   // Readings where the text is ambiguous; defaults follow NVIDIA's formal
   // model. Each is documented with its argument in docs/model-notes.md.
   bool fence_sc_is_acq_rel = true;  // fence.sc also acts as a release/acquire fence in patterns
+  bool observation_through_rmw = true;  // 8.9.2 item 2: observation continues through RMW chains
+  bool reductions_acquire = false;      // red's read may start an acquire pattern (8.11.1 says no)
+  bool sc_per_location = true;          // check 8.10.5 (Dat3M's v7.5 cat omits it)
 };
 
 // A candidate execution of a Skeleton. An *execution* is identified by

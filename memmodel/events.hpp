@@ -38,6 +38,11 @@ enum class BarrierOp : uint8_t { None, Sync, Arrive, Red };
 struct Location {
   std::string name;        // the litmus name (for output)
   int physical = 0;        // index of the physical location (aliases share it)
+  // Virtual (generic) address id; -1 = this location's own index. A proxy
+  // alias (`s @ surface aliases x`) names x's virtual address through another
+  // proxy, so it shares x's id; a generic alias (`y @ generic aliases x`) is a
+  // distinct virtual address of the same physical location (Dat3M's vloc).
+  int vaddr = -1;
   Proxy proxy = Proxy::Generic;  // proxy through which this name is accessed
   uint64_t init = 0;       // initial value (PTX ISA 8.2.6)
   uint32_t size = 4;       // bytes
