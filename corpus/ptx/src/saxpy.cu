@@ -1,0 +1,6 @@
+// Theme: the classic single-precision a*x + y (nvcc contracts it to fma.rn.f32).
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
