@@ -1,0 +1,152 @@
+// References for the f32/f64 arithmetic kernels: saxpy, vecadd, fma_rounding,
+// grid_stride, f32_div_sqrt, fp64_math. Each mirrors the PTX that nvcc emits
+// (fma.rn.f32 where it contracted, explicit rounding modes where requested).
+#include "common.hpp"
+#include "inputs.hpp"
+#include <cmath>
+
+using namespace ref;
+
+// saxpy.cu: y[i] = fma.rn(x[i], a, y[i]) for i < n (nvcc contracts a*x+y).
+REF_TEST(saxpy) {
+    const int n = 1000;
+    Test t("saxpy", "../ptx/sm_80/saxpy.ptx", "saxpy", {4}, {256});
+    auto x = t.buffer<float>("x", n, fiota<float>(-50, 0.25));
+    auto y = t.buffer<float>("y", n, values(rand_f32(1, 97, -3, 6)));
+    const float a = 1.7f;
+    t.arg(a); t.arg_buffer("x"); t.arg_buffer("y"); t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i) y[i] = std::fma(x[i], a, y[i]);
+    t.expect("y", y);
+    return t;
+}
+
+// vecadd.cu vecadd_f32: c[i] = a[i] + b[i] (add.f32, round to nearest even);
+// threads past n (512 launched, n = 500) write nothing.
+REF_TEST(vecadd_f32) {
+    const unsigned n = 500;
+    Test t("vecadd_f32", "../ptx/sm_80/vecadd.ptx", "vecadd_f32", {2}, {256});
+    auto a = t.buffer<float>("a", n, values(rand_f32(2, n, -20, 20)));
+    auto b = t.buffer<float>("b", n, values(rand_f32(3, n, -20, 20)));
+    auto c = t.buffer<float>("c", n, fill(-1.0f));
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
+    for (unsigned i = 0; i < n; ++i) c[i] = a[i] + b[i];
+    t.expect("c", c);
+    return t;
+}
+
+// vecadd.cu vecadd_u32: wrapping unsigned addition.
+REF_TEST(vecadd_u32) {
+    const unsigned n = 300;
+    Test t("vecadd_u32", "../ptx/sm_80/vecadd.ptx", "vecadd_u32", {3}, {128});
+    auto a = t.buffer<uint32_t>("a", n, values(rand_u32(4, 64)));
+    auto b = t.buffer<uint32_t>("b", n, iota<uint32_t>(1000, 7919));
+    auto c = t.buffer<uint32_t>("c", 384, zero<uint32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
+    for (unsigned i = 0; i < n; ++i) c[i] = a[i] + b[i];
+    t.expect("c", c);
+    return t;
+}
+
+// vecadd.cu vecsub_f64: sub.f64.
+REF_TEST(vecsub_f64) {
+    const unsigned n = 200;
+    Test t("vecsub_f64", "../ptx/sm_80/vecadd.ptx", "vecsub_f64", {4}, {64});
+    auto a = t.buffer<double>("a", n, values(rand_f64(5, n, -40, 40)));
+    auto b = t.buffer<double>("b", n, values(rand_f64(6, n, -40, 40)));
+    auto c = t.buffer<double>("c", n, zero<double>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
+    for (unsigned i = 0; i < n; ++i) c[i] = a[i] - b[i];
+    t.expect("c", c);
+    return t;
+}
+
+// fma_rounding.cu: eight results per element; each directed mode is
+// reproduced by the host FPU in that mode.
+REF_TEST(fma_rounding) {
+    const int n = 96;
+    Test t("fma_rounding", "../ptx/sm_80/fma_rounding.ptx", "fma_rounding", {3}, {32});
+    auto a = t.buffer<float>("a", n, values(rand_f32(7, n, -8, 8)));
+    auto b = t.buffer<float>("b", n, values(rand_f32(8, n, -8, 8)));
+    auto c = t.buffer<float>("c", n, values(rand_f32(9, n, -4, 12)));
+    auto out = t.buffer<float>("out", 8 * n, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("out"); t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i) {
+        float x = a[i], y = b[i], z = c[i];
+        float* o = &out[8 * i];
+        o[0] = std::fma(x, y, z);
+        float p = x * y;
+        o[1] = p + z;
+        o[2] = with_rounding(Rnd::rz, [&] { return std::fma(x, y, z); });
+        o[3] = with_rounding(Rnd::rm, [&] { return std::fma(x, y, z); });
+        o[4] = with_rounding(Rnd::rp, [&] { return std::fma(x, y, z); });
+        o[5] = with_rounding(Rnd::rp, [&] { volatile float s = x + z; return float(s); });
+        o[6] = with_rounding(Rnd::rm, [&] { volatile float s = x * y; return float(s); });
+        o[7] = with_rounding(Rnd::rz, [&] { volatile float s = x / y; return float(s); });
+        // Sanity of the host's directed fma: rm <= rn <= rp, rz is the one nearer 0.
+        require(o[3] <= o[0] && o[0] <= o[4] && o[2] == (o[0] < 0 ? o[4] : o[3]), "fma rounding sanity");
+    }
+    t.expect("out", out);
+    return t;
+}
+
+// grid_stride.cu: 128 threads cover 1000 elements; x = fma.rn(x, s, 1).
+REF_TEST(grid_stride) {
+    const int n = 1000;
+    Test t("grid_stride", "../ptx/sm_80/grid_stride.ptx", "scale_grid_stride", {2}, {64});
+    auto x = t.buffer<float>("x", n, fiota<float>(-10, 0.03125));
+    const float s = 1.1f;
+    t.arg_buffer("x"); t.arg(s); t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i) x[i] = std::fma(x[i], s, 1.0f);
+    t.expect("x", x);
+    return t;
+}
+
+// f32_div_sqrt.cu: div.rn, sqrt.rn, rcp.rn, sqrt.rm, div.rp, rcp.rz (all
+// correctly rounded, so exact). b > 0 keeps sqrt away from NaN.
+REF_TEST(f32_div_sqrt) {
+    const int n = 64;
+    Test t("f32_div_sqrt", "../ptx/sm_80/f32_div_sqrt.ptx", "f32_div_sqrt", {2}, {32});
+    auto a = t.buffer<float>("a", n, values(rand_f32(10, n, -30, 30)));
+    auto b = t.buffer<float>("b", n, values(rand_f32(11, n, -30, 30, true)));
+    auto out = t.buffer<float>("out", 6 * n, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i) {
+        float x = a[i], y = b[i];
+        float* o = &out[6 * i];
+        o[0] = x / y;
+        o[1] = std::sqrt(y);
+        o[2] = 1.0f / x;
+        o[3] = with_rounding(Rnd::rm, [&] { volatile float r = std::sqrt(y); return float(r); });
+        o[4] = with_rounding(Rnd::rp, [&] { volatile float r = x / y; return float(r); });
+        o[5] = with_rounding(Rnd::rz, [&] { volatile float r = 1.0f / y; return float(r); });
+    }
+    t.expect("out", out);
+    return t;
+}
+
+// fp64_math.cu: add, mul, fma.rn, div.rn, sqrt.rn, rcp.rn, add.rz,
+// mul.rp - mul.rm (the width of the rounding interval: 0 or 1 ulp).
+REF_TEST(fp64_math) {
+    const int n = 64;
+    Test t("fp64_math", "../ptx/sm_80/fp64_math.ptx", "fp64_math", {1}, {64});
+    auto a = t.buffer<double>("a", n, values(rand_f64(12, n, -100, 100)));
+    auto b = t.buffer<double>("b", n, values(rand_f64(13, n, -100, 100)));
+    auto out = t.buffer<double>("out", 8 * n, zero<double>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i) {
+        double x = a[i], y = b[i];
+        double* o = &out[8 * i];
+        o[0] = x + y;
+        o[1] = x * y;
+        o[2] = std::fma(x, y, -1.0);
+        o[3] = x / y;
+        o[4] = std::sqrt(std::fabs(y));
+        o[5] = 1.0 / y;
+        o[6] = with_rounding(Rnd::rz, [&] { volatile double r = x + y; return double(r); });
+        double up = with_rounding(Rnd::rp, [&] { volatile double r = x * y; return double(r); });
+        double dn = with_rounding(Rnd::rm, [&] { volatile double r = x * y; return double(r); });
+        o[6 + 1] = up - dn;
+    }
+    t.expect("out", out);
+    return t;
+}
