@@ -207,7 +207,12 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
     const Relation& poloc = r.po & (m.kind == ModelKind::PTX6 ? r.loc : r.vloc);
     Relation opt = poloc.optional();
     r.release_pattern = opt.restrict(r.rel_writes, r.strong_writes) | r.po.restrict(r.rel_fences, r.strong_writes);
-    r.acquire_pattern = opt.restrict(r.strong_reads, r.acq_reads) | r.po.restrict(r.strong_reads, r.acq_fences);
+    // 8.11.1: the strong read of a reduction never starts an acquire pattern.
+    EventSet acq_start = r.strong_reads;
+    if (!m.reductions_acquire)
+      for (int e : r.strong_reads.elements())
+        if (s.events[e].reduction) acq_start.set(e, false);
+    r.acquire_pattern = opt.restrict(acq_start, r.acq_reads) | r.po.restrict(acq_start, r.acq_fences);
   }
 
   // Dat3M proxy-fence-ops = [F]; (same-proxy & scta); [M].

@@ -1,0 +1,67 @@
+// PTX ISA 9.2 section 8.10 axioms (axioms.hpp).
+#include "memmodel/axioms.hpp"
+
+namespace ptxcheck::mm {
+
+const char* axiom_name(Axiom a) {
+  switch (a) {
+#define AXIOM(id, text) \
+  case Axiom::id: return text;
+#include "memmodel/axioms.def"
+#undef AXIOM
+  }
+  return "?";
+}
+
+bool coherence_holds(const StaticRelations& st, const Relation& cause, const Relation& co) {
+  const EventSet w = st.writes;
+  if (!((cause & st.loc).restrict(w, w)).subset_of(co)) return false;
+  // Dat3M axiom-Coherence2: morally strong same-location writes are ordered.
+  const Relation both = co | co.inverse();
+  return (st.ms & st.loc).restrict(w, w).subset_of(both);
+}
+
+bool fence_sc_holds(const StaticRelations& st, const Relation& cause, const Relation& sync_fence) {
+  return cause.restrict(st.sc_fences, st.sc_fences).subset_of(sync_fence);
+}
+
+bool atomicity_holds(const StaticRelations& st, const Relation& fr, const Relation& co) {
+  const Relation bad = (st.ms & fr).compose(st.ms & co) & st.rmw;
+  return bad.empty();
+}
+
+bool no_thin_air_holds(const StaticRelations& st, const Relation& rf) { return (rf | st.dep).acyclic(); }
+
+bool sc_per_location_holds(const StaticRelations& st, const Model& m, const Relation& rf,
+                           const Relation& co, const Relation& fr) {
+  const Relation& overlap = m.kind == ModelKind::PTX6 ? st.loc : st.vloc;
+  return ((st.ms & (rf | co | fr)) | (st.po & overlap)).acyclic();
+}
+
+bool causality_holds(const Relation& rf, const Relation& fr, const Relation& cause) {
+  return (rf | fr).compose(cause).irreflexive();
+}
+
+bool sc_order_holds(const StaticRelations& st, const Relation& rf, const Relation& co, const Relation& fr) {
+  if (!(fr.compose(co) & st.rmw).empty()) return false;
+  return (st.po | rf | co | fr).acyclic();
+}
+
+std::vector<Axiom> violations(const StaticRelations& st, const Model& m, const CauseInfo& c, const Relation& co) {
+  std::vector<Axiom> out;
+  const Relation fr = from_reads(c.rf, co);
+  if (!no_thin_air_holds(st, c.rf)) out.push_back(Axiom::NoThinAir);
+  if (m.kind == ModelKind::SC) {
+    if (!sc_order_holds(st, c.rf, co, fr)) out.push_back(Axiom::SCOrder);
+    return out;
+  }
+  if (!coherence_holds(st, c.cause, co)) out.push_back(Axiom::Coherence);
+  if (!fence_sc_holds(st, c.cause, c.sync_fence)) out.push_back(Axiom::FenceSC);
+  if (!atomicity_holds(st, fr, co)) out.push_back(Axiom::Atomicity);
+  if ((m.kind == ModelKind::PTX6 || m.sc_per_location) && !sc_per_location_holds(st, m, c.rf, co, fr))
+    out.push_back(Axiom::SCPerLocation);
+  if (!causality_holds(c.rf, fr, c.cause)) out.push_back(Axiom::Causality);
+  return out;
+}
+
+}  // namespace ptxcheck::mm

@@ -1,0 +1,222 @@
+// The explicit enumeration engine: backtracking over rf (pruned with the
+// monotone axioms on partial candidates), then over Fence-SC orders and the
+// minimal coherence orders (relations.hpp). An execution is (rf, co, final
+// write choice); see engine.hpp and docs/model-notes.md.
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+
+#include "memmodel/axioms.hpp"
+#include "memmodel/engine.hpp"
+#include "memmodel/relations.hpp"
+#include "memmodel/static_relations.hpp"
+#include "parser/diagnostic.hpp"
+
+namespace ptxcheck::mm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The fence.sc events that some other fence.sc must be ordered against;
+// the others never take part in a synchronizes-with edge.
+std::vector<int> ordered_sc_fences(const StaticRelations& st) {
+  std::vector<int> out;
+  for (int f : st.sc_fences.elements())
+    if (!st.sc_fence_pairs.successors(f).empty()) out.push_back(f);
+  return out;
+}
+
+// Candidate writes for each read: same physical location, same value
+// (the value the thread trace assumed), not its own RMW write; the initial
+// value is read from the first initial write of the location.
+std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelations& st,
+                                            const std::vector<int>& reads) {
+  std::vector<std::vector<int>> out;
+  for (int r : reads) {
+    std::vector<int> c;
+    const Event& er = s.events[r];
+    for (int w : st.writes.elements()) {
+      const Event& ew = s.events[w];
+      if (s.physical(w) != s.physical(r) || ew.value != er.value || w == er.rmw_pair) continue;
+      if (st.init.has(w) && st.init_of_physical[s.physical(w)] != w) continue;
+      c.push_back(w);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+class Search {
+ public:
+  Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit)
+      : s_(s), m_(m), lim_(lim), visit_(visit), st_(build_static(s, m)), start_(Clock::now()) {
+    reads_ = st_.reads.elements();
+    cands_ = rf_candidates(s, st_, reads_);
+    fences_ = ordered_sc_fences(st_);
+    std::sort(fences_.begin(), fences_.end());
+    pairs_ = must_order_pairs(st_, m);
+    rf_.assign(s.events.size(), -1);
+  }
+
+  EngineStats run() {
+    for (const auto& c : cands_)
+      if (c.empty()) return stats_;
+    descend(0);
+    return stats_;
+  }
+
+ private:
+  void tick() {
+    if ((++ticks_ & 63U) != 0 || lim_.timeout_s <= 0) return;
+    const double el = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (el > lim_.timeout_s)
+      throw LimitError("memory-model enumeration exceeded the time limit of " + std::to_string(lim_.timeout_s) + " s");
+  }
+
+  // Sound pruning: rf, cause (without Fence-SC edges) and the forced part of
+  // co only grow as more reads are assigned, and every check below is
+  // violated by a subset only if it is violated by every completion.
+  bool partial_ok() const {
+    const Relation rf = rf_relation(st_, rf_);
+    if (!no_thin_air_holds(st_, rf)) return false;
+    if (m_.kind == ModelKind::SC) {
+      const Relation co = forced_coherence(s_, st_, Relation(st_.n));
+      return sc_order_holds(st_, rf, co, from_reads(rf, co));
+    }
+    const CauseInfo c = compute_cause(st_, m_, rf_, {});
+    const Relation co = forced_coherence(s_, st_, c.cause);
+    if (!co.irreflexive()) return false;
+    const Relation fr = from_reads(rf, co);
+    if (!causality_holds(rf, fr, c.cause)) return false;
+    if ((m_.kind == ModelKind::PTX6 || m_.sc_per_location) && !sc_per_location_holds(st_, m_, rf, co, fr))
+      return false;
+    return true;
+  }
+
+  void descend(size_t i) {
+    tick();
+    if (i == reads_.size()) {
+      complete();
+      return;
+    }
+    for (int w : cands_[i]) {
+      rf_[reads_[i]] = w;
+      if (partial_ok()) descend(i + 1);
+      if (stop_) break;
+    }
+    rf_[reads_[i]] = -1;
+  }
+
+  // All Fence-SC orders for this rf, then all minimal co orders.
+  void complete() {
+    std::set<std::vector<int>> seen;  // co pairs + final writes, for this rf
+    std::vector<int> fsc = fences_;
+    do {
+      const CauseInfo c = compute_cause(st_, m_, rf_, fsc);
+      if (!fence_sc_holds(st_, c.cause, c.sync_fence)) continue;
+      const Relation forced = forced_coherence(s_, st_, m_.kind == ModelKind::SC ? Relation(st_.n) : c.cause);
+      enumerate_coherence(forced, pairs_, [&](const Relation& co) {
+        tick();
+        ++stats_.candidates;
+        if (!violations(st_, m_, c, co).empty()) return true;
+        emit(co, fsc, seen);
+        return !stop_;
+      });
+      if (stop_) return;
+    } while (std::next_permutation(fsc.begin(), fsc.end()));
+  }
+
+  void emit(const Relation& co, const std::vector<int>& fsc, std::set<std::vector<int>>& seen) {
+    const auto finals = final_write_candidates(s_, st_, co);
+    std::vector<size_t> idx(finals.size(), 0);
+    const auto copairs = co.pairs();
+    while (true) {
+      Execution ex;
+      ex.rf = rf_;
+      ex.co = copairs;
+      ex.fsc = m_.kind == ModelKind::SC ? std::vector<int>{} : fsc;
+      ex.final_write.resize(finals.size(), -1);
+      for (size_t p = 0; p < finals.size(); ++p)
+        if (!finals[p].empty()) ex.final_write[p] = finals[p][idx[p]];
+      std::vector<int> key;
+      for (auto [a, b] : copairs) key.insert(key.end(), {a, b});
+      key.push_back(-1);
+      key.insert(key.end(), ex.final_write.begin(), ex.final_write.end());
+      if (seen.insert(std::move(key)).second) {
+        ++stats_.consistent;
+        if (lim_.max_executions && stats_.consistent > lim_.max_executions)
+          throw LimitError("more than " + std::to_string(lim_.max_executions) + " executions");
+        if (!visit_(ex)) {
+          stop_ = true;
+          return;
+        }
+      }
+      size_t p = 0;
+      while (p < finals.size() && (finals[p].empty() || ++idx[p] == finals[p].size())) {
+        idx[p] = 0;
+        ++p;
+      }
+      if (p == finals.size()) return;
+    }
+  }
+
+  const Skeleton& s_;
+  const Model& m_;
+  const Limits& lim_;
+  const Visitor& visit_;
+  StaticRelations st_;
+  Clock::time_point start_;
+  std::vector<int> reads_;
+  std::vector<std::vector<int>> cands_;
+  std::vector<int> fences_;
+  std::vector<std::pair<int, int>> pairs_;
+  std::vector<int> rf_;
+  EngineStats stats_;
+  uint64_t ticks_ = 0;
+  bool stop_ = false;
+};
+
+class EnumEngine : public Engine {
+ public:
+  std::string name() const override { return "enum"; }
+  EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit) override {
+    Search search(s, m, lim, visit);
+    return search.run();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_enum_engine() { return std::make_unique<EnumEngine>(); }
+
+std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex) {
+  const StaticRelations st = build_static(s, m);
+  Relation co(st.n);
+  for (auto [a, b] : ex.co) co.add(a, b);
+  co = co.plus();
+  std::vector<std::vector<int>> orders;
+  if (!ex.fsc.empty() || m.kind == ModelKind::SC) {
+    orders.push_back(ex.fsc);
+  } else {
+    std::vector<int> f = ordered_sc_fences(st);
+    do orders.push_back(f);
+    while (std::next_permutation(f.begin(), f.end()));
+  }
+  std::vector<Axiom> best;
+  bool first = true;
+  for (const auto& fsc : orders) {
+    const CauseInfo c = compute_cause(st, m, ex.rf, fsc);
+    std::vector<Axiom> v = violations(st, m, c, co);
+    if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
+      v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6
+    if (first || v.size() < best.size()) best = v;
+    first = false;
+    if (best.empty()) break;
+  }
+  std::vector<std::string> out;
+  for (Axiom a : best) out.emplace_back(axiom_name(a));
+  return out;
+}
+
+}  // namespace ptxcheck::mm
