@@ -1,0 +1,186 @@
+// cvt between every integer and float type, PTX ISA 9.2 9.7.9.21 (cvt), incl.
+// the packed f16x2/bf16x2/e4m3x2/e5m2x2 and tf32 forms added in PTX 7.x-8.x.
+// Text of PTX ISA 9.0 used where 7.8 says less:
+//   https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cvt
+// (mirrored as docs/instructions/cvt.md in jialunzhang-psu/ptx-90-parser), and
+// the float-to-integer NaN rule quoted in llvm/llvm-project PR #159530 from
+// PTX ISA 9.0: NaN gives 0 unless the source is .f64 or the destination is
+// 64-bit, where it gives 1 << (width-1).
+// cfg: bits 0-8 as cfg:: (round, ftz, sat, relu, satfinite), bit 9 "integer
+// rounding" (.rni etc. on a float destination), bits 16-20 destination Ty,
+// bits 21-25 source Ty.
+#include <cstdint>
+
+#include "semantics/arith/family.hpp"
+#include "semantics/arith/intutil.hpp"
+
+namespace ptxcheck::arith {
+namespace {
+
+constexpr uint32_t kIntRound = 1u << 9;
+
+const Fmt* fmt_of(Ty t) {
+  switch (t) {
+    case Ty::f16: return &kF16;
+    case Ty::bf16: return &kBF16;
+    case Ty::tf32: return &kTF32;
+    case Ty::f32: return &kF32;
+    case Ty::f64: return &kF64;
+    default: return nullptr;
+  }
+}
+bool is_signed(Ty t) { return t == Ty::s8 || t == Ty::s16 || t == Ty::s32 || t == Ty::s64; }
+bool is_int(Ty t) {
+  return t == Ty::u8 || t == Ty::u16 || t == Ty::u32 || t == Ty::u64 || is_signed(t);
+}
+
+// Saturate (sign, magnitude) to an integer type of width w.
+uint64_t clamp_int(bool neg, u128 mag, unsigned w, bool sg) {
+  if (sg) {
+    u128 lim = u128(1) << (w - 1);
+    if (neg) return (mag >= lim ? static_cast<uint64_t>(lim) : 0 - static_cast<uint64_t>(mag)) & mask(w);
+    return static_cast<uint64_t>(mag >= lim ? lim - 1 : mag);
+  }
+  if (neg) return 0;
+  return mag > mask(w) ? mask(w) : static_cast<uint64_t>(mag);
+}
+
+// One scalar conversion; df/sf null means an integer type.
+uint64_t cvt1(uint64_t a, Ty dt, Ty st, uint32_t c, const Fmt* df, const Fmt* sf) {
+  unsigned dw = ty_bits(dt), sw = ty_bits(st);
+  bool ftz = (c & cfg::kFtz) != 0;
+  uint32_t dc = c & ~cfg::kFtz;
+  if (ftz && df == &kF32) dc |= cfg::kFtz;  // .ftz flushes .f32 operands only
+  if (sf == nullptr) {
+    bool neg = is_signed(st) && sext(a, sw) < 0;
+    u128 mag = neg ? u128(0 - static_cast<uint64_t>(sext(a, sw))) : u128(a & mask(sw));
+    if (df != nullptr) return finish(*df, Unp{mag == 0 ? Cls::zero : Cls::finite, neg, 0, mag}, dc);
+    if ((c & cfg::kSat) != 0) return clamp_int(neg, mag, dw, is_signed(dt));
+    uint64_t v = is_signed(st) ? static_cast<uint64_t>(sext(a, sw)) : (a & mask(sw));
+    return v & mask(dw);  // truncate or extend per the source's signedness
+  }
+  Unp u = unpack(*sf, a, ftz && sf == &kF32);
+  if (df != nullptr) {
+    if ((c & kIntRound) != 0 && u.cls == Cls::finite && u.exp < 0) {
+      bool ovf;
+      uint64_t m = round_to_int(u, cfg::round(c), &ovf);
+      u = Unp{m == 0 ? Cls::zero : Cls::finite, u.sign, 0, m};
+    }
+    return finish(*df, u, dc);
+  }
+  // Float to integer: always saturating; NaN per PTX ISA 9.0 (see header).
+  if (u.cls == Cls::nan)
+    return (sf == &kF64 || dw == 64) ? uint64_t(1) << (dw - 1) : 0;
+  if (u.cls == Cls::inf) return clamp_int(u.sign, ~u128(0), dw, is_signed(dt));
+  bool ovf;
+  uint64_t m = round_to_int(u, cfg::round(c), &ovf);
+  return clamp_int(u.sign && (m != 0 || ovf), ovf ? ~u128(0) : u128(m), dw, is_signed(dt));
+}
+
+Ty dty(uint32_t c) { return static_cast<Ty>((c >> 16) & 0x1f); }
+Ty sty(uint32_t c) { return static_cast<Ty>((c >> 21) & 0x1f); }
+
+uint64_t cvt_scalar(const uint64_t* s, uint64_t*, uint32_t c) {
+  return cvt1(s[0], dty(c), sty(c), c, fmt_of(dty(c)), fmt_of(sty(c)));
+}
+
+const Fmt& lane_fmt(Ty t) {
+  switch (t) {
+    case Ty::f16x2: return kF16;
+    case Ty::bf16x2: return kBF16;
+    case Ty::e4m3x2: return kE4M3;
+    default: return kE5M2;
+  }
+}
+
+// cvt.*.{f16x2,bf16x2,e4m3x2,e5m2x2}.f32 d, a, b: a goes to the upper lane.
+uint64_t cvt_pair(const uint64_t* s, uint64_t*, uint32_t c) {
+  const Fmt& df = lane_fmt(dty(c));
+  unsigned lw = df.width();
+  uint64_t hi = finish(df, unpack(kF32, s[0], (c & cfg::kFtz) != 0), c & ~cfg::kFtz);
+  uint64_t lo = finish(df, unpack(kF32, s[1], (c & cfg::kFtz) != 0), c & ~cfg::kFtz);
+  return (hi << lw) | lo;
+}
+
+// Lane-wise conversion between packed forms (f16x2 <-> e4m3x2/e5m2x2).
+uint64_t cvt_lanes(const uint64_t* s, uint64_t*, uint32_t c) {
+  const Fmt& df = lane_fmt(dty(c));
+  const Fmt& sf = lane_fmt(sty(c));
+  unsigned dw = df.width(), sw = sf.width();
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 2; ++i) {
+    Unp u = unpack(sf, (s[0] >> (sw * i)) & mask(sw), false);
+    r |= finish(df, u, c) << (dw * i);
+  }
+  return r;
+}
+
+}  // namespace
+
+Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
+  if (p.op != "cvt") return Res::not_mine;
+  auto bad = [&](const std::string& m) { err = m; return Res::error; };
+  if (p.types.size() != 2) return bad("needs .dtype.atype");
+  Ty dt = p.types[0], st = p.types[1];
+  std::string stray;
+  if (!p.only({"rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi", "ftz", "sat", "relu", "satfinite"}, &stray))
+    return bad("modifier ." + stray + " not allowed");
+  Round frm = Round::rn, irm = Round::rz;
+  bool has_f, has_i;
+  if (!float_round(p, &frm, &has_f, true) || !int_round(p, &irm, &has_i) || (has_f && has_i))
+    return bad("more than one rounding modifier");
+  uint32_t c = (p.has("ftz") ? cfg::kFtz : 0) | (p.has("sat") ? cfg::kSat : 0) |
+               (p.has("relu") ? cfg::kRelu : 0) | (p.has("satfinite") ? cfg::kSatFin : 0) |
+               (static_cast<uint32_t>(dt) << 16) | (static_cast<uint32_t>(st) << 21);
+  if (p.has("sat") && (p.has("relu") || p.has("satfinite"))) return bad(".sat with .relu/.satfinite");
+  bool packed_d = dt == Ty::f16x2 || dt == Ty::bf16x2 || dt == Ty::e4m3x2 || dt == Ty::e5m2x2;
+  bool fp8_d = dt == Ty::e4m3x2 || dt == Ty::e5m2x2, fp8_s = st == Ty::e4m3x2 || st == Ty::e5m2x2;
+  if (packed_d || fp8_s || st == Ty::f16x2) {
+    if (has_i || (has_f && frm != Round::rn && frm != Round::rz) || p.has("ftz") || p.has("sat"))
+      return bad("packed conversions take .rn/.rz, .relu, .satfinite only");
+    if (fp8_d && (frm != Round::rn || !p.has("satfinite"))) return bad("fp8 destinations need .rn.satfinite");
+    if (fp8_s && (dt != Ty::f16x2 || p.has("satfinite") || frm != Round::rn))
+      return bad("fp8 sources convert to .f16x2 with .rn");
+    if (!has_f && !fp8_s) return bad("rounding modifier required");
+    c |= static_cast<uint32_t>(frm);
+    if (st == Ty::f32) {
+      d = make_desc(cvt_pair, c, dt, {Ty::f32, Ty::f32});
+      return Res::ok;
+    }
+    if ((st == Ty::f16x2 && fp8_d) || (fp8_s && dt == Ty::f16x2)) {
+      d = make_desc(cvt_lanes, c, dt, {st});
+      return Res::ok;
+    }
+    return bad("unsupported packed conversion");
+  }
+  const Fmt* df = dt == Ty::tf32 ? &kTF32 : nullptr;
+  bool dfloat = dt == Ty::f16 || dt == Ty::bf16 || dt == Ty::f32 || dt == Ty::f64 || dt == Ty::tf32;
+  bool sfloat = st == Ty::f16 || st == Ty::bf16 || st == Ty::f32 || st == Ty::f64;
+  (void)df;
+  if (!(dfloat || is_int(dt)) || !(sfloat || is_int(st))) return bad("unsupported type pair");
+  if (dt == Ty::tf32 && st != Ty::f32) return bad(".tf32 converts from .f32 only");
+  if (frm == Round::rna && dt != Ty::tf32) return bad(".rna only for .tf32");
+  if ((p.has("relu") || p.has("satfinite")) && !(dt == Ty::f16 || dt == Ty::bf16 || dt == Ty::tf32))
+    return bad(".relu/.satfinite need an f16/bf16/tf32 destination");
+  if (p.has("ftz") && !(dt == Ty::f32 || st == Ty::f32)) return bad(".ftz needs an .f32 operand");
+  if (dfloat && !sfloat) {  // int -> float: float rounding (default .rn)
+    if (has_i) return bad("integer rounding on an int-to-float conversion");
+    c |= static_cast<uint32_t>(frm);
+  } else if (!dfloat && sfloat) {  // float -> int: integer rounding (default .rzi), saturating
+    if (has_f) return bad("float rounding on a float-to-int conversion");
+    c |= static_cast<uint32_t>(irm);
+  } else if (dfloat && sfloat) {
+    if (has_i) {
+      if (dt != st) return bad("integer rounding needs equal float types");
+      c |= static_cast<uint32_t>(irm) | kIntRound;
+    } else {
+      c |= static_cast<uint32_t>(frm);
+    }
+  } else if (has_f || has_i) {
+    return bad("rounding modifier on an int-to-int conversion");
+  }
+  d = make_desc(cvt_scalar, c, dt, {st});
+  return Res::ok;
+}
+
+}  // namespace ptxcheck::arith

@@ -1,0 +1,67 @@
+// Internal: a parsed mnemonic and the per-family resolvers behind resolve().
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "semantics/arith/resolve.hpp"
+#include "semantics/arith/softfloat.hpp"
+
+namespace ptxcheck::arith {
+
+struct Parsed {
+  std::string op;
+  std::vector<std::string> mods;  // non-type modifiers, in source order
+  std::vector<Ty> types;          // type suffixes, in source order
+  bool has(std::string_view m) const {
+    for (const auto& x : mods)
+      if (x == m) return true;
+    return false;
+  }
+  // Every modifier is one of `allowed`; otherwise names the first stray one.
+  bool only(std::initializer_list<std::string_view> allowed, std::string* stray) const;
+};
+
+enum class Res { not_mine, ok, error };
+
+// cfg layout shared by the float families.
+namespace cfg {
+inline constexpr uint32_t kRoundMask = 7;  // Round value
+inline constexpr uint32_t kFtz = 1u << 3;
+inline constexpr uint32_t kSat = 1u << 4;
+inline constexpr uint32_t kRelu = 1u << 5;
+inline constexpr uint32_t kNaN = 1u << 6;
+inline constexpr uint32_t kXorsign = 1u << 7;
+inline constexpr uint32_t kSatFin = 1u << 8;
+inline constexpr uint32_t kSubShift = 16;  // family-specific sub-operation
+inline Round round(uint32_t c) { return static_cast<Round>(c & kRoundMask); }
+inline uint32_t sub(uint32_t c) { return c >> kSubShift; }
+}  // namespace cfg
+
+// Parses the rounding modifier among mods: .rn .rz .rm .rp (.rna when
+// allow_rna). Returns false if there are two. *present says if one was found.
+bool float_round(const Parsed& p, Round* rm, bool* present, bool allow_rna = false);
+bool int_round(const Parsed& p, Round* rm, bool* present);  // .rni .rzi .rmi .rpi
+
+OpDesc make_desc(OpFn fn, uint32_t cfgv, Ty dst, std::initializer_list<Ty> srcs);
+
+Res resolve_int(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_float(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_half(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err);
+
+// Shared float helpers (float_ops.cpp).
+// Finishes a float result: canonical NaN, rounding with .ftz, then .sat
+// ([0,1], NaN -> +0, PTX ISA 9.7.3.1) or .relu (negative -> +0, NaN ->
+// canonical NaN, PTX ISA 9.7.4.x).
+uint64_t finish(const Fmt& f, const Unp& r, uint32_t c);
+uint64_t sat01(const Fmt& f, uint64_t bits);
+// Orderable key of a float bit pattern: -0 < +0, NaN excluded by the caller.
+int64_t order_key(const Fmt& f, uint64_t bits);
+bool is_nan_bits(const Fmt& f, uint64_t bits);
+
+}  // namespace ptxcheck::arith

@@ -1,0 +1,85 @@
+// Decode-time resolution of an arithmetic PTX instruction to a function pointer.
+//
+// Contract (for the interpreter):
+//   auto r = arith::resolve("add.rn.ftz.f32");   // once, at decode time
+//   if (!r) report(r.error);                      // unsupported combination
+//   uint64_t d = r.desc(src, &aux);               // per thread, no string work
+//
+// * The mnemonic is the opcode followed by its dot-modifiers and types, e.g.
+//   "cvt.rzi.s32.f64", "mad.hi.sat.s32", "setp.ltu.and.ftz.f32",
+//   "fma.rn.f16x2". Modifiers may come in any order; types keep PTX order
+//   (cvt: destination type first). State-space or .sync-style modifiers are
+//   not part of this layer.
+// * Source operands: src[0..nsrc-1] hold the raw bit pattern of each source in
+//   its low width(src[i]) bits; higher bits are ignored. Predicates are 0/1.
+//   Immediate-only operands (lop3's immLut, prmt's selector is a register)
+//   are ordinary sources too.
+// * Result: raw bits of the destination in the low width(dst) bits, higher
+//   bits zero (predicates 0/1).
+// * aux: carry chains (PTX ISA 9.7.1.x add.cc/addc/sub.cc/subc/mad.cc/madc):
+//   the carry-in is the last source (0/1) and the carry-out is written to
+//   *aux (0/1) when aux_out. setp/set with two destinations (p|q): *aux
+//   receives q. mul.wide and similar give the whole result in the return value.
+// * Unspecified-by-spec results (integer division by zero, .approx values) are
+//   documented in docs/approx.md; `bound` gives the spec's error bound for a
+//   check mode that accepts any value within it.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ptxcheck::arith {
+
+enum class Ty : uint8_t {
+#define X(name, bits, kind) name,
+#include "semantics/arith/types.def"
+#undef X
+};
+
+unsigned ty_bits(Ty t);
+std::string_view ty_name(Ty t);
+std::optional<Ty> ty_from_name(std::string_view s);
+
+// Maximum error of an .approx result relative to the exact function value, as
+// stated by the PTX ISA for that instruction (see docs/approx.md).
+struct ErrBound {
+  enum Kind : uint8_t { exact, ulp, abs, rel, abs_or_ulp } kind = exact;
+  double value = 0;   // ulps, absolute error, or relative error
+  double value2 = 0;  // abs_or_ulp: ulps allowed outside the absolute-error domain
+};
+
+using OpFn = uint64_t (*)(const uint64_t* src, uint64_t* aux, uint32_t cfg);
+
+struct OpDesc {
+  OpFn fn = nullptr;
+  uint32_t cfg = 0;  // opaque configuration (rounding, flags), passed to fn
+  uint8_t nsrc = 0;
+  Ty dst = Ty::b32;
+  Ty src[4] = {Ty::b32, Ty::b32, Ty::b32, Ty::b32};
+  bool aux_out = false;  // fn writes *aux (carry-out, or q of setp p|q)
+  Ty aux_ty = Ty::pred;
+  ErrBound bound;
+  uint64_t operator()(const uint64_t* s, uint64_t* aux) const { return fn(s, aux, cfg); }
+};
+
+struct Resolved {
+  std::optional<OpDesc> desc;
+  std::string error;  // set when desc is empty: why the combination is unsupported
+  explicit operator bool() const { return desc.has_value(); }
+};
+
+Resolved resolve(std::string_view mnemonic);
+
+// mov.b64 d, {a, b} and mov.b32 d, {a, b}: element 0 is the least significant
+// (PTX ISA 9.7.9.1 mov, vector form).
+inline uint64_t pack2(uint64_t lo, uint64_t hi, unsigned elem_bits) {
+  uint64_t mask = elem_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits) - 1;
+  return (lo & mask) | ((hi & mask) << elem_bits);
+}
+inline uint64_t unpack_elem(uint64_t v, unsigned elem_bits, unsigned i) {
+  uint64_t mask = elem_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits) - 1;
+  return (v >> (elem_bits * i)) & mask;
+}
+
+}  // namespace ptxcheck::arith

@@ -1,0 +1,132 @@
+// Unit tests for the arithmetic layer: resolver contract, tricky cases, and a
+// randomized cross-check of the software .rn path against the host FPU (whose
+// default round-to-nearest-even is IEEE exact for + * / sqrt and std::fma).
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "semantics/arith/resolve.hpp"
+
+using ptxcheck::arith::resolve;
+
+namespace {
+
+uint64_t run(const char* m, uint64_t a, uint64_t b = 0, uint64_t c = 0, uint64_t d = 0,
+             uint64_t* aux = nullptr) {
+  auto r = resolve(m);
+  INFO(m << ": " << r.error);
+  REQUIRE(r);
+  uint64_t s[4] = {a, b, c, d};
+  uint64_t x = 0;
+  return (*r.desc)(s, aux != nullptr ? aux : &x);
+}
+
+uint32_t fb(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t db(double f) { return std::bit_cast<uint64_t>(f); }
+bool is_nan32(uint64_t v) { return std::isnan(std::bit_cast<float>(static_cast<uint32_t>(v))); }
+
+}  // namespace
+
+TEST_CASE("resolver rejects malformed and unsupported mnemonics", "[unit]") {
+  CHECK_FALSE(resolve("add..f32"));
+  CHECK_FALSE(resolve("frobnicate.f32"));
+  CHECK_FALSE(resolve("fma.f32"));                 // rounding required
+  CHECK_FALSE(resolve("add.sat.u32"));             // .sat only for .s32
+  CHECK_FALSE(resolve("add.rn.rz.f32"));           // two roundings
+  CHECK_FALSE(resolve("mul.u32"));                 // needs .lo/.hi/.wide
+  CHECK_FALSE(resolve("cvt.rn.s32.f32"));          // float rounding to int
+  CHECK_FALSE(resolve("setp.equ.s32"));            // unordered needs float
+  CHECK(resolve("setp.ltu.and.ftz.f32").desc->aux_out);
+  CHECK(resolve("add.cc.u32").desc->aux_out);
+  CHECK(resolve("addc.u32").desc->nsrc == 3);
+  auto ex = resolve("ex2.approx.ftz.f32");
+  REQUIRE(ex);
+  CHECK(ex.desc->bound.kind == ptxcheck::arith::ErrBound::ulp);
+  CHECK(resolve("add.rn.f32").desc->bound.kind == ptxcheck::arith::ErrBound::exact);
+  std::string err = resolve("add.sat.u32").error;
+  CHECK(err.find("add.sat.u32") != std::string::npos);
+}
+
+TEST_CASE("tricky integer cases", "[unit]") {
+  CHECK(run("div.s32", 0x80000000, 0xffffffff) == 0x80000000);  // INT_MIN / -1 wraps
+  CHECK(run("rem.s32", 0x80000000, 0xffffffff) == 0);
+  CHECK(run("div.u32", 7, 0) == 0xffffffff);                     // documented choice
+  CHECK(run("shl.b32", 1, 32) == 0);
+  CHECK(run("shr.s32", 0x80000000, 100) == 0xffffffff);
+  uint64_t carry = 9;
+  CHECK(run("add.cc.u32", 0xffffffff, 1, 0, 0, &carry) == 0);
+  CHECK(carry == 1);
+  CHECK(run("addc.cc.u32", 0, 0, 1, 0, &carry) == 1);
+  CHECK(carry == 0);
+  CHECK(run("sub.cc.u32", 0, 1, 0, 0, &carry) == 0xffffffff);
+  CHECK(carry == 1);  // borrow out
+  CHECK(run("mul.hi.s64", 0x8000000000000000ull, 0x8000000000000000ull) == 0x4000000000000000ull);
+  CHECK(run("bfind.shiftamt.u32", 1) == 31);
+  CHECK(run("bfind.s32", 0xffffffff) == 0xffffffff);
+}
+
+TEST_CASE("tricky float cases", "[unit]") {
+  // canonical NaN out of arithmetic (PTX ISA 9.7.3)
+  CHECK(run("add.rn.f32", 0x7fc00001, fb(1.0f)) == 0x7fffffff);
+  // exact zero sum: +0 except under .rm
+  CHECK(run("add.rn.f32", fb(1.0f), fb(-1.0f)) == 0);
+  CHECK(run("add.rm.f32", fb(1.0f), fb(-1.0f)) == 0x80000000);
+  // .ftz flushes a subnormal input to a signed zero
+  CHECK(run("add.rn.ftz.f32", 0x80000001, 0x80000000) == 0x80000000);
+  CHECK(run("add.rn.f32", 0x00000001, 0x00000001) == 0x00000002);
+  // .sat: NaN -> +0, clamp to [0,1]
+  CHECK(run("add.rn.sat.f32", 0x7fc00000, 0) == 0);
+  CHECK(run("mul.rn.sat.f32", fb(3.0f), fb(1.0f)) == fb(1.0f));
+  // overflow by rounding mode
+  CHECK(run("mul.rz.f32", fb(3e38f), fb(10.0f)) == 0x7f7fffff);
+  CHECK(run("mul.rn.f32", fb(3e38f), fb(10.0f)) == 0x7f800000);
+  CHECK(run("mul.rm.f32", fb(-3e38f), fb(10.0f)) == 0xff800000);
+  // min: NaN ignored unless .NaN; -0 < +0
+  CHECK(run("min.f32", 0x7fc00000, fb(2.0f)) == fb(2.0f));
+  CHECK(is_nan32(run("min.NaN.f32", 0x7fc00000, fb(2.0f))));
+  CHECK(run("min.f32", 0x80000000, 0) == 0x80000000);
+  CHECK(run("max.xorsign.abs.f32", fb(-2.0f), fb(3.0f)) == fb(-3.0f));
+  // float-to-int saturation and NaN (PTX ISA 9.0 rule)
+  CHECK(run("cvt.rzi.s32.f32", 0x7fc00000) == 0);
+  CHECK(run("cvt.rzi.s32.f64", 0x7ff8000000000000ull) == 0x80000000);
+  CHECK(run("cvt.rzi.u64.f32", 0x7fc00000) == 0x8000000000000000ull);
+  CHECK(run("cvt.rni.s32.f32", fb(2.5f)) == 2);
+  CHECK(run("cvt.rni.s32.f32", fb(-1e20f)) == 0x80000000);
+  CHECK(run("cvt.rzi.u32.f32", fb(-3.5f)) == 0);
+  CHECK(run("cvt.rn.satfinite.e4m3x2.f32", fb(1000.0f), 0x7fc00000) == 0x7e7f);
+  CHECK(run("setp.neu.f32", 0x7fc00000, 0) == 1);
+  CHECK(run("setp.ne.f32", 0x7fc00000, 0) == 0);
+}
+
+TEST_CASE("software .rn agrees with the host FPU on random operands", "[unit]") {
+  std::mt19937_64 rng(12345);
+  auto rand32 = [&] {
+    uint32_t v = static_cast<uint32_t>(rng());
+    return (rng() & 3) == 0 ? v & 0x807fffffu : v;  // some subnormals
+  };
+  for (int i = 0; i < 20000; ++i) {
+    uint32_t a = rand32(), b = rand32(), c = rand32();
+    float fa = std::bit_cast<float>(a), fb2 = std::bit_cast<float>(b), fc = std::bit_cast<float>(c);
+    auto same = [&](uint64_t got, float want) {
+      if (std::isnan(want)) return got == 0x7fffffff;
+      return got == fb(want);
+    };
+    CHECK(same(run("add.rn.f32", a, b), fa + fb2));
+    CHECK(same(run("mul.rn.f32", a, b), fa * fb2));
+    CHECK(same(run("div.rn.f32", a, b), fa / fb2));
+    CHECK(same(run("fma.rn.f32", a, b, c), std::fma(fa, fb2, fc)));
+    CHECK(same(run("sqrt.rn.f32", a), std::sqrt(fa)));
+    uint64_t x = rng(), y = rng(), z = rng();
+    double dx = std::bit_cast<double>(x), dy = std::bit_cast<double>(y), dz = std::bit_cast<double>(z);
+    auto same64 = [&](uint64_t got, double want) {
+      if (std::isnan(want)) return got == 0x7fffffffffffffffull;
+      return got == db(want);
+    };
+    CHECK(same64(run("add.rn.f64", x, y), dx + dy));
+    CHECK(same64(run("fma.rn.f64", x, y, z), std::fma(dx, dy, dz)));
+    CHECK(same64(run("div.rn.f64", x, y), dx / dy));
+  }
+}
