@@ -59,6 +59,7 @@ struct IntImm {  // 42, 0x2A, 052, 0b101010, 42U (PTX ISA 4.5.1)
   uint64_t value = 0;  // two's complement bits
   IntBase base = IntBase::Dec;
   bool is_unsigned = false;  // 'U' suffix
+  bool negative = false;     // written as -N (value holds the negated bits)
   bool operator==(const IntImm&) const = default;
 };
 enum class FloatForm : uint8_t { Hex32, Hex64, Decimal };

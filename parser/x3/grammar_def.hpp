@@ -1,0 +1,450 @@
+// Definitions of the PTX grammar rules (PTX ISA 9.2 chapters 4, 5, 9, 11).
+// Included ONLY by parser/x3/grammar.cpp. Instructions are parsed generically
+// (opcode word, operand list) and validated in plain C++ (actions.hpp), so
+// this file stays small and compiles in one unit.
+#pragma once
+#include <boost/fusion/include/at_c.hpp>
+
+#include "parser/x3/ast_adapted.hpp"
+#include "parser/expr.hpp"
+#include "parser/x3/actions.hpp"
+#include "parser/x3/grammar.hpp"
+#include "parser/x3/number.hpp"
+
+namespace ptxcheck::x3g {
+
+using x3::_attr;
+using x3::_val;
+using x3::_where;
+using x3::alnum;
+using x3::alpha;
+using x3::char_;
+using x3::eoi;
+using x3::eps;
+using x3::lexeme;
+using x3::lit;
+using x3::raw;
+
+// ---- annotation and error handling ----
+
+// Sets `pos` of any node that has one to the first non-blank char it spans.
+struct annotate {
+  template <typename It, typename T, typename Ctx>
+  void on_success(const It& first, const It&, T& node, const Ctx& ctx) const {
+    if constexpr (requires { node.pos; }) node.pos = state(ctx).pos_skipped(first);
+  }
+};
+
+// Expectation failures become InputError at the position of the failure.
+struct throw_on_error {
+  template <typename It, typename Exc, typename Ctx>
+  x3::error_handler_result on_error(It&, const It&, const Exc& x, const Ctx& ctx) const {
+    std::string what = x.which();
+    if (what == "'}'") what = "a statement or '}'";
+    state(ctx).fail(x.where(), "expected " + what);
+    return x3::error_handler_result::fail;  // not reached: fail() throws
+  }
+};
+
+// ---- rule ids ----
+#define PTX_RULE(name, attr, desc)                      \
+  struct name##_class : annotate {};                    \
+  const x3::rule<name##_class, attr> name = desc;
+PTX_RULE(ident, std::string, "identifier")
+PTX_RULE(dword, std::string, "directive")
+PTX_RULE(string_lit, std::string, "string literal")
+PTX_RULE(reg, ast::Reg, "register")
+PTX_RULE(regop, ast::Operand, "register")
+PTX_RULE(sink, ast::Sink, "'_'")
+PTX_RULE(primary, ast::Operand, "constant")
+PTX_RULE(unary, ast::Operand, "expression")
+PTX_RULE(mul_e, ast::Operand, "expression")
+PTX_RULE(add_e, ast::Operand, "expression")
+PTX_RULE(shift_e, ast::Operand, "expression")
+PTX_RULE(rel_e, ast::Operand, "expression")
+PTX_RULE(eq_e, ast::Operand, "expression")
+PTX_RULE(band_e, ast::Operand, "expression")
+PTX_RULE(bxor_e, ast::Operand, "expression")
+PTX_RULE(bor_e, ast::Operand, "expression")
+PTX_RULE(land_e, ast::Operand, "expression")
+PTX_RULE(lor_e, ast::Operand, "expression")
+PTX_RULE(expr, ast::Operand, "expression")
+PTX_RULE(address, ast::Address, "address")
+PTX_RULE(vector_op, ast::VectorOp, "vector operand")
+PTX_RULE(arglist, ast::ArgList, "argument list")
+PTX_RULE(operand, ast::Operand, "operand")
+PTX_RULE(guard, ast::Guard, "guard")
+PTX_RULE(insn, ast::Instruction, "instruction")
+PTX_RULE(label, ast::Label, "label")
+PTX_RULE(init, ast::Init, "initializer")
+PTX_RULE(decl_item, raw::DeclItem, "directive")
+PTX_RULE(declarator, raw::Declarator, "name")
+PTX_RULE(decl_line, raw::Decl, "declaration")
+PTX_RULE(param, raw::Decl, "parameter")
+PTX_RULE(loc_dir, ast::LocDir, ".loc")
+PTX_RULE(pragma_dir, ast::PragmaDir, ".pragma")
+PTX_RULE(targets_dir, ast::TargetListDir, "target list")
+PTX_RULE(proto_dir, ast::CallPrototypeDir, ".callprototype")
+PTX_RULE(body_dir, ast::Directive, "directive")
+PTX_RULE(block, ast::Block, "block")
+PTX_RULE(stmts, std::vector<ast::Statement>, "statements")
+PTX_RULE(file_dir, ast::FileDir, ".file")
+PTX_RULE(alias_dir, ast::AliasDir, ".alias")
+PTX_RULE(section_dir, ast::SectionDir, ".section")
+PTX_RULE(perf_dir, ast::PerfDirective, "performance directive")
+PTX_RULE(function, ast::Function, "function")
+PTX_RULE(top_dir, ast::Directive, "directive")
+#undef PTX_RULE
+
+struct module_class : annotate, throw_on_error {};
+struct statements_class : annotate, throw_on_error {};
+const module_type ptx_module = "module";
+const statements_type statements_r = "statements";
+
+// ---- tokens (PTX ISA 4.3 identifiers, 4.2 directives) ----
+
+const auto idchar = alnum | char_("_$");
+const auto dchar = alnum | char_("_:");
+// A keyword must end where an identifier/qualifier would (.loc vs .local).
+inline auto kw(const char* s) { return lexeme[lit(s) >> !dchar]; }
+
+const auto ident_def = lexeme[(alpha >> *idchar) | (char_("_$%") >> +idchar)];
+const auto dword_def = lexeme[char_('.') >> +dchar];
+const auto string_lit_def = lexeme['"' > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
+
+auto set_reg_name = [](auto& ctx) { _val(ctx).name.assign(_attr(ctx).begin(), _attr(ctx).end()); };
+auto set_reg_sel = [](auto& ctx) { _val(ctx).sel.assign(_attr(ctx).begin(), _attr(ctx).end()); };
+const auto reg_def =
+    lexeme[raw['%' >> +idchar][set_reg_name] >> -('.' >> raw[+alnum][set_reg_sel] >> !idchar)];
+
+auto regop_act = [](auto& ctx) {
+  auto& a = _attr(ctx);
+  const auto& second = boost::fusion::at_c<2>(a);
+  if (second) {
+    _val(ctx).v = ast::RegPair{boost::fusion::at_c<1>(a), *second};
+  } else {
+    ast::Reg r = boost::fusion::at_c<1>(a);
+    r.negated = boost::fusion::at_c<0>(a).has_value();
+    _val(ctx).v = std::move(r);
+  }
+};
+const auto regop_def = (-char_('!') >> reg >> -('|' >> reg))[regop_act];
+const auto sink_def = lexeme['_' >> !idchar] >> eps;
+
+// ---- constant expressions (PTX ISA 4.5.4-4.5.6), lowest precedence last ----
+
+auto assign = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
+auto wrap = [](auto& ctx) { _val(ctx).v = std::move(_attr(ctx)); };
+template <ast::ExprOp Op>
+struct bin_act {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    ast::Operand lhs = std::move(_val(ctx));
+    ast::Operand out;
+    out.pos = lhs.pos;
+    out.v = ast::Expr{Op, {std::move(lhs), std::move(_attr(ctx))}};
+    _val(ctx) = std::move(out);
+  }
+};
+template <ast::ExprOp Op>
+struct un_act {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    if constexpr (Op == ast::ExprOp::Neg) {
+      _val(ctx) = negate(std::move(_attr(ctx)));
+    } else {
+      _val(ctx).v = ast::Expr{Op, {std::move(_attr(ctx))}};
+    }
+  }
+};
+auto sym_act = [](auto& ctx) { _val(ctx).v = ast::Symbol{std::move(_attr(ctx))}; };
+auto generic_act = [](auto& ctx) {
+  ast::Operand s;
+  s.pos = state(ctx).pos_skipped(_where(ctx).begin());
+  s.v = ast::Symbol{std::move(_attr(ctx))};
+  _val(ctx).v = ast::Expr{ast::ExprOp::Generic, {std::move(s)}};
+};
+using E = ast::ExprOp;
+const auto primary_def = number[assign] | ('(' > expr[assign] > ')') |
+                         (kw("generic") >> '(' > ident[generic_act] > ')') | ident[sym_act];
+const auto unary_def = ('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
+                       ('!' >> unary[un_act<E::Not>{}]) | ('~' >> unary[un_act<E::BitNot>{}]) |
+                       (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
+                       (lit('(') >> kw(".u64") >> ')' >> unary[un_act<E::CastU64>{}]) |
+                       primary[assign];
+const auto mul_e_def = unary[assign] >> *(('*' > unary[bin_act<E::Mul>{}]) |
+                                          ('/' > unary[bin_act<E::Div>{}]) |
+                                          ('%' >> !idchar >> unary[bin_act<E::Rem>{}]));
+const auto add_e_def =
+    mul_e[assign] >> *(('+' > mul_e[bin_act<E::Add>{}]) | ('-' > mul_e[bin_act<E::Sub>{}]));
+const auto shift_e_def = add_e[assign] >> *((lit("<<") > add_e[bin_act<E::Shl>{}]) |
+                                            (lit(">>") > add_e[bin_act<E::Shr>{}]));
+const auto rel_e_def = shift_e[assign] >> *((lit("<=") > shift_e[bin_act<E::Le>{}]) |
+                                            (lit(">=") > shift_e[bin_act<E::Ge>{}]) |
+                                            ('<' > shift_e[bin_act<E::Lt>{}]) |
+                                            ('>' > shift_e[bin_act<E::Gt>{}]));
+const auto eq_e_def = rel_e[assign] >> *((lit("==") > rel_e[bin_act<E::Eq>{}]) |
+                                         (lit("!=") > rel_e[bin_act<E::Ne>{}]));
+const auto band_e_def = eq_e[assign] >> *(lexeme['&' >> !lit('&')] > eq_e[bin_act<E::BitAnd>{}]);
+const auto bxor_e_def = band_e[assign] >> *('^' > band_e[bin_act<E::BitXor>{}]);
+const auto bor_e_def = bxor_e[assign] >> *(lexeme['|' >> !lit('|')] > bxor_e[bin_act<E::BitOr>{}]);
+const auto land_e_def = bor_e[assign] >> *(lit("&&") > bor_e[bin_act<E::LogAnd>{}]);
+const auto lor_e_def = land_e[assign] >> *(lit("||") > land_e[bin_act<E::LogOr>{}]);
+auto cond_act = [](auto& ctx) {
+  auto& a = _attr(ctx);
+  ast::Operand c = std::move(_val(ctx));
+  ast::Operand out;
+  out.pos = c.pos;
+  out.v = ast::Expr{E::Cond, {std::move(c), std::move(boost::fusion::at_c<0>(a)),
+                              std::move(boost::fusion::at_c<1>(a))}};
+  _val(ctx) = std::move(out);
+};
+const auto expr_def = lor_e[assign] >> -(('?' > expr > ':' > expr)[cond_act]);
+
+// ---- instruction operands (PTX ISA 6.4) ----
+
+auto addr_reg = [](auto& ctx) { _val(ctx).reg = std::move(_attr(ctx)); };
+auto addr_sym = [](auto& ctx) { _val(ctx).sym = std::move(_attr(ctx)); };
+template <bool Neg>
+struct addr_off {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto v = ptxcheck::eval_const(_attr(ctx));
+    if (!v) state(ctx).fail(_where(ctx).begin(), "address offset must be an integer constant");
+    _val(ctx).offset = static_cast<int64_t>(Neg ? 0 - v->bits : v->bits);
+  }
+};
+auto addr_imm = [](auto& ctx) {
+  auto v = ptxcheck::eval_const(_attr(ctx));
+  if (!v) state(ctx).fail(_where(ctx).begin(), "address must be a register, symbol or integer");
+  _val(ctx).offset = static_cast<int64_t>(v->bits);
+};
+auto push_extra = [](auto& ctx) { _val(ctx).extra.push_back(std::move(_attr(ctx))); };
+const auto addr_offset = ('+' > expr[addr_off<false>{}]) | ('-' > expr[addr_off<true>{}]);
+const auto address_def = '[' > ((reg[addr_reg] >> -addr_offset) | (ident[addr_sym] >> -addr_offset) |
+                                expr[addr_imm]) >
+                         *(',' > operand[push_extra]) > ']';
+auto push_elem = [](auto& ctx) { _val(ctx).elems.push_back(std::move(_attr(ctx))); };
+const auto vector_op_def = '{' > (operand[push_elem] % ',') > '}';
+const auto arglist_def = '(' > -(operand[push_elem] % ',') > ')';
+const auto operand_def = address[wrap] | vector_op[wrap] | arglist[wrap] | sink[wrap] |
+                         regop[assign] | expr[assign];
+
+// ---- instructions and statements ----
+
+auto guard_neg = [](auto& ctx) { _val(ctx).negated = true; };
+auto guard_reg = [](auto& ctx) { _val(ctx).reg = std::move(_attr(ctx)); };
+const auto guard_def = lexeme['@' >> -lit('!')[guard_neg] >> ident[guard_reg]];
+auto insn_guard = [](auto& ctx) { _val(ctx).guard = std::move(_attr(ctx)); };
+auto insn_op = [](auto& ctx) {
+  decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx));
+};
+auto insn_arg = [](auto& ctx) { _val(ctx).operands.push_back(std::move(_attr(ctx))); };
+auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
+const auto opword =
+    raw[lexeme[x3::lower >> *(x3::lower | x3::digit | '_') >> *('.' >> +dchar)]];
+const auto insn_def = -guard[insn_guard] >> opword[insn_op] >> -(operand[insn_arg] % ',') >
+                      lit(';')[insn_end];
+auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
+const auto label_def = ident[label_name] >> ':';
+
+// Declarations: a generic run of dotted items, assembled in decl.cpp.
+auto item_attr = [](auto& ctx) {
+  _val(ctx).word = std::move(_attr(ctx));
+  _val(ctx).attribute = true;
+};
+auto item_word = [](auto& ctx) { _val(ctx).word = std::move(_attr(ctx)); };
+auto item_num = [](auto& ctx) { _val(ctx).num = _attr(ctx); };
+const auto decl_item_def = (kw(".attribute") > '(' > dword[item_attr] > ')') |
+                           (dword[item_word] >> -x3::uint64[item_num]);
+auto init_list = [](auto& ctx) {
+  _val(ctx).is_list = true;
+  _val(ctx).elems = std::move(_attr(ctx));
+};
+auto init_value = [](auto& ctx) { _val(ctx).value = std::move(_attr(ctx)); };
+const auto init_def = ('{' > (init % ',') > '}')[init_list] | expr[init_value];
+const auto declarator_def = (ident | x3::string("_")) >> -('<' > x3::uint32 > '>') >>
+                            *('[' > -x3::uint64 > ']') >> -('=' > init);
+auto decl_items = [](auto& ctx) { _val(ctx).items = std::move(_attr(ctx)); };
+auto decl_names = [](auto& ctx) { _val(ctx).decls = std::move(_attr(ctx)); };
+const auto decl_line_def = (+decl_item)[decl_items] >> (declarator % ',')[decl_names] > ';';
+auto param_name = [](auto& ctx) { _val(ctx).decls.push_back(std::move(_attr(ctx))); };
+const auto param_def = (+decl_item)[decl_items] > declarator[param_name];
+
+// Directives inside bodies (PTX ISA 11.5 .loc/.pragma, 11.3 branch/call targets).
+auto loc_tail = [](auto& ctx) {
+  std::string t(_attr(ctx).begin(), _attr(ctx).end());
+  if (auto c = t.find("//"); c != std::string::npos) t.resize(c);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.pop_back();
+  size_t s = t.find_first_not_of(" \t");
+  _val(ctx).tail = s == std::string::npos ? std::string() : t.substr(s);
+};
+auto loc_file = [](auto& ctx) { _val(ctx).file = _attr(ctx); };
+auto loc_line = [](auto& ctx) { _val(ctx).line = _attr(ctx); };
+auto loc_col = [](auto& ctx) { _val(ctx).col = _attr(ctx); };
+const auto loc_dir_def = kw(".loc") > x3::uint_[loc_file] > x3::uint_[loc_line] >
+                         x3::uint_[loc_col] > x3::no_skip[raw[*~char_('\n')]][loc_tail];
+auto pragma_str = [](auto& ctx) { _val(ctx).strings.push_back(std::move(_attr(ctx))); };
+const auto pragma_dir_def = kw(".pragma") > (string_lit[pragma_str] % ',') > ';';
+auto tgt_calls = [](auto& ctx) { _val(ctx).calls = true; };
+auto tgt_name = [](auto& ctx) { _val(ctx).names.push_back(std::move(_attr(ctx))); };
+const auto targets_dir_def = (kw(".branchtargets") | kw(".calltargets")[tgt_calls]) >
+                             (ident[tgt_name] % ',') > ';';
+template <bool Ret>
+struct proto_param {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto decls = build_decls(state(ctx), _attr(ctx), DeclSite::Param);
+    auto& dst = Ret ? _val(ctx).rets : _val(ctx).params;
+    dst.insert(dst.end(), decls.begin(), decls.end());
+  }
+};
+auto proto_noret = [](auto& ctx) { _val(ctx).noreturn = true; };
+const auto proto_dir_def = kw(".callprototype") > -('(' > -(param[proto_param<true>{}] % ',') > ')') >
+                           lexeme['_' >> !idchar] > '(' > -(param[proto_param<false>{}] % ',') > ')' >
+                           -kw(".noreturn")[proto_noret] > ';';
+const auto body_dir_def = loc_dir[wrap] | pragma_dir[wrap] | targets_dir[wrap] | proto_dir[wrap];
+
+auto block_body = [](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); };
+const auto block_def = '{' > stmts[block_body] > '}';
+
+template <typename T>
+ast::Statement make_stmt(T&& node) {
+  ast::Statement s;
+  s.pos = node.pos;
+  s.v = std::forward<T>(node);
+  return s;
+}
+auto push_stmt = [](auto& ctx) { _val(ctx).push_back(make_stmt(std::move(_attr(ctx)))); };
+auto push_decls = [](auto& ctx) {
+  for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Body))
+    _val(ctx).push_back(make_stmt(std::move(d)));
+};
+const auto stmts_def = *(block[push_stmt] | label[push_stmt] | body_dir[push_stmt] |
+                         decl_line[push_decls] | insn[push_stmt]);
+const auto statements_r_def = stmts[assign] > eoi;
+
+// ---- module level (PTX ISA 11.1-11.6) ----
+
+auto file_index = [](auto& ctx) { _val(ctx).index = _attr(ctx); };
+auto file_path = [](auto& ctx) { _val(ctx).path = std::move(_attr(ctx)); };
+auto file_ts = [](auto& ctx) { _val(ctx).timestamp = _attr(ctx); };
+auto file_size = [](auto& ctx) { _val(ctx).size = _attr(ctx); };
+const auto file_dir_def = kw(".file") > x3::uint_[file_index] > string_lit[file_path] >
+                          -(',' > x3::uint64[file_ts]) > -(',' > x3::uint64[file_size]);
+auto alias_a = [](auto& ctx) { _val(ctx).alias = std::move(_attr(ctx)); };
+auto alias_b = [](auto& ctx) { _val(ctx).aliasee = std::move(_attr(ctx)); };
+const auto alias_dir_def = kw(".alias") > ident[alias_a] > ',' > ident[alias_b] > ';';
+
+auto sec_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
+auto sec_label = [](auto& ctx) {
+  ast::SectionEntry e;
+  e.label = std::move(_attr(ctx));
+  _val(ctx).entries.push_back(std::move(e));
+};
+auto sec_type = [](auto& ctx) {
+  auto t = table::lookup_mod(_attr(ctx));
+  if (!t || !table::is_type(*t))
+    state(ctx).fail(_where(ctx).begin(), "expected a data type in section, got '" + _attr(ctx) + "'");
+  ast::SectionEntry e;
+  e.type = *t;
+  _val(ctx).entries.push_back(std::move(e));
+};
+auto sec_value = [](auto& ctx) { _val(ctx).entries.back().values.push_back(std::move(_attr(ctx))); };
+auto sec_dsym = [](auto& ctx) {
+  ast::Operand o;
+  o.pos = state(ctx).pos_skipped(_where(ctx).begin());
+  o.v = ast::Symbol{std::move(_attr(ctx))};
+  _val(ctx).entries.back().values.push_back(std::move(o));
+};
+const auto section_value = dword[sec_dsym] | expr[sec_value];
+const auto section_dir_def = kw(".section") > dword[sec_name] > '{' >
+                             *((ident >> ':')[sec_label] |
+                               (dword[sec_type] > (section_value % ','))) > '}';
+
+auto perf_values = [](auto& ctx) { _val(ctx).values = std::move(_attr(ctx)); };
+struct perf_symbols : x3::symbols<table::Perf> {
+  perf_symbols() {
+    for (unsigned i = 0; i < static_cast<unsigned>(table::Perf::kCount); ++i)
+      add(std::string(table::name(static_cast<table::Perf>(i))), static_cast<table::Perf>(i));
+  }
+};
+const perf_symbols perf_kw;
+auto perf_kind = [](auto& ctx) { _val(ctx).kind = _attr(ctx); };
+auto perf_check = [](auto& ctx) {
+  auto [lo, hi] = table::perf_arity(_val(ctx).kind);
+  size_t n = _val(ctx).values.size();
+  if (n < lo || n > hi)
+    state(ctx).fail(_where(ctx).begin(), std::string(table::name(_val(ctx).kind)) + " takes " +
+                                             std::to_string(lo) + (lo == hi ? "" : "-" + std::to_string(hi)) +
+                                             " values, got " + std::to_string(n));
+};
+const auto perf_dir_def = (lexeme[perf_kw[perf_kind] >> !dchar] >> -(x3::uint64 % ',')[perf_values]) >>
+                          eps[perf_check];
+
+struct linkage_symbols : x3::symbols<table::Linkage> {
+  linkage_symbols() {
+    for (auto l : {table::Linkage::visible, table::Linkage::extern_, table::Linkage::weak_,
+                   table::Linkage::common})
+      add(std::string(table::name(l)), l);
+  }
+};
+const linkage_symbols linkage_kw;
+auto fn_link = [](auto& ctx) { _val(ctx).linkage = _attr(ctx); };
+auto fn_entry = [](auto& ctx) { _val(ctx).is_entry = true; };
+auto fn_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
+template <bool Ret>
+struct fn_param {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto decls = build_decls(state(ctx), _attr(ctx), DeclSite::Param);
+    auto& dst = Ret ? _val(ctx).rets : _val(ctx).params;
+    dst.insert(dst.end(), decls.begin(), decls.end());
+  }
+};
+auto fn_perf = [](auto& ctx) { _val(ctx).perf.push_back(std::move(_attr(ctx))); };
+auto fn_pragma = [](auto& ctx) { _val(ctx).pragmas.push_back(std::move(_attr(ctx))); };
+auto fn_body = [](auto& ctx) {
+  _val(ctx).has_body = true;
+  _val(ctx).body = std::move(_attr(ctx));
+};
+const auto function_def =
+    -lexeme[linkage_kw[fn_link] >> !dchar] >> (kw(".entry")[fn_entry] | kw(".func")) >
+    -('(' > -(param[fn_param<true>{}] % ',') > ')') > ident[fn_name] >
+    -('(' > -(param[fn_param<false>{}] % ',') > ')') > *(perf_dir[fn_perf] | pragma_dir[fn_pragma]) >
+    (lit(';') | ('{' > stmts[fn_body] > '}'));
+
+const auto top_dir_def = file_dir[wrap] | section_dir[wrap] | alias_dir[wrap] | pragma_dir[wrap] |
+                         loc_dir[wrap];
+
+auto mod_version = [](auto& ctx) {
+  _val(ctx).version.major = boost::fusion::at_c<0>(_attr(ctx));
+  _val(ctx).version.minor = boost::fusion::at_c<1>(_attr(ctx));
+};
+auto mod_target = [](auto& ctx) { _val(ctx).targets.push_back(std::move(_attr(ctx))); };
+auto mod_asize = [](auto& ctx) { _val(ctx).address_size = _attr(ctx); };
+template <typename T>
+ast::TopLevel make_top(T&& node) {
+  ast::TopLevel t;
+  t.pos = node.pos;
+  t.v = std::forward<T>(node);
+  return t;
+}
+auto mod_item = [](auto& ctx) { _val(ctx).items.push_back(make_top(std::move(_attr(ctx)))); };
+auto mod_decls = [](auto& ctx) {
+  for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Module))
+    _val(ctx).items.push_back(make_top(std::move(d)));
+};
+const auto ptx_module_def =
+    kw(".version") > lexeme[x3::uint_ > '.' > x3::uint_][mod_version] > kw(".target") >
+    (ident[mod_target] % ',') > -(kw(".address_size") > x3::uint_[mod_asize]) >
+    *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > eoi;
+
+BOOST_SPIRIT_DEFINE(ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
+                    shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, address,
+                    vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
+                    decl_line, param, loc_dir, pragma_dir, targets_dir, proto_dir, body_dir, block,
+                    stmts, file_dir, alias_dir, section_dir, perf_dir, function, top_dir, ptx_module,
+                    statements_r)
+
+}  // namespace ptxcheck::x3g
