@@ -160,13 +160,13 @@ struct un_act {
 auto sym_act = [](auto& ctx) { _val(ctx).v = ast::Symbol{std::move(_attr(ctx))}; };
 auto generic_act = [](auto& ctx) {
   ast::Operand s;
-  s.pos = state(ctx).pos_skipped(_where(ctx).begin());
-  s.v = ast::Symbol{std::move(_attr(ctx))};
+  s.pos = state(ctx).pos(_attr(ctx).begin());
+  s.v = ast::Symbol{std::string(_attr(ctx).begin(), _attr(ctx).end())};
   _val(ctx).v = ast::Expr{ast::ExprOp::Generic, {std::move(s)}};
 };
 using E = ast::ExprOp;
 const auto primary_def = number[assign] | ('(' > expr[assign] > ')') |
-                         (kw("generic") >> '(' > ident[generic_act] > ')') | ident[sym_act];
+                         (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act];
 const auto unary_def = ('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
                        ('!' >> unary[un_act<E::Not>{}]) | ('~' >> unary[un_act<E::BitNot>{}]) |
                        (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
@@ -210,13 +210,13 @@ struct addr_off {
   template <typename Ctx>
   void operator()(Ctx& ctx) const {
     auto v = ptxcheck::eval_const(_attr(ctx));
-    if (!v) state(ctx).fail(_where(ctx).begin(), "address offset must be an integer constant");
+    if (!v) throw InputError(state(ctx).file, _attr(ctx).pos, "address offset must be an integer constant");
     _val(ctx).offset = static_cast<int64_t>(Neg ? 0 - v->bits : v->bits);
   }
 };
 auto addr_imm = [](auto& ctx) {
   auto v = ptxcheck::eval_const(_attr(ctx));
-  if (!v) state(ctx).fail(_where(ctx).begin(), "address must be a register, symbol or integer");
+  if (!v) throw InputError(state(ctx).file, _attr(ctx).pos, "address must be a register, symbol or integer");
   _val(ctx).offset = static_cast<int64_t>(v->bits);
 };
 auto push_extra = [](auto& ctx) { _val(ctx).extra.push_back(std::move(_attr(ctx))); };
@@ -240,11 +240,11 @@ auto insn_op = [](auto& ctx) {
   decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx));
 };
 auto insn_arg = [](auto& ctx) { _val(ctx).operands.push_back(std::move(_attr(ctx))); };
-auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
+auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _attr(ctx).begin(), _val(ctx)); };
 const auto opword =
     raw[lexeme[x3::lower >> *(x3::lower | x3::digit | '_') >> *('.' >> +dchar)]];
 const auto insn_def = -guard[insn_guard] >> opword[insn_op] >> -(operand[insn_arg] % ',') >
-                      lit(';')[insn_end];
+                      raw[lit(';')][insn_end];
 auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
 const auto label_def = ident[label_name] >> ':';
 
@@ -343,9 +343,10 @@ auto sec_label = [](auto& ctx) {
   _val(ctx).entries.push_back(std::move(e));
 };
 auto sec_type = [](auto& ctx) {
-  auto t = table::lookup_mod(_attr(ctx));
+  std::string w(_attr(ctx).begin(), _attr(ctx).end());
+  auto t = table::lookup_mod(w);
   if (!t || !table::is_type(*t))
-    state(ctx).fail(_where(ctx).begin(), "expected a data type in section, got '" + _attr(ctx) + "'");
+    state(ctx).fail(_attr(ctx).begin(), "expected a data type in section, got '" + w + "'");
   ast::SectionEntry e;
   e.type = *t;
   _val(ctx).entries.push_back(std::move(e));
@@ -353,14 +354,14 @@ auto sec_type = [](auto& ctx) {
 auto sec_value = [](auto& ctx) { _val(ctx).entries.back().values.push_back(std::move(_attr(ctx))); };
 auto sec_dsym = [](auto& ctx) {
   ast::Operand o;
-  o.pos = state(ctx).pos_skipped(_where(ctx).begin());
-  o.v = ast::Symbol{std::move(_attr(ctx))};
+  o.pos = state(ctx).pos(_attr(ctx).begin());
+  o.v = ast::Symbol{std::string(_attr(ctx).begin(), _attr(ctx).end())};
   _val(ctx).entries.back().values.push_back(std::move(o));
 };
-const auto section_value = dword[sec_dsym] | expr[sec_value];
+const auto section_value = raw[dword][sec_dsym] | expr[sec_value];
 const auto section_dir_def = kw(".section") > dword[sec_name] > '{' >
                              *((ident >> ':')[sec_label] |
-                               (dword[sec_type] > (section_value % ','))) > '}';
+                               (raw[dword][sec_type] > (section_value % ','))) > '}';
 
 auto perf_values = [](auto& ctx) { _val(ctx).values = std::move(_attr(ctx)); };
 struct perf_symbols : x3::symbols<table::Perf> {
@@ -370,16 +371,19 @@ struct perf_symbols : x3::symbols<table::Perf> {
   }
 };
 const perf_symbols perf_kw;
-auto perf_kind = [](auto& ctx) { _val(ctx).kind = _attr(ctx); };
+auto perf_kind = [](auto& ctx) {
+  _val(ctx).kind = *table::lookup_perf(std::string_view(_attr(ctx).begin(), _attr(ctx).end()));
+  _val(ctx).pos = state(ctx).pos(_attr(ctx).begin());
+};
 auto perf_check = [](auto& ctx) {
   auto [lo, hi] = table::perf_arity(_val(ctx).kind);
   size_t n = _val(ctx).values.size();
   if (n < lo || n > hi)
-    state(ctx).fail(_where(ctx).begin(), std::string(table::name(_val(ctx).kind)) + " takes " +
+    throw InputError(state(ctx).file, _val(ctx).pos, std::string(table::name(_val(ctx).kind)) + " takes " +
                                              std::to_string(lo) + (lo == hi ? "" : "-" + std::to_string(hi)) +
                                              " values, got " + std::to_string(n));
 };
-const auto perf_dir_def = (lexeme[perf_kw[perf_kind] >> !dchar] >> -(x3::uint64 % ',')[perf_values]) >>
+const auto perf_dir_def = (raw[lexeme[perf_kw >> !dchar]][perf_kind] >> -(x3::uint64 % ',')[perf_values]) >>
                           eps[perf_check];
 
 struct linkage_symbols : x3::symbols<table::Linkage> {
