@@ -1,0 +1,81 @@
+// SMT encoding of the candidate executions of one Skeleton and of the
+// model's axioms (PTX ISA 8.9-8.10, the readings of memmodel/relations.hpp).
+// Contract: after Encoding(ctx, facts, solver) the solver's models are
+// exactly the consistent executions the enumeration engine enumerates:
+// rf (one write per read), co (a minimal coherence order: the closure of
+// init-first, causality between writes and one orientation per morally
+// strong pair; total under SC), a final write per location (a co-maximal
+// one), and Fence-SC ranks for the fence.sc pairs that must be ordered.
+// Derived relations (observation, sync, base causality, proxy-preserved
+// causality, causality, fr) are defined exactly (<=>), because minimality
+// of co uses causality positively. Transitive closures are unrolled (RMW
+// chains by level, base causality by squaring over the sync endpoints).
+// No special relations (linear_order etc.): Z3 4.8.12 gets them wrong.
+#pragma once
+#include <z3++.h>
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "memmodel/z3_oracle.hpp"
+
+namespace ptxcheck::mm::z3e {
+
+class Encoding {
+ public:
+  Encoding(z3::context& ctx, const Facts& f, z3::solver& s);
+  // The candidate a model denotes.
+  Candidate decode(const z3::model& m) const;
+  // A clause excluding the model's (rf, co) and nothing else.
+  z3::expr blocking_clause(const z3::model& m) const;
+
+ private:
+  using Opt = std::optional<z3::expr>;
+  z3::expr def(std::vector<z3::expr>& terms, const std::string& name);
+  z3::expr rf(int w, int r) const;
+  z3::expr co(int a, int b) const;
+  z3::expr fr(int r, int w);
+  z3::expr msrf(int w, int r) const;
+  z3::expr obs(int x, int y);
+  z3::expr obs_level(int k, int w, int r);
+  z3::expr sf(int a, int b) const;
+  z3::expr reach(int a, int b) const;  // exact closure over K nodes
+  z3::expr cbf(int x, int y);          // closure of po | sw
+  z3::expr cb(int x, int y);           // base causality (PTX6: >= 1 sw edge)
+  z3::expr pp(int x, int y);
+  z3::expr cause(int x, int y);
+
+  void encode_rf();
+  void encode_co();
+  void encode_final();
+  void encode_fsc();
+  void encode_sync();
+  void encode_axioms();
+  void encode_minimal_co();
+  void encode_sc();
+  void no_thin_air();
+  void acyclic(const std::vector<std::pair<int, int>>& static_edges,
+               const std::vector<std::tuple<z3::expr, int, int>>& dyn_edges, const char* name);
+
+  z3::context& ctx_;
+  const Facts& f_;
+  z3::solver& s_;
+  int n_;
+  z3::expr T_, F_;
+  // Matrices of optional expressions over event pairs (index a * n + b).
+  std::vector<Opt> rf_, co_, fr_, cbf_, cb_, pp_, cause_, dyn_;
+  std::vector<std::vector<Opt>> obs_;  // per level
+  std::vector<Opt> rank_;             // Fence-SC rank per ordered sc fence
+  std::vector<Opt> fw_;               // final-write choice per write
+  std::vector<z3::expr> primary_;     // rf, co, final-write variables (blocking)
+  std::vector<int> k_;                // endpoints of synchronizes-with edges
+  std::vector<int> k_index_;          // event -> index in k_, or -1
+  std::vector<Opt> reach_;            // |K| x |K|
+  std::vector<int> rmw_levels_;       // per physical location: its RMW count
+  Mat static_;   // (po | barrier sync)+
+  Mat static6_;  // po?; (barrier sync; po?)+
+};
+
+}  // namespace ptxcheck::mm::z3e
