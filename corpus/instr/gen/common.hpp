@@ -53,6 +53,12 @@ struct Vec {
   }
 };
 
+// Deterministic thinning of large cross products: keeps about frac of calls.
+inline bool keep(double frac) {
+  static std::mt19937_64 r(424242);
+  return static_cast<double>(r() % 1000000) < frac * 1e6;
+}
+
 inline uint32_t fbits(float x) { uint32_t b; std::memcpy(&b, &x, 4); return b; }
 inline float bfloat(uint32_t b) { float x; std::memcpy(&x, &b, 4); return x; }
 inline uint64_t dbits(double x) { uint64_t b; std::memcpy(&b, &x, 8); return b; }
