@@ -182,7 +182,7 @@ Skeleton random_skeleton(uint32_t seed) {
   const Scope scopes[] = {Scope::CTA, Scope::GPU, Scope::Sys};
   for (int t = 0; t < nthreads; ++t) {
     const int p = b.thread(pick(2));
-    const int nops = 1 + pick(3);
+    const int nops = 1 + pick(4);
     int last_read = -1;
     for (int i = 0; i < nops; ++i) {
       const int li = pick(int(locs.size()));
