@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ref {
@@ -49,6 +50,7 @@ template <class T> Init<T> fill(T v) {
 }
 // Integer iota (element i = start + i*step, wrapping to the type).
 template <class T> Init<T> iota(int64_t start, int64_t step) {
+    static_assert(std::is_integral_v<T>, "use fiota for floating-point buffers");
     return {"{ \"iota\": { \"start\": " + fmt(start) + ", \"step\": " + fmt(step) + " } }",
             [=](size_t n) {
                 std::vector<T> v(n);
