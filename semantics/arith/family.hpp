@@ -14,6 +14,7 @@ struct Parsed {
   std::string op;
   std::vector<std::string> mods;  // non-type modifiers, in source order
   std::vector<Ty> types;          // type suffixes, in source order
+  ResolveOptions opts;
   bool has(std::string_view m) const {
     for (const auto& x : mods)
       if (x == m) return true;
@@ -53,6 +54,15 @@ Res resolve_half(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err);
+
+// Sub-operations of the IEEE float family (cfg::sub of float_ops kernels).
+enum FOp : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o_neg, o_min, o_max,
+                      o_copysign, o_testp };
+
+// Host-FPU fast path for .rn f32/f64 arithmetic (host_fast.cpp): the kernel
+// for sub-operation `sub` (float_ops.cpp numbering) or nullptr when the host
+// cannot be trusted or the operation has no fast form.
+OpFn host_rn_kernel(Ty t, uint32_t sub);
 
 // Shared float helpers (float_ops.cpp).
 // Finishes a float result: canonical NaN, rounding with .ftz, then .sat

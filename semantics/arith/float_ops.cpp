@@ -33,8 +33,6 @@ uint64_t finish(const Fmt& f, const Unp& r, uint32_t c) {
 
 namespace {
 
-enum Op : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o_neg, o_min, o_max,
-                     o_copysign, o_testp };
 
 uint64_t flush(const Fmt& f, uint64_t bits, bool ftz) {
   if (ftz && is_subnormal_bits(f, bits)) return bits & (uint64_t(1) << (f.width() - 1));
@@ -190,6 +188,8 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
                  : op == "rcp" ? o_rcp : op == "sqrt" ? o_sqrt : o_fma;
     if (t == Ty::f64 && (c & cfg::kFtz) != 0) return bad(".ftz not allowed for .f64");
     c |= sub << cfg::kSubShift;
+    if (p.opts.host_fpu && rm == Round::rn && (c & cfg::kRelu) == 0 && (t == Ty::f32 || t == Ty::f64))
+      if (OpFn h = host_rn_kernel(t, sub)) f.arith = h;
     if (sub == o_fma) d = make_desc(f.arith, c, t, {t, t, t});
     else if (sub == o_rcp || sub == o_sqrt) d = make_desc(f.arith, c, t, {t});
     else d = make_desc(f.arith, c, t, {t, t});

@@ -47,6 +47,16 @@ uint64_t add_sub(const uint64_t* s, uint64_t* aux, uint32_t c) {
   return static_cast<uint64_t>(r) & mask(w);
 }
 
+// Hot plain forms (no .sat/.cc): wrap-around in the type's width.
+template <uint32_t Sub>
+uint64_t plain(const uint64_t* s, uint64_t*, uint32_t c) {
+  uint64_t m = mask(W(c));
+  if constexpr (Sub == s_add) return (s[0] + s[1]) & m;
+  else if constexpr (Sub == s_sub) return (s[0] - s[1]) & m;
+  else if constexpr (Sub == s_mul_lo) return (s[0] * s[1]) & m;
+  else return (s[0] * s[1] + s[2]) & m;  // mad.lo
+}
+
 // mul (9.7.1.3), mad (9.7.1.4), mad.cc/madc (9.7.2.5-6): the full product is
 // 2w bits; .lo/.hi select a half, .wide keeps all of it (w <= 32).
 uint64_t mul_mad(const uint64_t* s, uint64_t* aux, uint32_t c) {
@@ -190,6 +200,8 @@ Res resolve_int(const Parsed& p, OpDesc& d, std::string& err) {
     bool cin = sub == s_addc || sub == s_subc;
     d = cin ? make_desc(add_sub, c | (sub << cfg::kSubShift), t, {t, t, Ty::pred})
             : make_desc(add_sub, c | (sub << cfg::kSubShift), t, {t, t});
+    if (!cc && !sat && sub == s_add) d.fn = plain<s_add>;
+    if (!cc && !sat && sub == s_sub) d.fn = plain<s_sub>;
     d.aux_out = cc;
     return Res::ok;
   }
@@ -212,6 +224,8 @@ Res resolve_int(const Parsed& p, OpDesc& d, std::string& err) {
     else if (op == "mad") d = make_desc(mul_mad, c, wide, {t, t, wide});
     else d = make_desc(mul_mad, c, t, {t, t, t, Ty::pred});
     d.aux_out = cc;
+    if (!cc && !sat && sub == s_mul_lo) d.fn = plain<s_mul_lo>;
+    if (!cc && !sat && sub == s_mad_lo) d.fn = plain<s_mad_lo>;
     return Res::ok;
   }
   if (op == "mul24" || op == "mad24") {

@@ -86,9 +86,10 @@ OpDesc make_desc(OpFn fn, uint32_t cfgv, Ty dst, std::initializer_list<Ty> srcs)
   return d;
 }
 
-Resolved resolve(std::string_view m) {
+Resolved resolve(std::string_view m, const ResolveOptions& opts) {
   Resolved out;
   Parsed p;
+  p.opts = opts;
   size_t pos = 0;
   bool first = true;
   while (pos <= m.size()) {

@@ -69,7 +69,15 @@ struct Resolved {
   explicit operator bool() const { return desc.has_value(); }
 };
 
-Resolved resolve(std::string_view mnemonic);
+struct ResolveOptions {
+  // Use the host FPU for round-to-nearest f32/f64 add/sub/mul/fma/div/sqrt/rcp
+  // when a probe at resolve time shows IEEE behaviour (SSE-style evaluation,
+  // round-to-nearest, no flush-to-zero or denormals-are-zero). The results are
+  // bit-identical to the software path; false forces software (used by tests).
+  bool host_fpu = true;
+};
+
+Resolved resolve(std::string_view mnemonic, const ResolveOptions& opts = {});
 
 // mov.b64 d, {a, b} and mov.b32 d, {a, b}: element 0 is the least significant
 // (PTX ISA 9.7.9.1 mov, vector form).

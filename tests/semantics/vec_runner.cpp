@@ -26,7 +26,8 @@ std::string corpus_dir() {
 uint64_t num(const std::string& s) { return std::stoull(s, nullptr, 0); }
 
 // Returns the number of vectors checked; fails the test on any mismatch.
-size_t run_file(const std::string& name) {
+// Runs with and without the host-FPU fast path, which must agree bit for bit.
+size_t run_file(const std::string& name, bool host_fpu) {
   std::ifstream in(corpus_dir() + name);
   REQUIRE(in.good());
   std::map<std::string, OpDesc> cache;
@@ -47,7 +48,7 @@ size_t run_file(const std::string& name) {
     REQUIRE(arrow + 2 <= tok.size());
     auto it = cache.find(tok[0]);
     if (it == cache.end()) {
-      auto r = resolve(tok[0]);
+      auto r = resolve(tok[0], ptxcheck::arith::ResolveOptions{host_fpu});
       INFO(r.error);
       REQUIRE(r);
       it = cache.emplace(tok[0], *r.desc).first;
@@ -79,8 +80,10 @@ size_t run_file(const std::string& name) {
 
 #define VEC_TEST(tag)                                              \
   TEST_CASE("golden vectors " tag, "[" tag "]") {                  \
-    size_t n = run_file(tag ".vec");                               \
-    CHECK(n > 0);                                                  \
+    for (bool host : {true, false}) {                              \
+      INFO("host FPU fast path " << host);                         \
+      CHECK(run_file(tag ".vec", host) > 0);                       \
+    }                                                              \
   }
 
 VEC_TEST("int")
