@@ -1,12 +1,207 @@
-// Placeholder until the litmus subcommand lands; owned by its component.
+// `ptxcheck [options] FILE.litmus|DIR...`: decide litmus tests under the
+// PTX memory model and print herd7-style results (or JSON lines).
+// Exit: 0 all decided (and every --expect met), 1 an expectation not met,
+// 2 invalid input or usage, 3 a resource limit (timeout, too many paths).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
 
 #include "checker/commands.hpp"
+#include "checker/litmus_report.hpp"
+#include "checker/litmus_support.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::cli {
-int cmd_litmus(const Args&) {
-  std::fputs("ptxcheck: 'litmus' is not built yet\n", stderr);
-  return kExitInvalidInput;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::string batch, expect, dot_dir, model = "ptx75", engine = "z3";
+  bool json = false, explain = false, quiet = false, summary = false;
+  int jobs = 1, unroll = 2;
+  double timeout = 0;
+};
+
+void collect(const std::string& in, std::vector<std::string>& out) {
+  std::error_code ec;
+  if (fs::is_directory(in, ec)) {
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file() && it->path().extension() == ".litmus") found.push_back(it->path().string());
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  } else {
+    out.push_back(in);
+  }
 }
+
+std::vector<std::string> read_batch(const std::string& list) {
+  std::ifstream in(list);
+  if (!in) throw InputError(list, {}, "cannot read batch list");
+  std::vector<std::string> out;
+  fs::path base = fs::path(list).parent_path();
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    fs::path p(line);
+    collect((p.is_relative() && !fs::exists(p) ? base / p : p).string(), out);
+  }
+  return out;
+}
+
+// Dat3M-style `path,1|0`; a test matches when its path ends with `path`.
+std::vector<std::pair<std::string, int>> read_expect(const std::string& csv) {
+  std::ifstream in(csv);
+  if (!in) throw InputError(csv, {}, "cannot read expectations");
+  std::vector<std::pair<std::string, int>> out;
+  int line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    size_t comma = line.rfind(',');
+    std::string v = comma == std::string::npos ? "" : line.substr(comma + 1);
+    if (v != "0" && v != "1")
+      throw InputError(csv, {static_cast<uint32_t>(line_no), 1}, "expected `path,1` or `path,0`");
+    out.emplace_back(line.substr(0, comma), v == "1" ? 1 : 0);
+  }
+  return out;
+}
+
+int expected_for(const std::string& path, const std::vector<std::pair<std::string, int>>& exp) {
+  std::string p = fs::path(path).lexically_normal().string();
+  for (const auto& [suffix, v] : exp)
+    if (p.size() >= suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        (p.size() == suffix.size() || p[p.size() - suffix.size() - 1] == '/'))
+      return v;
+  return -1;
+}
+
+}  // namespace
+
+int cmd_litmus(const Args& args) {
+  Options o;
+  CLI::App app{"ptxcheck: decide PTX litmus tests under the PTX memory model (PTX ISA 9.2 ch. 8)"};
+  app.add_option("inputs", o.inputs, "litmus files or directories (searched for *.litmus)");
+  app.add_flag("--json", o.json, "one JSON object per test");
+  app.add_option("--model", o.model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
+  app.add_option("--engine", o.engine, "z3 (default) or enum");
+  app.add_flag("--explain", o.explain, "why an outcome is allowed (a witness) or forbidden (violated axioms)");
+  app.add_option("--dot", o.dot_dir, "write Graphviz DOT (and SVG where `dot` exists) of witnesses to DIR");
+  app.add_option("--batch", o.batch, "file listing litmus files or directories, one per line");
+  app.add_option("-j,--jobs", o.jobs, "tests decided in parallel")->check(CLI::Range(1, 256));
+  app.add_option("--expect", o.expect, "CSV `path,1|0` (1 = Ok); exit 1 on any mismatch");
+  app.add_option("--timeout", o.timeout, "seconds per test (0 = none)")->check(CLI::Range(0.0, 1e6));
+  app.add_option("--unroll", o.unroll, "times a loop's backward jump may be taken per path")->check(CLI::Range(0, 64));
+  app.add_flag("-q,--quiet", o.quiet, "print only the summary (and mismatches)");
+  app.add_flag("--summary", o.summary, "print the summary table even for one test");
+  std::vector<std::string> rev(args.rbegin(), args.rend());
+  try {
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "ptxcheck: %s\n", e.what());
+    return kExitInvalidInput;
+  }
+  RunConfig cfg;
+  if (!parse_model(o.model, cfg.model)) {
+    std::fprintf(stderr, "ptxcheck: unknown --model '%s' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)\n", o.model.c_str());
+    return kExitInvalidInput;
+  }
+  if (o.engine != "z3" && o.engine != "enum") {
+    std::fprintf(stderr, "ptxcheck: unknown --engine '%s' (z3, enum)\n", o.engine.c_str());
+    return kExitInvalidInput;
+  }
+  cfg.model_name = o.model;
+  cfg.engine = o.engine;
+  cfg.unroll = o.unroll;
+  cfg.timeout = o.timeout;
+  cfg.explain = o.explain;
+  cfg.dot_dir = o.dot_dir;
+
+  std::vector<std::string> files;
+  for (const auto& in : o.inputs) collect(in, files);
+  if (!o.batch.empty()) {
+    auto b = read_batch(o.batch);
+    files.insert(files.end(), b.begin(), b.end());
+  }
+  if (files.empty()) {
+    std::fputs("ptxcheck: no litmus files given (see --help)\n", stderr);
+    return kExitInvalidInput;
+  }
+  std::vector<std::pair<std::string, int>> exp;
+  if (!o.expect.empty()) exp = read_expect(o.expect);
+  if (!o.dot_dir.empty()) fs::create_directories(o.dot_dir);
+
+  std::vector<LitmusRun> runs(files.size());
+  std::vector<std::string> extra(files.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex out_mu;
+  size_t printed = 0;
+  bool tty = isatty(fileno(stderr)) && files.size() > 1;
+  auto flush_ready = [&](std::vector<char>& ready) {  // print in input order
+    while (printed < files.size() && ready[printed]) {
+      const LitmusRun& r = runs[printed];
+      if (!o.quiet || r.mismatch() || r.status != LitmusRun::Decided) {
+        if (tty) std::fputs("\r\033[K", stderr);
+        if (r.status != LitmusRun::Decided && !o.json) std::fputs(r.error.c_str(), stderr), std::fputc('\n', stderr);
+        else std::fputs((o.json ? json_line(r) + "\n" : herd_text(r) + extra[printed] + (files.size() > 1 ? "\n" : "")).c_str(), stdout);
+        if (r.mismatch() && !o.json)
+          std::fprintf(stderr, "%s: expected %s, got %s\n", r.path.c_str(), r.expected ? "Ok" : "No", r.result.ok ? "Ok" : "No");
+      }
+      ++printed;
+    }
+    std::fflush(stdout);
+  };
+  std::vector<char> ready(files.size(), 0);
+  auto start = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    Runner runner(cfg);
+    for (size_t i; (i = next++) < files.size();) {
+      LitmusRun r = runner.run(files[i], extra[i]);
+      r.expected = expected_for(files[i], exp);
+      std::lock_guard<std::mutex> lk(out_mu);
+      runs[i] = std::move(r);
+      ready[i] = 1;
+      ++done;
+      flush_ready(ready);
+      if (tty) std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done.load(), files.size(), files[i].c_str());
+    }
+  };
+  int nj = std::min<int>(o.jobs, static_cast<int>(files.size()));
+  std::vector<std::thread> pool;
+  for (int k = 1; k < nj; ++k) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (tty) std::fputs("\r\033[K", stderr);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  int code = kExitOk;
+  bool input_err = false, limit_err = false, mism = false;
+  for (const auto& r : runs) {
+    input_err |= r.status == LitmusRun::InputErr || r.status == LitmusRun::InternalErr;
+    limit_err |= r.status == LitmusRun::LimitErr;
+    mism |= r.mismatch();
+  }
+  if (files.size() > 1 || o.summary) std::fputs(summary_table(runs, wall, cfg).c_str(), o.json ? stderr : stdout);
+  if (mism) code = kExitExpectationFailed;
+  if (limit_err) code = kExitResourceLimit;
+  if (input_err) code = kExitInvalidInput;
+  return code;
+}
+
 }  // namespace ptxcheck::cli

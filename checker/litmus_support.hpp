@@ -1,0 +1,40 @@
+// Running one litmus test for the CLI: parse, lower, trace, decide with the
+// chosen engine, and the batch summary table.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "checker/litmus_report.hpp"
+#include "memmodel/engine.hpp"
+
+namespace ptxcheck::cli {
+
+struct RunConfig {
+  mm::Model model;
+  std::string model_name = "ptx75", engine = "z3", dot_dir;
+  int unroll = 2;
+  double timeout = 0;
+  bool explain = false;
+};
+
+// ptx75 | ptx6 | sc | ptx75-no-fence-sc-acqrel (docs/model-notes.md).
+bool parse_model(const std::string& name, mm::Model& m);
+
+// One per worker thread: owns its engine (a Z3 context is not thread-safe).
+class Runner {
+ public:
+  explicit Runner(const RunConfig& cfg);
+  // Never throws for a bad test: errors are recorded in the result.
+  // `extra` receives --explain text.
+  LitmusRun run(const std::string& path, std::string& extra);
+
+ private:
+  const RunConfig& cfg_;
+  std::unique_ptr<mm::Engine> engine_;
+};
+
+// Agreement/verdict table printed after a batch.
+std::string summary_table(const std::vector<LitmusRun>& runs, double wall_seconds, const RunConfig& cfg);
+
+}  // namespace ptxcheck::cli

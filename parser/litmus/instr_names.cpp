@@ -1,0 +1,63 @@
+// Table lookups generated from litmus_names.def.
+#include "parser/litmus/instr_names.hpp"
+
+namespace ptxcheck::litmus {
+
+std::optional<mm::Order> order_from_name(std::string_view s) {
+#define ORDER(n, o) if (s == n) return mm::Order::o;
+#include "parser/litmus/litmus_names.def"
+  if (s == "volatile") return mm::Order::Relaxed;  // PTX ISA 8.4.2: volatile = relaxed.sys
+  return std::nullopt;
+}
+std::optional<mm::Scope> scope_from_name(std::string_view s) {
+#define SCOPE(n, o) if (s == n) return mm::Scope::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<mm::Proxy> proxy_from_name(std::string_view s) {
+#define PROXY(n, o) if (s == n) return mm::Proxy::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<mm::ProxyFenceKind> proxy_fence_from_name(std::string_view s) {
+#define PFENCE(n, o) if (s == n) return mm::ProxyFenceKind::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<mm::Proxy> load_proxy(std::string_view s) {
+#define LOADP(n, o) if (s == n) return mm::Proxy::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<mm::Proxy> store_proxy(std::string_view s) {
+#define STOREP(n, o) if (s == n) return mm::Proxy::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<mm::Proxy> atom_proxy(std::string_view s) {
+#define ATOMP(n, o) if (s == n) return mm::Proxy::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<AluOp> atom_op_from_name(std::string_view s) {
+#define ATOMOP(n, o) if (s == n) return AluOp::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<AluOp> alu_from_name(std::string_view s) {
+#define ALU(n, o) if (s == n) return AluOp::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+std::optional<CmpOp> branch_from_name(std::string_view s) {
+#define BRANCH(n, o) if (s == n) return CmpOp::o;
+#include "parser/litmus/litmus_names.def"
+  return std::nullopt;
+}
+const char* to_string(AluOp op) {
+#define ATOMOP(n, o) if (op == AluOp::o) return n;
+#include "parser/litmus/litmus_names.def"
+  return "mov";
+}
+
+}  // namespace ptxcheck::litmus

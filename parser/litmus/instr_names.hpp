@@ -1,0 +1,21 @@
+// Name lookups over the closed vocabularies in litmus_names.def.
+// Each returns nullopt for a name outside the table.
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "parser/litmus/litmus_ast.hpp"
+
+namespace ptxcheck::litmus {
+std::optional<mm::Order> order_from_name(std::string_view s);
+std::optional<mm::Scope> scope_from_name(std::string_view s);
+std::optional<mm::Proxy> proxy_from_name(std::string_view s);
+std::optional<mm::ProxyFenceKind> proxy_fence_from_name(std::string_view s);
+std::optional<mm::Proxy> load_proxy(std::string_view mnemonic);   // ld tld suld cold
+std::optional<mm::Proxy> store_proxy(std::string_view mnemonic);  // st sust
+std::optional<mm::Proxy> atom_proxy(std::string_view mnemonic);   // atom red suatom sured
+std::optional<AluOp> atom_op_from_name(std::string_view s);
+std::optional<AluOp> alu_from_name(std::string_view s);
+std::optional<CmpOp> branch_from_name(std::string_view s);
+const char* to_string(AluOp op);
+}  // namespace ptxcheck::litmus

@@ -1,0 +1,370 @@
+// Front end for ptxcheck's native litmus format (docs/litmus-format.md):
+//   PTX MP  "doc"
+//   { .global .u32 data = 0; .global .u32 d2 aliases data; .global .u32 t aliases data via texture; }
+//   T0 @ cta 0, gpu 0 {  st.global.u32 [data], 1;  fence.sc.sys; ... }
+//   exists (T1:%r0 == 1 /\ T1:%r1 == 0)
+// Thread bodies are PTX statements: the memory-model subset of PTX ISA 9.7
+// (ld/st/atom/red/fence/membar/bar/barrier) plus mov, integer arithmetic,
+// setp and (predicated) bra for control flow.
+#include <cctype>
+
+#include "parser/litmus/cursor.hpp"
+#include "parser/litmus/instr_names.hpp"
+
+namespace ptxcheck::litmus {
+
+namespace {
+
+const char* const kSpaces[] = {"global", "shared", "local", "const", "param", "generic"};
+
+std::optional<uint32_t> type_size(std::string_view t) {
+  if (t.size() < 2) return std::nullopt;
+  char k = t[0];
+  if (k != 'u' && k != 's' && k != 'b' && k != 'f') return std::nullopt;
+  std::string_view bits = t.substr(1);
+  if (bits == "8") return 1;
+  if (bits == "16") return 2;
+  if (bits == "32") return 4;
+  if (bits == "64") return 8;
+  return std::nullopt;
+}
+
+bool is_space(std::string_view s) {
+  for (const char* sp : kSpaces)
+    if (s == sp) return true;
+  return false;
+}
+
+Operand operand(Cursor& c) {
+  Operand o;
+  if (c.at_number()) {
+    o.imm = c.number();
+    return o;
+  }
+  size_t at = c.off();
+  std::string id = c.ident("register or constant");
+  if (id[0] != '%') c.fail_at(at, "expected a register (%name) or a constant, got '" + id + "'");
+  o.is_reg = true;
+  o.reg = id;
+  return o;
+}
+
+std::string reg(Cursor& c) {
+  size_t at = c.off();
+  std::string id = c.ident("register");
+  if (id[0] != '%') c.fail_at(at, "expected a register (%name), got '" + id + "'");
+  return id;
+}
+
+std::string address(Cursor& c) {
+  c.expect("[");
+  std::string loc = c.ident("location");
+  c.expect("]");
+  return loc;
+}
+
+std::vector<std::string> split_dots(const std::string& m) {
+  std::vector<std::string> parts;
+  size_t s = 0;
+  while (true) {
+    size_t d = m.find('.', s);
+    parts.push_back(m.substr(s, d == std::string::npos ? d : d - s));
+    if (d == std::string::npos) break;
+    s = d + 1;
+  }
+  return parts;
+}
+
+// Parses one statement (without the trailing ';') into `in`.
+void parse_statement(Cursor& c, Instr& in) {
+  size_t at = c.off();
+  bool guarded = false, negated = false;
+  std::string guard;
+  if (c.accept("@")) {
+    guarded = true;
+    negated = c.accept("!");
+    guard = reg(c);
+  }
+  std::string m = c.ident("instruction");
+  if (!guarded && c.accept(":")) {
+    in.kind = InstrKind::Label;
+    in.target = m;
+    return;
+  }
+  auto parts = split_dots(m);
+  const std::string head = parts[0];
+  // Collect qualifiers by class; any other qualifier is an error.
+  bool have_order = false, have_scope = false;
+  std::optional<AluOp> aop;
+  std::optional<CmpOp> cmp;
+  std::optional<mm::ProxyFenceKind> pf;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string& q = parts[i];
+    if (auto o = order_from_name(q)) {
+      in.order = *o;
+      have_order = true;
+      if (q == "volatile") in.scope = mm::Scope::Sys;
+    } else if (auto s = scope_from_name(q)) {
+      in.scope = *s;
+      have_scope = true;
+    } else if (q == "gl") {
+      in.scope = mm::Scope::GPU;
+      have_scope = true;
+    } else if (is_space(q)) {
+    } else if (auto sz = type_size(q)) {
+      in.size = *sz;
+    } else if (q == "pred") {
+    } else if (head == "fence" && q == "proxy" && i + 1 < parts.size()) {
+      pf = proxy_fence_from_name(parts[++i]);
+      if (!pf) c.fail_at(at, "unknown proxy fence kind '" + parts[i] + "'");
+    } else if ((head == "atom" || head == "red") && atom_op_from_name(q)) {
+      aop = atom_op_from_name(q);
+    } else if (head == "setp" && branch_from_name("b" + q.substr(0, 2))) {
+      // setp.eq/ne/lt/le/gt/ge
+      cmp = branch_from_name("b" + q);
+      if (!cmp) c.fail_at(at, "unknown comparison '" + q + "'");
+    } else if ((head == "bar" || head == "barrier") && (q == "sync" || q == "arrive" || q == "aligned")) {
+      if (q == "sync") in.bar = mm::BarrierOp::Sync;
+      if (q == "arrive") in.bar = mm::BarrierOp::Arrive;
+    } else if (head == "ld" && q == "nc") {
+    } else {
+      c.fail_at(at, "unsupported qualifier '." + q + "' in '" + m + "'");
+    }
+  }
+  if (have_order && !have_scope && in.order != mm::Order::Weak) in.scope = mm::Scope::Sys;  // PTX ISA 8.5
+  if (!have_order && have_scope) in.order = mm::Order::Relaxed;
+  if (guarded && head != "bra") c.fail_at(at, "only bra may be predicated here");
+
+  if (head == "ld") {
+    in.kind = InstrKind::Load;
+    in.dst = reg(c);
+    c.expect(",");
+    in.loc = address(c);
+  } else if (head == "st") {
+    in.kind = InstrKind::Store;
+    in.loc = address(c);
+    c.expect(",");
+    in.args.push_back(operand(c));
+  } else if (head == "atom" || head == "red") {
+    if (!aop) c.fail_at(at, "missing atomic operation in '" + m + "'");
+    in.op = *aop;
+    if (!have_order) in.order = mm::Order::Relaxed;  // PTX ISA 9.7.13.5: default .relaxed.sys
+    in.kind = head == "atom" ? InstrKind::Rmw : InstrKind::Red;
+    if (head == "atom") {
+      in.dst = reg(c);
+      c.expect(",");
+    }
+    in.loc = address(c);
+    int nargs = in.op == AluOp::Cas ? 2 : 1;
+    if (in.op == AluOp::Inc || in.op == AluOp::Dec) nargs = c.peek() == ',' ? 1 : 0;
+    for (int k = 0; k < nargs; ++k) {
+      c.expect(",");
+      in.args.push_back(operand(c));
+    }
+  } else if (head == "fence" || head == "membar") {
+    if (pf) {
+      in.kind = InstrKind::ProxyFence;
+      in.pfence = *pf;
+    } else {
+      in.kind = InstrKind::Fence;
+      // membar / fence without .sem is fence.sc (PTX ISA 9.7.13.4).
+      if (!have_order || in.order == mm::Order::Relaxed) in.order = mm::Order::SC;
+      if (head == "membar" && !have_scope) c.fail_at(at, "membar needs .cta, .gl or .sys");
+    }
+  } else if (head == "bar" || head == "barrier") {
+    in.kind = InstrKind::Barrier;
+    if (in.bar == mm::BarrierOp::None) in.bar = mm::BarrierOp::Sync;
+    in.args.push_back(operand(c));
+    if (c.accept(",")) {
+      size_t ca = c.off();
+      Operand n = operand(c);
+      if (n.is_reg) c.fail_at(ca, "barrier thread count must be a constant here");
+      in.bar_count = static_cast<int>(n.imm);
+    }
+    if (in.bar == mm::BarrierOp::Arrive && in.bar_count < 0) c.fail_at(at, "bar.arrive needs a thread count");
+  } else if (head == "bra") {
+    in.kind = guarded ? InstrKind::Branch : InstrKind::Jump;
+    if (guarded) {
+      in.cmp = negated ? CmpOp::Eq : CmpOp::Ne;
+      Operand g;
+      g.is_reg = true;
+      g.reg = guard;
+      in.args = {g, Operand{}};
+    }
+    in.target = c.ident("label");
+  } else if (head == "setp") {
+    if (!cmp) c.fail_at(at, "setp needs a comparison");
+    in.kind = InstrKind::Alu;
+    in.op = AluOp::Setp;
+    in.cmp = *cmp;
+    in.dst = reg(c);
+    c.expect(",");
+    in.args.push_back(operand(c));
+    c.expect(",");
+    in.args.push_back(operand(c));
+  } else if (auto op = alu_from_name(head)) {
+    in.kind = InstrKind::Alu;
+    in.op = *op;
+    in.dst = reg(c);
+    c.expect(",");
+    in.args.push_back(operand(c));
+    if (in.op != AluOp::Mov) {
+      c.expect(",");
+      in.args.push_back(operand(c));
+    }
+  } else {
+    c.fail_at(at, "unsupported instruction '" + m + "' in a litmus thread");
+  }
+  if (!c.eof()) c.fail("expected ';' after the instruction");
+}
+
+void parse_decls(Cursor& c, Test& t) {
+  c.expect("{");
+  while (!c.accept("}")) {
+    if (c.accept(";")) continue;
+    LocDecl d;
+    d.pos = c.pos();
+    // Register initialisation: T0:%r1 = 5;
+    size_t save = c.off();
+    if (c.at_ident()) {
+      std::string id = c.ident();
+      if (c.accept(":")) {
+        int th = thread_index(id);
+        if (th < 0) c.fail_at(save, "expected a thread name like T0");
+        RegInit ri;
+        ri.thread = th;
+        ri.reg = reg(c);
+        c.expect("=");
+        ri.value = c.number();
+        t.reg_inits.push_back(ri);
+        c.expect(";");
+        continue;
+      }
+      c.set_off(save);
+    }
+    // .space .type name [= value] [aliases other] [via proxy] ;
+    bool have_space = false, have_type = false;
+    while (c.accept(".")) {
+      size_t qa = c.off();
+      std::string q = c.ident("state space or type");
+      if (is_space(q) || q == "tex" || q == "surf") {
+        d.space = q;
+        have_space = true;
+      } else if (auto sz = type_size(q)) {
+        d.size = *sz;
+        have_type = true;
+      } else {
+        c.fail_at(qa, "expected a state space (.global, .shared) or a type (.u32)");
+      }
+    }
+    if (!have_space || !have_type) c.fail_at(save, "a location needs a state space and a type, e.g. `.global .u32 x = 0;`");
+    d.name = c.ident("location name");
+    if (c.accept("=")) d.init = c.number();
+    if (c.accept_word("aliases")) d.alias_of = c.ident("location");
+    if (c.accept_word("via")) {
+      size_t pa = c.off();
+      auto p = proxy_from_name(c.ident("proxy"));
+      if (!p) c.fail_at(pa, "expected generic, texture, surface or constant");
+      d.proxy = *p;
+    }
+    c.expect(";");
+    t.locs.push_back(d);
+  }
+}
+
+void parse_thread(Cursor& c, Test& t) {
+  Thread th;
+  th.pos = c.pos();
+  size_t at = c.off();
+  std::string id = c.ident("thread name");
+  int idx = thread_index(id);
+  if (idx != static_cast<int>(t.threads.size()))
+    c.fail_at(at, "expected thread T" + std::to_string(t.threads.size()));
+  th.place.name = "P" + std::to_string(idx);
+  th.place.cluster = -1;
+  if (c.accept("@")) {
+    do {
+      size_t la = c.off();
+      std::string lvl = c.ident("cta, cluster, gpu or warp");
+      int n = static_cast<int>(c.number());
+      if (lvl == "cta") th.place.cta = n;
+      else if (lvl == "cluster") th.place.cluster = n;
+      else if (lvl == "gpu") th.place.gpu = n;
+      else if (lvl == "warp") th.place.warp = n;
+      else c.fail_at(la, "expected cta, cluster, gpu or warp");
+    } while (c.accept(","));
+  }
+  // Without a cluster, each CTA is a cluster of its own.
+  if (th.place.cluster < 0) th.place.cluster = th.place.cta + 1000 * th.place.gpu;
+  c.expect("{");
+  while (!c.accept("}")) {
+    size_t s = c.off();
+    size_t e = c.text().find_first_of(";}", s);
+    // A label `L:` needs no ';'.
+    size_t colon = c.text().find(':', s);
+    if (colon != std::string_view::npos && colon < e) {
+      Cursor lc(c.text().substr(0, colon + 1), c.file(), s);
+      size_t ls = lc.off();
+      std::string name = lc.ident("label");
+      if (lc.accept(":") && lc.eof()) {
+        Instr in;
+        in.kind = InstrKind::Label;
+        in.target = name;
+        in.pos = c.pos_of(ls);
+        in.text = name + ":";
+        th.code.push_back(std::move(in));
+        c.set_off(colon + 1);
+        continue;
+      }
+    }
+    if (e == std::string_view::npos || c.text()[e] != ';') c.fail("expected ';' after the instruction");
+    Cursor ic(c.text().substr(0, e), c.file(), s);
+    Instr in;
+    in.pos = ic.pos();
+    size_t st = (ic.skip_ws(), ic.off());
+    in.pos = ic.pos();
+    parse_statement(ic, in);
+    std::string_view src = c.text().substr(st, e - st);
+    while (!src.empty() && std::isspace(static_cast<unsigned char>(src.back()))) src.remove_suffix(1);
+    in.text = std::string(src);
+    th.code.push_back(std::move(in));
+    c.set_off(e + 1);
+  }
+  t.threads.push_back(std::move(th));
+}
+
+}  // namespace
+
+Test parse_native(std::string_view text, const std::string& file) {
+  Test t;
+  t.file = file;
+  Cursor c(text, file);
+  if (!c.accept_word("PTX") && !c.accept_word("ptx")) c.fail("expected 'PTX' at the start of a litmus test");
+  // The name runs to the end of the line (names like `lb+deps` are common).
+  c.skip_ws();
+  size_t eol = text.find('\n', c.off());
+  std::string_view name = text.substr(c.off(), eol == std::string_view::npos ? eol : eol - c.off());
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+  if (name.empty() || name.find_first_of(" \t\"{") != std::string_view::npos) c.fail("expected a test name after 'PTX'");
+  t.name = std::string(name);
+  c.set_off(c.off() + name.size());
+  while (c.peek() == '"') {
+    size_t q = text.find('"', c.off() + 1);
+    if (q == std::string_view::npos) c.fail("unterminated string");
+    c.set_off(q + 1);
+  }
+  parse_decls(c, t);
+  while (c.at_ident()) {
+    size_t save = c.off();
+    std::string id = c.ident();
+    c.set_off(save);
+    if (thread_index(id) < 0) break;
+    parse_thread(c, t);
+  }
+  if (t.threads.empty()) c.fail("expected a thread block like `T0 @ cta 0 { ... }`");
+  if (c.eof()) c.fail("expected the final condition (exists, ~exists or forall)");
+  parse_condition(c, t);
+  return t;
+}
+
+}  // namespace ptxcheck::litmus

@@ -1,0 +1,144 @@
+// Lowering of a parsed litmus Test to a Program (see program.hpp).
+#include "semantics/litmus/program.hpp"
+
+#include <map>
+
+namespace ptxcheck::litmus {
+
+int LThread::slot(const std::string& name) const {
+  for (size_t i = 0; i < regs.size(); ++i)
+    if (regs[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Program::loc_index(const std::string& name) const {
+  for (size_t i = 0; i < locations.size(); ++i)
+    if (locations[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+int slot_of(LThread& th, const std::string& name) {
+  int s = th.slot(name);
+  if (s >= 0) return s;
+  th.regs.push_back(name);
+  th.reg_init.push_back(0);
+  return static_cast<int>(th.regs.size()) - 1;
+}
+
+// Location `name`, declared or not; undeclared ones start at 0 (herd/Dat3M).
+int loc_of(Program& p, const std::string& name, uint32_t size) {
+  int i = p.loc_index(name);
+  if (i >= 0) return i;
+  mm::Location l;
+  l.name = name;
+  l.physical = p.nphys++;
+  l.size = size;
+  p.locations.push_back(l);
+  return static_cast<int>(p.locations.size()) - 1;
+}
+
+}  // namespace
+
+Program lower(const Test& t) {
+  Program p;
+  p.test = &t;
+  // Own locations first, then aliases (which may chain: s1 @ surface aliases y).
+  for (const auto& d : t.locs) {
+    if (!d.alias_of.empty()) continue;
+    if (p.loc_index(d.name) >= 0) throw InputError(t.file, d.pos, "location '" + d.name + "' declared twice");
+    mm::Location l;
+    l.name = d.name;
+    l.physical = p.nphys++;
+    l.init = mask_to(d.init, d.size);
+    l.size = d.size;
+    l.proxy = d.proxy;
+    p.locations.push_back(l);
+  }
+  std::vector<const LocDecl*> pending;
+  for (const auto& d : t.locs)
+    if (!d.alias_of.empty()) pending.push_back(&d);
+  while (!pending.empty()) {
+    std::vector<const LocDecl*> next;
+    for (const LocDecl* d : pending) {
+      int target = p.loc_index(d->alias_of);
+      if (target < 0) {
+        next.push_back(d);
+        continue;
+      }
+      if (p.loc_index(d->name) >= 0) throw InputError(t.file, d->pos, "location '" + d->name + "' declared twice");
+      mm::Location l = p.locations[target];
+      l.name = d->name;
+      l.proxy = d->proxy;
+      p.locations.push_back(l);
+    }
+    if (next.size() == pending.size()) {
+      // Aliases of an undeclared location: the first one names a fresh location.
+      const LocDecl* d = next.front();
+      bool cyclic = false;
+      for (const LocDecl* e : next) cyclic |= e->name == d->alias_of;
+      if (cyclic) throw InputError(t.file, d->pos, "alias cycle through '" + d->name + "'");
+      loc_of(p, d->alias_of, d->size);
+    }
+    pending = std::move(next);
+  }
+
+  for (size_t ti = 0; ti < t.threads.size(); ++ti) {
+    const Thread& th = t.threads[ti];
+    LThread lt;
+    lt.place = th.place;
+    std::map<std::string, int> labels;
+    for (size_t i = 0; i < th.code.size(); ++i) {
+      const Instr& in = th.code[i];
+      if (in.kind != InstrKind::Label) continue;
+      if (labels.count(in.target)) throw InputError(t.file, in.pos, "label '" + in.target + "' defined twice");
+      labels[in.target] = static_cast<int>(i);
+    }
+    for (const Instr& in : th.code) {
+      LInstr li;
+      li.src = &in;
+      if (!in.loc.empty()) li.loc = loc_of(p, in.loc, in.size);
+      if (!in.dst.empty()) li.dst = slot_of(lt, in.dst);
+      for (const Operand& o : in.args) {
+        Slot s;
+        if (o.is_reg) s.reg = slot_of(lt, o.reg);
+        else s.imm = o.imm;
+        li.args.push_back(s);
+      }
+      if (in.kind == InstrKind::Branch || in.kind == InstrKind::Jump) {
+        auto it = labels.find(in.target);
+        if (it == labels.end()) throw InputError(t.file, in.pos, "undefined label '" + in.target + "'");
+        li.target = it->second;
+      }
+      lt.code.push_back(std::move(li));
+    }
+    p.threads.push_back(std::move(lt));
+  }
+  // Registers named only in the condition still have a (final = initial) value.
+  std::vector<const Cond*> stack{&t.cond};
+  while (!stack.empty()) {
+    const Cond* c = stack.back();
+    stack.pop_back();
+    for (const Cond& k : c->kids) stack.push_back(&k);
+    for (const CondValue* v : {&c->lhs, &c->rhs}) {
+      if (c->kind != Cond::Cmp) break;
+      if (v->kind == CondValue::Reg) {
+        if (v->thread < 0 || v->thread >= static_cast<int>(p.threads.size()))
+          throw InputError(t.file, {}, "condition names unknown thread " + std::to_string(v->thread));
+        slot_of(p.threads[v->thread], v->name);
+      } else if (v->kind == CondValue::Loc) {
+        loc_of(p, v->name, 4);
+      }
+    }
+  }
+  for (const RegInit& ri : t.reg_inits) {
+    if (ri.thread < 0 || ri.thread >= static_cast<int>(p.threads.size()))
+      throw InputError(t.file, {}, "register init for unknown thread " + std::to_string(ri.thread));
+    LThread& lt = p.threads[ri.thread];
+    lt.reg_init[slot_of(lt, ri.reg)] = ri.value;
+  }
+  return p;
+}
+
+}  // namespace ptxcheck::litmus

@@ -1,0 +1,53 @@
+// A litmus test lowered for execution: locations resolved to the model's
+// mm::Location table (aliases share a physical location, PTX ISA 8.2.2),
+// registers to per-thread slots, labels to instruction indices.
+// Contract: lower() rejects undefined labels and locations aliasing
+// themselves with InputError (file:line:col); everything it returns can be
+// run by build_traces() without further checks.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memmodel/events.hpp"
+#include "parser/litmus/litmus_ast.hpp"
+
+namespace ptxcheck::litmus {
+
+struct Slot {  // an operand: a register slot or an immediate
+  int reg = -1;
+  uint64_t imm = 0;
+};
+
+struct LInstr {
+  const Instr* src = nullptr;
+  int loc = -1;     // index into Program::locations
+  int dst = -1;     // destination register slot
+  int target = -1;  // branch target (instruction index)
+  std::vector<Slot> args;
+};
+
+struct LThread {
+  mm::ThreadPlace place;
+  std::vector<LInstr> code;
+  std::vector<std::string> regs;   // slot -> name
+  std::vector<uint64_t> reg_init;  // slot -> initial value (0 unless declared)
+  int slot(const std::string& name) const;  // -1 if unknown
+};
+
+struct Program {
+  const Test* test = nullptr;
+  std::vector<mm::Location> locations;
+  std::vector<LThread> threads;
+  int nphys = 0;
+  int loc_index(const std::string& name) const;  // -1 if unknown
+};
+
+Program lower(const Test& t);
+
+// Values wrap to the access size (PTX integer arithmetic is modular).
+inline uint64_t mask_to(uint64_t v, uint32_t size) {
+  return size >= 8 ? v : v & ((uint64_t{1} << (8 * size)) - 1);
+}
+
+}  // namespace ptxcheck::litmus

@@ -1,0 +1,56 @@
+// Small-step execution of litmus threads to traces of memory-model events.
+// Each thread runs alone; a load (or the read half of an atom/red) may
+// return any value some write could store to that physical location, so a
+// thread's feasible paths are enumerated for every guessed value. The value
+// sets grow to a fixpoint across threads (a value needs a chain of at most
+// W writes, W the number of writes an execution performs, so W+1 rounds
+// suffice). Loops are bounded: a backward jump is taken at most `unroll`
+// times per path; paths that would take it again are cut and counted.
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "memmodel/events.hpp"
+#include "semantics/litmus/program.hpp"
+
+namespace ptxcheck::litmus {
+
+struct Trace {
+  // Events of one thread in program order. `thread` is set; `loc` indexes
+  // Program::locations; `rmw_pair` is a local index into this vector.
+  std::vector<mm::Event> events;
+  std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
+  std::vector<uint64_t> regs;                         // final register values by slot
+};
+
+struct ThreadTraces {
+  std::vector<Trace> traces;
+  uint64_t cut = 0;  // paths cut off by the loop bound
+};
+
+struct TraceSet {
+  std::vector<ThreadTraces> threads;
+  std::vector<std::vector<uint64_t>> values;  // per physical location: values that may be read
+  int rounds = 0;
+  bool bound_hit() const {
+    for (const auto& t : threads)
+      if (t.cut) return true;
+    return false;
+  }
+};
+
+struct TraceLimits {
+  int unroll = 2;
+  uint64_t max_traces = 200000;  // per thread; LimitError beyond
+  int max_values = 256;          // per location; LimitError beyond
+};
+
+TraceSet build_traces(const Program& p, const TraceLimits& lim);
+
+// Applies an Alu/atom operation (PTX ISA 9.7.1 integer arithmetic, 9.7.13.5
+// atom semantics) at `size` bytes. Cas: a=compare, b=new value.
+uint64_t apply_op(AluOp op, CmpOp cmp, uint64_t old, uint64_t a, uint64_t b, uint32_t size);
+bool compare(CmpOp c, uint64_t a, uint64_t b);
+
+}  // namespace ptxcheck::litmus
