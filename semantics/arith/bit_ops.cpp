@@ -1,7 +1,8 @@
-// Bit manipulation, logic and data movement that is pure arithmetic:
-// PTX ISA 9.2 9.7.1.14-25 (popc clz bfind fns-free brev bfe bfi szext bmsk
-// dp4a dp2a), 9.7.8 (and or xor not cnot lop3 shf shl shr), 9.7.9.1 mov,
-// 9.7.9.7 prmt, 9.7.7.1 selp. cfg: bits 0-7 width, bit 8 signed, 16+ sub-op.
+// Bit manipulation, logic and data movement that is pure arithmetic.
+// Section numbers follow the PTX ISA 7.8 instruction chapter (seeds/002):
+// 9.7.1.14-24 (popc clz bfind brev bfe bfi szext bmsk dp4a dp2a), 9.7.7 (and
+// or xor not cnot lop3 shf shl shr), 9.7.8.3 mov, 9.7.8.7 prmt, 9.7.5.3 selp.
+// cfg: bits 0-7 width, bit 8 signed, 16+ sub-op.
 #include <algorithm>
 #include <cstdint>
 
@@ -65,7 +66,7 @@ uint64_t bfi(const uint64_t* s, uint64_t*, uint32_t c) {
   return d;
 }
 
-// szext (9.7.1.18): sign- or zero-extend the low b bits of a; .wrap takes
+// szext (9.7.1.21): sign- or zero-extend the low b bits of a; .wrap takes
 // b mod 32, .clamp min(b, 32).
 uint64_t szext(const uint64_t* s, uint64_t*, uint32_t c) {
   uint64_t b = s[1] & 0xffffffffu;
@@ -75,7 +76,7 @@ uint64_t szext(const uint64_t* s, uint64_t*, uint32_t c) {
   return (Sg(c) ? static_cast<uint64_t>(sext(v, n)) : v) & 0xffffffffu;
 }
 
-// bmsk (9.7.1.17): mask of len b starting at a; .clamp clamps both to 32,
+// bmsk (9.7.1.22): mask of len b starting at a; .clamp clamps both to 32,
 // .wrap takes both mod 32.
 uint64_t bmsk(const uint64_t* s, uint64_t*, uint32_t c) {
   uint64_t a = s[0] & 0xffffffffu, b = s[1] & 0xffffffffu;
@@ -121,11 +122,11 @@ uint64_t logic(const uint64_t* s, uint64_t*, uint32_t c) {
     case l_not: return ~a & mask(w);
     case l_cnot: return a == 0 ? 1 : 0;
     case l_mov: return a;
-    case l_shl: {  // shift amounts > width clamp to width (9.7.8.7 shl)
+    case l_shl: {  // shift amounts > width clamp to width (9.7.7.8 shl)
       uint64_t n = b & 0xffffffffu;
       return n >= w ? 0 : (a << n) & mask(w);
     }
-    default: {  // shr: .s fills with the sign bit (9.7.8.8 shr)
+    default: {  // shr: .s fills with the sign bit (9.7.7.9 shr)
       uint64_t n = std::min<uint64_t>(b & 0xffffffffu, w);
       if (Sg(c)) return static_cast<uint64_t>(sext(a, w) >> std::min<uint64_t>(n, 63)) & mask(w);
       return n >= w ? 0 : a >> n;
@@ -133,7 +134,7 @@ uint64_t logic(const uint64_t* s, uint64_t*, uint32_t c) {
   }
 }
 
-// lop3 (9.7.8.6): bit i of d is immLut[(a_i << 2) | (b_i << 1) | c_i].
+// lop3 (9.7.7.6): bit i of d is immLut[(a_i << 2) | (b_i << 1) | c_i].
 uint64_t lop3(const uint64_t* s, uint64_t*, uint32_t) {
   uint64_t d = 0, lut = s[3] & 0xff;
   for (int i = 0; i < 32; ++i) {
@@ -143,7 +144,7 @@ uint64_t lop3(const uint64_t* s, uint64_t*, uint32_t) {
   return d;
 }
 
-// shf (9.7.8.5): funnel shift of the 64-bit {b, a}; .clamp min(c, 32), .wrap c mod 32.
+// shf (9.7.7.7): funnel shift of the 64-bit {b, a}; .clamp min(c, 32), .wrap c mod 32.
 uint64_t shf(const uint64_t* s, uint64_t*, uint32_t c) {
   bool right = (cfg::sub(c) & 1) != 0, clamp = (cfg::sub(c) & 2) != 0;
   uint64_t cc = s[2] & 0xffffffffu;
@@ -152,7 +153,7 @@ uint64_t shf(const uint64_t* s, uint64_t*, uint32_t c) {
   return right ? (v >> n) & 0xffffffffu : ((v << n) >> 32) & 0xffffffffu;
 }
 
-// prmt (9.7.9.7): bytes 0-3 are a, 4-7 are b.
+// prmt (9.7.8.7): bytes 0-3 are a, 4-7 are b.
 uint64_t prmt(const uint64_t* s, uint64_t*, uint32_t c) {
   uint64_t src = ((s[1] & 0xffffffffu) << 32) | (s[0] & 0xffffffffu);
   auto byte = [&](unsigned i) { return (src >> (8 * (i & 7))) & 0xff; };
@@ -180,7 +181,7 @@ uint64_t prmt(const uint64_t* s, uint64_t*, uint32_t c) {
   return d;
 }
 
-// selp (9.7.7.1): d = c ? a : b.
+// selp (9.7.5.3): d = c ? a : b.
 uint64_t selp(const uint64_t* s, uint64_t*, uint32_t c) {
   return ((s[2] & 1) != 0 ? s[0] : s[1]) & mask(W(c));
 }

@@ -1,6 +1,6 @@
-// Comparisons: setp (PTX ISA 9.2 9.7.7.2 / 9.7.4.x for half types), set
-// (9.7.7.1), slct (9.7.7.4). Compare operators per 9.7.7 table "Operators for
-// signed integer, unsigned integer, bit-size and floating-point types".
+// Comparisons: set (PTX ISA 9.7.5.1), setp (9.7.5.2), slct (9.7.5.4) and the
+// half-precision set/setp (9.7.6.1-2); 7.8 numbering (seeds/002). Compare
+// operators per the 9.7.5 tables for integer, bit-size and float types.
 // cfg: bits 0-3 mask of true relations (LT EQ GT UNORDERED), bits 4-5 BoolOp,
 // bit 6 ftz, bits 8-11 kind, bits 12-19 width, bit 20 x2 lanes,
 // bits 24-27 set's destination kind.

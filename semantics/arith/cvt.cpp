@@ -1,4 +1,4 @@
-// cvt between every integer and float type, PTX ISA 9.2 9.7.9.21 (cvt), incl.
+// cvt between every integer and float type, PTX ISA 9.7.8.18 (cvt; 7.8 numbering), incl.
 // the packed f16x2/bf16x2/e4m3x2/e5m2x2 and tf32 forms added in PTX 7.x-8.x.
 // Text of PTX ISA 9.0 used where 7.8 says less:
 //   https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cvt

@@ -1,6 +1,7 @@
 // IEEE floating-point instructions on f16, bf16, f32, f64 and the packed
-// f16x2/bf16x2 forms: PTX ISA 9.2 9.7.3 (Floating-Point Instructions) and
-// 9.7.4 (Half Precision Floating-Point Instructions). All rounding goes
+// f16x2/bf16x2 forms: PTX ISA 9.7.3 (Floating-Point Instructions) and 9.7.4
+// (Half Precision Floating-Point Instructions); section numbers as in the 7.8
+// text (seeds/002), rounding and .ftz rules from PTX ISA 9.2 chapter 4-5. All rounding goes
 // through softfloat.cpp, so every .rn/.rz/.rm/.rp result is exact.
 #include <cstdint>
 
@@ -91,12 +92,12 @@ struct K {
     if ((c & cfg::kRelu) != 0 && (r & sign) != 0 && !is_nan_bits(F, r)) r = 0;
     return r;
   }
-  // copysign (9.7.3.3): d = b with the sign of a.
+  // copysign (9.7.3.2): d = b with the sign of a.
   static uint64_t copysign(const uint64_t* s, uint64_t*, uint32_t) {
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     return (s[1] & (sign - 1)) | (s[0] & sign);
   }
-  // testp (9.7.3.2): classification of the raw bits.
+  // testp (9.7.3.1): classification of the raw bits.
   static uint64_t testp(const uint64_t* s, uint64_t*, uint32_t c) {
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     uint64_t a = s[0] & ((sign << 1) - 1);

@@ -69,6 +69,12 @@ struct Resolved {
   explicit operator bool() const { return desc.has_value(); }
 };
 
+// Check mode for .approx results: true when `got` is within the spec's bound
+// (d.bound) of `ref`, ptxcheck's deterministic value for the same inputs
+// (itself the exact result rounded to nearest, see docs/approx.md). NaN
+// matches any NaN; infinities must match exactly; exact ops need got == ref.
+bool within_bound(const OpDesc& d, uint64_t got, uint64_t ref);
+
 struct ResolveOptions {
   // Use the host FPU for round-to-nearest f32/f64 add/sub/mul/fma/div/sqrt/rcp
   // when a probe at resolve time shows IEEE behaviour (SSE-style evaluation,
@@ -80,7 +86,7 @@ struct ResolveOptions {
 Resolved resolve(std::string_view mnemonic, const ResolveOptions& opts = {});
 
 // mov.b64 d, {a, b} and mov.b32 d, {a, b}: element 0 is the least significant
-// (PTX ISA 9.7.9.1 mov, vector form).
+// (PTX ISA 9.7.8.3 mov, vector form).
 inline uint64_t pack2(uint64_t lo, uint64_t hi, unsigned elem_bits) {
   uint64_t mask = elem_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits) - 1;
   return (lo & mask) | ((hi & mask) << elem_bits);

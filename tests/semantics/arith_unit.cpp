@@ -134,3 +134,23 @@ TEST_CASE("software .rn agrees with the host FPU on random operands", "[unit]") 
   }
   g_host = true;
 }
+
+TEST_CASE("approx check mode accepts values within the spec bound only", "[unit]") {
+  using ptxcheck::arith::within_bound;
+  auto ex2 = *resolve("ex2.approx.f32").desc;  // 2 ulp
+  uint64_t ref = fb(8.0f);
+  CHECK(within_bound(ex2, ref, ref));
+  CHECK(within_bound(ex2, ref + 2, ref));
+  CHECK(within_bound(ex2, ref - 2, ref));
+  CHECK_FALSE(within_bound(ex2, ref + 3, ref));
+  CHECK_FALSE(within_bound(ex2, 0x7f800000, ref));
+  CHECK(within_bound(ex2, 0x7fc00000, 0x7fffffff));  // any NaN for NaN
+  auto sn = *resolve("sin.approx.f32").desc;  // absolute error
+  CHECK(within_bound(sn, fb(0.5f + 0x1.0p-21f), fb(0.5f)));
+  CHECK_FALSE(within_bound(sn, fb(0.5f + 0x1.0p-19f), fb(0.5f)));
+  auto add = *resolve("add.rn.f32").desc;  // exact: no slack
+  CHECK_FALSE(within_bound(add, ref + 1, ref));
+  auto h = *resolve("ex2.approx.f16x2").desc;  // lane-wise relative bound
+  CHECK(within_bound(h, 0x3c004000, 0x3c004000));
+  CHECK_FALSE(within_bound(h, 0x3c004400, 0x3c004000));
+}
