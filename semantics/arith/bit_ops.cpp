@@ -87,6 +87,20 @@ uint64_t bmsk(const uint64_t* s, uint64_t*, uint32_t c) {
   return (mask(len) << pos) & 0xffffffffu;
 }
 
+// fns (9.7.1.17): position of the |offset|-th set bit of mask counting from
+// base upwards (offset > 0) or downwards (offset < 0); offset 0 tests mask[base].
+// base > 31 is undefined in the ISA; we return 0xffffffff (nothing found).
+uint64_t fns(const uint64_t* s, uint64_t*, uint32_t) {
+  uint64_t m = s[0] & 0xffffffffu, base = s[1] & 0xffffffffu;
+  int64_t off = sext(s[2], 32);
+  if (base > 31) return 0xffffffffu;
+  if (off == 0) return ((m >> base) & 1) != 0 ? base : 0xffffffffu;
+  int64_t count = (off < 0 ? -off : off) - 1, inc = off > 0 ? 1 : -1;
+  for (int64_t pos = static_cast<int64_t>(base); pos >= 0 && pos < 32; pos += inc)
+    if (((m >> pos) & 1) != 0 && count-- == 0) return static_cast<uint64_t>(pos);
+  return 0xffffffffu;
+}
+
 // dp4a (9.7.1.23): four byte products summed into c, 32-bit wrap.
 uint64_t dp4a(const uint64_t* s, uint64_t*, uint32_t c) {
   bool sa = (cfg::sub(c) & 1) != 0, sb = (cfg::sub(c) & 2) != 0;
@@ -213,6 +227,11 @@ Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
       return bad("no modifiers allowed");
     }
     d = make_desc(op == "dp4a" ? dp4a : dp2a, sub << cfg::kSubShift, ct, {p.types[0], p.types[1], ct});
+    return Res::ok;
+  }
+  if (op == "fns") {
+    if (p.types.size() != 1 || p.types[0] != Ty::b32 || !p.mods.empty()) return bad("needs .b32");
+    d = make_desc(fns, 0, Ty::b32, {Ty::b32, Ty::b32, Ty::s32});
     return Res::ok;
   }
   static const char* kOps[] = {"popc", "clz", "bfe", "bfi", "bfind", "brev", "prmt", "shf", "shl", "shr",

@@ -14,7 +14,7 @@ namespace {
 
 enum Rel : uint32_t { LT = 1, EQ = 2, GT = 4, UN = 8 };
 enum Kind : uint32_t { k_uint, k_sint, k_f16, k_bf16, k_f32, k_f64 };
-enum Dst : uint32_t { d_pred, d_int, d_f32, d_f16, d_bf16 };
+enum Dst : uint32_t { d_pred, d_int, d_f32, d_f16, d_bf16, d_int16 };
 
 const Fmt* fmt_of(uint32_t kind) {
   switch (kind) {
@@ -78,6 +78,7 @@ uint64_t true_value(uint32_t dst, unsigned lane_bits) {
     case d_f32: return 0x3f800000;
     case d_f16: return 0x3c00;
     case d_bf16: return 0x3f80;
+    case d_int16: return 0xffff;
     default: return mask(lane_bits);
   }
 }
@@ -210,10 +211,12 @@ Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
       dk = d_f32;
     } else if (dt == Ty::u32 || dt == Ty::s32) {
       dk = d_int;
-    } else if (dt == Ty::f16 && kind == k_f16) {
+    } else if (dt == Ty::f16) {  // 9.7.6.1: f16/bf16 results from any stype
       dk = d_f16;
-    } else if (dt == Ty::bf16 && kind == k_bf16) {
+    } else if (dt == Ty::bf16) {
       dk = d_bf16;
+    } else if (dt == Ty::u16 || dt == Ty::s16) {
+      dk = d_int16;
     } else {
       return bad("unsupported set destination type");
     }

@@ -154,3 +154,19 @@ TEST_CASE("approx check mode accepts values within the spec bound only", "[unit]
   CHECK(within_bound(h, 0x3c004000, 0x3c004000));
   CHECK_FALSE(within_bound(h, 0x3c004400, 0x3c004000));
 }
+
+TEST_CASE("mov pack/unpack and mov.type", "[unit]") {
+  using ptxcheck::arith::pack2;
+  using ptxcheck::arith::unpack_elem;
+  // mov.b64 d, {lo, hi}: element 0 is the least significant half
+  uint64_t d = pack2(0x11112222, 0x33334444, 32);
+  CHECK(d == 0x3333444411112222ull);
+  CHECK(unpack_elem(d, 32, 0) == 0x11112222);
+  CHECK(unpack_elem(d, 32, 1) == 0x33334444);
+  CHECK(pack2(0x1ffff, 0xabcd, 16) == 0xabcdffff);  // elements are truncated
+  CHECK(unpack_elem(0xaabbccdd, 8, 2) == 0xbb);
+  CHECK(run("mov.b16", 0x123456789) == 0x6789);
+  CHECK(run("fns.b32", 0xaaaaaaaa, 2, 0xffffffff) == 1);  // ISA example
+  CHECK(run("bmsk.wrap.b32", 1, 2) == 6);                // ISA example
+  CHECK(run("szext.wrap.u32", 0xffffffff, 0) == 0);       // ISA example
+}

@@ -227,6 +227,53 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
           }
         }
     }
+  // fns: literal transcription of the PTX ISA 9.0 pseudo-code
+  for (uint64_t m : {0xaaaaaaaaull, 0x0ull, 0xffffffffull, 0x80000001ull, 0x12345678ull})
+    for (uint64_t base : {0ull, 2ull, 3ull, 16ull, 31ull, 32ull})
+      for (int64_t off : {0ll, 1ll, -1ll, 2ll, -2ll, 5ll, -7ll, 40ll}) {
+        uint64_t d = 0xffffffff;
+        if (base <= 31) {
+          if (off == 0) {
+            if (bit(m, int(base))) d = base;
+          } else {
+            int64_t pos = int64_t(base), count = (off < 0 ? -off : off) - 1, inc = off > 0 ? 1 : -1;
+            while (pos >= 0 && pos < 32) {
+              if (bit(m, int(pos))) {
+                if (count == 0) { d = uint64_t(pos); break; }
+                count = count - 1;
+              }
+              pos = pos + inc;
+            }
+          }
+        }
+        v.put("fns.b32", {m, base, uint64_t(off) & 0xffffffff}, d);
+      }
+  // u16x2 / s16x2 lanes: add/sub wrap, min/max (+.relu on s16x2)
+  for (uint64_t a : vals)
+    for (uint64_t b : vals) {
+      uint64_t x = a & 0xffffffff, y = (b >> 7) & 0xffffffff;
+      uint64_t add = 0, sub = 0, umin = 0, umax = 0, smin = 0, smax = 0, rmin = 0, rmax = 0;
+      for (int i = 0; i < 2; ++i) {
+        uint64_t p = (x >> (16 * i)) & 0xffff, q = (y >> (16 * i)) & 0xffff;
+        int64_t sp = int16_t(uint16_t(p)), sq = int16_t(uint16_t(q));
+        add |= ((p + q) & 0xffff) << (16 * i);
+        sub |= ((p - q) & 0xffff) << (16 * i);
+        umin |= std::min(p, q) << (16 * i);
+        umax |= std::max(p, q) << (16 * i);
+        smin |= (uint64_t(std::min(sp, sq)) & 0xffff) << (16 * i);
+        smax |= (uint64_t(std::max(sp, sq)) & 0xffff) << (16 * i);
+        rmin |= (uint64_t(std::max<int64_t>(std::min(sp, sq), 0)) & 0xffff) << (16 * i);
+        rmax |= (uint64_t(std::max<int64_t>(std::max(sp, sq), 0)) & 0xffff) << (16 * i);
+      }
+      v.put("add.u16x2", {x, y}, add);
+      v.put("sub.s16x2", {x, y}, sub);
+      v.put("min.u16x2", {x, y}, umin);
+      v.put("max.u16x2", {x, y}, umax);
+      v.put("min.s16x2", {x, y}, smin);
+      v.put("max.s16x2", {x, y}, smax);
+      v.put("min.relu.s16x2", {x, y}, rmin);
+      v.put("max.relu.s16x2", {x, y}, rmax);
+    }
   // bmsk / szext over all small positions and lengths
   for (uint64_t p : {0ull, 1ull, 5ull, 16ull, 31ull, 32ull, 33ull, 0xffffffffull})
     for (uint64_t n : {0ull, 1ull, 7ull, 16ull, 31ull, 32ull, 40ull}) {
