@@ -1,0 +1,535 @@
+// The step function: one IR instruction for the lanes of a warp that share
+// the minimum PC (machine.hpp explains the policy). A single switch over
+// IrOp, per the wabt design; arithmetic is a call through arith::OpDesc.
+#include <bit>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+
+namespace ptxcheck::interp {
+
+uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const {
+  const Cta& c = *w.cta;
+  switch (s) {
+    case SReg::tid_x: return t.tid[0];
+    case SReg::tid_y: return t.tid[1];
+    case SReg::tid_z: return t.tid[2];
+    case SReg::ntid_x: return spec.block[0];
+    case SReg::ntid_y: return spec.block[1];
+    case SReg::ntid_z: return spec.block[2];
+    case SReg::ctaid_x: return c.id[0];
+    case SReg::ctaid_y: return c.id[1];
+    case SReg::ctaid_z: return c.id[2];
+    case SReg::nctaid_x: return spec.grid[0];
+    case SReg::nctaid_y: return spec.grid[1];
+    case SReg::nctaid_z: return spec.grid[2];
+    case SReg::laneid: return lane;
+    case SReg::warpid: return w.index;
+    case SReg::nwarpid: return c.warps.size();
+    case SReg::lanemask_eq: return 1u << lane;
+    case SReg::lanemask_le: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+    case SReg::lanemask_lt: return (1u << lane) - 1;
+    case SReg::lanemask_ge: return ~((1u << lane) - 1);
+    case SReg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
+    // Clocks advance with executed thread instructions: deterministic.
+    case SReg::clock: return steps & 0xffffffffu;
+    case SReg::clock_hi: return steps >> 32;
+    case SReg::clock64:
+    case SReg::globaltimer: return steps;
+    case SReg::globaltimer_lo: return steps & 0xffffffffu;
+    case SReg::globaltimer_hi: return steps >> 32;
+    case SReg::clusterid_x: return c.cluster_id[0];
+    case SReg::clusterid_y: return c.cluster_id[1];
+    case SReg::clusterid_z: return c.cluster_id[2];
+    case SReg::nclusterid_x: return spec.grid[0] / spec.cluster[0];
+    case SReg::nclusterid_y: return spec.grid[1] / spec.cluster[1];
+    case SReg::nclusterid_z: return spec.grid[2] / spec.cluster[2];
+    case SReg::cluster_ctaid_x: return c.cluster_ctaid[0];
+    case SReg::cluster_ctaid_y: return c.cluster_ctaid[1];
+    case SReg::cluster_ctaid_z: return c.cluster_ctaid[2];
+    case SReg::cluster_nctaid_x: return spec.cluster[0];
+    case SReg::cluster_nctaid_y: return spec.cluster[1];
+    case SReg::cluster_nctaid_z: return spec.cluster[2];
+    case SReg::cluster_ctarank: return c.rank;
+    case SReg::cluster_nctarank: return ctas.size();
+    case SReg::is_explicit_cluster: return spec.explicit_cluster;
+    case SReg::dynamic_smem_size: return spec.dynamic_shared_bytes;
+    case SReg::total_smem_size: return prog.static_shared_bytes + spec.dynamic_shared_bytes;
+    case SReg::nsmid: return 1;
+    default: return 0;
+  }
+}
+
+uint64_t Machine::get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const {
+  switch (o.kind) {
+    case Opnd::Reg: {
+      uint64_t v = t.regs[t.reg_base + o.slot];
+      return o.negate ? !v : v;
+    }
+    case Opnd::Imm: return o.imm;
+    case Opnd::Special: return sreg(o.sreg, t, lane, w);
+    case Opnd::FrameAddr: return t.fp + o.imm;
+    case Opnd::None: return 0;
+  }
+  return 0;
+}
+
+namespace {
+
+inline void put(Thread& t, const Opnd& d, uint64_t v, uint32_t width) {
+  if (d.kind != Opnd::Reg) return;
+  if (width < 64) v &= (1ull << width) - 1;
+  t.regs[t.reg_base + d.slot] = v;
+}
+
+inline uint64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return v;
+  uint64_t m = 1ull << (bits - 1);
+  v &= (1ull << bits) - 1;
+  return (v ^ m) - m;
+}
+
+const char* fault_kind(Fault f) {
+  switch (f) {
+    case Fault::Misaligned: return "misaligned";
+    case Fault::ReadOnly: return "read-only-write";
+    default: return "out-of-bounds";
+  }
+}
+
+}  // namespace
+
+// Translates and checks one access; diagnoses and stops on a fault.
+bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
+                     bool atomic, Where& out) {
+  ThreadMem tm = tmem(t, *w.cta);
+  out = mem.translate(sp, addr, size, size, tm);
+  if (out.fault == Fault::None && write && out.region->read_only) out.fault = Fault::ReadOnly;
+  if (out.fault != Fault::None) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s %u-byte %s at %s address 0x%llx", write ? "write of" : "read of", size,
+                  out.fault == Fault::Misaligned ? "access misaligned" : out.fault == Fault::ReadOnly ? "access to read-only memory" : "access out of bounds",
+                  space_name(sp), static_cast<unsigned long long>(addr));
+    diag(fault_kind(out.fault), true, *w.cta, t, in.line, buf);
+    stop_ = true;
+    return false;
+  }
+  if (!write && !out.region->is_init(out.off, size))
+    diag("uninitialized-read", false, *w.cta, t, in.line,
+         std::string("read of uninitialised ") + space_name(out.space) + " memory");
+  if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
+    AccessInfo a;
+    a.gid = t.gid;
+    a.cta = w.cta->uid;
+    a.epoch = w.cta->bar_generation;
+    a.fences = races.thread_fences[t.gid];
+    a.warp = w.gwarp;
+    a.wepoch = w.sync_gen;
+    a.cluster = ctas.front()->uid;
+    a.cphase = cluster_phase;
+    a.line = in.line;
+    a.strong = atomic || (in.flags & 1);
+    a.write = write;
+    if (auto hit = races.access(out.region, out.off, size, a)) {
+      diag("data-race", true, *w.cta, t, in.line,
+           std::string(write ? "write" : "read") + " races with a " + (hit->write ? "write" : "read") + " at line " +
+               std::to_string(hit->line) + " by another thread (" + space_name(out.space) +
+               " memory; not morally strong, not ordered by a barrier or fence, PTX ISA 8.7.1)");
+    }
+  }
+  return true;
+}
+
+bool Machine::step(Warp& w) {
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  if (!w.conv) {
+    // Pick the minimum PC among runnable lanes (independent thread scheduling).
+    uint32_t best = ~0u, grp = 0, ready = 0;
+    for (uint32_t l = 0; l < w.nlanes; ++l) {
+      if (T[l].st != TState::Ready) continue;
+      ready |= 1u << l;
+      if (T[l].pc < best) {
+        best = T[l].pc;
+        grp = 1u << l;
+      } else if (T[l].pc == best) {
+        grp |= 1u << l;
+      }
+    }
+    if (!grp) return false;
+    w.pc = best;
+    w.group = grp;
+    w.conv = grp == ready;
+  }
+  const Inst& in = prog.code[w.pc];
+  uint32_t g = w.group;
+  steps += static_cast<uint64_t>(std::popcount(g));
+  if (steps > opt.max_steps) {
+    res.step_limit = true;
+    diag("step-limit", true, c, T[std::countr_zero(g)], in.line,
+         "step budget of " + std::to_string(opt.max_steps) + " thread instructions exceeded");
+    stop_ = true;
+    return false;
+  }
+  uint32_t m = g;
+  if (in.guarded) {
+    uint32_t pm = 0;
+    for (uint32_t b = g; b; b &= b - 1) {
+      uint32_t l = std::countr_zero(b);
+      bool p = T[l].regs[T[l].reg_base + in.guard] != 0;
+      if (p != in.guard_neg) pm |= 1u << l;
+    }
+    m = pm;
+  }
+#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+  auto leave = [&]() {  // write the group PC back: control leaves the fast path
+    FOR_LANES(g) T[l].pc = w.pc;
+    w.conv = false;
+  };
+  switch (in.op) {
+    case IrOp::Nop:
+    case IrOp::Fence:
+      if (in.op == IrOp::Fence && in.flags != 2) {
+        FOR_LANES(m) {
+          races.thread_fences[T[l].gid]++;
+          races.thread_acquired[T[l].gid] = 1;
+        }
+      }
+      break;
+    case IrOp::Arith: {
+      const arith::OpDesc& f = in.fn;
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint64_t s[4];
+        for (unsigned k = 0; k < in.nsrc; ++k) s[k] = get(in.src[k], t, l, w);
+        uint64_t aux = 0;
+        uint64_t v = f.fn(s, &aux, f.cfg);
+        put(t, in.dst[0], v, in.dwidth);
+        if (in.ndst > 1) put(t, in.dst[1], aux, 64);
+      }
+      break;
+    }
+    case IrOp::Mov:
+      FOR_LANES(m) put(T[l], in.dst[0], get(in.src[0], T[l], l, w), in.dwidth);
+      break;
+    case IrOp::Pack: {
+      unsigned eb = in.size * 8u;
+      FOR_LANES(m) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < in.nsrc; ++k) {
+          uint64_t e = get(in.src[k], T[l], l, w);
+          if (eb < 64) e &= (1ull << eb) - 1;
+          v |= e << (eb * k);
+        }
+        put(T[l], in.dst[0], v, in.dwidth);
+      }
+      break;
+    }
+    case IrOp::Unpack: {
+      unsigned eb = in.size * 8u;
+      FOR_LANES(m) {
+        uint64_t v = get(in.src[0], T[l], l, w);
+        for (unsigned k = 0; k < in.ndst; ++k) put(T[l], in.dst[k], eb >= 64 ? v : (v >> (eb * k)), eb);
+      }
+      break;
+    }
+    case IrOp::Ld:
+    case IrOp::St: {
+      bool st = in.op == IrOp::St;
+      unsigned n = st ? in.nsrc : in.ndst;
+      unsigned total = in.size * n;
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint64_t a = static_cast<uint64_t>(in.addr.off);
+        if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
+        else if (in.addr.base == Addr::Frame) a += t.fp;
+        Where wh;
+        if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
+        uint8_t* p = &wh.region->bytes[wh.off];
+        for (unsigned k = 0; k < n; ++k) {
+          if (st) {
+            uint64_t v = get(in.src[k], t, l, w);
+            std::memcpy(p + k * in.size, &v, in.size);
+          } else {
+            uint64_t v = 0;
+            std::memcpy(&v, p + k * in.size, in.size);
+            if (in.nk == NumKind::S) v = sext(v, in.size * 8u);
+            uint32_t dw = in.dst[k].kind == Opnd::Reg
+                              ? prog.funcs[t.func].reg_width[in.dst[k].slot] : 64;
+            put(t, in.dst[k], v, std::max<uint32_t>(dw, in.size * 8u > 64 ? 64 : dw));
+          }
+        }
+        if (st) wh.region->mark_init(wh.off, total);
+      }
+      break;
+    }
+    case IrOp::Atom:
+    case IrOp::Red: {
+      AtomOp op = static_cast<AtomOp>(in.mode);
+      unsigned bits = in.size * 8u;
+      uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
+        Thread& t = T[l];
+        uint64_t a = static_cast<uint64_t>(in.addr.off);
+        if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
+        else if (in.addr.base == Addr::Frame) a += t.fp;
+        Where wh;
+        if (!access(w, t, in, in.addr.space, a, in.size, true, true, wh)) return true;
+        uint8_t* p = &wh.region->bytes[wh.off];
+        uint64_t old = 0;
+        std::memcpy(&old, p, in.size);
+        uint64_t b = get(in.src[0], t, l, w) & mask;
+        uint64_t nv = old;
+        bool sg = in.nk == NumKind::S;
+        switch (op) {
+          case AtomOp::Add:
+            if (in.nk == NumKind::F || in.flags >= 2) {
+              uint64_t s[2] = {old, b};
+              uint64_t aux = 0;
+              nv = in.fn.fn(s, &aux, in.fn.cfg);
+            } else {
+              nv = old + b;
+            }
+            break;
+          case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;    // PTX ISA 9.7.12.5
+          case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
+          case AtomOp::Min: nv = sg ? (static_cast<int64_t>(sext(old, bits)) < static_cast<int64_t>(sext(b, bits)) ? old : b) : std::min(old, b); break;
+          case AtomOp::Max: nv = sg ? (static_cast<int64_t>(sext(old, bits)) > static_cast<int64_t>(sext(b, bits)) ? old : b) : std::max(old, b); break;
+          case AtomOp::And: nv = old & b; break;
+          case AtomOp::Or: nv = old | b; break;
+          case AtomOp::Xor: nv = old ^ b; break;
+          case AtomOp::Exch: nv = b; break;
+          case AtomOp::Cas: nv = old == b ? (get(in.src[1], t, l, w) & mask) : old; break;
+        }
+        nv &= mask;
+        std::memcpy(p, &nv, in.size);
+        wh.region->mark_init(wh.off, in.size);
+        if (in.op == IrOp::Atom) put(t, in.dst[0], old, 64);
+      }
+      break;
+    }
+    case IrOp::Bra: {
+      uint32_t nt = g & ~m;
+      if (!nt) {
+        w.pc = in.target;  // uniform: the group stays as it is
+        if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
+        return true;
+      }
+      leave();
+      FOR_LANES(m) T[l].pc = in.target;
+      FOR_LANES(nt) T[l].pc = w.pc + 1;
+      return true;
+    }
+    case IrOp::Call:
+      leave();
+      FOR_LANES(g) T[l].pc = w.pc + 1;
+      FOR_LANES(m) {
+        do_call(w, T[l], l, in);
+        if (stop_) return true;
+      }
+      return true;
+    case IrOp::Ret:
+    case IrOp::Exit:
+      leave();
+      FOR_LANES(g) T[l].pc = w.pc + 1;
+      FOR_LANES(m) {
+        if (in.op == IrOp::Ret) do_ret(w, T[l], in);
+        else thread_exit(c, T[l]);
+      }
+      return true;
+    case IrOp::Trap:
+      if (m) {
+        diag("trap", true, c, T[std::countr_zero(m)], in.line, "trap executed");
+        stop_ = true;
+        return true;
+      }
+      break;
+    case IrOp::CpAsync:
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
+        uint32_t srcn = in.src[1].kind == Opnd::None ? n : static_cast<uint32_t>(get(in.src[1], t, l, w));
+        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
+        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
+        Where dw, sw;
+        if (!access(w, t, in, in.addr.space, da, n, true, false, dw)) return true;
+        uint8_t tmp[16] = {};
+        if (srcn) {
+          if (!access(w, t, in, in.addr2.space, sa, std::min(srcn, n), false, false, sw)) return true;
+          std::memcpy(tmp, &sw.region->bytes[sw.off], std::min<uint32_t>(std::min(srcn, n), 16));
+        }
+        std::memcpy(&dw.region->bytes[dw.off], tmp, std::min<uint32_t>(n, 16));  // zero-fill past src-size
+        dw.region->mark_init(dw.off, n);
+      }
+      break;
+    case IrOp::Mbarrier:
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        if (in.mode == 6) {  // pending_count from a state token
+          put(t, in.dst[0], get(in.src[0], t, l, w) & 0x7fffffffu, 32);
+          continue;
+        }
+        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
+        Where wh;
+        bool writes = in.mode <= 2 || in.mode == 5;
+        if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
+        uint64_t v = 0;
+        std::memcpy(&v, &wh.region->bytes[wh.off], 8);
+        uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+        uint64_t cnt = in.mode <= 2 ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
+        switch (in.mode) {
+          case 0: v = (cnt << 32) | cnt; break;                         // init
+          case 5: v = 0; break;                                         // inval
+          case 1:
+          case 2: {                                                     // arrive / arrive_drop
+            put(t, in.dst[0], v, 64);  // the state token: the phase before this arrive
+            if (in.mode == 2) expected -= std::min(expected, cnt);
+            pending -= std::min(pending, cnt);
+            if (pending == 0) {  // phase completes; memory before it is visible after a wait
+              phase ^= 1;
+              pending = expected;
+              ++c.bar_generation;
+            }
+            v = (phase << 63) | (expected << 32) | pending;
+            break;
+          }
+          case 3: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) >> 63), 1); break;  // test/try_wait
+          case 4: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) & 1), 1); break;    // .parity
+        }
+        if (writes) {
+          std::memcpy(&wh.region->bytes[wh.off], &v, 8);
+          wh.region->mark_init(wh.off, 8);
+        }
+      }
+      break;
+    case IrOp::Unsupported:
+      if (m) {
+        diag("unsupported", true, c, T[std::countr_zero(m)], in.line,
+             "instruction not supported by the interpreter: " + prog.messages[in.target]);
+        stop_ = true;
+        return true;
+      }
+      break;
+    case IrOp::BarSync:
+    case IrOp::BarArrive:
+    case IrOp::BarRed: {
+      leave();
+      FOR_LANES(g) T[l].pc = w.pc + 1;
+      if (!m) return true;
+      Thread& t0 = T[std::countr_zero(m)];
+      uint32_t id = static_cast<uint32_t>(get(in.src[0], t0, 0, w));
+      if (id >= 16) {
+        diag("barrier-id", true, c, t0, in.line, "barrier id " + std::to_string(id) + " is not in 0..15");
+        stop_ = true;
+        return true;
+      }
+      BarrierState& b = c.bars[id];
+      if (in.src[1].kind != Opnd::None) {
+        uint32_t cnt = static_cast<uint32_t>(get(in.src[1], t0, 0, w));
+        if (b.arrived && b.expected != cnt)
+          diag("barrier-divergence", true, c, t0, in.line, "threads arrive at barrier " + std::to_string(id) +
+                                                               " with different thread counts");
+        b.expected = cnt;
+      }
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        ++b.arrived;
+        if (in.op == IrOp::BarRed) {
+          bool p = get(in.src[2], t, l, w) != 0;
+          b.red_popc += p;
+          b.red_and = b.red_and && p;
+          b.red_or = b.red_or || p;
+          t.bar_red_pending = true;
+          t.bar_red_dst = in.dst[0].slot;
+        }
+        if (in.op != IrOp::BarArrive) {
+          t.st = TState::Barrier;
+          b.waiting.push_back(w.first + l);
+        }
+      }
+      check_barrier(c, id);
+      return true;
+    }
+    case IrOp::ClusterArrive:
+      FOR_LANES(m) {
+        T[l].cl_phase = cluster_phase;
+        ++cluster_arrived;
+      }
+      leave();
+      FOR_LANES(g) T[l].pc = w.pc + 1;
+      check_cluster_barrier();
+      return true;
+    case IrOp::ClusterWait:
+      leave();
+      FOR_LANES(g) T[l].pc = w.pc + 1;
+      FOR_LANES(m) if (T[l].cl_phase == cluster_phase) T[l].st = TState::ClusterWait;
+      return true;
+    case IrOp::WarpSync:
+    case IrOp::Shfl:
+    case IrOp::Vote:
+    case IrOp::Match:
+    case IrOp::Redux:
+    case IrOp::Activemask:
+    case IrOp::Elect:
+      exec_warp_op(w, in, m);
+      return true;
+    case IrOp::Cvta:
+      FOR_LANES(m) {
+        uint64_t v = get(in.src[0], T[l], l, w);
+        uint64_t r = in.flags ? Memory::from_generic(in.addr.space, v) : Memory::to_generic(in.addr.space, v);
+        put(T[l], in.dst[0], r, in.dwidth);
+      }
+      break;
+    case IrOp::Isspacep:
+      FOR_LANES(m) {
+        ThreadMem tm = tmem(T[l], c);
+        put(T[l], in.dst[0], mem.is_in_space(in.addr.space, get(in.src[0], T[l], l, w), tm), 1);
+      }
+      break;
+    case IrOp::Mapa:
+      FOR_LANES(m) {
+        uint64_t a = get(in.src[0], T[l], l, w);
+        uint64_t rank = get(in.src[1], T[l], l, w);
+        bool generic = in.addr.space == Space::Generic;
+        uint64_t off = (generic ? a - kSharedWin : a) & ((1u << kRankShift) - 1);
+        uint64_t r = ((rank + 1) << kRankShift) | off;
+        put(T[l], in.dst[0], generic ? kSharedWin + r : r, in.dwidth);
+      }
+      break;
+    case IrOp::Getctarank:
+      FOR_LANES(m) {
+        uint64_t a = get(in.src[0], T[l], l, w);
+        if (in.addr.space == Space::Generic) a -= kSharedWin;
+        uint64_t hi = (a & 0xffffffffu) >> kRankShift;
+        put(T[l], in.dst[0], hi ? hi - 1 : c.rank, in.dwidth);
+      }
+      break;
+    case IrOp::Alloca:
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint64_t sz = get(in.src[0], t, l, w), al = std::max<uint64_t>(1, get(in.src[1], t, l, w));
+        uint64_t p = (t.sp + al - 1) / al * al;
+        if (p + sz > (1u << 20)) {
+          diag("stack-overflow", true, c, t, in.line, "alloca exceeds the 1 MiB per-thread stack");
+          stop_ = true;
+          return true;
+        }
+        t.sp = static_cast<uint32_t>(p + sz);
+        ensure_local(t, t.sp);
+        put(t, in.dst[0], p, in.dwidth);
+      }
+      break;
+    case IrOp::StackSave:
+      FOR_LANES(m) put(T[l], in.dst[0], T[l].sp, in.dwidth);
+      break;
+    case IrOp::StackRestore:
+      FOR_LANES(m) T[l].sp = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+      break;
+  }
+  ++w.pc;
+  if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
+  return true;
+#undef FOR_LANES
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,143 @@
+// The flat IR the interpreter executes (wabt-style "decode once"): every
+// function of a module is lowered once to a contiguous run of `Inst` in one
+// code array, with labels resolved to code indices, registers resolved to
+// frame slots, symbols resolved to addresses, and arithmetic resolved to a
+// function pointer of semantics/arith (arith::resolve). Nothing in the
+// executor looks at PTX text or the AST again.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "semantics/arith/resolve.hpp"
+#include "semantics/interp/memory.hpp"
+
+namespace ptxcheck::interp {
+
+enum class IrOp : uint8_t {
+#define IR_OP(id) id,
+#include "semantics/interp/ir_ops.def"
+#undef IR_OP
+};
+const char* ir_op_name(IrOp op);
+
+// Special registers (PTX ISA 7.8 chapter 10; 9.2 chapter 10).
+enum class SReg : uint8_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  laneid, warpid, nwarpid, smid, nsmid, gridid,
+  lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt,
+  clock, clock_hi, clock64, globaltimer, globaltimer_lo, globaltimer_hi,
+  clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z,
+  cluster_ctaid_x, cluster_ctaid_y, cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z,
+  cluster_ctarank, cluster_nctarank, is_explicit_cluster,
+  dynamic_smem_size, total_smem_size, envreg, zero,
+};
+
+// An operand: a register slot of the current frame, an immediate, a special
+// register, or an address relative to the current local frame (the address
+// of a .local/.param variable of the function, PTX ISA 5.1.6.4).
+struct Opnd {
+  enum Kind : uint8_t { None, Reg, Imm, Special, FrameAddr };
+  Kind kind = None;
+  SReg sreg = SReg::zero;
+  bool negate = false;  // !%p predicate source
+  uint32_t slot = 0;
+  uint64_t imm = 0;     // Imm value; FrameAddr offset
+};
+
+// A pre-decoded memory address: base + offset in a state space.
+struct Addr {
+  Space space = Space::Generic;
+  enum Base : uint8_t { Abs, Reg, Frame } base = Abs;
+  uint32_t slot = 0;
+  int64_t off = 0;
+};
+
+enum class AtomOp : uint8_t { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+enum class NumKind : uint8_t { U, S, F, B };
+
+struct Inst {
+  IrOp op = IrOp::Nop;
+  uint8_t ndst = 0, nsrc = 0;
+  uint8_t size = 0;     // memory element bytes / operand width in bytes
+  uint8_t mode = 0;     // op-specific selector (shfl mode, vote mode, atom op, ...)
+  uint8_t flags = 0;    // op-specific flags (see exec.cpp)
+  NumKind nk = NumKind::B;
+  bool guarded = false, guard_neg = false;
+  uint32_t guard = 0;   // predicate slot
+  uint32_t target = 0;  // branch target / callee function index / aux index
+  uint32_t dwidth = 64; // destination register width in bits
+  Opnd dst[4];
+  Opnd src[4];
+  Addr addr;
+  Addr addr2;           // second address (cp.async source)
+  arith::OpDesc fn;     // IrOp::Arith
+  uint32_t line = 0;    // PTX source line
+};
+
+// A formal parameter or return value of a function: a .reg slot or bytes of
+// the frame's local memory (.param, PTX ISA 5.1.6.4).
+struct Formal {
+  bool is_reg = false;
+  uint32_t slot = 0;     // when is_reg
+  uint32_t frame_off = 0;
+  uint32_t size = 0;
+  uint32_t width = 64;   // register width in bits
+};
+
+// One argument of a call site (caller side): a register/immediate value or a
+// caller-frame .param variable.
+struct CallArg {
+  bool in_frame = false;
+  Opnd value;            // when !in_frame
+  uint32_t frame_off = 0;
+  uint32_t size = 0;
+};
+
+struct CallSite {
+  uint32_t callee = 0;   // function index, or ~0u for an indirect call
+  Opnd fnptr;            // indirect: register holding a function address
+  std::vector<CallArg> args, rets;
+  bool builtin_vprintf = false;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool defined = false;
+  uint32_t entry_pc = 0;
+  uint32_t nregs = 0;         // register slots of one frame
+  uint32_t frame_bytes = 0;   // static local memory of one frame
+  std::vector<Formal> params, rets;
+  std::vector<uint32_t> reg_width;  // per slot: declared width in bits
+};
+
+struct KernelParam {
+  std::string name;
+  uint32_t offset = 0, size = 0, align = 1;
+};
+
+struct Program {
+  std::string file;
+  std::vector<Inst> code;
+  std::vector<Function> funcs;
+  std::vector<CallSite> calls;             // Inst::target of IrOp::Call
+  std::vector<std::string> messages;       // Inst::target of IrOp::Unsupported
+  std::vector<KernelParam> kparams;        // of the kernel being run
+  uint32_t kparam_bytes = 0;
+  // Module-scope data: global variables and const bank contents.
+  struct GlobalVar {
+    std::string name;
+    std::vector<uint8_t> bytes;
+    uint64_t addr = 0;  // assigned when memory is built
+  };
+  std::vector<GlobalVar> globals;
+  std::vector<uint8_t> const_bytes;
+  uint32_t static_shared_bytes = 0;
+  uint32_t kernel = 0;  // function index of the kernel
+};
+
+// Function addresses for indirect calls: kFuncAddrBase + index * 16.
+inline constexpr uint64_t kFuncAddrBase = 0x7400'0000'0000ull;
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,300 @@
+// Module and function structure of the lowering: symbols, data layout,
+// registers, frames, labels. Instructions are in lower_insn.cpp.
+#include "semantics/interp/lower.hpp"
+
+#include <cstring>
+
+#include "semantics/interp/lower_ctx.hpp"
+
+namespace ptxcheck::interp {
+
+using table::Mod;
+
+uint32_t decl_size(const ast::VarDecl& d) {
+  uint64_t n = table::is_type(d.type) ? std::max(1u, table::type_bits(d.type) / 8) : 8;
+  if (d.type == Mod::pred) n = 1;
+  if (d.vec) n *= d.vec;
+  for (const auto& dim : d.dims) n *= dim.value_or(0);
+  if (n > (1u << 30)) n = 1u << 30;
+  return static_cast<uint32_t>(n);
+}
+
+uint32_t decl_align(const ast::VarDecl& d) {
+  if (d.align) return *d.align;
+  uint32_t e = table::is_type(d.type) ? std::max(1u, table::type_bits(d.type) / 8) : 8;
+  return d.vec ? e * d.vec : e;
+}
+
+namespace {
+
+constexpr uint64_t kNoAddr = ~0ull;
+
+// Evaluates a scalar initializer operand to bits of `type` (PTX ISA 5.4.4).
+uint64_t init_scalar(LowerCtx& ctx, const ast::Operand& o, Mod type) {
+  unsigned bits = table::type_bits(type);
+  bool isf = table::type_kind(type) == table::TypeKind::F;
+  if (auto* i = std::get_if<ast::IntImm>(&o.v)) {
+    if (!isf) return i->value;
+    double d = static_cast<double>(static_cast<int64_t>(i->value));
+    if (bits == 32) {
+      float f = static_cast<float>(d);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      return u;
+    }
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return u;
+  }
+  if (auto* f = std::get_if<ast::FloatImm>(&o.v)) {
+    if (f->form == ast::FloatForm::Hex32) {
+      if (bits == 64) {
+        float x;
+        uint32_t u = static_cast<uint32_t>(f->bits);
+        std::memcpy(&x, &u, 4);
+        double d = x;
+        uint64_t r;
+        std::memcpy(&r, &d, 8);
+        return r;
+      }
+      return f->bits;
+    }
+    if (bits == 32) {
+      double d;
+      std::memcpy(&d, &f->bits, 8);
+      float x = static_cast<float>(d);
+      uint32_t u;
+      std::memcpy(&u, &x, 4);
+      return u;
+    }
+    return f->bits;
+  }
+  if (auto* s = std::get_if<ast::Symbol>(&o.v)) {
+    auto it = ctx.msyms.find(s->name);
+    if (it == ctx.msyms.end()) ctx.fail(o.pos, "unknown symbol '" + s->name + "' in initializer");
+    if (it->second.kind == ModSym::Global) return ctx.prog.globals[it->second.index].addr;
+    if (it->second.kind == ModSym::Func) return kFuncAddrBase + 16 * it->second.index;
+    return Memory::to_generic(it->second.kind == ModSym::Const ? Space::Const : Space::Shared, it->second.addr);
+  }
+  if (auto* e = std::get_if<ast::Expr>(&o.v)) {
+    if (e->op == ast::ExprOp::Generic && e->args.size() == 1) return init_scalar(ctx, e->args[0], Mod::u64);
+    std::vector<uint64_t> a;
+    for (const auto& x : e->args) a.push_back(init_scalar(ctx, x, Mod::u64));
+    switch (e->op) {
+      case ast::ExprOp::Add: return a.at(0) + a.at(1);
+      case ast::ExprOp::Sub: return a.at(0) - a.at(1);
+      case ast::ExprOp::Mul: return a.at(0) * a.at(1);
+      case ast::ExprOp::Neg: return -a.at(0);
+      case ast::ExprOp::Plus: return a.at(0);
+      case ast::ExprOp::BitNot: return ~a.at(0);
+      case ast::ExprOp::Shl: return a.at(1) < 64 ? a.at(0) << a.at(1) : 0;
+      case ast::ExprOp::BitAnd: return a.at(0) & a.at(1);
+      case ast::ExprOp::BitOr: return a.at(0) | a.at(1);
+      case ast::ExprOp::BitXor: return a.at(0) ^ a.at(1);
+      case ast::ExprOp::CastS64:
+      case ast::ExprOp::CastU64: return a.at(0);
+      default: ctx.fail(o.pos, "unsupported constant expression in initializer");
+    }
+  }
+  ctx.fail(o.pos, "unsupported initializer");
+}
+
+void init_bytes(LowerCtx& ctx, const ast::Init& in, Mod type, std::vector<uint8_t>& out, size_t& pos) {
+  if (in.is_list) {
+    for (const auto& e : in.elems) init_bytes(ctx, e, type, out, pos);
+    return;
+  }
+  unsigned n = std::max(1u, table::type_bits(type) / 8);
+  uint64_t v = init_scalar(ctx, *in.value, type);
+  if (pos + n <= out.size()) std::memcpy(&out[pos], &v, n);
+  pos += n;
+}
+
+std::vector<uint8_t> data_of(LowerCtx& ctx, const ast::VarDecl& d) {
+  std::vector<uint8_t> bytes(decl_size(d), 0);
+  if (d.init) {
+    size_t pos = 0;
+    init_bytes(ctx, *d.init, d.type, bytes, pos);
+  }
+  return bytes;
+}
+
+void declare_module_var(LowerCtx& ctx, const ast::VarDecl& d) {
+  ModSym s;
+  if (d.space == Mod::global) {
+    Program::GlobalVar g;
+    g.name = d.name;
+    g.bytes = data_of(ctx, d);
+    s.kind = ModSym::Global;
+    s.index = static_cast<uint32_t>(ctx.prog.globals.size());
+    // Same placement rule as Memory::add_global; module globals come first.
+    uint64_t next = kGlobalBase;
+    for (const auto& o : ctx.prog.globals) next = o.addr + ((o.bytes.size() + 255) / 256 + 1) * 256;
+    g.addr = next;
+    ctx.prog.globals.push_back(std::move(g));
+  } else if (d.space == Mod::const_) {
+    auto bytes = data_of(ctx, d);
+    uint32_t a = decl_align(d);
+    size_t off = (ctx.prog.const_bytes.size() + a - 1) / a * a;
+    ctx.prog.const_bytes.resize(off + bytes.size());
+    std::memcpy(ctx.prog.const_bytes.data() + off, bytes.data(), bytes.size());
+    s.kind = ModSym::Const;
+    s.addr = off;
+  } else if (d.space == Mod::shared || d.space == Mod::shared_cta) {
+    s.kind = ModSym::Shared;
+    s.addr = ctx.shared_alloc(decl_size(d), decl_align(d));
+  } else {
+    return;  // .tex etc. and module .local (PTX 3.0-) are not modelled
+  }
+  ctx.msyms[d.name] = s;
+}
+
+void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
+  auto& scope = ctx.scopes.back();
+  if (d.space == Mod::reg) {
+    uint32_t w = table::is_type(d.type) ? table::type_bits(d.type) : 64;
+    if (d.vec) w *= d.vec;
+    if (w > 64) w = 64;
+    if (d.range) {
+      for (uint32_t i = 0; i < *d.range; ++i) {
+        LocalSym s{LocalSym::Reg, ctx.new_slot(w), 0, w};
+        scope[d.name + std::to_string(i)] = s;
+      }
+    } else {
+      scope[d.name] = LocalSym{LocalSym::Reg, ctx.new_slot(w), 0, w};
+    }
+    return;
+  }
+  if (d.space == Mod::local || d.space == Mod::param) {
+    scope[d.name] = LocalSym{LocalSym::Frame, 0, ctx.frame_alloc(decl_size(d), decl_align(d)), 64};
+    return;
+  }
+  if (d.space == Mod::shared || d.space == Mod::shared_cta) {
+    // A function-scope .shared variable is still per CTA (PTX ISA 5.1.7).
+    ModSym s{ModSym::Shared, ctx.shared_alloc(decl_size(d), decl_align(d)), 0};
+    ctx.msyms[d.name] = s;  // visible by name; PTX forbids clashes
+    return;
+  }
+  if (d.space == Mod::global || d.space == Mod::const_) {
+    declare_module_var(ctx, d);
+    return;
+  }
+}
+
+void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
+  // Labels first so that forward branches resolve; scopes follow nesting.
+  for (const auto& st : body) {
+    if (auto* v = std::get_if<ast::VarDecl>(&st.v)) {
+      declare_local(ctx, *v);
+    } else if (auto* l = std::get_if<ast::Label>(&st.v)) {
+      ctx.labels[l->name] = static_cast<uint32_t>(ctx.prog.code.size());
+    } else if (auto* in = std::get_if<ast::Instruction>(&st.v)) {
+      lower_instruction(ctx, *in, st.pos);
+    } else if (auto* b = std::get_if<ast::Block>(&st.v)) {
+      ctx.scopes.emplace_back();
+      lower_body(ctx, b->body);
+      ctx.scopes.pop_back();
+    }
+  }
+}
+
+Formal formal_of(LowerCtx& ctx, const ast::VarDecl& d) {
+  Formal f;
+  f.size = decl_size(d);
+  if (d.space == Mod::reg) {
+    f.is_reg = true;
+    f.width = std::min(64u, table::is_type(d.type) ? table::type_bits(d.type) : 64u);
+    f.slot = ctx.new_slot(f.width);
+    ctx.scopes.back()[d.name] = LocalSym{LocalSym::Reg, f.slot, 0, f.width};
+  } else {
+    f.frame_off = ctx.frame_alloc(f.size, decl_align(d));
+    ctx.scopes.back()[d.name] = LocalSym{LocalSym::Frame, 0, f.frame_off, 64};
+  }
+  return f;
+}
+
+void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
+  Function& f = ctx.prog.funcs[index];
+  ctx.fn = &f;
+  ctx.scopes.clear();
+  ctx.scopes.emplace_back();
+  ctx.labels.clear();
+  ctx.fixups.clear();
+  f.entry_pc = static_cast<uint32_t>(ctx.prog.code.size());
+  ctx.cc_slot = ctx.new_slot(1);
+  if (af.is_entry) {
+    // Kernel parameters live in the read-only param space (PTX ISA 5.1.6.1).
+    uint32_t off = 0;
+    bool is_kernel = index == ctx.prog.kernel;
+    for (const auto& p : af.params) {
+      uint32_t a = decl_align(p), sz = decl_size(p);
+      off = (off + a - 1) / a * a;
+      ctx.scopes.back()[p.name] = LocalSym{LocalSym::KParam, 0, off, 64};
+      if (is_kernel) ctx.prog.kparams.push_back(KernelParam{p.name, off, sz, a});
+      off += sz;
+    }
+    if (is_kernel) ctx.prog.kparam_bytes = off;
+  } else {
+    for (const auto& r : af.rets) f.rets.push_back(formal_of(ctx, r));
+    for (const auto& p : af.params) f.params.push_back(formal_of(ctx, p));
+  }
+  lower_body(ctx, af.body);
+  // Falling off the end returns (PTX requires ret/exit; be lenient).
+  Inst end;
+  end.op = af.is_entry ? IrOp::Exit : IrOp::Ret;
+  end.line = af.pos.line;
+  ctx.prog.code.push_back(end);
+  for (const auto& [pc, lab] : ctx.fixups) {
+    auto it = ctx.labels.find(lab.first);
+    if (it == ctx.labels.end()) ctx.fail(lab.second, "unknown label '" + lab.first + "'");
+    ctx.prog.code[pc].target = it->second;
+  }
+}
+
+}  // namespace
+
+Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file) {
+  Program prog;
+  prog.file = m.file;
+  LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0};
+  std::vector<const ast::Function*> afs;
+  bool found = false;
+  for (const auto& it : m.items) {
+    if (auto* f = std::get_if<ast::Function>(&it.v)) {
+      uint32_t idx = static_cast<uint32_t>(prog.funcs.size());
+      auto old = ctx.msyms.find(f->name);
+      if (old != ctx.msyms.end() && old->second.kind == ModSym::Func) {
+        // A declaration followed by the definition: keep one index.
+        idx = old->second.index;
+        if (f->has_body) afs[idx] = f;
+      } else {
+        Function fn;
+        fn.name = f->name;
+        fn.is_entry = f->is_entry;
+        prog.funcs.push_back(fn);
+        afs.push_back(f);
+        ctx.msyms[f->name] = ModSym{ModSym::Func, 0, idx};
+      }
+      if (f->is_entry && f->name == kernel) {
+        prog.kernel = idx;
+        found = true;
+      }
+    } else if (auto* v = std::get_if<ast::VarDecl>(&it.v)) {
+      declare_module_var(ctx, *v);
+    }
+  }
+  if (!found) {
+    std::string names;
+    for (const auto& f : prog.funcs)
+      if (f.is_entry) names += (names.empty() ? "" : ", ") + f.name;
+    throw InputError(spec_file, kpos, "no kernel (.entry) named '" + kernel + "' in " + m.file +
+                                          (names.empty() ? "" : " (kernels: " + names + ")"));
+  }
+  for (uint32_t i = 0; i < afs.size(); ++i) {
+    prog.funcs[i].defined = afs[i]->has_body;
+    if (afs[i]->has_body) lower_function(ctx, *afs[i], i);
+  }
+  return prog;
+}
+
+}  // namespace ptxcheck::interp

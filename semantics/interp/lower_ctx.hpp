@@ -1,0 +1,74 @@
+// Internal to the lowering (lower.cpp, lower_insn.cpp): symbol tables and the
+// per-function state shared by the two translation units.
+#pragma once
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "parser/ast.hpp"
+#include "semantics/interp/ir.hpp"
+
+namespace ptxcheck::interp {
+
+struct ModSym {
+  enum Kind { Global, Const, Shared, Func } kind = Global;
+  uint64_t addr = 0;   // Global: index into Program::globals (address patched later); Const/Shared: offset
+  uint32_t index = 0;  // Global: globals index; Func: function index
+};
+
+struct LocalSym {
+  enum Kind { Reg, Frame, KParam } kind = Reg;
+  uint32_t slot = 0;   // Reg
+  uint32_t off = 0;    // Frame / KParam offset
+  uint32_t width = 64; // Reg width in bits
+};
+
+struct LowerCtx {
+  const ast::Module& mod;
+  Program& prog;
+  std::string file;
+  std::unordered_map<std::string, ModSym> msyms;
+  // Function being lowered.
+  Function* fn = nullptr;
+  std::vector<std::unordered_map<std::string, LocalSym>> scopes;
+  std::unordered_map<std::string, uint32_t> labels;
+  std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> fixups;  // code index -> label
+  uint32_t cc_slot = 0;  // hidden carry flag (PTX ISA 9.7.2)
+
+  [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
+  const LocalSym* find_local(const std::string& name) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return &f->second;
+    }
+    return nullptr;
+  }
+  uint32_t new_slot(uint32_t width) {
+    fn->reg_width.push_back(width);
+    return fn->nregs++;
+  }
+  uint32_t frame_alloc(uint32_t size, uint32_t align) {
+    if (align < 1) align = 1;
+    fn->frame_bytes = (fn->frame_bytes + align - 1) / align * align;
+    uint32_t off = fn->frame_bytes;
+    fn->frame_bytes += size ? size : 1;
+    return off;
+  }
+  uint32_t shared_alloc(uint32_t size, uint32_t align) {
+    if (align < 1) align = 1;
+    prog.static_shared_bytes = (prog.static_shared_bytes + align - 1) / align * align;
+    uint32_t off = prog.static_shared_bytes;
+    prog.static_shared_bytes += size;
+    return off;
+  }
+};
+
+// Byte size of a declared variable (type * vector * array dims).
+uint32_t decl_size(const ast::VarDecl& d);
+uint32_t decl_align(const ast::VarDecl& d);
+
+// Lowers one instruction, appending to ctx.prog.code.
+void lower_instruction(LowerCtx& ctx, const ast::Instruction& in, SourcePos stmt_pos);
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,376 @@
+// Launch setup, CTA/cluster scheduling, barriers, calls and diagnostics.
+#include <chrono>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+constexpr uint32_t kQuantum = 4096;
+constexpr uint32_t kMaxLocal = 1u << 20;  // per-thread stack (local memory) bytes
+constexpr size_t kMaxFrames = 4096;
+}  // namespace
+
+Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r)
+    : prog(p), spec(s), opt(o), res(r) {
+  races.enabled = o.check_races;
+}
+
+void Machine::diag(const std::string& kind, bool error, const Cta& c, const Thread& t, uint32_t line,
+                   const std::string& msg) {
+  auto key = std::make_pair(kind, line);
+  auto it = seen_.find(key);
+  if (it != seen_.end()) {
+    ++res.diagnostics[it->second].count;
+    return;
+  }
+  Diagnostic d;
+  d.kind = kind;
+  d.severity = error ? "error" : "warning";
+  d.kernel = spec.kernel;
+  d.cta = c.id;
+  d.thread = t.tid;
+  d.file = prog.file;
+  d.line = line;
+  d.message = msg;
+  seen_[key] = res.diagnostics.size();
+  res.diagnostics.push_back(std::move(d));
+  if (error) res.ok = false;
+}
+
+void Machine::setup_memory() {
+  for (const auto& g : prog.globals) {
+    uint64_t a = mem.add_global(g.name, g.bytes);
+    if (a != g.addr) throw std::logic_error("global layout mismatch");
+  }
+  for (const auto& b : spec.buffers) buffer_addr.push_back(mem.add_global(b.name, b.init));
+  mem.constant().bytes = prog.const_bytes;
+  // Kernel parameters: check the argument list against the .param list
+  // (PTX ISA 5.1.6.1), then lay the values out.
+  const auto& kp = prog.kparams;
+  if (spec.args.size() != kp.size())
+    throw InputError(spec.file, spec.args_pos,
+                     "kernel '" + spec.kernel + "' takes " + std::to_string(kp.size()) + " parameter(s); args gives " +
+                         std::to_string(spec.args.size()));
+  auto& pb = mem.params().bytes;
+  pb.assign(prog.kparam_bytes, 0);
+  for (size_t i = 0; i < kp.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    if (a.size() != kp[i].size)
+      throw InputError(spec.file, a.pos,
+                       "argument " + std::to_string(i + 1) + " has " + std::to_string(a.size()) + " bytes; parameter '" +
+                           kp[i].name + "' has " + std::to_string(kp[i].size));
+    if (a.size() % kp[i].align && kp[i].align > a.size())
+      throw InputError(spec.file, a.pos, "argument " + std::to_string(i + 1) + " cannot satisfy the alignment " +
+                                             std::to_string(kp[i].align) + " of parameter '" + kp[i].name + "'");
+    uint64_t v = a.is_buffer ? buffer_addr[static_cast<size_t>(spec.buffer_index(a.buffer))] : a.bits;
+    std::memcpy(&pb[kp[i].offset], &v, a.size());
+  }
+}
+
+void Machine::unconverge(Warp& w) {
+  if (!w.conv) return;
+  for (uint32_t b = w.group; b; b &= b - 1) w.cta->threads[w.first + static_cast<uint32_t>(__builtin_ctz(b))].pc = w.pc;
+  w.conv = false;
+}
+
+void Machine::ensure_local(Thread& t, uint32_t bytes) {
+  if (t.local.bytes.size() < bytes) {
+    size_t n = std::max<size_t>(bytes, t.local.bytes.size() * 2);
+    t.local.bytes.resize(n, 0);
+    t.local.init.resize(n, 0);
+  }
+}
+
+void Machine::thread_exit(Cta& c, Thread& t) {
+  t.st = TState::Exited;
+  ++c.exited;
+  for (uint32_t id = 0; id < 16; ++id)
+    if (c.bars[id].arrived) check_barrier(c, id);
+  if (cluster_arrived) check_cluster_barrier();
+}
+
+// PTX ISA 9.7.12.1: a barrier completes when the expected number of threads
+// arrived; without a count, every (non-exited) thread of the CTA.
+void Machine::check_barrier(Cta& c, uint32_t id) {
+  BarrierState& b = c.bars[id];
+  uint32_t live = static_cast<uint32_t>(c.threads.size()) - c.exited;
+  uint32_t need = b.expected ? b.expected : live;
+  if (b.arrived < need || b.arrived == 0) return;
+  if (!b.expected && c.exited) {
+    Thread& t0 = c.threads[b.waiting.empty() ? 0 : b.waiting[0]];
+    diag("barrier-divergence", false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0].line,
+         "barrier " + std::to_string(id) + " completed without " + std::to_string(c.exited) +
+             " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.12.1)");
+  }
+  ++c.bar_generation;
+  for (uint32_t ti : b.waiting) {
+    Thread& t = c.threads[ti];
+    if (t.bar_red_pending) {
+      uint32_t r = b.red_popc;
+      const Inst& in = prog.code[t.pc - 1];
+      if (in.mode == 1) r = b.red_and;
+      if (in.mode == 2) r = b.red_or;
+      t.regs[t.reg_base + t.bar_red_dst] = r;
+      t.bar_red_pending = false;
+    }
+    t.st = TState::Ready;
+  }
+  for (auto& w : c.warps) unconverge(w);
+  b = BarrierState{};
+}
+
+void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
+  const CallSite& cs = prog.calls[in.target];
+  uint32_t callee = cs.callee;
+  if (callee == ~0u) {
+    uint64_t a = get(cs.fnptr, t, lane, w);
+    uint64_t idx = (a - kFuncAddrBase) / 16;
+    if (a < kFuncAddrBase || (a - kFuncAddrBase) % 16 || idx >= prog.funcs.size()) {
+      diag("bad-call", true, *w.cta, t, in.line, "indirect call through an address that is not a function");
+      stop_ = true;
+      return;
+    }
+    callee = static_cast<uint32_t>(idx);
+  }
+  const Function& f = prog.funcs[callee];
+  if (cs.builtin_vprintf || (!f.defined && f.name == "vprintf")) {
+    ThreadMem tm = tmem(t, *w.cta);
+    uint64_t fmt = 0, args = 0;
+    for (size_t k = 0; k < cs.args.size() && k < 2; ++k) {
+      uint64_t v = 0;
+      if (cs.args[k].in_frame) std::memcpy(&v, &t.local.bytes[t.fp + cs.args[k].frame_off], 8);
+      else v = get(cs.args[k].value, t, lane, w);
+      (k == 0 ? fmt : args) = v;
+    }
+    vprintf(t, tm, fmt, args, in);
+    if (!cs.rets.empty() && cs.rets[0].in_frame) {
+      uint32_t zero = 0;
+      std::memcpy(&t.local.bytes[t.fp + cs.rets[0].frame_off], &zero, 4);
+      t.local.mark_init(t.fp + cs.rets[0].frame_off, 4);
+    }
+    t.pc = w.pc + 1;
+    return;
+  }
+  if (!f.defined) {
+    diag("unsupported", true, *w.cta, t, in.line, "call to external function '" + f.name + "' that has no body");
+    stop_ = true;
+    return;
+  }
+  if (t.frames.size() >= kMaxFrames || t.sp + f.frame_bytes + 16 > kMaxLocal) {
+    diag("stack-overflow", true, *w.cta, t, in.line, "call depth or stack size limit exceeded");
+    stop_ = true;
+    return;
+  }
+  Frame fr{w.pc + 1, t.reg_base, t.fp, t.sp, t.func, in.target};
+  uint32_t new_base = static_cast<uint32_t>(t.regs.size());
+  t.regs.resize(new_base + f.nregs, 0);
+  uint32_t new_fp = (t.sp + 15) & ~15u;
+  ensure_local(t, new_fp + f.frame_bytes);
+  // Copy arguments into the callee's formals (PTX ISA 5.1.6.4).
+  for (size_t k = 0; k < f.params.size() && k < cs.args.size(); ++k) {
+    const Formal& fm = f.params[k];
+    const CallArg& a = cs.args[k];
+    uint64_t v = 0;
+    if (a.in_frame) {
+      if (fm.is_reg) {
+        std::memcpy(&v, &t.local.bytes[t.fp + a.frame_off], std::min(8u, fm.size));
+        t.regs[new_base + fm.slot] = v;
+      } else {
+        std::memmove(&t.local.bytes[new_fp + fm.frame_off], &t.local.bytes[t.fp + a.frame_off], fm.size);
+        std::memmove(&t.local.init[new_fp + fm.frame_off], &t.local.init[t.fp + a.frame_off], fm.size);
+      }
+    } else {
+      v = get(a.value, t, lane, w);
+      if (fm.is_reg) {
+        t.regs[new_base + fm.slot] = v;
+      } else {
+        std::memcpy(&t.local.bytes[new_fp + fm.frame_off], &v, std::min(8u, fm.size));
+        t.local.mark_init(new_fp + fm.frame_off, std::min(8u, fm.size));
+      }
+    }
+  }
+  t.frames.push_back(fr);
+  t.reg_base = new_base;
+  t.fp = new_fp;
+  t.sp = new_fp + f.frame_bytes;
+  t.func = callee;
+  t.pc = f.entry_pc;
+}
+
+void Machine::do_ret(Warp& w, Thread& t, const Inst& in) {
+  if (t.frames.empty()) {  // ret from the kernel ends the thread
+    thread_exit(*w.cta, t);
+    return;
+  }
+  Frame fr = t.frames.back();
+  t.frames.pop_back();
+  const Function& f = prog.funcs[t.func];
+  const CallSite& cs = prog.calls[fr.call];
+  for (size_t k = 0; k < f.rets.size() && k < cs.rets.size(); ++k) {
+    const Formal& fm = f.rets[k];
+    const CallArg& a = cs.rets[k];
+    uint64_t v = 0;
+    if (fm.is_reg) v = t.regs[t.reg_base + fm.slot];
+    else std::memcpy(&v, &t.local.bytes[t.fp + fm.frame_off], std::min(8u, fm.size));
+    if (a.in_frame) {
+      if (fm.is_reg) {
+        std::memcpy(&t.local.bytes[fr.fp + a.frame_off], &v, std::min(8u, fm.size));
+        t.local.mark_init(fr.fp + a.frame_off, std::min(8u, fm.size));
+      } else {
+        std::memmove(&t.local.bytes[fr.fp + a.frame_off], &t.local.bytes[t.fp + fm.frame_off], fm.size);
+        std::memmove(&t.local.init[fr.fp + a.frame_off], &t.local.init[t.fp + fm.frame_off], fm.size);
+      }
+    } else if (a.value.kind == Opnd::Reg) {
+      t.regs[fr.reg_base + a.value.slot] = v;
+    }
+  }
+  t.regs.resize(t.reg_base);
+  t.reg_base = fr.reg_base;
+  t.fp = fr.fp;
+  t.sp = fr.sp;
+  t.func = fr.func;
+  t.pc = fr.ret_pc;
+}
+
+// barrier.cluster (PTX ISA 9.7.12.2): the phase completes when every live
+// thread of the cluster arrived; waiters of the phase are then released.
+void Machine::check_cluster_barrier() {
+  uint32_t live = 0;
+  for (auto& c : ctas) live += static_cast<uint32_t>(c->threads.size()) - c->exited;
+  if (cluster_arrived < live || !cluster_arrived) return;
+  cluster_arrived = 0;
+  ++cluster_phase;
+  for (auto& c : ctas) {
+    ++c->bar_generation;
+    for (auto& t : c->threads)
+      if (t.st == TState::ClusterWait) t.st = TState::Ready;
+    for (auto& w : c->warps) unconverge(w);
+  }
+}
+
+void Machine::deadlock(Cta& c) {
+  for (auto& t : c.threads) {
+    if (t.st == TState::Exited) continue;
+    const Inst& in = prog.code[t.pc ? t.pc - 1 : 0];
+    std::string what = t.st == TState::Barrier      ? "waits at a CTA barrier that can never complete"
+                       : t.st == TState::WarpWait   ? "waits for warp lanes that never reach the same .sync instruction"
+                       : t.st == TState::ClusterWait ? "waits at a cluster barrier that can never complete"
+                                                     : "cannot make progress";
+    uint32_t line = t.st == TState::WarpWait ? prog.code[t.pc].line : in.line;
+    diag("barrier-deadlock", true, c, t, line,
+         "deadlock: thread " + what + " (" + std::to_string(c.exited) + " of " + std::to_string(c.threads.size()) +
+             " threads exited)");
+    break;
+  }
+  stop_ = true;
+}
+
+void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid) {
+  for (auto& c : ctas) races.forget(c->shared.get());
+  ctas.clear();
+  cluster_shared.clear();
+  cluster_arrived = 0;
+  const Function& kf = prog.funcs[prog.kernel];
+  uint32_t nthreads = spec.block[0] * spec.block[1] * spec.block[2];
+  uint32_t shared_bytes = prog.static_shared_bytes + spec.dynamic_shared_bytes;
+  for (uint32_t r = 0; r < ids.size(); ++r) {
+    auto c = std::make_unique<Cta>();
+    c->id = ids[r];
+    c->cluster_id = cid;
+    c->rank = r;
+    for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % spec.cluster[d];
+    c->shared = std::make_unique<Region>();
+    c->shared->name = "shared";
+    c->shared->bytes.assign(shared_bytes, 0);
+    c->shared->init.assign(shared_bytes, 0);
+    uint32_t cta_uid = static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
+    c->threads.resize(nthreads);
+    for (uint32_t i = 0; i < nthreads; ++i) {
+      Thread& t = c->threads[i];
+      t.lin = i;
+      t.tid = {i % spec.block[0], (i / spec.block[0]) % spec.block[1], i / (spec.block[0] * spec.block[1])};
+      t.regs.assign(kf.nregs, 0);
+      t.pc = kf.entry_pc;
+      t.func = prog.kernel;
+      t.local.name = "local";
+      t.local.bytes.assign(kf.frame_bytes + 16, 0);
+      t.local.init.assign(kf.frame_bytes + 16, 0);
+      t.sp = kf.frame_bytes;
+      t.gid = next_gid_++;
+    }
+    c->uid = cta_uid;
+    for (uint32_t wi = 0; wi * 32 < nthreads; ++wi) {
+      Warp w;
+      w.cta = c.get();
+      w.first = wi * 32;
+      w.nlanes = std::min(32u, nthreads - wi * 32);
+      w.index = wi;
+      w.gwarp = next_gwarp_++;
+      c->warps.push_back(w);
+    }
+    cluster_shared.push_back(c->shared.get());
+    ctas.push_back(std::move(c));
+  }
+  if (races.thread_fences.size() < next_gid_) {
+    races.thread_fences.resize(next_gid_, 0);
+    races.thread_acquired.resize(next_gid_, 0);
+  }
+  // Round-robin over every warp of the cluster.
+  for (;;) {
+    bool progress = false, live = false;
+    for (auto& c : ctas) {
+      for (auto& w : c->warps) {
+        for (uint32_t q = 0; q < kQuantum && !stop_; ++q) {
+          if (!step(w)) break;
+          progress = true;
+        }
+        if (stop_) return;
+        for (uint32_t l = 0; l < w.nlanes; ++l)
+          if (c->threads[w.first + l].st != TState::Exited) live = true;
+      }
+    }
+    if (!live) return;
+    if (!progress) {
+      // Cluster barrier waiters are released when every live thread waits.
+      for (auto& c : ctas) deadlock(*c);
+      return;
+    }
+  }
+}
+
+void Machine::run() {
+  auto t0 = std::chrono::steady_clock::now();
+  setup_memory();
+  std::array<uint32_t, 3> ncl{spec.grid[0] / spec.cluster[0], spec.grid[1] / spec.cluster[1],
+                              spec.grid[2] / spec.cluster[2]};
+  uint32_t cta_counter = 0;
+  uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
+  if (nctas > (1u << 22)) races.enabled = false;  // shadow state would not fit
+  else races.cta_acquire_gen.assign(nctas, 0);
+  for (uint32_t cz = 0; cz < ncl[2] && !stop_; ++cz)
+    for (uint32_t cy = 0; cy < ncl[1] && !stop_; ++cy)
+      for (uint32_t cx = 0; cx < ncl[0] && !stop_; ++cx) {
+        std::vector<std::array<uint32_t, 3>> ids;
+        for (uint32_t z = 0; z < spec.cluster[2]; ++z)
+          for (uint32_t y = 0; y < spec.cluster[1]; ++y)
+            for (uint32_t x = 0; x < spec.cluster[0]; ++x)
+              ids.push_back({cx * spec.cluster[0] + x, cy * spec.cluster[1] + y, cz * spec.cluster[2] + z});
+        cta_counter += static_cast<uint32_t>(ids.size());
+        run_cluster(ids, {cx, cy, cz});
+      }
+  for (size_t i = 0; i < spec.buffers.size(); ++i)
+    res.buffers.push_back(mem.global(prog.globals.size() + i).bytes);
+  res.thread_instructions = steps;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt) {
+  RunResult r;
+  Machine m(prog, spec, opt, r);
+  m.run();
+  return r;
+}
+
+}  // namespace ptxcheck::interp

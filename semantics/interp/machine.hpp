@@ -1,0 +1,54 @@
+// Running a lowered Program on a launch spec: threads, warps, CTAs, clusters.
+//
+// Scheduling policy (docs/interpreter.md): CTAs run one cluster at a time in
+// linear cluster order; within a cluster, warps take turns round-robin, each
+// running until it blocks, exits or spends a quantum of 4096 warp steps.
+// Within a warp every thread has its own PC (independent thread scheduling,
+// PTX ISA 9.2 3.2); each step executes the instruction at the minimum PC
+// among the warp's runnable threads for all runnable threads at that PC.
+// Threads at equal PCs therefore execute in lock step, and a diverged warp
+// reconverges at the first PC both paths reach (for structured code: the
+// immediate post-dominator). Everything is deterministic.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "semantics/interp/ir.hpp"
+#include "semantics/interp/launch_spec.hpp"
+#include "semantics/interp/memory.hpp"
+
+namespace ptxcheck::interp {
+
+struct Diagnostic {
+  std::string kind;      // out-of-bounds, misaligned, uninitialized-read, barrier-deadlock, ...
+  std::string severity;  // "error" or "warning"
+  std::string kernel;
+  std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};
+  std::string file;
+  uint32_t line = 0;
+  std::string message;
+  uint64_t count = 1;    // occurrences folded into this one (same kind and line)
+};
+
+struct RunOptions {
+  uint64_t max_steps = 2'000'000'000ull;  // thread instructions
+  bool check_races = true;
+};
+
+struct RunResult {
+  bool ok = true;
+  bool step_limit = false;
+  std::vector<Diagnostic> diagnostics;
+  uint64_t thread_instructions = 0;
+  double seconds = 0;
+  std::vector<std::vector<uint8_t>> buffers;  // final bytes of every spec buffer
+  std::string printf_output;
+};
+
+// Runs `prog` (lowered for spec.kernel) as the spec says. Argument mismatches
+// against the kernel's .param list throw InputError(spec file, ...).
+RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt);
+
+}  // namespace ptxcheck::interp

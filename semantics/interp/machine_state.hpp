@@ -1,0 +1,127 @@
+// Internal state of a running launch (machine.cpp, exec.cpp, warp_ops.cpp,
+// vprintf.cpp): threads, warps, CTAs and the Machine that owns them.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "semantics/interp/machine.hpp"
+#include "semantics/interp/races.hpp"
+
+namespace ptxcheck::interp {
+
+enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited };
+
+struct Frame {
+  uint32_t ret_pc, reg_base, fp, sp, func, call;
+};
+
+struct Thread {
+  uint32_t pc = 0;
+  TState st = TState::Ready;
+  std::array<uint32_t, 3> tid{0, 0, 0};
+  uint32_t lin = 0;                // linear index in the CTA
+  uint32_t reg_base = 0;
+  std::vector<uint64_t> regs;
+  Region local;
+  uint32_t fp = 0, sp = 0;         // local frame pointer / stack pointer
+  std::vector<Frame> frames;
+  uint32_t func = 0;
+  uint32_t bar_red_dst = 0;        // bar.red destination slot while waiting
+  bool bar_red_pending = false;
+  uint32_t gid = 0;                // global thread number (race shadow)
+  uint32_t cl_phase = 0;           // cluster barrier phase of the last arrive
+};
+
+struct Cta;
+struct Warp {
+  Cta* cta = nullptr;
+  uint32_t first = 0;              // index of lane 0 in cta->threads
+  uint32_t nlanes = 0;
+  uint32_t index = 0;              // warp id in the CTA
+  bool conv = false;               // group == all runnable lanes (fast path)
+  uint32_t gwarp = 0;              // global warp number
+  uint32_t sync_gen = 0;           // completed bar.warp.sync collectives
+  uint32_t pc = 0;                 // group PC
+  uint32_t group = 0;              // lanes executing the current PC
+};
+
+struct BarrierState {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;           // 0: all non-exited threads of the CTA
+  uint32_t red_popc = 0;
+  bool red_and = true, red_or = false;
+  std::vector<uint32_t> waiting;   // thread indices
+};
+
+struct Cta {
+  std::array<uint32_t, 3> id{0, 0, 0};
+  std::array<uint32_t, 3> cluster_id{0, 0, 0}, cluster_ctaid{0, 0, 0};
+  uint32_t rank = 0;               // in the cluster
+  uint32_t uid = 0;                // linear CTA number in the grid
+  std::vector<Thread> threads;
+  std::vector<Warp> warps;
+  std::unique_ptr<Region> shared;
+  BarrierState bars[16];
+  uint32_t exited = 0;
+  uint32_t bar_generation = 0;
+};
+
+class Machine {
+ public:
+  Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r);
+  void run();
+
+  // exec.cpp
+  bool step(Warp& w);              // one warp step; false when nothing ran
+  // warp_ops.cpp
+  void exec_warp_op(Warp& w, const Inst& in, uint32_t m);
+  void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm);
+  void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);
+
+  // Diagnostics; an error with `fatal` stops the launch.
+  void diag(const std::string& kind, bool error, const Cta& c, const Thread& t, uint32_t line, const std::string& msg);
+  bool stopped() const { return stop_; }
+
+  const Program& prog;
+  const LaunchSpec& spec;
+  const RunOptions& opt;
+  RunResult& res;
+  Memory mem;
+  Races races;
+  std::vector<std::unique_ptr<Cta>> ctas;  // the running cluster
+  std::vector<Region*> cluster_shared;
+  uint64_t steps = 0;
+  uint32_t cluster_arrived = 0;    // barrier.cluster arrivals of the current phase
+  uint32_t cluster_phase = 0;
+  void check_cluster_barrier();
+  std::vector<uint64_t> buffer_addr;
+
+  uint64_t get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const;
+  uint64_t sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const;
+  ThreadMem tmem(Thread& t, Cta& c) {
+    return ThreadMem{&t.local, &cluster_shared, static_cast<int>(c.rank)};
+  }
+  bool access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
+              bool atomic, Where& out);
+  void ensure_local(Thread& t, uint32_t bytes);
+  void unconverge(Warp& w);  // leave the fast path, writing the group PC back
+  void check_barrier(Cta& c, uint32_t id);
+  void thread_exit(Cta& c, Thread& t);
+  void do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in);
+  void do_ret(Warp& w, Thread& t, const Inst& in);
+
+ private:
+  void setup_memory();
+  void run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid);
+  void deadlock(Cta& c);
+  std::map<std::pair<std::string, uint32_t>, size_t> seen_;
+  bool stop_ = false;
+  uint32_t next_gid_ = 0;
+  uint32_t next_gwarp_ = 0;
+};
+
+inline uint32_t lanes_of(const Warp& w) { return w.nlanes == 32 ? 0xffffffffu : (1u << w.nlanes) - 1; }
+
+}  // namespace ptxcheck::interp

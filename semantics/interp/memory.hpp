@@ -1,0 +1,97 @@
+// The memory of one kernel launch: state spaces (PTX ISA 9.2 5.1) and the
+// generic address space that windows onto them (PTX ISA 9.2 6.4.1.1).
+//
+// Address map (documented in docs/interpreter.md):
+//   global    each allocation (launch-spec buffer or module .global variable)
+//             at its own 256-aligned base from 0x1'0000'0000; generic == global.
+//   shared    shared::cta addresses are offsets [0, size) into the executing
+//             CTA's shared memory; shared::cluster addresses are offsets for
+//             the own CTA or ((rank + 1) << 24) | offset for CTA `rank` of the
+//             cluster (what mapa returns). Generic window: kSharedWin + addr.
+//   local     per-thread offsets [0, size); generic window kLocalWin + addr.
+//   const     module .const variables; generic window kConstWin + addr.
+//   param     kernel parameter buffer (read-only); generic kParamWin + addr.
+// Contract: translate() never touches host memory outside a region; every
+// failure is returned as an Access::Fault code for the caller to diagnose.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::interp {
+
+enum class Space : uint8_t { Generic, Global, Shared, SharedCluster, Local, Const, Param };
+const char* space_name(Space s);
+
+inline constexpr uint64_t kGlobalBase = 0x1'0000'0000ull;
+inline constexpr uint64_t kSharedWin = 0x7000'0000'0000ull;
+inline constexpr uint64_t kLocalWin = 0x7100'0000'0000ull;
+inline constexpr uint64_t kConstWin = 0x7200'0000'0000ull;
+inline constexpr uint64_t kParamWin = 0x7300'0000'0000ull;
+inline constexpr uint64_t kWinSize = 0x1'0000'0000ull;
+inline constexpr uint32_t kRankShift = 24;
+
+// One contiguous block of bytes with an optional per-byte "written" map used
+// to report reads of uninitialised memory.
+struct Region {
+  std::string name;
+  uint64_t base = 0;  // address of byte 0 in its own space
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> init;  // empty: all bytes initialised
+  bool read_only = false;
+  void mark_init(uint64_t off, unsigned n) {
+    if (!init.empty()) std::memset(&init[off], 1, n);
+  }
+  bool is_init(uint64_t off, unsigned n) const {
+    if (init.empty()) return true;
+    for (unsigned i = 0; i < n; ++i)
+      if (!init[off + i]) return false;
+    return true;
+  }
+};
+
+enum class Fault : uint8_t { None, OutOfBounds, Misaligned, ReadOnly, BadSpace };
+
+struct Where {
+  Region* region = nullptr;
+  uint64_t off = 0;
+  Space space = Space::Global;  // the resolved (non-generic) space
+  int cta = -1;                 // shared: cluster-local CTA index owning the bytes
+  Fault fault = Fault::None;
+};
+
+// Everything a memory access needs to know about the accessing thread.
+struct ThreadMem {
+  Region* local = nullptr;
+  std::vector<Region*>* cluster_shared = nullptr;  // shared memory of each CTA of the cluster
+  int cta_rank = 0;                                  // rank of the own CTA in its cluster
+};
+
+class Memory {
+ public:
+  // Adds a global allocation; returns its base address.
+  uint64_t add_global(std::string name, std::vector<uint8_t> bytes);
+  Region& global(size_t i) { return globals_[i]; }
+  size_t num_globals() const { return globals_.size(); }
+  Region& constant() { return const_; }
+  Region& params() { return params_; }
+
+  // Resolve `size` bytes at `addr` in `space`. Alignment must be `align`.
+  Where translate(Space space, uint64_t addr, unsigned size, unsigned align, const ThreadMem& tm);
+
+  // Generic-address helpers (PTX ISA 9.7.8.16 isspacep, 9.7.8.17 cvta).
+  static uint64_t to_generic(Space s, uint64_t addr);
+  static uint64_t from_generic(Space s, uint64_t gaddr);
+  bool is_in_space(Space s, uint64_t gaddr, const ThreadMem& tm) const;
+  Space classify(uint64_t gaddr) const;
+
+ private:
+  Region* find_global(uint64_t addr, unsigned size);
+  std::vector<Region> globals_;  // sorted by base (appended in increasing order)
+  Region const_{"const", 0, {}, {}, true};
+  Region params_{"kernel params", 0, {}, {}, true};
+  uint64_t next_global_ = kGlobalBase;
+};
+
+}  // namespace ptxcheck::interp

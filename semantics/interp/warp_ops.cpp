@@ -1,0 +1,256 @@
+// Warp-collective instructions (shfl.sync, vote.sync, match.sync,
+// redux.sync, activemask, elect.sync, bar.warp.sync) and device printf.
+// A .sync instruction executes once every non-exited lane of its membermask
+// has reached it; lanes that arrive early wait (TState::WarpWait).
+#include <bit>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+}
+
+void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  uint32_t g = w.group, pc = w.pc;
+  auto finish = [&](uint32_t part) {
+    unconverge(w);
+    FOR_LANES(g | part) {
+      T[l].pc = pc + 1;
+      T[l].st = TState::Ready;
+    }
+  };
+  if (!m) return finish(0);
+  if (in.op == IrOp::Activemask) {  // PTX ISA 9.7.12.10: the lanes executing now
+    FOR_LANES(m) T[l].regs[T[l].reg_base + in.dst[0].slot] = g;
+    return finish(0);
+  }
+  const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
+  // Deprecated vote without .sync operates on the lanes executing now.
+  bool legacy = in.op == IrOp::Vote && !(in.flags & 1);
+  auto mask_of = [&](uint32_t l) { return legacy ? m : static_cast<uint32_t>(get(mo, T[l], l, w)) & lanes_of(w); };
+  uint32_t alive = 0;
+  for (uint32_t l = 0; l < w.nlanes; ++l)
+    if (T[l].st != TState::Exited) alive |= 1u << l;
+  unconverge(w);
+  FOR_LANES(g & ~m) T[l].pc = pc + 1;
+  // Lanes at this PC may name different membermasks (e.g. tiled groups):
+  // each distinct mask is its own collective.
+  uint32_t rest = m;
+  while (rest) {
+    uint32_t mm = mask_of(std::countr_zero(rest));
+    uint32_t sub = 0, waiting = 0;
+    FOR_LANES(rest) if (mask_of(l) == mm) sub |= 1u << l;
+    rest &= ~sub;
+    for (uint32_t l = 0; l < w.nlanes; ++l)
+      if (T[l].st == TState::WarpWait && T[l].pc == pc && mask_of(l) == mm) waiting |= 1u << l;
+    if (sub & ~mm)
+      diag("warp-sync", false, c, T[std::countr_zero(sub & ~mm)], in.line,
+           "executing lane is not in the instruction's membermask (undefined behaviour)");
+    uint32_t part = sub | waiting;
+    if ((mm & alive) & ~part) {  // wait for the other lanes of the mask
+      FOR_LANES(sub) {
+        T[l].pc = pc;
+        T[l].st = TState::WarpWait;
+      }
+      continue;
+    }
+    collective(w, in, part, mm);
+    FOR_LANES(part) {
+      T[l].pc = pc + 1;
+      T[l].st = TState::Ready;
+    }
+  }
+}
+
+void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  switch (in.op) {
+    case IrOp::WarpSync: ++w.sync_gen; break;  // orders memory among the lanes (9.7.12.3)
+    case IrOp::Shfl: {  // PTX ISA 9.7.8.6
+      uint32_t vals[32] = {};
+      for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+      uint32_t res[32], pv[32];
+      FOR_LANES(part) {
+        uint32_t bv = static_cast<uint32_t>(get(in.src[1], T[l], l, w)) & 31;
+        uint32_t cv = static_cast<uint32_t>(get(in.src[2], T[l], l, w));
+        uint32_t seg = (cv >> 8) & 31, cl = cv & 31;
+        int maxl = static_cast<int>((l & seg) | (cl & ~seg)), minl = static_cast<int>(l & seg);
+        int j = 0;
+        bool p = false;
+        switch (in.mode) {
+          case 0: j = static_cast<int>(l) - static_cast<int>(bv); p = j >= maxl; break;
+          case 1: j = static_cast<int>(l + bv); p = j <= maxl; break;
+          case 2: j = static_cast<int>(l ^ bv); p = j <= maxl; break;
+          default: j = minl | static_cast<int>(bv & ~seg); p = j <= maxl; break;
+        }
+        if (!p) j = static_cast<int>(l);
+        if (static_cast<uint32_t>(j) >= w.nlanes || !((mm >> j) & 1)) {
+          if (p) diag("shfl-source", false, c, T[l], in.line, "shfl.sync reads a lane outside membermask (undefined value)");
+        }
+        res[l] = static_cast<uint32_t>(j) < w.nlanes ? vals[j] : 0;
+        pv[l] = p;
+      }
+      FOR_LANES(part) {
+        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = res[l];
+        if (in.ndst > 1 && in.dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[1].slot] = pv[l];
+      }
+      break;
+    }
+    case IrOp::Vote: {  // PTX ISA 9.7.12.8
+      uint32_t ballot = 0;
+      FOR_LANES(part) if (get(in.src[0], T[l], l, w)) ballot |= 1u << l;
+      uint64_t r = 0;
+      switch (in.mode) {
+        case 0: r = (ballot & part) == part; break;
+        case 1: r = ballot != 0; break;
+        case 2: r = ballot == 0 || (ballot & part) == part; break;
+        default: r = ballot; break;
+      }
+      FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = r;
+      break;
+    }
+    case IrOp::Match: {  // PTX ISA 9.7.12.9
+      uint64_t v[32] = {};
+      FOR_LANES(part) v[l] = get(in.src[0], T[l], l, w) & (in.size >= 8 ? ~0ull : 0xffffffffull);
+      bool all = true;
+      FOR_LANES(part) all = all && v[l] == v[std::countr_zero(part)];
+      FOR_LANES(part) {
+        uint32_t r = 0;
+        if (in.mode == 1) {
+          r = all ? part : 0;
+          if (in.ndst > 1) T[l].regs[T[l].reg_base + in.dst[1].slot] = all;
+        } else {
+          for (uint32_t b2 = part; b2; b2 &= b2 - 1) {
+            uint32_t k = std::countr_zero(b2);
+            if (v[k] == v[l]) r |= 1u << k;
+          }
+        }
+        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = r;
+      }
+      break;
+    }
+    case IrOp::Redux: {  // PTX ISA 9.7.12.11
+      bool sg = in.nk == NumKind::S;
+      uint32_t acc = 0;
+      bool init = false;
+      FOR_LANES(part) {
+        uint32_t x = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+        if (!init) {
+          acc = x;
+          init = true;
+          continue;
+        }
+        switch (static_cast<AtomOp>(in.mode)) {
+          case AtomOp::Add: acc += x; break;
+          case AtomOp::Min: acc = sg ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::min(acc, x); break;
+          case AtomOp::Max: acc = sg ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::max(acc, x); break;
+          case AtomOp::And: acc &= x; break;
+          case AtomOp::Or: acc |= x; break;
+          default: acc ^= x; break;
+        }
+      }
+      FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = acc;
+      break;
+    }
+    case IrOp::Elect: {
+      uint32_t leader = std::countr_zero(part & mm ? part & mm : part);
+      FOR_LANES(part) {
+        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = leader;
+        if (in.dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[1].slot] = l == leader;
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+// CUDA device printf: vprintf(format, args) where args points to a buffer of
+// the arguments, each at its natural alignment; float arguments are promoted
+// to double (CUDA C Programming Guide, "Formatted Output").
+void Machine::vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in) {
+  auto read = [&](uint64_t a, unsigned n, uint64_t& out) {
+    Where wh = mem.translate(Space::Generic, a, n, 1, tm);
+    if (wh.fault != Fault::None) return false;
+    out = 0;
+    std::memcpy(&out, &wh.region->bytes[wh.off], n);
+    return true;
+  };
+  auto cstring = [&](uint64_t a, std::string& s) {
+    for (size_t k = 0; k < 4096; ++k) {
+      uint64_t ch;
+      if (!read(a + k, 1, ch)) return false;
+      if (!ch) return true;
+      s += static_cast<char>(ch);
+    }
+    return true;
+  };
+  std::string f;
+  if (!cstring(fmt, f)) {
+    diag("printf", true, *ctas[static_cast<size_t>(tm.cta_rank)], t, in.line, "printf format string is not readable");
+    return;
+  }
+  std::string out;
+  uint64_t off = 0;
+  auto arg = [&](unsigned n, uint64_t& v) {
+    off = (off + n - 1) / n * n;
+    bool ok = read(args + off, n, v);
+    off += n;
+    return ok;
+  };
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') {
+      out += f[i];
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < f.size() && std::strchr("-+ #0123456789.*", f[j])) ++j;
+    std::string len;
+    while (j < f.size() && std::strchr("hlLqjzt", f[j])) len += f[j++];
+    if (j >= f.size()) break;
+    char conv = f[j];
+    std::string spec = f.substr(i, j - i - len.size());
+    char buf[512];
+    uint64_t v = 0;
+    if (conv == '%') {
+      out += '%';
+    } else if (std::strchr("diouxXc", conv)) {
+      bool wide = len.find('l') != std::string::npos || len == "q" || len == "j" || len == "z";
+      arg(wide ? 8 : 4, v);
+      std::string sp = spec + "ll" + conv;
+      if (conv == 'd' || conv == 'i')
+        std::snprintf(buf, sizeof buf, sp.c_str(), wide ? static_cast<long long>(v) : static_cast<long long>(static_cast<int32_t>(v)));
+      else if (conv == 'c')
+        std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+      else
+        std::snprintf(buf, sizeof buf, sp.c_str(), static_cast<unsigned long long>(wide ? v : static_cast<uint32_t>(v)));
+      out += buf;
+    } else if (std::strchr("fFeEgGaA", conv)) {
+      arg(8, v);
+      double d;
+      std::memcpy(&d, &v, 8);
+      std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+      out += buf;
+    } else if (conv == 'p') {
+      arg(8, v);
+      std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+      out += buf;
+    } else if (conv == 's') {
+      arg(8, v);
+      std::string s;
+      if (!cstring(v, s)) s = "(bad string)";
+      out += s;
+    } else {
+      out += f.substr(i, j - i + 1);
+    }
+    i = j;
+  }
+  res.printf_output += out;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,170 @@
+// Launch-spec validation and exact value reading/printing
+// (semantics/interp/launch_spec.hpp, values.hpp).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "semantics/interp/launch_spec.hpp"
+#include "semantics/interp/values.hpp"
+
+using namespace ptxcheck;
+using namespace ptxcheck::interp;
+
+namespace {
+std::string src_dir() {
+  const char* s = std::getenv("PTXCHECK_SRC");
+  return s ? s : ".";
+}
+// 1-based position of the nth occurrence of `needle` in `text`, plus `shift` columns.
+SourcePos where(const std::string& text, const std::string& needle, int nth, int shift) {
+  size_t i = std::string::npos;
+  for (int k = 0; k <= nth; ++k) i = text.find(needle, i == std::string::npos ? 0 : i + 1);
+  REQUIRE(i != std::string::npos);
+  return position_of(text, i + static_cast<size_t>(shift));
+}
+}  // namespace
+
+TEST_CASE("malformed launch specs are refused at the offending token", "[launchspec]") {
+  struct Case {
+    const char* file;
+    const char* needle;
+    int nth, shift;
+    const char* msg;
+  };
+  const Case cases[] = {
+      {"missing_comma.json", "\"outputs\"", 0, 0, "expected ',' or '}'"},
+      {"bad_type.json", "\"f31\"", 0, 0, "unknown element type"},
+      {"big_block.json", "2048", 0, 0, "too large"},
+      {"out_of_range.json", "256", 0, 0, "out of range for u8"},
+      {"unknown_output.json", "\"nope\"", 0, 0, "is not a buffer"},
+      {"unknown_buffer.json", "\"missing\"", 0, 0, "unknown buffer"},
+      {"unknown_key.json", "\"blocks\"", 0, 0, "unknown key"},
+      {"missing_grid.json", "{", 0, 0, "missing \"grid\""},
+      {"zero_dim.json", "0]", 0, 0, "positive"},
+      {"two_inits.json", "{ \"values\"", 0, 0, "one of fill"},
+      {"dup_key.json", "\"grid\"", 1, 0, "duplicate key"},
+      {"bad_number.json", "1.5e]", 0, 4, "exponent"},
+      {"not_object.json", "[", 0, 0, "must be a JSON object"},
+      {"missing_file.json", "\"no_such", 0, 0, "cannot read init file"},
+      {"negative_u32.json", "-1", 0, 0, "out of range for u32"},
+      {"bad_float.json", "\"abc\"", 0, 0, "not a valid f32"},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.file) {
+      std::string path = src_dir() + "/tests/interp/bad_specs/" + c.file;
+      std::string text = read_file_text(path);
+      SourcePos want = where(text, c.needle, c.nth, c.shift);
+      try {
+        load_launch_spec(path);
+        FAIL("accepted " << c.file);
+      } catch (const InputError& e) {
+        INFO(format_error(e.file(), e.pos(), e.what()));
+        CHECK(e.file() == path);
+        CHECK(e.pos().line == want.line);
+        CHECK(e.pos().col == want.col);
+        CHECK(std::string(e.what()).find(c.msg) != std::string::npos);
+      }
+    }
+  }
+}
+
+TEST_CASE("a valid spec materialises every init form", "[launchspec]") {
+  std::string text = R"({ "ptx": "k.ptx", "kernel": "k", "grid": [2, 3], "block": [64],
+    "buffers": {
+      "a": { "type": "f32", "count": 5, "init": { "iota": { "start": 0, "step": 0.5 } } },
+      "b": { "type": "s16", "count": 5, "init": { "values": [1, -2] } },
+      "c": { "type": "u64", "count": 2, "init": { "fill": 18446744073709551615 } },
+      "h": { "type": "f16", "count": 2, "init": { "values": ["0x3c00", "-0.0"] } },
+      "z": { "type": "b8", "count": 3, "init": "zero" } },
+    "args": [ { "buffer": "a" }, { "s64": -1 }, { "f32": 0.1 } ],
+    "outputs": ["a", "c"] })";
+  LaunchSpec s = parse_launch_spec("t.json", text, "/dir");
+  CHECK(s.ptx_path == "/dir/k.ptx");
+  CHECK(s.grid == std::array<uint32_t, 3>{2, 3, 1});
+  CHECK(s.block == std::array<uint32_t, 3>{64, 1, 1});
+  float a[5];
+  std::memcpy(a, s.buffer("a")->init.data(), 20);
+  CHECK(a[0] == 0.0f);
+  CHECK(a[3] == 1.5f);
+  int16_t b[5];
+  std::memcpy(b, s.buffer("b")->init.data(), 10);
+  CHECK((b[0] == 1 && b[1] == -2 && b[2] == 1 && b[3] == -2 && b[4] == 1));
+  uint64_t c[2];
+  std::memcpy(c, s.buffer("c")->init.data(), 16);
+  CHECK(c[1] == UINT64_MAX);
+  uint16_t h[2];
+  std::memcpy(h, s.buffer("h")->init.data(), 4);
+  CHECK(h[0] == 0x3c00);
+  CHECK(h[1] == 0x8000);
+  REQUIRE(s.args.size() == 3);
+  CHECK(s.args[1].bits == UINT64_MAX);
+  CHECK(s.args[2].bits == 0x3dcccccd);
+  CHECK(s.args[0].size() == 8);
+}
+
+TEST_CASE("decimals round correctly to every float type", "[launchspec]") {
+  CHECK(*decimal_to_float_bits("0.1", ElemType::f32) == 0x3dcccccd);
+  CHECK(*decimal_to_float_bits("0.1", ElemType::f16) == 0x2e66);
+  CHECK(*decimal_to_float_bits("0.1", ElemType::bf16) == 0x3dcd);
+  CHECK(*decimal_to_float_bits("0.100000001490116119384765625", ElemType::f32) == 0x3dcccccd);
+  CHECK(*decimal_to_float_bits("-0.0", ElemType::f64) == 0x8000000000000000ull);
+  CHECK(*decimal_to_float_bits("-inf", ElemType::f16) == 0xfc00);
+  CHECK(*decimal_to_float_bits("1e-3", ElemType::f64) == 0x3f50624dd2f1a9fcull);
+  CHECK(*decimal_to_float_bits("65520", ElemType::f16) == 0x7c00);  // rounds to +inf
+  CHECK(*decimal_to_float_bits("65519.99", ElemType::f16) == 0x7bff);
+  // 1 + 2^-11 + 2^-60: just above the f16 tie between 1 and 1 + 2^-10. Going
+  // through a double loses the 2^-60 and rounds the tie to even (wrong).
+  CHECK(*decimal_to_float_bits("1.00048828125000000086736173798840354720596224069595336914062", ElemType::f16) ==
+        0x3c01);
+  CHECK(*decimal_to_float_bits("1.00048828125", ElemType::f16) == 0x3c00);  // exact tie: even
+  CHECK(!decimal_to_float_bits("1.5.2", ElemType::f32));
+}
+
+TEST_CASE("integers are read exactly beyond 2^53", "[launchspec]") {
+  JNode n;
+  n.kind = JNode::Kind::Number;
+  n.text = "9007199254740993";
+  CHECK(read_value(n, ElemType::u64, "f") == 9007199254740993ull);
+  n.text = "-9223372036854775808";
+  CHECK(read_value(n, ElemType::s64, "f") == 0x8000000000000000ull);
+  n.text = "18446744073709551616";
+  CHECK_THROWS_AS(read_value(n, ElemType::u64, "f"), InputError);
+  n.text = "4.0";
+  CHECK(read_value(n, ElemType::u32, "f") == 4);
+  n.text = "4.5";
+  CHECK_THROWS_AS(read_value(n, ElemType::u32, "f"), InputError);
+}
+
+TEST_CASE("printed values read back bit-exactly", "[launchspec]") {
+  // Every f16 and bf16 pattern, and random f32/f64 patterns.
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    for (ElemType t : {ElemType::f16, ElemType::bf16}) {
+      std::string s = format_value(b, t);
+      if (s.front() == '"') s = s.substr(1, s.size() - 2);
+      auto back = decimal_to_float_bits(s, t);
+      REQUIRE(back);
+      REQUIRE(*back == b);
+    }
+  }
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t b64 = rng();
+    uint64_t b32 = b64 & 0xffffffffu;
+    for (auto [t, b] : {std::pair{ElemType::f32, b32}, std::pair{ElemType::f64, b64}}) {
+      std::string s = format_value(b, t);
+      if (s.front() == '"') s = s.substr(1, s.size() - 2);
+      auto back = decimal_to_float_bits(s, t);
+      REQUIRE(back);
+      REQUIRE(*back == b);
+    }
+  }
+  CHECK(format_value(0x7fffffff, ElemType::f32) == "\"nan\"");
+  CHECK(format_value(0x7fc00000, ElemType::f32) == "\"0x7fc00000\"");
+  CHECK(format_value(0xff800000, ElemType::f32) == "\"-inf\"");
+  CHECK(format_value(0x3dcccccd, ElemType::f32) == "0.1");
+  CHECK(format_value(0x2e66, ElemType::f16) == "0.1");
+  CHECK(format_value(0xffffffff, ElemType::s32) == "-1");
+  CHECK(format_value(0xffffffff, ElemType::u32) == "4294967295");
+}
