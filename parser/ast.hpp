@@ -36,11 +36,12 @@ struct Operand;
 // ---- operands (PTX ISA 4.5 constants, 6.4 operand forms) ----
 
 // %r1, %tid.x (sel "x"), video byte/half selectors a.b0 (sel "b0"),
-// !%p (negated, predicate sources only).
+// !%p (negated, predicate sources only), -%r (minus, vmad sources only).
 struct Reg {
   std::string name;  // with leading '%' for %-names; plain identifiers allowed
   std::string sel;   // component after '.', without the dot; "" if none
   bool negated = false;
+  bool minus = false;  // -%r: arithmetic negation of a vmad source (PTX ISA 9.7.18)
   bool operator==(const Reg&) const = default;
 };
 struct Sink {  // `_`

@@ -133,7 +133,7 @@ std::string print_expr(const ast::Expr& e) {
 }
 
 std::string print_reg(const ast::Reg& r) {
-  std::string s = r.negated ? "!" + r.name : r.name;
+  std::string s = (r.negated ? "!" : r.minus ? "-" : "") + r.name;
   if (!r.sel.empty()) s += "." + r.sel;
   return s;
 }

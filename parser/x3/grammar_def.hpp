@@ -39,8 +39,9 @@ struct annotate {
 struct throw_on_error {
   template <typename It, typename Exc, typename Ctx>
   x3::error_handler_result on_error(It&, const It&, const Exc& x, const Ctx& ctx) const {
+    // Named rules give readable names; anything else is an internal parser.
     std::string what = x.which();
-    if (what == "'}'") what = "a statement or '}'";
+    if (what.rfind("N5boost", 0) == 0) what = "a valid token";
     state(ctx).fail(x.where(), "expected " + what);
     return x3::error_handler_result::fail;  // not reached: fail() throws
   }
@@ -51,6 +52,11 @@ struct throw_on_error {
   struct name##_class : annotate {};                    \
   const x3::rule<name##_class, attr> name = desc;
 PTX_RULE(ident, std::string, "identifier")
+PTX_RULE(semi, x3::unused_type, "';'")
+PTX_RULE(close_block, x3::unused_type, "a statement or '}'")
+PTX_RULE(version_kw, x3::unused_type, ".version")
+PTX_RULE(target_kw, x3::unused_type, ".target")
+PTX_RULE(module_end, x3::unused_type, "a directive, variable or function")
 PTX_RULE(dword, std::string, "directive")
 PTX_RULE(string_lit, std::string, "string literal")
 PTX_RULE(reg, ast::Reg, "register")
@@ -101,6 +107,12 @@ struct statements_class : annotate, throw_on_error {};
 const module_type ptx_module = "module";
 const statements_type statements_r = "statements";
 
+// Records the position of the next token in the enclosing rule's node. Why
+// not on_success: X3 hands on_success an unused attribute when the rule's
+// right-hand side has semantic actions, which most rules here do.
+auto set_pos = [](auto& ctx) { _val(ctx).pos = state(ctx).pos(_where(ctx).begin()); };
+const auto here = eps[set_pos];
+
 // ---- tokens (PTX ISA 4.3 identifiers, 4.2 directives) ----
 
 const auto idchar = alnum | char_("_$");
@@ -108,6 +120,11 @@ const auto dchar = alnum | char_("_:");
 // A keyword must end where an identifier/qualifier would (.loc vs .local).
 inline auto kw(const char* s) { return lexeme[lit(s) >> !dchar]; }
 
+const auto semi_def = lit(';');
+const auto close_block_def = lit('}');
+const auto version_kw_def = kw(".version");
+const auto target_kw_def = kw(".target");
+const auto module_end_def = eoi;
 const auto ident_def = lexeme[(alpha >> *idchar) | (char_("_$%") >> +idchar)];
 const auto dword_def = lexeme[char_('.') >> +dchar];
 const auto string_lit_def = lexeme['"' > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
@@ -124,17 +141,24 @@ auto regop_act = [](auto& ctx) {
     _val(ctx).v = ast::RegPair{boost::fusion::at_c<1>(a), *second};
   } else {
     ast::Reg r = boost::fusion::at_c<1>(a);
-    r.negated = boost::fusion::at_c<0>(a).has_value();
+    const auto& prefix = boost::fusion::at_c<0>(a);
+    r.negated = prefix && *prefix == '!';
+    r.minus = prefix && *prefix == '-';
     _val(ctx).v = std::move(r);
   }
 };
-const auto regop_def = (-char_('!') >> reg >> -('|' >> reg))[regop_act];
+const auto regop_def = (-char_("!-") >> reg >> -('|' >> reg))[regop_act];
 const auto sink_def = lexeme['_' >> !idchar] >> eps;
 
 // ---- constant expressions (PTX ISA 4.5.4-4.5.6), lowest precedence last ----
 
 auto assign = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 auto wrap = [](auto& ctx) { _val(ctx).v = std::move(_attr(ctx)); };
+auto assign_at = [](auto& ctx) {  // keeps the position recorded by `here`
+  const ast::Pos p = _val(ctx).pos;
+  _val(ctx) = std::move(_attr(ctx));
+  _val(ctx).pos = p;
+};
 template <ast::ExprOp Op>
 struct bin_act {
   template <typename Ctx>
@@ -151,7 +175,9 @@ struct un_act {
   template <typename Ctx>
   void operator()(Ctx& ctx) const {
     if constexpr (Op == ast::ExprOp::Neg) {
+      const ast::Pos p = _val(ctx).pos;
       _val(ctx) = negate(std::move(_attr(ctx)));
+      _val(ctx).pos = p;
     } else {
       _val(ctx).v = ast::Expr{Op, {std::move(_attr(ctx))}};
     }
@@ -165,13 +191,13 @@ auto generic_act = [](auto& ctx) {
   _val(ctx).v = ast::Expr{ast::ExprOp::Generic, {std::move(s)}};
 };
 using E = ast::ExprOp;
-const auto primary_def = number[assign] | ('(' > expr[assign] > ')') |
-                         (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act];
-const auto unary_def = ('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
+const auto primary_def = here >> (number[assign] | ('(' > expr[assign] > ')') |
+                         (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act]);
+const auto unary_def = here >> (('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
                        ('!' >> unary[un_act<E::Not>{}]) | ('~' >> unary[un_act<E::BitNot>{}]) |
                        (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
                        (lit('(') >> kw(".u64") >> ')' >> unary[un_act<E::CastU64>{}]) |
-                       primary[assign];
+                       primary[assign]);
 const auto mul_e_def = unary[assign] >> *(('*' > unary[bin_act<E::Mul>{}]) |
                                           ('/' > unary[bin_act<E::Div>{}]) |
                                           ('%' >> !idchar >> unary[bin_act<E::Rem>{}]));
@@ -227,26 +253,26 @@ const auto address_def = '[' > ((reg[addr_reg] >> -addr_offset) | (ident[addr_sy
 auto push_elem = [](auto& ctx) { _val(ctx).elems.push_back(std::move(_attr(ctx))); };
 const auto vector_op_def = '{' > (operand[push_elem] % ',') > '}';
 const auto arglist_def = '(' > -(operand[push_elem] % ',') > ')';
-const auto operand_def = address[wrap] | vector_op[wrap] | arglist[wrap] | sink[wrap] |
-                         regop[assign] | expr[assign];
+const auto operand_def = here >> (address[wrap] | vector_op[wrap] | arglist[wrap] | sink[wrap] |
+                         regop[assign_at] | expr[assign_at]);
 
 // ---- instructions and statements ----
 
 auto guard_neg = [](auto& ctx) { _val(ctx).negated = true; };
 auto guard_reg = [](auto& ctx) { _val(ctx).reg = std::move(_attr(ctx)); };
-const auto guard_def = lexeme['@' >> -lit('!')[guard_neg] >> ident[guard_reg]];
+const auto guard_def = here >> (lexeme['@' >> -lit('!')[guard_neg] >> ident[guard_reg]]);
 auto insn_guard = [](auto& ctx) { _val(ctx).guard = std::move(_attr(ctx)); };
 auto insn_op = [](auto& ctx) {
   decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx));
 };
 auto insn_arg = [](auto& ctx) { _val(ctx).operands.push_back(std::move(_attr(ctx))); };
-auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _attr(ctx).begin(), _val(ctx)); };
+auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
 const auto opword =
     raw[lexeme[x3::lower >> *(x3::lower | x3::digit | '_') >> *('.' >> +dchar)]];
-const auto insn_def = -guard[insn_guard] >> opword[insn_op] >> -(operand[insn_arg] % ',') >
-                      raw[lit(';')][insn_end];
+const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -(operand[insn_arg] >> *(',' > operand[insn_arg])) >
+                      eps[insn_end] > semi);
 auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
-const auto label_def = ident[label_name] >> ':';
+const auto label_def = here >> (ident[label_name] >> ':');
 
 // Declarations: a generic run of dotted items, assembled in decl.cpp.
 auto item_attr = [](auto& ctx) {
@@ -255,21 +281,21 @@ auto item_attr = [](auto& ctx) {
 };
 auto item_word = [](auto& ctx) { _val(ctx).word = std::move(_attr(ctx)); };
 auto item_num = [](auto& ctx) { _val(ctx).num = _attr(ctx); };
-const auto decl_item_def = (kw(".attribute") > '(' > dword[item_attr] > ')') |
-                           (dword[item_word] >> -x3::uint64[item_num]);
+const auto decl_item_def = here >> ((kw(".attribute") > '(' > dword[item_attr] > ')') |
+                           (dword[item_word] >> -x3::uint64[item_num]));
 auto init_list = [](auto& ctx) {
   _val(ctx).is_list = true;
   _val(ctx).elems = std::move(_attr(ctx));
 };
 auto init_value = [](auto& ctx) { _val(ctx).value = std::move(_attr(ctx)); };
-const auto init_def = ('{' > (init % ',') > '}')[init_list] | expr[init_value];
+const auto init_def = here >> (('{' > (init % ',') > '}')[init_list] | expr[init_value]);
 const auto declarator_def = (ident | x3::string("_")) >> -('<' > x3::uint32 > '>') >>
                             *('[' > -x3::uint64 > ']') >> -('=' > init);
 auto decl_items = [](auto& ctx) { _val(ctx).items = std::move(_attr(ctx)); };
 auto decl_names = [](auto& ctx) { _val(ctx).decls = std::move(_attr(ctx)); };
-const auto decl_line_def = (+decl_item)[decl_items] >> (declarator % ',')[decl_names] > ';';
+const auto decl_line_def = here >> ((+decl_item)[decl_items] >> (declarator % ',')[decl_names] > ';');
 auto param_name = [](auto& ctx) { _val(ctx).decls.push_back(std::move(_attr(ctx))); };
-const auto param_def = (+decl_item)[decl_items] > declarator[param_name];
+const auto param_def = here >> ((+decl_item)[decl_items] > declarator[param_name]);
 
 // Directives inside bodies (PTX ISA 11.5 .loc/.pragma, 11.3 branch/call targets).
 auto loc_tail = [](auto& ctx) {
@@ -303,10 +329,10 @@ auto proto_noret = [](auto& ctx) { _val(ctx).noreturn = true; };
 const auto proto_dir_def = kw(".callprototype") > -('(' > -(param[proto_param<true>{}] % ',') > ')') >
                            lexeme['_' >> !idchar] > '(' > -(param[proto_param<false>{}] % ',') > ')' >
                            -kw(".noreturn")[proto_noret] > ';';
-const auto body_dir_def = loc_dir[wrap] | pragma_dir[wrap] | targets_dir[wrap] | proto_dir[wrap];
+const auto body_dir_def = here >> (loc_dir[wrap] | pragma_dir[wrap] | targets_dir[wrap] | proto_dir[wrap]);
 
 auto block_body = [](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); };
-const auto block_def = '{' > stmts[block_body] > '}';
+const auto block_def = here >> ('{' > stmts[block_body] > close_block);
 
 template <typename T>
 ast::Statement make_stmt(T&& node) {
@@ -413,13 +439,13 @@ auto fn_body = [](auto& ctx) {
   _val(ctx).body = std::move(_attr(ctx));
 };
 const auto function_def =
-    -lexeme[linkage_kw[fn_link] >> !dchar] >> (kw(".entry")[fn_entry] | kw(".func")) >
+    here >> (-lexeme[linkage_kw[fn_link] >> !dchar] >> (kw(".entry")[fn_entry] | kw(".func")) >
     -('(' > -(param[fn_param<true>{}] % ',') > ')') > ident[fn_name] >
     -('(' > -(param[fn_param<false>{}] % ',') > ')') > *(perf_dir[fn_perf] | pragma_dir[fn_pragma]) >
-    (lit(';') | ('{' > stmts[fn_body] > '}'));
+    (lit(';') | ('{' > stmts[fn_body] > close_block)));
 
-const auto top_dir_def = file_dir[wrap] | section_dir[wrap] | alias_dir[wrap] | pragma_dir[wrap] |
-                         loc_dir[wrap];
+const auto top_dir_def = here >> (file_dir[wrap] | section_dir[wrap] | alias_dir[wrap] | pragma_dir[wrap] |
+                         loc_dir[wrap]);
 
 auto mod_version = [](auto& ctx) {
   _val(ctx).version.major = boost::fusion::at_c<0>(_attr(ctx));
@@ -440,11 +466,11 @@ auto mod_decls = [](auto& ctx) {
     _val(ctx).items.push_back(make_top(std::move(d)));
 };
 const auto ptx_module_def =
-    kw(".version") > lexeme[x3::uint_ > '.' > x3::uint_][mod_version] > kw(".target") >
+    here > version_kw > lexeme[x3::uint_ > '.' > x3::uint_][mod_version] > target_kw >
     (ident[mod_target] % ',') > -(kw(".address_size") > x3::uint_[mod_asize]) >
-    *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > eoi;
+    *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > module_end;
 
-BOOST_SPIRIT_DEFINE(ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
+BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
                     shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, address,
                     vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
                     decl_line, param, loc_dir, pragma_dir, targets_dir, proto_dir, body_dir, block,
