@@ -72,4 +72,52 @@ int32_t cvt_s32(double x, Rnd r) { return cvt_int<int32_t>(x, r); }
 uint32_t cvt_u32(double x, Rnd r) { return cvt_int<uint32_t>(x, r); }
 int64_t cvt_s64(double x, Rnd r) { return cvt_int<int64_t>(x, r); }
 
+float round_f32(double s, double e, Rnd r) {
+    float f = float(s);
+    if (double(f) != s) return to_f32(s, r);  // no float lies between s and s + e
+    if (e == 0 || r == Rnd::rn) return f;
+    bool up = (r == Rnd::rp && e > 0) || (r == Rnd::rz && s < 0 && e > 0);
+    bool down = (r == Rnd::rm && e < 0) || (r == Rnd::rz && s > 0 && e < 0);
+    if (up) return std::nextafter(f, std::numeric_limits<float>::infinity());
+    if (down) return std::nextafter(f, -std::numeric_limits<float>::infinity());
+    return f;
+}
+
+double round_f64(double s, double e, Rnd r) {
+    if (e == 0 || r == Rnd::rn) return s;
+    bool up = (r == Rnd::rp && e > 0) || (r == Rnd::rz && s < 0 && e > 0);
+    bool down = (r == Rnd::rm && e < 0) || (r == Rnd::rz && s > 0 && e < 0);
+    if (up) return std::nextafter(s, std::numeric_limits<double>::infinity());
+    if (down) return std::nextafter(s, -std::numeric_limits<double>::infinity());
+    return s;
+}
+
+float add_f32(float a, float b, Rnd r) {
+    double s = double(a) + double(b);
+    return round_f32(s, two_sum_err(a, b, s), r);
+}
+float mul_f32(float a, float b, Rnd r) { return round_f32(double(a) * double(b), 0, r); }  // exact in double
+float fma_f32(float a, float b, float c, Rnd r) {
+    double p = double(a) * double(b);  // exact
+    double s = p + double(c);
+    return round_f32(s, two_sum_err(p, c, s), r);
+}
+float div_f32(float a, float b, Rnd r) {
+    double q = double(a) / double(b);
+    double rem = std::fma(-q, double(b), double(a));  // exact: a - q*b
+    return round_f32(q, rem / double(b), r);          // only the sign of e matters
+}
+float sqrt_f32(float a, Rnd r) {
+    double s = std::sqrt(double(a));
+    return round_f32(s, std::fma(-s, s, double(a)), r);
+}
+double add_f64(double a, double b, Rnd r) {
+    double s = a + b;
+    return round_f64(s, two_sum_err(a, b, s), r);
+}
+double mul_f64(double a, double b, Rnd r) {
+    double p = a * b;
+    return round_f64(p, two_prod_err(a, b, p), r);
+}
+
 }  // namespace ref

@@ -1,10 +1,9 @@
 // Numeric building blocks for the references, each following the PTX ISA
 // definition of the instruction the CUDA source compiles to: IEEE rounding to
 // f16/bf16 (cvt.rn/.rz), float->integer cvt with saturation (PTX ISA 9.7.9.21
-// cvt: out-of-range results clamp, NaN becomes 0), directed rounding through
-// the host FPU's rounding mode, and bit helpers.
+// cvt: out-of-range results clamp, NaN becomes 0), directed rounding by
+// error-free transformations, and bit helpers.
 #pragma once
-#include <cfenv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -45,16 +44,30 @@ int32_t cvt_s32(double x, Rnd r);
 uint32_t cvt_u32(double x, Rnd r);
 int64_t cvt_s64(double x, Rnd r);
 
-// Runs f with the host FPU in rounding mode r (the ref is built with
-// -frounding-math so nothing is folded at compile time).
-template <class F> auto with_rounding(Rnd r, F f) {
-    int old = std::fegetround();
-    std::fesetround(r == Rnd::rn ? FE_TONEAREST : r == Rnd::rz ? FE_TOWARDZERO
-                    : r == Rnd::rm ? FE_DOWNWARD : FE_UPWARD);
-    auto v = f();
-    std::fesetround(old);
-    return v;
+// Directed rounding without touching the host FPU mode (compilers move
+// arithmetic across fesetround even with -frounding-math): an operation's
+// exact result is represented as s + e, where s is its round-to-nearest
+// double and e the exact (or same-signed) remainder from an error-free
+// transformation; the helpers round s + e to f32 or f64 in mode r.
+float round_f32(double s, double e, Rnd r);
+double round_f64(double s, double e, Rnd r);
+// Exact remainders: a + b = s + two_sum_err, a * b = p + two_prod_err.
+inline double two_sum_err(double a, double b, double s) {
+    double bb = s - a;
+    return (a - (s - bb)) + (b - bb);
 }
+inline double two_prod_err(double a, double b, double p) { return std::fma(a, b, -p); }
+
+// f32 operations in every rounding mode (PTX add/mul/fma/div/sqrt/rcp .rn .rz .rm .rp).
+float add_f32(float a, float b, Rnd r);
+float mul_f32(float a, float b, Rnd r);
+float fma_f32(float a, float b, float c, Rnd r);
+float div_f32(float a, float b, Rnd r);
+float sqrt_f32(float a, Rnd r);
+double add_f64(double a, double b, Rnd r);
+double mul_f64(double a, double b, Rnd r);
+// Exact value (an integer or a double) rounded to f32 in mode r.
+inline float to_f32(double exact, Rnd r) { return float(round_to_format(exact, 23, -126, 127, r)); }
 
 inline uint32_t popc32(uint32_t x) { return uint32_t(__builtin_popcount(x)); }
 inline uint32_t clz32(uint32_t x) { return x ? uint32_t(__builtin_clz(x)) : 32u; }

@@ -76,13 +76,14 @@ REF_TEST(fma_rounding) {
         o[0] = std::fma(x, y, z);
         float p = x * y;
         o[1] = p + z;
-        o[2] = with_rounding(Rnd::rz, [&] { return std::fma(x, y, z); });
-        o[3] = with_rounding(Rnd::rm, [&] { return std::fma(x, y, z); });
-        o[4] = with_rounding(Rnd::rp, [&] { return std::fma(x, y, z); });
-        o[5] = with_rounding(Rnd::rp, [&] { volatile float s = x + z; return float(s); });
-        o[6] = with_rounding(Rnd::rm, [&] { volatile float s = x * y; return float(s); });
-        o[7] = with_rounding(Rnd::rz, [&] { volatile float s = x / y; return float(s); });
-        // Sanity of the host's directed fma: rm <= rn <= rp, rz is the one nearer 0.
+        o[2] = fma_f32(x, y, z, Rnd::rz);
+        o[3] = fma_f32(x, y, z, Rnd::rm);
+        o[4] = fma_f32(x, y, z, Rnd::rp);
+        o[5] = add_f32(x, z, Rnd::rp);
+        o[6] = mul_f32(x, y, Rnd::rm);
+        o[7] = div_f32(x, y, Rnd::rz);
+        require(fma_f32(x, y, z, Rnd::rn) == o[0] && div_f32(x, y, Rnd::rn) == x / y, "rn helpers agree with host");
+        // Sanity of the directed fma: rm <= rn <= rp, rz is the one nearer 0.
         require(o[3] <= o[0] && o[0] <= o[4] && o[2] == (o[0] < 0 ? o[4] : o[3]), "fma rounding sanity");
     }
     t.expect("out", out);
@@ -116,9 +117,11 @@ REF_TEST(f32_div_sqrt) {
         o[0] = x / y;
         o[1] = std::sqrt(y);
         o[2] = 1.0f / x;
-        o[3] = with_rounding(Rnd::rm, [&] { volatile float r = std::sqrt(y); return float(r); });
-        o[4] = with_rounding(Rnd::rp, [&] { volatile float r = x / y; return float(r); });
-        o[5] = with_rounding(Rnd::rz, [&] { volatile float r = 1.0f / y; return float(r); });
+        o[3] = sqrt_f32(y, Rnd::rm);
+        o[4] = div_f32(x, y, Rnd::rp);
+        o[5] = div_f32(1.0f, y, Rnd::rz);
+        require(sqrt_f32(y, Rnd::rn) == o[1] && div_f32(x, y, Rnd::rn) == o[0], "rn helpers agree with host");
+        require(o[3] <= o[1] && o[4] >= o[0] && std::fabs(o[5]) <= std::fabs(1.0f / y), "directed sanity");
     }
     t.expect("out", out);
     return t;
@@ -142,9 +145,9 @@ REF_TEST(fp64_math) {
         o[3] = x / y;
         o[4] = std::sqrt(std::fabs(y));
         o[5] = 1.0 / y;
-        o[6] = with_rounding(Rnd::rz, [&] { volatile double r = x + y; return double(r); });
-        double up = with_rounding(Rnd::rp, [&] { volatile double r = x * y; return double(r); });
-        double dn = with_rounding(Rnd::rm, [&] { volatile double r = x * y; return double(r); });
+        o[6] = add_f64(x, y, Rnd::rz);
+        double up = mul_f64(x, y, Rnd::rp);
+        double dn = mul_f64(x, y, Rnd::rm);
         o[6 + 1] = up - dn;
     }
     t.expect("out", out);

@@ -91,16 +91,16 @@ REF_TEST(int_intrinsics) {
         unsigned nc = std::min(z & 63u, 32u);                          // shf.l.clamp
         o[7] = uint32_t(((unsigned __int128)yx << nc) >> 32);
         o[8] = uint32_t(yx >> (z & 31));                               // shf.r.wrap
-        int32_t d4s = int32_t(z), d2 = int32_t(z);
-        uint32_t d4u = z;
+        // Accumulate modulo 2^32 (dp4a/dp2a wrap; signed host overflow would be UB).
+        uint32_t d4s = z, d2 = z, d4u = z;
         for (int k = 0; k < 4; ++k) {
-            d4s += sext((x >> (8 * k)) & 0xff, 8) * sext((y >> (8 * k)) & 0xff, 8);
+            d4s += uint32_t(sext((x >> (8 * k)) & 0xff, 8) * sext((y >> (8 * k)) & 0xff, 8));
             d4u += ((x >> (8 * k)) & 0xff) * ((y >> (8 * k)) & 0xff);
         }
-        for (int k = 0; k < 2; ++k) d2 += sext((x >> (16 * k)) & 0xffff, 16) * sext((y >> (8 * k)) & 0xff, 8);
-        o[9] = uint32_t(d4s);
+        for (int k = 0; k < 2; ++k) d2 += uint32_t(sext((x >> (16 * k)) & 0xffff, 16) * sext((y >> (8 * k)) & 0xff, 8));
+        o[9] = d4s;
         o[10] = d4u;
-        o[11] = uint32_t(d2);
+        o[11] = d2;
         o[12] = (x > y ? x - y : y - x) + z;                            // sad.u32
         uint32_t h = uint32_t((uint64_t(x) + y) >> 1), rh = uint32_t((uint64_t(x) + z + 1) >> 1);
         o[13] = h ^ rh;
@@ -200,12 +200,13 @@ REF_TEST(cvt_i2f) {
         volatile int64_t y = inl[i];
         float* o = &out[6 * i];
         o[0] = float(x);
-        o[1] = with_rounding(Rnd::rz, [&] { volatile float f = float(x); return float(f); });
-        o[2] = with_rounding(Rnd::rm, [&] { volatile float f = float(ux); return float(f); });
-        o[3] = with_rounding(Rnd::rp, [&] { volatile float f = float(ux); return float(f); });
+        require(to_f32(double(x), Rnd::rn) == o[0], "rn conversion agrees with host");
+        o[1] = to_f32(double(x), Rnd::rz);
+        o[2] = to_f32(double(ux), Rnd::rm);
+        o[3] = to_f32(double(ux), Rnd::rp);
         o[4] = float(y);
         volatile double d = double(y);
-        o[5] = with_rounding(Rnd::rz, [&] { volatile float f = float(d); return float(f); });
+        o[5] = to_f32(d, Rnd::rz);
         outd[i] = d;
         // Cross-check the host conversions against exact integer arithmetic.
         require(std::fabs(double(o[1])) <= std::fabs(double(x)), "rz int->float sanity");
