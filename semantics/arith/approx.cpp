@@ -54,7 +54,7 @@ long double eval(uint32_t fn, long double x, long double y) {
 }
 
 template <const Fmt& F>
-uint64_t approx_fn(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t approx_fn(const uint64_t* s, uint64_t*, uint64_t c) {
   bool ftz = (c & cfg::kFtz) != 0;
   uint32_t fn = cfg::sub(c);
   Unp a = unpack(F, s[0], ftz);
@@ -69,7 +69,7 @@ uint64_t approx_fn(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 template <OpFn Lane>
-uint64_t x2(const uint64_t* s, uint64_t* aux, uint32_t c) {
+uint64_t x2(const uint64_t* s, uint64_t* aux, uint64_t c) {
   uint64_t lo[4] = {s[0] & 0xffff, s[1] & 0xffff, 0, 0};
   uint64_t hi[4] = {(s[0] >> 16) & 0xffff, (s[1] >> 16) & 0xffff, 0, 0};
   return Lane(lo, aux, c) | (Lane(hi, aux, c) << 16);

@@ -16,14 +16,14 @@ constexpr uint32_t kSg = 1u << 8;
 unsigned W(uint32_t c) { return c & 0xff; }
 bool Sg(uint32_t c) { return (c & kSg) != 0; }
 
-uint64_t popc(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t popc(const uint64_t* s, uint64_t*, uint64_t c) {
   return static_cast<uint64_t>(__builtin_popcountll(s[0] & mask(W(c))));
 }
-uint64_t clz(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t clz(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t a = s[0] & mask(W(c));
   return a == 0 ? W(c) : static_cast<uint64_t>(__builtin_clzll(a)) - (64 - W(c));
 }
-uint64_t brev(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t brev(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t a = s[0], r = 0;
   for (unsigned i = 0; i < W(c); ++i) r |= ((a >> i) & 1) << (W(c) - 1 - i);
   return r;
@@ -31,7 +31,7 @@ uint64_t brev(const uint64_t* s, uint64_t*, uint32_t c) {
 
 // bfind (9.7.1.16): position of the most significant non-sign bit, or
 // 0xffffffff when there is none; .shiftamt returns (w-1) - position.
-uint64_t bfind(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t bfind(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c);
   uint64_t a = s[0] & mask(w);
   if (Sg(c) && sext(a, w) < 0) a = ~a & mask(w);
@@ -42,7 +42,7 @@ uint64_t bfind(const uint64_t* s, uint64_t*, uint32_t c) {
 
 // bfe (9.7.1.19): pos = b[7:0], len = c[7:0]; bits past the msb and, for
 // signed types, bits past the field read the field's sign bit.
-uint64_t bfe(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t bfe(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c), msb = w - 1;
   uint64_t a = s[0];
   unsigned pos = s[1] & 0xff, len = s[2] & 0xff;
@@ -57,7 +57,7 @@ uint64_t bfe(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // bfi (9.7.1.20): insert a[len-1:0] into b at pos; pos = c[7:0], len = d[7:0].
-uint64_t bfi(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t bfi(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned msb = W(c) - 1;
   uint64_t d = s[1] & mask(W(c));
   unsigned pos = s[2] & 0xff, len = s[3] & 0xff;
@@ -68,7 +68,7 @@ uint64_t bfi(const uint64_t* s, uint64_t*, uint32_t c) {
 
 // szext (9.7.1.21): sign- or zero-extend the low b bits of a; .wrap takes
 // b mod 32, .clamp min(b, 32).
-uint64_t szext(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t szext(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t b = s[1] & 0xffffffffu;
   unsigned n = (cfg::sub(c) & 1) != 0 ? static_cast<unsigned>(std::min<uint64_t>(b, 32)) : b & 31;
   if (n == 0) return 0;
@@ -78,7 +78,7 @@ uint64_t szext(const uint64_t* s, uint64_t*, uint32_t c) {
 
 // bmsk (9.7.1.22): mask of len b starting at a; .clamp clamps both to 32,
 // .wrap takes both mod 32.
-uint64_t bmsk(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t bmsk(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t a = s[0] & 0xffffffffu, b = s[1] & 0xffffffffu;
   bool clamp = (cfg::sub(c) & 1) != 0;
   unsigned pos = clamp ? static_cast<unsigned>(std::min<uint64_t>(a, 32)) : a & 31;
@@ -90,7 +90,7 @@ uint64_t bmsk(const uint64_t* s, uint64_t*, uint32_t c) {
 // fns (9.7.1.17): position of the |offset|-th set bit of mask counting from
 // base upwards (offset > 0) or downwards (offset < 0); offset 0 tests mask[base].
 // base > 31 is undefined in the ISA; we return 0xffffffff (nothing found).
-uint64_t fns(const uint64_t* s, uint64_t*, uint32_t) {
+uint64_t fns(const uint64_t* s, uint64_t*, uint64_t) {
   uint64_t m = s[0] & 0xffffffffu, base = s[1] & 0xffffffffu;
   int64_t off = sext(s[2], 32);
   if (base > 31) return 0xffffffffu;
@@ -102,7 +102,7 @@ uint64_t fns(const uint64_t* s, uint64_t*, uint32_t) {
 }
 
 // dp4a (9.7.1.23): four byte products summed into c, 32-bit wrap.
-uint64_t dp4a(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t dp4a(const uint64_t* s, uint64_t*, uint64_t c) {
   bool sa = (cfg::sub(c) & 1) != 0, sb = (cfg::sub(c) & 2) != 0;
   uint64_t acc = s[2];
   for (int i = 0; i < 4; ++i) {
@@ -114,7 +114,7 @@ uint64_t dp4a(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // dp2a (9.7.1.24): two 16-bit halves of a times bytes 0,1 (.lo) or 2,3 (.hi) of b.
-uint64_t dp2a(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t dp2a(const uint64_t* s, uint64_t*, uint64_t c) {
   bool sa = (cfg::sub(c) & 1) != 0, sb = (cfg::sub(c) & 2) != 0, hi = (cfg::sub(c) & 4) != 0;
   uint64_t acc = s[2];
   for (int i = 0; i < 2; ++i) {
@@ -126,7 +126,7 @@ uint64_t dp2a(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 enum Logic : uint32_t { l_and, l_or, l_xor, l_not, l_cnot, l_mov, l_shl, l_shr };
-uint64_t logic(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t logic(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c);
   uint64_t a = s[0] & mask(w), b = s[1];
   switch (cfg::sub(c)) {
@@ -149,7 +149,7 @@ uint64_t logic(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // lop3 (9.7.7.6): bit i of d is immLut[(a_i << 2) | (b_i << 1) | c_i].
-uint64_t lop3(const uint64_t* s, uint64_t*, uint32_t) {
+uint64_t lop3(const uint64_t* s, uint64_t*, uint64_t) {
   uint64_t d = 0, lut = s[3] & 0xff;
   for (int i = 0; i < 32; ++i) {
     unsigned idx = (((s[0] >> i) & 1) << 2) | (((s[1] >> i) & 1) << 1) | ((s[2] >> i) & 1);
@@ -158,8 +158,17 @@ uint64_t lop3(const uint64_t* s, uint64_t*, uint32_t) {
   return d;
 }
 
+// lop3.BoolOp (PTX ISA 8.x lop3): d as above, p = (d != 0) BoolOp q.
+uint64_t lop3_pred(const uint64_t* s, uint64_t* aux, uint64_t c) {
+  uint64_t d = lop3(s, aux, c);
+  bool t = d != 0, q = (s[4] & 1) != 0;
+  uint32_t op = cfg::sub(c);
+  *aux = op == 1 ? (t && q) : op == 2 ? (t || q) : (t != q);
+  return d;
+}
+
 // shf (9.7.7.7): funnel shift of the 64-bit {b, a}; .clamp min(c, 32), .wrap c mod 32.
-uint64_t shf(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t shf(const uint64_t* s, uint64_t*, uint64_t c) {
   bool right = (cfg::sub(c) & 1) != 0, clamp = (cfg::sub(c) & 2) != 0;
   uint64_t cc = s[2] & 0xffffffffu;
   unsigned n = clamp ? static_cast<unsigned>(std::min<uint64_t>(cc, 32)) : cc & 31;
@@ -168,7 +177,7 @@ uint64_t shf(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // prmt (9.7.8.7): bytes 0-3 are a, 4-7 are b.
-uint64_t prmt(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t prmt(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t src = ((s[1] & 0xffffffffu) << 32) | (s[0] & 0xffffffffu);
   auto byte = [&](unsigned i) { return (src >> (8 * (i & 7))) & 0xff; };
   unsigned ctl = s[2] & 3;
@@ -196,7 +205,7 @@ uint64_t prmt(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // selp (9.7.5.3): d = c ? a : b.
-uint64_t selp(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t selp(const uint64_t* s, uint64_t*, uint64_t c) {
   return ((s[2] & 1) != 0 ? s[0] : s[1]) & mask(W(c));
 }
 
@@ -285,8 +294,15 @@ Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
     uint32_t sub = uint32_t(p.has("r")) | (uint32_t(p.has("clamp")) << 1);
     d = make_desc(shf, c | (sub << cfg::kSubShift), t, {t, t, Ty::u32});
   } else if (op == "lop3") {
-    if (t != Ty::b32 || !nomods()) return bad("needs .b32");
-    d = make_desc(lop3, c, t, {t, t, t, Ty::b8});
+    if (t != Ty::b32 || p.mods.size() > 1) return bad("needs .b32 and at most one BoolOp");
+    if (p.mods.empty()) {
+      d = make_desc(lop3, c, t, {t, t, t, Ty::b8});
+    } else {
+      uint32_t bop = p.has("and") ? 1 : p.has("or") ? 2 : p.has("xor") ? 3 : 0;
+      if (bop == 0) return bad("unknown BoolOp ." + p.mods[0]);
+      d = make_desc(lop3_pred, c | (bop << cfg::kSubShift), t, {t, t, t, Ty::b8, Ty::pred});
+      d.aux_out = true;
+    }
   } else if (op == "selp") {
     if (!nomods() || t == Ty::pred) return bad("bad selp form");
     d = make_desc(selp, c, t, {t, t, Ty::pred});

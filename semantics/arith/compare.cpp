@@ -60,7 +60,7 @@ bool combine(bool t, uint64_t pc, uint32_t c) {
 
 // setp: p = cmp BoolOp c, q = !cmp BoolOp c; on x2 types p is the low lane
 // and q the high lane (9.7.4.x setp).
-uint64_t setp(const uint64_t* s, uint64_t* aux, uint32_t c) {
+uint64_t setp(const uint64_t* s, uint64_t* aux, uint64_t c) {
   uint32_t m = c & 0xf;
   if ((c & (1u << 20)) != 0) {
     bool lo = (relation(s[0] & 0xffff, s[1] & 0xffff, c) & m) != 0;
@@ -84,7 +84,7 @@ uint64_t true_value(uint32_t dst, unsigned lane_bits) {
 }
 
 // set: d = (cmp BoolOp c) ? 1.0 or all ones : 0.
-uint64_t set(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t set(const uint64_t* s, uint64_t*, uint64_t c) {
   uint32_t m = c & 0xf, dst = (c >> 24) & 0xf;
   if ((c & (1u << 20)) != 0) {
     uint64_t r = 0;
@@ -99,7 +99,7 @@ uint64_t set(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // slct: d = (c >= 0) ? a : b; for .f32 c, -0 >= 0 holds and NaN selects b.
-uint64_t slct(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t slct(const uint64_t* s, uint64_t*, uint64_t c) {
   bool ge;
   if (((c >> 8) & 0xf) == k_f32) {
     Unp u = unpack(kF32, s[2], (c & (1u << 6)) != 0);

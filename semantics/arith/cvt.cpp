@@ -80,7 +80,7 @@ uint64_t cvt1(uint64_t a, Ty dt, Ty st, uint32_t c, const Fmt* df, const Fmt* sf
 Ty dty(uint32_t c) { return static_cast<Ty>((c >> 16) & 0x1f); }
 Ty sty(uint32_t c) { return static_cast<Ty>((c >> 21) & 0x1f); }
 
-uint64_t cvt_scalar(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t cvt_scalar(const uint64_t* s, uint64_t*, uint64_t c) {
   return cvt1(s[0], dty(c), sty(c), c, fmt_of(dty(c)), fmt_of(sty(c)));
 }
 
@@ -94,7 +94,7 @@ const Fmt& lane_fmt(Ty t) {
 }
 
 // cvt.*.{f16x2,bf16x2,e4m3x2,e5m2x2}.f32 d, a, b: a goes to the upper lane.
-uint64_t cvt_pair(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t cvt_pair(const uint64_t* s, uint64_t*, uint64_t c) {
   const Fmt& df = lane_fmt(dty(c));
   unsigned lw = df.width();
   uint64_t hi = finish(df, unpack(kF32, s[0], (c & cfg::kFtz) != 0), c & ~cfg::kFtz);
@@ -103,7 +103,7 @@ uint64_t cvt_pair(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // Lane-wise conversion between packed forms (f16x2 <-> e4m3x2/e5m2x2).
-uint64_t cvt_lanes(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t cvt_lanes(const uint64_t* s, uint64_t*, uint64_t c) {
   const Fmt& df = lane_fmt(dty(c));
   const Fmt& sf = lane_fmt(sty(c));
   unsigned dw = df.width(), sw = sf.width();

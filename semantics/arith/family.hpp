@@ -45,7 +45,7 @@ inline uint32_t sub(uint32_t c) { return c >> kSubShift; }
 bool float_round(const Parsed& p, Round* rm, bool* present, bool allow_rna = false);
 bool int_round(const Parsed& p, Round* rm, bool* present);  // .rni .rzi .rmi .rpi
 
-OpDesc make_desc(OpFn fn, uint32_t cfgv, Ty dst, std::initializer_list<Ty> srcs);
+OpDesc make_desc(OpFn fn, uint64_t cfgv, Ty dst, std::initializer_list<Ty> srcs);
 
 Res resolve_int(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err);
@@ -54,6 +54,8 @@ Res resolve_half(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_video(const Parsed& p, OpDesc& d, std::string& err);
+Res resolve_video_simd(const Parsed& p, OpDesc& d, std::string& err);
 
 // Sub-operations of the IEEE float family (cfg::sub of float_ops kernels).
 enum FOp : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o_neg, o_min, o_max,

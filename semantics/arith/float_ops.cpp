@@ -48,7 +48,7 @@ Unp negate(Unp u) {
 template <const Fmt& F>
 struct K {
   static Unp in(uint64_t b, uint32_t c) { return unpack(F, b, (c & cfg::kFtz) != 0); }
-  static uint64_t arith(const uint64_t* s, uint64_t*, uint32_t c) {
+  static uint64_t arith(const uint64_t* s, uint64_t*, uint64_t c) {
     Round rm = cfg::round(c);
     Unp r;
     switch (cfg::sub(c)) {
@@ -63,7 +63,7 @@ struct K {
     return finish(F, r, c);
   }
   // abs/neg (9.7.3.9-10): sign-bit operations after the optional flush.
-  static uint64_t absneg(const uint64_t* s, uint64_t*, uint32_t c) {
+  static uint64_t absneg(const uint64_t* s, uint64_t*, uint64_t c) {
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     uint64_t a = flush(F, s[0] & ((sign << 1) - 1), (c & cfg::kFtz) != 0);
     return cfg::sub(c) == o_abs ? a & ~sign : a ^ sign;
@@ -71,7 +71,7 @@ struct K {
   // min/max (9.7.3.11-12): a NaN operand is ignored unless both are NaN or
   // .NaN is given (then canonical NaN); -0 < +0; .xorsign.abs compares
   // magnitudes and gives the result the xor of the input signs.
-  static uint64_t minmax(const uint64_t* s, uint64_t*, uint32_t c) {
+  static uint64_t minmax(const uint64_t* s, uint64_t*, uint64_t c) {
     bool ftz = (c & cfg::kFtz) != 0;
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     uint64_t a = flush(F, s[0] & ((sign << 1) - 1), ftz), b = flush(F, s[1] & ((sign << 1) - 1), ftz);
@@ -93,12 +93,12 @@ struct K {
     return r;
   }
   // copysign (9.7.3.2): d = b with the sign of a.
-  static uint64_t copysign(const uint64_t* s, uint64_t*, uint32_t) {
+  static uint64_t copysign(const uint64_t* s, uint64_t*, uint64_t) {
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     return (s[1] & (sign - 1)) | (s[0] & sign);
   }
   // testp (9.7.3.1): classification of the raw bits.
-  static uint64_t testp(const uint64_t* s, uint64_t*, uint32_t c) {
+  static uint64_t testp(const uint64_t* s, uint64_t*, uint64_t c) {
     uint64_t sign = uint64_t(1) << (F.width() - 1);
     uint64_t a = s[0] & ((sign << 1) - 1);
     Unp u = unpack(F, a, false);
@@ -116,7 +116,7 @@ struct K {
 
 // Applies a 16-bit lane kernel to both halves of f16x2/bf16x2 (9.7.4).
 template <OpFn Lane>
-uint64_t x2(const uint64_t* s, uint64_t* aux, uint32_t c) {
+uint64_t x2(const uint64_t* s, uint64_t* aux, uint64_t c) {
   uint64_t lo[4] = {s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff, 0};
   uint64_t hi[4] = {(s[0] >> 16) & 0xffff, (s[1] >> 16) & 0xffff, (s[2] >> 16) & 0xffff, 0};
   return Lane(lo, aux, c) | (Lane(hi, aux, c) << 16);

@@ -29,7 +29,7 @@ FT from_bits(UT u) {
 }
 
 template <typename FT, typename UT, const Fmt& F, uint32_t Op>
-uint64_t host_kernel(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t host_kernel(const uint64_t* s, uint64_t*, uint64_t c) {
   constexpr UT sign = UT(1) << (sizeof(UT) * 8 - 1);
   constexpr UT expm = ((UT(1) << F.ebits) - 1) << F.mbits;
   bool ftz = (c & cfg::kFtz) != 0;

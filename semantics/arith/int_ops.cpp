@@ -31,7 +31,7 @@ enum Sub : uint32_t { s_add, s_sub, s_addc, s_subc, s_mul_lo, s_mul_hi, s_mul_wi
 
 // add/sub (9.7.1.1-2), add.cc/addc/sub.cc/subc (9.7.2.1-4): the carry-in is
 // src[2]; the carry (or borrow) out is the bit above the width.
-uint64_t add_sub(const uint64_t* s, uint64_t* aux, uint32_t c) {
+uint64_t add_sub(const uint64_t* s, uint64_t* aux, uint64_t c) {
   unsigned w = W(c);
   uint32_t op = cfg::sub(c);
   uint64_t a = s[0] & mask(w), b = s[1] & mask(w);
@@ -49,7 +49,7 @@ uint64_t add_sub(const uint64_t* s, uint64_t* aux, uint32_t c) {
 
 // Hot plain forms (no .sat/.cc): wrap-around in the type's width.
 template <uint32_t Sub>
-uint64_t plain(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t plain(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t m = mask(W(c));
   if constexpr (Sub == s_add) return (s[0] + s[1]) & m;
   else if constexpr (Sub == s_sub) return (s[0] - s[1]) & m;
@@ -59,7 +59,7 @@ uint64_t plain(const uint64_t* s, uint64_t*, uint32_t c) {
 
 // mul (9.7.1.3), mad (9.7.1.4), mad.cc/madc (9.7.2.5-6): the full product is
 // 2w bits; .lo/.hi select a half, .wide keeps all of it (w <= 32).
-uint64_t mul_mad(const uint64_t* s, uint64_t* aux, uint32_t c) {
+uint64_t mul_mad(const uint64_t* s, uint64_t* aux, uint64_t c) {
   unsigned w = W(c);
   uint32_t op = cfg::sub(c);
   // The exact 2w-bit product, as two's complement bits.
@@ -82,7 +82,7 @@ uint64_t mul_mad(const uint64_t* s, uint64_t* aux, uint32_t c) {
 }
 
 // mul24/mad24 (9.7.1.5-6): 24x24-bit product (48 bits); .hi is bits 47..16.
-uint64_t mul24(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t mul24(const uint64_t* s, uint64_t*, uint64_t c) {
   int64_t a = Sg(c) ? sext(s[0], 24) : int64_t(s[0] & 0xffffff);
   int64_t b = Sg(c) ? sext(s[1], 24) : int64_t(s[1] & 0xffffff);
   auto p = static_cast<uint64_t>(a * b);
@@ -95,7 +95,7 @@ uint64_t mul24(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // sad (9.7.1.7): d = c + |a - b|.
-uint64_t sad(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t sad(const uint64_t* s, uint64_t*, uint64_t c) {
   __int128 a = val(s[0], c), b = val(s[1], c);
   __int128 diff = a < b ? b - a : a - b;
   return static_cast<uint64_t>(static_cast<u128>(diff) + s[2]) & mask(W(c));
@@ -104,7 +104,7 @@ uint64_t sad(const uint64_t* s, uint64_t*, uint32_t c) {
 // div/rem (9.7.1.8-9). Division by zero is "unspecified" in the spec; we
 // return all ones for div and the dividend for rem (docs/approx.md).
 // INT_MIN / -1 wraps to INT_MIN with remainder 0 (two's complement).
-uint64_t divrem(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t divrem(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c);
   bool is_rem = cfg::sub(c) == 1;
   uint64_t a = s[0] & mask(w), b = s[1] & mask(w);
@@ -116,7 +116,7 @@ uint64_t divrem(const uint64_t* s, uint64_t*, uint32_t c) {
 }
 
 // abs/neg (9.7.1.10-11): two's complement, so abs(INT_MIN) = INT_MIN.
-uint64_t absneg(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t absneg(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c);
   int64_t a = sext(s[0], w);
   uint64_t r = cfg::sub(c) == 0 ? (a < 0 ? 0 - uint64_t(a) : uint64_t(a)) : 0 - uint64_t(a);
@@ -132,13 +132,13 @@ uint64_t minmax1(uint64_t a, uint64_t b, uint32_t c, unsigned w) {
   if ((c & kReluI) != 0 && r < 0) r = 0;
   return static_cast<uint64_t>(r) & mask(w);
 }
-uint64_t minmax(const uint64_t* s, uint64_t*, uint32_t c) { return minmax1(s[0], s[1], c, W(c)); }
-uint64_t minmax_x2(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t minmax(const uint64_t* s, uint64_t*, uint64_t c) { return minmax1(s[0], s[1], c, W(c)); }
+uint64_t minmax_x2(const uint64_t* s, uint64_t*, uint64_t c) {
   return minmax1(s[0], s[1], c, 16) | (minmax1(s[0] >> 16, s[1] >> 16, c, 16) << 16);
 }
 
 // add/sub on u16x2/s16x2 wrap per lane (PTX ISA 9.7.1.1, sm_90).
-uint64_t addsub_x2(const uint64_t* s, uint64_t*, uint32_t c) {
+uint64_t addsub_x2(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t r = 0;
   for (int i = 0; i < 2; ++i) {
     uint64_t a = (s[0] >> (16 * i)) & 0xffff, b = (s[1] >> (16 * i)) & 0xffff;

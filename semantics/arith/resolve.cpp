@@ -77,7 +77,7 @@ bool int_round(const Parsed& p, Round* rm, bool* present) {
   return n <= 1;
 }
 
-OpDesc make_desc(OpFn fn, uint32_t cfgv, Ty dst, std::initializer_list<Ty> srcs) {
+OpDesc make_desc(OpFn fn, uint64_t cfgv, Ty dst, std::initializer_list<Ty> srcs) {
   OpDesc d;
   d.fn = fn;
   d.cfg = cfgv;
@@ -111,8 +111,9 @@ Resolved resolve(std::string_view m, const ResolveOptions& opts) {
     pos = dot + 1;
   }
   using Fam = Res (*)(const Parsed&, OpDesc&, std::string&);
-  static constexpr Fam kFams[] = {resolve_int,     resolve_bits,    resolve_float, resolve_half,
-                                  resolve_approx,  resolve_compare, resolve_cvt};
+  static constexpr Fam kFams[] = {resolve_int,    resolve_bits,    resolve_float, resolve_half,
+                                  resolve_approx, resolve_compare, resolve_cvt,   resolve_video,
+                                  resolve_video_simd};
   OpDesc d;
   for (Fam f : kFams) {
     std::string err;

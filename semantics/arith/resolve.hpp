@@ -13,13 +13,17 @@
 // * Source operands: src[0..nsrc-1] hold the raw bit pattern of each source in
 //   its low width(src[i]) bits; higher bits are ignored. Predicates are 0/1.
 //   Immediate-only operands (lop3's immLut, prmt's selector is a register)
-//   are ordinary sources too.
+//   are ordinary sources too. At most 5 sources (lop3.BoolOp: a b c immLut q);
+//   all others take at most 4.
+// * Operand syntax that changes the semantics is passed as extra tokens:
+//   video selectors a.b1 / b.h0 / d.b2 as asel_b1, bsel_h0, dsel_b2, and
+//   vmad operand negation -a/-b/-c as neg_a, neg_b, neg_c.
 // * Result: raw bits of the destination in the low width(dst) bits, higher
 //   bits zero (predicates 0/1).
 // * aux: carry chains (PTX ISA 9.7.1.x add.cc/addc/sub.cc/subc/mad.cc/madc):
 //   the carry-in is the last source (0/1) and the carry-out is written to
 //   *aux (0/1) when aux_out. setp/set with two destinations (p|q): *aux
-//   receives q. mul.wide and similar give the whole result in the return value.
+//   receives q; lop3.BoolOp d|p: *aux receives p. mul.wide and similar give the whole result in the return value.
 // * Unspecified-by-spec results (integer division by zero, .approx values) are
 //   documented in docs/approx.md; `bound` gives the spec's error bound for a
 //   check mode that accepts any value within it.
@@ -49,14 +53,14 @@ struct ErrBound {
   double value2 = 0;  // abs_or_ulp: ulps allowed outside the absolute-error domain
 };
 
-using OpFn = uint64_t (*)(const uint64_t* src, uint64_t* aux, uint32_t cfg);
+using OpFn = uint64_t (*)(const uint64_t* src, uint64_t* aux, uint64_t cfg);
 
 struct OpDesc {
   OpFn fn = nullptr;
-  uint32_t cfg = 0;  // opaque configuration (rounding, flags), passed to fn
+  uint64_t cfg = 0;  // opaque configuration (rounding, flags), passed to fn
   uint8_t nsrc = 0;
   Ty dst = Ty::b32;
-  Ty src[4] = {Ty::b32, Ty::b32, Ty::b32, Ty::b32};
+  Ty src[5] = {Ty::b32, Ty::b32, Ty::b32, Ty::b32, Ty::b32};
   bool aux_out = false;  // fn writes *aux (carry-out, or q of setp p|q)
   Ty aux_ty = Ty::pred;
   ErrBound bound;

@@ -55,7 +55,7 @@ size_t run_file(const std::string& name, bool host_fpu) {
     }
     const OpDesc& d = it->second;
     REQUIRE(arrow - 1 == d.nsrc);
-    uint64_t src[4] = {0, 0, 0, 0};
+    uint64_t src[5] = {0, 0, 0, 0, 0};
     for (size_t i = 1; i < arrow; ++i) src[i - 1] = num(tok[i]);
     uint64_t aux = 0;
     uint64_t got = d(src, &aux);
@@ -94,3 +94,4 @@ VEC_TEST("half")
 VEC_TEST("cvt")
 VEC_TEST("cmp")
 VEC_TEST("approx")
+VEC_TEST("video")

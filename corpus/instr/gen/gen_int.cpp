@@ -177,6 +177,10 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
         uint64_t d = 0;
         for (int i = 0; i < 32; ++i) d |= bit(lut, bit(a, i) * 4 + bit(b, i) * 2 + bit(c, i)) << i;
         v.put("lop3.b32", {a, b, c, lut}, d);
+        uint64_t q = (a ^ lut) & 1;  // lop3.BoolOp: p = (d != 0) BoolOp q
+        v.put2("lop3.and.b32", {a, b, c, lut, q}, d, (d != 0) && q);
+        v.put2("lop3.or.b32", {a, b, c, lut, q}, d, (d != 0) || q);
+        v.put2("lop3.xor.b32", {a, b, c, lut, q}, d, (d != 0) != (q != 0));
       }
       // shf: funnel shift of {b:a}
       for (uint64_t n : {0ull, 13ull, 31ull, 32ull, 33ull}) {
