@@ -62,8 +62,8 @@ REF_TEST(recursion) {
 
 // local_array.cu: each thread sorts 16 gathered values in a .local array.
 REF_TEST(local_sort) {
-    const int n = 64;
-    Test t("local_sort", "../ptx/sm_80/local_array.ptx", "local_sort", {2}, {32});
+    const int n = 32;  // ~1500 thread-instructions each (insertion sort in .local)
+    Test t("local_sort", "../ptx/sm_80/local_array.ptx", "local_sort", {1}, {32});
     auto in = t.buffer<int32_t>("in", n, values(rand_i32(72, n, -1000, 1000)));
     auto idx = t.buffer<int32_t>("idx", n, values(rand_i32(73, n, 0, 1000)));
     auto out = t.buffer<int32_t>("out", 2 * n, zero<int32_t>());
