@@ -170,3 +170,28 @@ TEST_CASE("mov pack/unpack and mov.type", "[unit]") {
   CHECK(run("bmsk.wrap.b32", 1, 2) == 6);                // ISA example
   CHECK(run("szext.wrap.u32", 0xffffffff, 0) == 0);       // ISA example
 }
+
+TEST_CASE("predicate logic, defaults and packed-lane plumbing", "[unit]") {
+  CHECK(run("and.pred", 1, 1) == 1);
+  CHECK(run("or.pred", 0, 0) == 0);
+  CHECK(run("xor.pred", 1, 1) == 0);
+  CHECK(run("not.pred", 0) == 1);
+  CHECK(run("not.pred", 1) == 0);
+  // mad.f32 without rounding is the fused .rn form (docs/approx.md)
+  CHECK(run("mad.f32", fb(1.0f + 0x1.0p-23f), fb(1.0f - 0x1.0p-23f), fb(-1.0f)) == fb(-0x1.0p-46f));
+  // add.f32 without rounding is .rn
+  CHECK(run("add.f32", fb(1.0f), fb(0x1.0p-24f)) == fb(1.0f));
+  // setp on f16x2: p is the low lane, q the high lane
+  uint64_t q = 9;
+  CHECK(run("setp.lt.f16x2", 0x3c000000, 0x00003c00, 0, 0, &q) == 1);
+  CHECK(q == 0);
+  // cvt to f16x2 puts the first source in the upper half
+  CHECK(run("cvt.rn.f16x2.f32", fb(1.0f), fb(2.0f)) == 0x3c004000);
+  // video selectors arrive as tokens
+  CHECK(run("vadd.u32.u32.u32.asel_b1.bsel_h1", 0x0000ff00, 0x00020000) == 0x101);
+  CHECK(run("vadd2.u32.u32.u32", 0x00010002, 0x00030004, 0) == 0x00040006);
+  // 64-bit integer extremes
+  CHECK(run("mul.wide.s32", 0x80000000, 0x80000000) == 0x4000000000000000ull);
+  CHECK(run("mad.lo.cc.u64", ~0ull, 1, 1, 0, &q) == 0);
+  CHECK(q == 1);
+}
