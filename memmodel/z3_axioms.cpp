@@ -156,7 +156,18 @@ Candidate Encoding::decode(const z3::model& m) const {
 
 z3::expr Encoding::blocking_clause(const z3::model& m) const {
   z3::expr_vector diff(ctx_);
-  for (const z3::expr& v : primary_) diff.push_back(m.eval(v, true).is_true() ? !v : v);
+  for (const Primary& p : primary_) diff.push_back(m.eval(p.v, true).is_true() ? !p.v : p.v);
+  return z3::mk_or(diff);
+}
+
+z3::expr Encoding::exclusion_clause(const Candidate& c) const {
+  z3::expr_vector diff(ctx_);
+  for (const Primary& p : primary_) {
+    const bool val = p.kind == 'r'   ? c.rf[p.b] == p.a
+                     : p.kind == 'c' ? c.co(p.a, p.b)
+                                     : c.final_write[f_.phys[p.a]] == p.a;
+    diff.push_back(val ? !p.v : p.v);
+  }
   return z3::mk_or(diff);
 }
 

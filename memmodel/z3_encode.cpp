@@ -69,7 +69,7 @@ void Encoding::encode_rf() {
     for (int w : cands) {
       z3::expr v = ctx_.bool_const(key("rf", w, r).c_str());
       rf_[size_t(w) * n_ + r] = v;
-      primary_.push_back(v);
+      primary_.push_back({v, 'r', w, r});
       any.push_back(v);
     }
     s_.add(z3::mk_or(any));
@@ -99,7 +99,7 @@ void Encoding::encode_co() {
           slot = !*co_[size_t(b) * n_ + a];
         } else {
           slot = ctx_.bool_const(key("co", a, b).c_str());
-          primary_.push_back(*slot);
+          primary_.push_back({*slot, 'c', a, b});
           if (!f_.co_total && a > b) s_.add(!(*slot && co(b, a)));
         }
       }
@@ -131,7 +131,7 @@ void Encoding::encode_final() {
     for (int w : own) {
       z3::expr v = ctx_.bool_const(("fw" + std::to_string(w)).c_str());
       fw_[w] = v;
-      primary_.push_back(v);
+      primary_.push_back({v, 'f', w, -1});
       any.push_back(v);
       for (int b : own)
         if (b != w) s_.add(z3::implies(v, !co(w, b)));

@@ -28,8 +28,10 @@ class Encoding {
   Encoding(z3::context& ctx, const Facts& f, z3::solver& s);
   // The candidate a model denotes.
   Candidate decode(const z3::model& m) const;
-  // A clause excluding the model's (rf, co) and nothing else.
+  // A clause excluding the model's (rf, co, final write) and nothing else.
   z3::expr blocking_clause(const z3::model& m) const;
+  // A clause excluding the execution of `c` (found under another encoding).
+  z3::expr exclusion_clause(const Candidate& c) const;
 
  private:
   using Opt = std::optional<z3::expr>;
@@ -69,7 +71,12 @@ class Encoding {
   std::vector<std::vector<Opt>> obs_;  // per level
   std::vector<Opt> rank_;             // Fence-SC rank per ordered sc fence
   std::vector<Opt> fw_;               // final-write choice per write
-  std::vector<z3::expr> primary_;     // rf, co, final-write variables (blocking)
+  struct Primary {
+    z3::expr v;
+    char kind;  // 'r': rf(a, b), 'c': co(a, b), 'f': a is the final write
+    int a, b;
+  };
+  std::vector<Primary> primary_;      // rf, co, final-write variables (blocking)
   std::vector<int> k_;                // endpoints of synchronizes-with edges
   std::vector<int> k_index_;          // event -> index in k_, or -1
   std::vector<Opt> reach_;            // |K| x |K|

@@ -58,32 +58,42 @@ class Z3Engine final : public Engine {
       return lim.timeout_s * 1000.0 - used;
     };
     EngineStats st;
-    const z3e::Facts f = z3e::build_facts(s, m);
+    z3e::Facts f = z3e::build_facts(s, m);
+    if (f.barrier_hangs) return st;  // no terminating execution (8.9.4)
     // A fresh context costs ~20 ms on its first check (module setup), so
     // each thread keeps one; solvers are per Skeleton. The simple solver
     // (incremental SMT core) is much cheaper than the default combination.
     thread_local z3::context ctx;
-    z3::solver solver(ctx, z3::solver::simple());
-    z3e::Encoding enc(ctx, f, solver);
-    for (;;) {
-      if (lim.timeout_s > 0) {
-        const double left = remaining_ms();
-        if (left <= 0) throw LimitError("z3 engine: timeout");
-        solver.set("timeout", unsigned(std::max(1.0, left)));
+    // Barrier quorum choices are existential like the Fence-SC order: one
+    // solver per choice, each excluding the executions found before.
+    const size_t choices = m.kind == ModelKind::SC ? 1 : f.sb_choices.size();
+    std::vector<z3e::Candidate> found;
+    for (size_t ch = 0; ch < choices; ++ch) {
+      f.sb = f.sb_choices[ch];
+      z3::solver solver(ctx, z3::solver::simple());
+      z3e::Encoding enc(ctx, f, solver);
+      for (const auto& c : found) solver.add(enc.exclusion_clause(c));
+      for (;;) {
+        if (lim.timeout_s > 0) {
+          const double left = remaining_ms();
+          if (left <= 0) throw LimitError("z3 engine: timeout");
+          solver.set("timeout", unsigned(std::max(1.0, left)));
+        }
+        ++st.candidates;
+        const z3::check_result r = solver.check();
+        if (r == z3::unsat) break;
+        if (r == z3::unknown) throw LimitError("z3 engine: " + solver.reason_unknown());
+        const z3::model model = solver.get_model();
+        z3e::Candidate c = enc.decode(model);
+        check_model(s, m, f, c);
+        if (lim.max_executions > 0 && st.consistent >= lim.max_executions)
+          throw LimitError("z3 engine: more than " + std::to_string(lim.max_executions) +
+                           " executions");
+        ++st.consistent;
+        if (!visit(z3e::to_execution(f, c))) return st;
+        solver.add(enc.blocking_clause(model));
+        if (choices > 1) found.push_back(std::move(c));
       }
-      ++st.candidates;
-      const z3::check_result r = solver.check();
-      if (r == z3::unsat) break;
-      if (r == z3::unknown) throw LimitError("z3 engine: " + solver.reason_unknown());
-      const z3::model model = solver.get_model();
-      z3e::Candidate c = enc.decode(model);
-      check_model(s, m, f, c);
-      if (lim.max_executions > 0 && st.consistent >= lim.max_executions)
-        throw LimitError("z3 engine: more than " + std::to_string(lim.max_executions) +
-                         " executions");
-      ++st.consistent;
-      if (!visit(z3e::to_execution(f, c))) break;
-      solver.add(enc.blocking_clause(model));
     }
     return st;
   }

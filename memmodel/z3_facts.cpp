@@ -46,7 +46,11 @@ Facts build_facts(const Skeleton& s, const Model& m) {
   for (int e = 0; e < n; ++e)
     if (f.M[e]) f.phys[e] = s.physical(e);
   f.po = to_mat(st.po), f.vloc = to_mat(st.vloc), f.loc = to_mat(st.loc), f.ms = to_mat(st.ms);
-  f.same_proxy = to_mat(st.same_proxy), f.scta = to_mat(st.scta), f.sb = to_mat(st.sync_barrier);
+  f.same_proxy = to_mat(st.same_proxy), f.scta = to_mat(st.scta);
+  for (const Relation& r : st.sync_barrier_choices) f.sb_choices.push_back(to_mat(r));
+  if (f.sb_choices.empty()) f.sb_choices.push_back(to_mat(st.sync_barrier));
+  f.sb = f.sb_choices.front();
+  f.barrier_hangs = st.barrier_hangs;
   f.pfo = to_mat(st.proxy_fence_ops), f.dep = to_mat(st.dep), f.poloc = to_mat(st.po & st.loc);
   f.spl_overlap = to_mat(st.po & (m.kind == ModelKind::PTX6 ? st.loc : st.vloc));
   f.sfpair = to_mat(st.sc_fence_pairs);

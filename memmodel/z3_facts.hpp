@@ -41,7 +41,12 @@ struct Facts {
   Mat ms;          // morally strong (8.7), irreflexive
   Mat same_proxy;  // both tagged with the same proxy (8.6)
   Mat scta;        // same CTA (both events run by threads)
-  Mat sb;          // barrier synchronisation (8.9.4 item 2), static
+  Mat sb;          // barrier synchronisation (8.9.4 item 2) of the chosen quorum
+  // Barriers with a thread count below the arrivals leave a runtime choice
+  // of which threads complete them (static_relations.hpp); engines take the
+  // union over the choices. A barrier that can never complete: no execution.
+  std::vector<Mat> sb_choices;
+  bool barrier_hangs = false;
   Mat pfo;         // (f, x): fence f and memory op x share proxy and CTA (Dat3M proxy-fence-ops)
   Mat dep;         // addr | data | ctrl
   Mat poloc;       // po & loc

@@ -100,6 +100,13 @@ TEST_CASE("z3 barriers synchronize threads of one CTA (8.9.4 item 2)", "[barrier
   CHECK_FALSE(allowed(mp_barrier(0)));
   CHECK(allowed(mp_barrier(1)));  // different CTAs: no synchronization
   CHECK_FALSE(allowed(mp_barrier(0, BarrierOp::Arrive)));  // arrive releases to sync
+  // A barrier for three threads orders the store before both loads; one
+  // that expects four never completes (no terminating execution).
+  CHECK_FALSE(allowed(quorum(3)));
+  CHECK_FALSE(allowed(quorum(4)));
+  CHECK(run_engine("z3", quorum(4), Model{}).count == 0);
+  // A quorum of two: P0 may arrive last, so P1's stale read is allowed.
+  CHECK(allowed(quorum(2)));
 }
 
 TEST_CASE("z3 proxies: aliases need an alias proxy fence (8.6, 8.10.6 CoWR)", "[proxy]") {

@@ -147,6 +147,21 @@ Skeleton mp_rmw_chain(Order rmw_order, bool red) {
   return b.build();
 }
 
+// Three threads at a barrier that completes with two (Dat3M's quorum tests):
+// which two arrive first is a runtime choice.
+Skeleton quorum(int count) {
+  SkelBuilder b;
+  int x = b.loc("x");
+  int p0 = b.thread(), p1 = b.thread(), p2 = b.thread();
+  b.st(p0, x, 1);
+  b.bar(p0, 0, BarrierOp::Sync, count);
+  b.bar(p1, 0, BarrierOp::Sync, count);
+  b.ld(p1, x, 0);
+  b.bar(p2, 0, BarrierOp::Sync, count);
+  b.ld(p2, x, 1);
+  return b.build();
+}
+
 std::vector<Shape> catalogue() {
   std::vector<Shape> out;
   for (Order so : {Order::Relaxed, Order::Release})
@@ -166,6 +181,7 @@ std::vector<Shape> catalogue() {
   out.push_back({"mp-bar-arrive", mp_barrier(0, BarrierOp::Arrive)});
   for (bool af : {false, true}) out.push_back({"cowr-alias", cowr_alias(af)});
   for (bool red : {false, true}) out.push_back({"mp-rmw", mp_rmw_chain(Order::Relaxed, red)});
+  for (int q : {1, 2, 3, 4}) out.push_back({"quorum", quorum(q)});
   return out;
 }
 
@@ -202,7 +218,7 @@ Skeleton random_skeleton(uint32_t seed) {
       } else if (k < 9) {
         b.fence(p, std::array{Order::SC, Order::AcqRel, Order::Acquire, Order::Release}[pick(4)], sc);
       } else if (pick(2) == 0) {
-        b.bar(p, 0);
+        b.bar(p, pick(2), pick(4) == 0 ? BarrierOp::Arrive : BarrierOp::Sync, pick(3) == 0 ? 1 + pick(3) : -1);
       } else {
         b.pfence(p, ProxyFenceKind::Alias);
       }

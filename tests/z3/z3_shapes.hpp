@@ -32,6 +32,7 @@ Skeleton atomic_inc(Scope s0, Scope s1, int cta1);
 Skeleton mp_barrier(int cta1, BarrierOp op0 = BarrierOp::Sync);
 Skeleton cowr_alias(bool alias_fence);
 Skeleton mp_rmw_chain(Order rmw_order, bool red);
+Skeleton quorum(int count);
 
 // A random Skeleton (2-3 threads, 1-2 locations, a few operations each).
 Skeleton random_skeleton(uint32_t seed);
