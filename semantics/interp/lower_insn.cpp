@@ -726,7 +726,8 @@ void InsnLowering::run() {
       if (has(Mod::ignore_src)) return unsupported("cp.async with .ignore_src is not supported");
       i.op = IrOp::CpAsync;
       i.addr = address(opd(0));
-      if (i.addr.space == Space::Generic) i.addr.space = Space::Shared;
+      // Two space qualifiers (.shared.global): destination, then source.
+      i.addr.space = Space::Shared;
       Addr src = address(opd(1));
       src.space = Space::Global;
       i.addr2 = src;
