@@ -65,6 +65,8 @@ enum FOp : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o
 // for sub-operation `sub` (float_ops.cpp numbering) or nullptr when the host
 // cannot be trusted or the operation has no fast form.
 OpFn host_rn_kernel(Ty t, uint32_t sub);
+// The same for f16/bf16/f16x2/bf16x2 add/sub/mul/fma (half_fast.cpp).
+OpFn host_half_kernel(Ty t, uint32_t sub);
 
 // Shared float helpers (float_ops.cpp).
 // Finishes a float result: canonical NaN, rounding with .ftz, then .sat

@@ -191,6 +191,8 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
     c |= sub << cfg::kSubShift;
     if (p.opts.host_fpu && rm == Round::rn && (c & cfg::kRelu) == 0 && (t == Ty::f32 || t == Ty::f64))
       if (OpFn h = host_rn_kernel(t, sub)) f.arith = h;
+    if (p.opts.host_fpu && half)
+      if (OpFn h = host_half_kernel(t, sub)) f.arith = h;
     if (sub == o_fma) d = make_desc(f.arith, c, t, {t, t, t});
     else if (sub == o_rcp || sub == o_sqrt) d = make_desc(f.arith, c, t, {t});
     else d = make_desc(f.arith, c, t, {t, t});

@@ -195,3 +195,24 @@ TEST_CASE("predicate logic, defaults and packed-lane plumbing", "[unit]") {
   CHECK(run("mad.lo.cc.u64", ~0ull, 1, 1, 0, &q) == 0);
   CHECK(q == 1);
 }
+
+TEST_CASE("half-precision fast path equals the software path", "[unit]") {
+  using ptxcheck::arith::ResolveOptions;
+  std::mt19937_64 rng(4242);
+  for (const char* m : {"add.rn.f16", "sub.rn.ftz.f16", "mul.rn.sat.f16", "fma.rn.f16", "fma.rn.relu.f16",
+                        "add.rn.bf16", "mul.rn.bf16", "fma.rn.bf16", "fma.rn.ftz.sat.f16x2", "add.rn.bf16x2"}) {
+    auto fast = resolve(m, ResolveOptions{true}), soft = resolve(m, ResolveOptions{false});
+    REQUIRE(fast);
+    REQUIRE(soft);
+    uint64_t aux = 0;
+    int bad = 0;
+    for (int i = 0; i < 40000; ++i) {
+      uint64_t s[4] = {rng() & 0xffffffff, rng() & 0xffffffff, rng() & 0xffffffff, 0};
+      if (i % 4 == 0) s[1] = (s[0] ^ 0x80008000u) + (rng() % 3);  // cancellation
+      if (i % 4 == 1) s[2] = s[0];
+      if ((*fast.desc)(s, &aux) != (*soft.desc)(s, &aux)) ++bad;
+    }
+    INFO(m);
+    CHECK(bad == 0);
+  }
+}
