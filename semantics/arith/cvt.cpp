@@ -9,6 +9,7 @@
 // cfg: bits 0-8 as cfg:: (round, ftz, sat, relu, satfinite), bit 9 "integer
 // rounding" (.rni etc. on a float destination), bits 16-20 destination Ty,
 // bits 21-25 source Ty.
+#include <algorithm>
 #include <cstdint>
 
 #include "semantics/arith/family.hpp"
@@ -115,10 +116,56 @@ uint64_t cvt_lanes(const uint64_t* s, uint64_t*, uint64_t c) {
   return r;
 }
 
+// cvt.pack.sat (PTX ISA 9.7.8.19): saturate a and b to the narrow type and
+// pack b below a; narrower than 16 bits, the rest of d comes from c's low bits.
+// cfg: bits 0-7 width of the narrow type, bit 8 signed.
+uint64_t cvt_pack(const uint64_t* s, uint64_t*, uint64_t c) {
+  unsigned w = c & 0xff;
+  bool sg = (c >> 8) & 1;
+  int64_t lo = sg ? -(int64_t(1) << (w - 1)) : 0, hi = sg ? (int64_t(1) << (w - 1)) - 1 : (int64_t(1) << w) - 1;
+  auto sat = [&](uint64_t x) { return static_cast<uint64_t>(std::clamp(sext(x, 32), lo, hi)) & mask(w); };
+  uint64_t td = sat(s[1]) | (sat(s[0]) << w);
+  if (w == 16) return td;
+  return (td | (s[2] << (2 * w))) & 0xffffffffu;
+}
+
+Res resolve_pack(const Parsed& p, OpDesc& d, std::string& err) {
+  auto bad = [&](const std::string& m) { err = m; return Res::error; };
+  static const struct { const char* n; unsigned w; bool s; } kNarrow[] = {
+      {"u2", 2, false}, {"s2", 2, true}, {"u4", 4, false}, {"s4", 4, true}};
+  unsigned w = 0;
+  bool sg = false;
+  std::vector<Ty> rest = p.types;
+  for (const auto& m : p.mods)
+    for (const auto& k : kNarrow)
+      if (m == k.n) w = k.w, sg = k.s;
+  if (w == 0) {
+    if (rest.empty()) return bad("cvt.pack needs a destination type");
+    Ty t = rest.front();
+    rest.erase(rest.begin());
+    if (t == Ty::u8 || t == Ty::s8) w = 8;
+    else if (t == Ty::u16 || t == Ty::s16) w = 16;
+    else return bad("cvt.pack destination must be .u16 .s16 .u8 .s8 .u4 .s4 .u2 .s2");
+    sg = t == Ty::s8 || t == Ty::s16;
+  }
+  for (const auto& m : p.mods)
+    if (m != "pack" && m != "sat" && m != "u2" && m != "s2" && m != "u4" && m != "s4")
+      return bad("modifier ." + m + " not allowed");
+  if (!p.has("sat")) return bad("cvt.pack requires .sat");
+  bool three = w < 16;
+  if (rest.size() != (three ? 2u : 1u) || rest[0] != Ty::s32 || (three && rest[1] != Ty::b32))
+    return bad(three ? "needs .s32.b32 sources" : "needs .s32 sources");
+  uint64_t c = w | (uint64_t(sg) << 8);
+  d = three ? make_desc(cvt_pack, c, Ty::b32, {Ty::s32, Ty::s32, Ty::b32})
+            : make_desc(cvt_pack, c, Ty::b32, {Ty::s32, Ty::s32});
+  return Res::ok;
+}
+
 }  // namespace
 
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if (p.op != "cvt") return Res::not_mine;
+  if (p.has("pack")) return resolve_pack(p, d, err);
   auto bad = [&](const std::string& m) { err = m; return Res::error; };
   if (p.types.size() != 2) return bad("needs .dtype.atype");
   Ty dt = p.types[0], st = p.types[1];

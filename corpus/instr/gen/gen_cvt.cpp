@@ -272,5 +272,28 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // cvt.pack.sat (9.7.8.19): clamp a and b, td = {ta, tb}, c fills the rest
+  const struct { const char* n; int w; bool s; } narrow[] = {
+      {"u16", 16, false}, {"s16", 16, true}, {"u8", 8, false}, {"s8", 8, true},
+      {"u4", 4, false},   {"s4", 4, true},   {"u2", 2, false}, {"s2", 2, true}};
+  std::vector<uint64_t> pv = {0, 1, 2, 3, 7, 8, 15, 16, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
+                              0xffffffff, 0xfffffffe, 0xfffffff8, 0xffffff80, 0xffff8000, 0x80000000, 0x7fffffff};
+  for (const auto& t : narrow)
+    for (uint64_t a : pv)
+      for (uint64_t b : pv) {
+        if (!keep(0.3)) continue;
+        i128 lo = t.s ? -(i128(1) << (t.w - 1)) : 0, hi = t.s ? (i128(1) << (t.w - 1)) - 1 : (i128(1) << t.w) - 1;
+        auto clampi = [&](uint64_t x) { return uint64_t(std::clamp<i128>(i128(int32_t(uint32_t(x))), lo, hi)) & M(t.w); };
+        uint64_t td = clampi(b) | (clampi(a) << t.w);
+        std::string mn = std::string("cvt.pack.sat.") + t.n + ".s32";
+        if (t.w == 16) {
+          v.put(mn, {a, b}, td);
+        } else {
+          uint64_t c = pv[(a + 3 * b) % pv.size()];
+          uint64_t d = td;
+          for (int i = 2 * t.w; i <= 31; ++i) d |= ((c >> (i - 2 * t.w)) & 1) << i;
+          v.put(mn + ".b32", {a, b, c}, d);
+        }
+      }
   std::printf("cvt.vec: %zu vectors\n", v.n);
 }
