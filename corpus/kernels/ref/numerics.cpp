@@ -61,16 +61,19 @@ double decode_small(uint16_t bits, int frac, int emin) {
     return neg ? -v : v;
 }
 
-template <class I> static I cvt_int(double x, Rnd r) {
-    if (std::isnan(x)) return 0;
+template <class I> static I cvt_int(double x, Rnd r, Src src) {
+    if (std::isnan(x)) {
+        if (src != Src::f64 && sizeof(I) < 8) return 0;
+        return I(uint64_t(1) << (8 * sizeof(I) - 1));  // MININT, or 2^(n-1) unsigned
+    }
     double v = round_int(x, r);
     if (v <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
     if (v >= std::ldexp(1.0, std::numeric_limits<I>::digits)) return std::numeric_limits<I>::max();
     return I(v);
 }
-int32_t cvt_s32(double x, Rnd r) { return cvt_int<int32_t>(x, r); }
-uint32_t cvt_u32(double x, Rnd r) { return cvt_int<uint32_t>(x, r); }
-int64_t cvt_s64(double x, Rnd r) { return cvt_int<int64_t>(x, r); }
+int32_t cvt_s32(double x, Rnd r, Src src) { return cvt_int<int32_t>(x, r, src); }
+uint32_t cvt_u32(double x, Rnd r, Src src) { return cvt_int<uint32_t>(x, r, src); }
+int64_t cvt_s64(double x, Rnd r, Src src) { return cvt_int<int64_t>(x, r, src); }
 
 float round_f32(double s, double e, Rnd r) {
     float f = float(s);

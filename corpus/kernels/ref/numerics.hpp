@@ -1,7 +1,7 @@
 // Numeric building blocks for the references, each following the PTX ISA
 // definition of the instruction the CUDA source compiles to: IEEE rounding to
 // f16/bf16 (cvt.rn/.rz), float->integer cvt with saturation (PTX ISA 9.7.9.21
-// cvt: out-of-range results clamp, NaN becomes 0), directed rounding by
+// cvt: out-of-range results clamp; NaN rule below), directed rounding by
 // error-free transformations, and bit helpers.
 #pragma once
 #include <cmath>
@@ -39,10 +39,14 @@ inline float fval(BF16 h) { return float(val(h)); }
 
 // Integer rounding of a floating value per mode (ties to even for rn).
 double round_int(double x, Rnd r);
-// cvt.{rni,rzi,rmi,rpi}.{s32,u32,s64,u64}.{f32,f64}: round, clamp, NaN -> 0.
-int32_t cvt_s32(double x, Rnd r);
-uint32_t cvt_u32(double x, Rnd r);
-int64_t cvt_s64(double x, Rnd r);
+// cvt.{rni,rzi,rmi,rpi}.{s32,u32,s64}.{f16,f32,f64}: round, then clamp to the
+// destination range. A NaN source gives 0 when the source is not .f64 and the
+// destination is not 64-bit, otherwise 1 << (bits(dst) - 1) (PTX ISA 9.0, cvt:
+// "NaN input results in ..."; earlier ISA texts said 0 throughout).
+enum class Src { f16, f32, f64 };
+int32_t cvt_s32(double x, Rnd r, Src src);
+uint32_t cvt_u32(double x, Rnd r, Src src);
+int64_t cvt_s64(double x, Rnd r, Src src);
 
 // Directed rounding without touching the host FPU mode (compilers move
 // arithmetic across fesetround even with -frounding-math): an operation's

@@ -70,7 +70,7 @@ REF_TEST(half_convert) {
         rn[i] = to_half(x[i], Rnd::rn);
         rz[i] = to_half(x[i], Rnd::rz);
         back[i] = fval(rn[i]);
-        toint[i] = cvt_s32(val(rn[i]), Rnd::rn);
+        toint[i] = cvt_s32(val(rn[i]), Rnd::rn, Src::f16);
     }
     t.expect("rn", rn);
     t.expect("rz", rz);

@@ -142,6 +142,8 @@ REF_TEST(bitfield) {
 
 // cvt_f2i.cu cvt_f2i: cvt.{rni,rzi,rmi,rpi}.s32.f32, cvt.rni.s32.f64,
 // cvt.rni.u32.f32, cvt.rzi.u32.f64, cvt.rni.s64.f32, cvt.rmi.s64.f64.
+// The NaN input exercises the PTX ISA 9.0 rule: 0 for f32 -> 32-bit, else
+// 1 << (bits - 1).
 REF_TEST(cvt_f2i) {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     std::vector<float> fx = {nan, inf, -inf, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2147483520.0f,
@@ -162,15 +164,15 @@ REF_TEST(cvt_f2i) {
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         double x = in[i], d = ind[i];
-        si[5 * i + 0] = cvt_s32(x, Rnd::rn);
-        si[5 * i + 1] = cvt_s32(x, Rnd::rz);
-        si[5 * i + 2] = cvt_s32(x, Rnd::rm);
-        si[5 * i + 3] = cvt_s32(x, Rnd::rp);
-        si[5 * i + 4] = cvt_s32(d, Rnd::rn);
-        ui[2 * i + 0] = cvt_u32(x, Rnd::rn);
-        ui[2 * i + 1] = cvt_u32(d, Rnd::rz);
-        sl[2 * i + 0] = cvt_s64(x, Rnd::rn);
-        sl[2 * i + 1] = cvt_s64(d, Rnd::rm);
+        si[5 * i + 0] = cvt_s32(x, Rnd::rn, Src::f32);
+        si[5 * i + 1] = cvt_s32(x, Rnd::rz, Src::f32);
+        si[5 * i + 2] = cvt_s32(x, Rnd::rm, Src::f32);
+        si[5 * i + 3] = cvt_s32(x, Rnd::rp, Src::f32);
+        si[5 * i + 4] = cvt_s32(d, Rnd::rn, Src::f64);
+        ui[2 * i + 0] = cvt_u32(x, Rnd::rn, Src::f32);
+        ui[2 * i + 1] = cvt_u32(d, Rnd::rz, Src::f64);
+        sl[2 * i + 0] = cvt_s64(x, Rnd::rn, Src::f32);
+        sl[2 * i + 1] = cvt_s64(d, Rnd::rm, Src::f64);
     }
     t.expect("si", si);
     t.expect("ui", ui);
