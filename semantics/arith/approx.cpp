@@ -155,7 +155,7 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
       }
       break;
     case Ty::f64:
-      if (fn != a_rcp && fn != a_rsqrt && fn != a_sqrt) return bad("no .approx form for .f64");
+      if (fn != a_rcp && fn != a_rsqrt) return bad("no .approx form for .f64");
       if (fn == a_rcp && !ftz) return bad("rcp.approx.f64 needs .ftz");
       f = approx_fn<kF64>;
       b = {ErrBound::rel, std::ldexp(1.0, -22)};  // ~23-bit seed accuracy (9.7.3.14, 9.7.3.17)

@@ -50,7 +50,6 @@ OpDesc make_desc(OpFn fn, uint64_t cfgv, Ty dst, std::initializer_list<Ty> srcs)
 Res resolve_int(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_float(const Parsed& p, OpDesc& d, std::string& err);
-Res resolve_half(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err);

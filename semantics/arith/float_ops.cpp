@@ -227,6 +227,4 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
   return bad("unknown class ." + p.mods[0]);
 }
 
-Res resolve_half(const Parsed&, OpDesc&, std::string&) { return Res::not_mine; }
-
 }  // namespace ptxcheck::arith

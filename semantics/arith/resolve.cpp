@@ -111,9 +111,8 @@ Resolved resolve(std::string_view m, const ResolveOptions& opts) {
     pos = dot + 1;
   }
   using Fam = Res (*)(const Parsed&, OpDesc&, std::string&);
-  static constexpr Fam kFams[] = {resolve_int,    resolve_bits,    resolve_float, resolve_half,
-                                  resolve_approx, resolve_compare, resolve_cvt,   resolve_video,
-                                  resolve_video_simd};
+  static constexpr Fam kFams[] = {resolve_int,     resolve_bits, resolve_float,  resolve_approx,
+                                  resolve_compare, resolve_cvt,  resolve_video, resolve_video_simd};
   OpDesc d;
   for (Fam f : kFams) {
     std::string err;
