@@ -108,7 +108,8 @@ struct K {
       case 1: return u.cls == Cls::inf;                           // infinite
       case 2: return u.cls != Cls::nan;                           // number
       case 3: return u.cls == Cls::nan;                           // notanumber
-      case 4: return u.cls == Cls::finite && !sub;                // normal
+      // normal: PTX ISA 9.7.3.1 counts +0 and -0 as normal numbers
+      case 4: return (u.cls == Cls::finite && !sub) || u.cls == Cls::zero;
       default: return sub;                                        // subnormal
     }
   }
