@@ -188,7 +188,7 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
     if (fp8_d && (frm != Round::rn || !p.has("satfinite"))) return bad("fp8 destinations need .rn.satfinite");
     if (fp8_s && (dt != Ty::f16x2 || p.has("satfinite") || frm != Round::rn))
       return bad("fp8 sources convert to .f16x2 with .rn");
-    if (!has_f && !fp8_s) return bad("rounding modifier required");
+    if (!has_f) return bad("rounding modifier required");
     c |= static_cast<uint32_t>(frm);
     if (st == Ty::f32) {
       d = make_desc(cvt_pair, c, dt, {Ty::f32, Ty::f32});
@@ -210,17 +210,22 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if ((p.has("relu") || p.has("satfinite")) && !(dt == Ty::f16 || dt == Ty::bf16 || dt == Ty::tf32))
     return bad(".relu/.satfinite need an f16/bf16/tf32 destination");
   if (p.has("ftz") && !(dt == Ty::f32 || st == Ty::f32)) return bad(".ftz needs an .f32 operand");
-  if (dfloat && !sfloat) {  // int -> float: float rounding (default .rn)
-    if (has_i) return bad("integer rounding on an int-to-float conversion");
+  // PTX ISA 9.7.8.18: a rounding modifier is mandatory for int-to-float,
+  // float-to-int and narrowing float-to-float conversions.
+  if (dfloat && !sfloat) {  // int -> float: float rounding
+    if (!has_f) return bad("int-to-float conversion needs .rn/.rz/.rm/.rp");
     c |= static_cast<uint32_t>(frm);
-  } else if (!dfloat && sfloat) {  // float -> int: integer rounding (default .rzi), saturating
-    if (has_f) return bad("float rounding on a float-to-int conversion");
+  } else if (!dfloat && sfloat) {  // float -> int: integer rounding, saturating
+    if (!has_i) return bad("float-to-int conversion needs .rni/.rzi/.rmi/.rpi");
     c |= static_cast<uint32_t>(irm);
   } else if (dfloat && sfloat) {
+    bool narrowing = ty_bits(dt) < ty_bits(st) || (dt == Ty::f16 && st == Ty::bf16) ||
+                     (dt == Ty::bf16 && st == Ty::f16) || dt == Ty::tf32;
     if (has_i) {
       if (dt != st) return bad("integer rounding needs equal float types");
       c |= static_cast<uint32_t>(irm) | kIntRound;
     } else {
+      if (narrowing && !has_f) return bad("narrowing float conversion needs .rn/.rz/.rm/.rp");
       c |= static_cast<uint32_t>(frm);
     }
   } else if (has_f || has_i) {

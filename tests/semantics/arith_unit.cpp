@@ -216,3 +216,15 @@ TEST_CASE("half-precision fast path equals the software path", "[unit]") {
     CHECK(bad == 0);
   }
 }
+
+TEST_CASE("cvt enforces mandatory rounding modifiers", "[unit]") {
+  CHECK_FALSE(resolve("cvt.f32.s32"));    // int to float
+  CHECK_FALSE(resolve("cvt.s32.f32"));    // float to int
+  CHECK_FALSE(resolve("cvt.f32.f64"));    // narrowing
+  CHECK_FALSE(resolve("cvt.bf16.f16"));   // lossy between 16-bit formats
+  CHECK_FALSE(resolve("cvt.f16x2.f32"));  // packed
+  CHECK(resolve("cvt.f64.f32"));          // widening is exact
+  CHECK(resolve("cvt.u16.u32"));          // integer truncation
+  CHECK(resolve("cvt.rzi.f32.f32"));      // integral rounding in place
+  CHECK_FALSE(resolve("cvt.rzi.f32.f64"));
+}
