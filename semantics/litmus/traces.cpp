@@ -58,8 +58,45 @@ struct State {
   std::vector<Deps> reg_deps;
   Deps ctrl_src;                // loads the control flow depends on so far
   std::map<int, int> back_jumps;  // instruction index -> times taken
+  // Per loop head: event count, registers and their deps at the last arrival.
+  struct Arrival {
+    size_t events = 0;
+    std::vector<uint64_t> regs;
+    std::vector<Deps> deps;
+  };
+  std::map<int, Arrival> arrivals;
   Trace tr;
 };
+
+// Registers live at each instruction (read before written on some path);
+// every register is live at the thread's end, where the final state reads it.
+std::vector<std::vector<char>> liveness(const LThread& th) {
+  size_t n = th.code.size(), nr = th.regs.size();
+  std::vector<std::vector<char>> live(n + 1, std::vector<char>(nr, 0));
+  std::fill(live[n].begin(), live[n].end(), 1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      const LInstr& li = th.code[i];
+      InstrKind k = li.src->kind;
+      std::vector<char> out(nr, 0);
+      auto add = [&](size_t succ) {
+        for (size_t r = 0; r < nr; ++r) out[r] |= live[std::min(succ, n)][r];
+      };
+      if (k == InstrKind::Jump) add(li.target);
+      else add(i + 1);
+      if (k == InstrKind::Branch) add(li.target);
+      if (li.dst >= 0) out[li.dst] = 0;
+      for (const Slot& a : li.args)
+        if (a.reg >= 0) out[a.reg] = 1;
+      if (out != live[i]) {
+        live[i] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  return live;
+}
 
 // PTX ISA 8.4: an RMW's read half carries the acquire part of its order and
 // its write half the release part; relaxed RMWs are relaxed in both.
@@ -76,7 +113,11 @@ std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
 class Runner {
  public:
   Runner(const Program& p, int thread, const TraceSet& ts, const TraceLimits& lim)
-      : p_(p), t_(thread), th_(p.threads[thread]), ts_(ts), lim_(lim) {}
+      : p_(p), t_(thread), th_(p.threads[thread]), ts_(ts), lim_(lim), live_(liveness(th_)),
+        head_(th_.code.size(), 0) {
+    for (size_t i = 0; i < th_.code.size(); ++i)
+      if (th_.code[i].target >= 0 && th_.code[i].target <= static_cast<int>(i)) head_[th_.code[i].target] = 1;
+  }
 
   ThreadTraces run() {
     State s;
@@ -86,6 +127,9 @@ class Runner {
     return std::move(out_);
   }
 
+  std::vector<std::pair<int, uint64_t>> written_;  // (physical, value) on any path
+  size_t most_writes_ = 0;                         // most writes on one path
+
  private:
   uint64_t val(const State& s, const Slot& a) const { return a.reg >= 0 ? s.regs[a.reg] : a.imm; }
   void deps_of(const State& s, const Slot& a, Deps& d) const {
@@ -94,6 +138,14 @@ class Runner {
 
   int push(State& s, mm::Event e, const LInstr& li) {
     e.thread = t_;
+    // Values written on any path, complete or cut, feed the value sets:
+    // a path cut by the bound may still write before it is cut.
+    if (e.kind == mm::EventKind::Write) {
+      written_.emplace_back(p_.locations[e.loc].physical, e.value);
+      size_t w = 1;
+      for (const auto& x : s.tr.events) w += x.kind == mm::EventKind::Write;
+      most_writes_ = std::max(most_writes_, w);
+    }
     e.label = li.src->text;
     int id = static_cast<int>(s.tr.events.size());
     s.tr.events.push_back(std::move(e));
@@ -127,6 +179,7 @@ class Runner {
     while (s.pc < static_cast<int>(code.size())) {
       const LInstr& li = code[s.pc];
       const Instr& in = *li.src;
+      if (head_[s.pc]) s.arrivals[s.pc] = {s.tr.events.size(), s.regs, s.reg_deps};
       switch (in.kind) {
         case InstrKind::Label: break;
         case InstrKind::Alu: {
@@ -198,6 +251,10 @@ class Runner {
             for (const Slot& x : li.args) deps_of(s, x, s.ctrl_src);
           }
           if (taken) {
+            if (li.target <= s.pc && subsumed(s, li.target)) {
+              ++out_.subsumed;
+              return;
+            }
             if (li.target <= s.pc && ++s.back_jumps[s.pc] > lim_.unroll) {
               ++out_.cut;
               return;
@@ -211,6 +268,24 @@ class Runner {
       ++s.pc;
     }
     finish(s);
+  }
+
+  // A loop iteration that only loaded (no write, RMW, fence or barrier) and
+  // returns to its head with the same live registers (values and deps) is
+  // redundant: the path that skipped it reaches the same states with a
+  // subset of the events, and dropping plain reads never makes a consistent
+  // execution inconsistent (they only add rf/fr/causality constraints).
+  bool subsumed(const State& s, int head) const {
+    auto it = s.arrivals.find(head);
+    if (it == s.arrivals.end()) return false;
+    const State::Arrival& a = it->second;
+    for (size_t e = a.events; e < s.tr.events.size(); ++e) {
+      const mm::Event& ev = s.tr.events[e];
+      if (ev.kind != mm::EventKind::Read || ev.rmw_pair >= 0) return false;
+    }
+    for (size_t r = 0; r < s.regs.size(); ++r)
+      if (live_[head][r] && (s.regs[r] != a.regs[r] || s.reg_deps[r] != a.deps[r])) return false;
+    return true;
   }
 
   void do_read(State& s, const LInstr& li, uint64_t v) {
@@ -261,6 +336,8 @@ class Runner {
   const LThread& th_;
   const TraceSet& ts_;
   const TraceLimits& lim_;
+  std::vector<std::vector<char>> live_;
+  std::vector<char> head_;
   ThreadTraces out_;
 };
 
@@ -280,18 +357,10 @@ TraceSet build_traces(const Program& p, const TraceLimits& lim) {
     std::vector<std::set<uint64_t>> next(p.nphys);
     for (int ph = 0; ph < p.nphys; ++ph) next[ph].insert(ts.values[ph].front());
     for (size_t t = 0; t < p.threads.size(); ++t) {
-      ts.threads.push_back(Runner(p, static_cast<int>(t), ts, lim).run());
-      size_t most = 0;
-      for (const Trace& tr : ts.threads.back().traces) {
-        size_t w = 0;
-        for (const auto& e : tr.events)
-          if (e.kind == mm::EventKind::Write) {
-            next[p.locations[e.loc].physical].insert(e.value);
-            ++w;
-          }
-        most = std::max(most, w);
-      }
-      writes += most;
+      Runner r(p, static_cast<int>(t), ts, lim);
+      ts.threads.push_back(r.run());
+      for (auto [ph, v] : r.written_) next[ph].insert(v);
+      writes += r.most_writes_;
     }
     bool changed = false;
     for (int ph = 0; ph < p.nphys; ++ph) {

@@ -6,6 +6,9 @@
 // W writes, W the number of writes an execution performs, so W+1 rounds
 // suffice). Loops are bounded: a backward jump is taken at most `unroll`
 // times per path; paths that would take it again are cut and counted.
+// A spin-loop iteration that only loads and comes back to the loop head in
+// the same (live) register state is dropped as redundant: it can only add
+// constraints, never a new final state (see Runner::subsumed).
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -26,7 +29,8 @@ struct Trace {
 
 struct ThreadTraces {
   std::vector<Trace> traces;
-  uint64_t cut = 0;  // paths cut off by the loop bound
+  uint64_t cut = 0;       // paths cut off by the loop bound
+  uint64_t subsumed = 0;  // paths dropped as redundant spin-loop iterations
 };
 
 struct TraceSet {
