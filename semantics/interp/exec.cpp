@@ -102,21 +102,34 @@ const char* fault_kind(Fault f) {
 // Translates and checks one access; diagnoses and stops on a fault.
 bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
                      bool atomic, Where& out) {
-  ThreadMem tm = tmem(t, *w.cta);
-  out = mem.translate(sp, addr, size, size, tm);
-  if (out.fault == Fault::None && write && out.region->read_only) out.fault = Fault::ReadOnly;
-  if (out.fault != Fault::None) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s %u-byte %s at %s address 0x%llx", write ? "write of" : "read of", size,
-                  out.fault == Fault::Misaligned ? "access misaligned" : out.fault == Fault::ReadOnly ? "access to read-only memory" : "access out of bounds",
-                  space_name(sp), static_cast<unsigned long long>(addr));
-    diag(fault_kind(out.fault), true, *w.cta, t, in.line, buf);
-    stop_ = true;
-    return false;
+  // Fast path: the global allocation the previous access hit.
+  if ((sp == Space::Global || sp == Space::Generic) && hot_ && addr >= hot_->base &&
+      addr - hot_->base + size <= hot_->bytes.size() && !(addr & (size - 1))) {
+    out.region = hot_;
+    out.off = addr - hot_->base;
+    out.space = Space::Global;
+    out.cta = -1;
+    out.fault = Fault::None;
+  } else {
+    ThreadMem tm = tmem(t, *w.cta);
+    out = mem.translate(sp, addr, size, size, tm);
+    if (out.fault == Fault::None && write && out.region->read_only) out.fault = Fault::ReadOnly;
+    if (out.fault != Fault::None) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s %u-byte %s at %s address 0x%llx", write ? "write of" : "read of", size,
+                    out.fault == Fault::Misaligned ? "access misaligned"
+                    : out.fault == Fault::ReadOnly ? "access to read-only memory"
+                                                   : "access out of bounds",
+                    space_name(sp), static_cast<unsigned long long>(addr));
+      diag(fault_kind(out.fault), true, *w.cta, t, in.line, buf);
+      stop_ = true;
+      return false;
+    }
+    if (out.space == Space::Global) hot_ = out.region;
+    if (!write && !out.region->is_init(out.off, size))
+      diag("uninitialized-read", false, *w.cta, t, in.line,
+           std::string("read of uninitialised ") + space_name(out.space) + " memory");
   }
-  if (!write && !out.region->is_init(out.off, size))
-    diag("uninitialized-read", false, *w.cta, t, in.line,
-         std::string("read of uninitialised ") + space_name(out.space) + " memory");
   if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
     AccessInfo a;
     a.gid = t.gid;
@@ -157,6 +170,7 @@ bool Machine::step(Warp& w) {
       }
     }
     if (!grp) return false;
+    for (uint32_t l = 0; l < w.nlanes; ++l) w.rp[l] = T[l].regs.data() + T[l].reg_base;
     w.pc = best;
     w.group = grp;
     w.conv = grp == ready;
@@ -176,11 +190,20 @@ bool Machine::step(Warp& w) {
     uint32_t pm = 0;
     for (uint32_t b = g; b; b &= b - 1) {
       uint32_t l = std::countr_zero(b);
-      bool p = T[l].regs[T[l].reg_base + in.guard] != 0;
+      bool p = w.rp[l][in.guard] != 0;
       if (p != in.guard_neg) pm |= 1u << l;
     }
     m = pm;
   }
+  // Operand read through the cached frame pointer (the hot path).
+  auto val = [&](const Opnd& o, uint32_t l) -> uint64_t {
+    if (o.kind == Opnd::Reg) {
+      uint64_t v = w.rp[l][o.slot];
+      return o.negate ? !v : v;
+    }
+    if (o.kind == Opnd::Imm) return o.imm;
+    return get(o, T[l], l, w);
+  };
 #define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
   auto leave = [&]() {  // write the group PC back: control leaves the fast path
     FOR_LANES(g) T[l].pc = w.pc;
@@ -198,19 +221,20 @@ bool Machine::step(Warp& w) {
       break;
     case IrOp::Arith: {
       const arith::OpDesc& f = in.fn;
+      const uint64_t wmask = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+      const bool d0 = in.dst[0].kind == Opnd::Reg;
       FOR_LANES(m) {
-        Thread& t = T[l];
         uint64_t s[4];
-        for (unsigned k = 0; k < in.nsrc; ++k) s[k] = get(in.src[k], t, l, w);
+        for (unsigned k = 0; k < in.nsrc; ++k) s[k] = val(in.src[k], l);
         uint64_t aux = 0;
         uint64_t v = f.fn(s, &aux, f.cfg);
-        put(t, in.dst[0], v, in.dwidth);
-        if (in.ndst > 1) put(t, in.dst[1], aux, 64);
+        if (d0) w.rp[l][in.dst[0].slot] = v & wmask;
+        if (in.ndst > 1) put(T[l], in.dst[1], aux, 64);
       }
       break;
     }
     case IrOp::Mov:
-      FOR_LANES(m) put(T[l], in.dst[0], get(in.src[0], T[l], l, w), in.dwidth);
+      FOR_LANES(m) put(T[l], in.dst[0], val(in.src[0], l), in.dwidth);
       break;
     case IrOp::Pack: {
       unsigned eb = in.size * 8u;
@@ -241,7 +265,7 @@ bool Machine::step(Warp& w) {
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
-        if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
+        if (in.addr.base == Addr::Reg) a += w.rp[l][in.addr.slot];
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
         if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;

@@ -268,7 +268,12 @@ void Machine::deadlock(Cta& c) {
 }
 
 void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid) {
-  for (auto& c : ctas) races.forget(c->shared.get());
+  // Finished CTAs go back to a pool: their vectors keep their capacity, so a
+  // large grid does not allocate per thread.
+  for (auto& c : ctas) {
+    races.forget(c->shared.get());
+    pool_.push_back(std::move(c));
+  }
   ctas.clear();
   cluster_shared.clear();
   cluster_arrived = 0;
@@ -276,12 +281,22 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   uint32_t nthreads = spec.block[0] * spec.block[1] * spec.block[2];
   uint32_t shared_bytes = prog.static_shared_bytes + spec.dynamic_shared_bytes;
   for (uint32_t r = 0; r < ids.size(); ++r) {
-    auto c = std::make_unique<Cta>();
+    std::unique_ptr<Cta> c;
+    if (pool_.empty()) {
+      c = std::make_unique<Cta>();
+      c->shared = std::make_unique<Region>();
+    } else {
+      c = std::move(pool_.back());
+      pool_.pop_back();
+    }
+    c->warps.clear();
+    for (auto& b : c->bars) b = BarrierState{};
+    c->exited = 0;
+    c->bar_generation = 0;
     c->id = ids[r];
     c->cluster_id = cid;
     c->rank = r;
     for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % spec.cluster[d];
-    c->shared = std::make_unique<Region>();
     c->shared->name = "shared";
     c->shared->bytes.assign(shared_bytes, 0);
     c->shared->init.assign(shared_bytes, 0);
@@ -289,6 +304,12 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->threads.resize(nthreads);
     for (uint32_t i = 0; i < nthreads; ++i) {
       Thread& t = c->threads[i];
+      t.st = TState::Ready;
+      t.frames.clear();
+      t.reg_base = 0;
+      t.fp = 0;
+      t.bar_red_pending = false;
+      t.cl_phase = 0;
       t.lin = i;
       t.tid = {i % spec.block[0], (i / spec.block[0]) % spec.block[1], i / (spec.block[0] * spec.block[1])};
       t.regs.assign(kf.nregs, 0);

@@ -45,6 +45,7 @@ struct Warp {
   uint32_t sync_gen = 0;           // completed bar.warp.sync collectives
   uint32_t pc = 0;                 // group PC
   uint32_t group = 0;              // lanes executing the current PC
+  uint64_t* rp[32] = {};           // register frame of each lane (valid while conv)
 };
 
 struct BarrierState {
@@ -97,6 +98,7 @@ class Machine {
   uint32_t cluster_phase = 0;
   void check_cluster_barrier();
   std::vector<uint64_t> buffer_addr;
+  Region* hot_ = nullptr;          // last global allocation accessed (fast path)
 
   uint64_t get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const;
   uint64_t sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const;
@@ -117,6 +119,7 @@ class Machine {
   void run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid);
   void deadlock(Cta& c);
   std::map<std::pair<std::string, uint32_t>, size_t> seen_;
+  std::vector<std::unique_ptr<Cta>> pool_;
   bool stop_ = false;
   uint32_t next_gid_ = 0;
   uint32_t next_gwarp_ = 0;

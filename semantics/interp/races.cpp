@@ -1,5 +1,7 @@
 #include "semantics/interp/races.hpp"
 
+#include <algorithm>
+
 namespace ptxcheck::interp {
 
 bool Races::ordered(const AccessInfo& a, const AccessInfo& b) const {
@@ -16,23 +18,33 @@ bool Races::ordered(const AccessInfo& a, const AccessInfo& b) const {
   return released && acquired;
 }
 
-std::optional<AccessInfo> Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a) {
+std::optional<AccessInfo> Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0) {
   if (!enabled || !r) return std::nullopt;
-  auto& sh = shadow_[r];
-  if (sh.size() < r->bytes.size()) sh.resize(r->bytes.size());
+  std::vector<Shadow>* sh = last_sh_;
+  if (r != last_r_) {
+    sh = &shadow_[r];
+    last_r_ = r;
+    last_sh_ = sh;
+  }
+  size_t granules = (r->bytes.size() + 3) / 4;
+  if (sh->size() < granules) sh->resize(granules);
   std::optional<AccessInfo> hit;
-  for (unsigned k = 0; k < size && off + k < sh.size(); ++k) {
-    Shadow& s = sh[off + k];
+  for (uint64_t g = off / 4; g * 4 < off + size && g < granules; ++g) {
+    // Bytes of this granule covered by [off, off + size).
+    uint64_t lo = std::max<uint64_t>(off, g * 4), hi = std::min<uint64_t>(off + size, g * 4 + 4);
+    AccessInfo a = a0;
+    a.mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - g * 4));
+    Shadow& s = (*sh)[g];
     auto conflicts = [&](const AccessInfo& prev) {
-      return prev.valid && prev.gid != a.gid && (prev.write || a.write) && !(prev.strong && a.strong) &&
-             !ordered(prev, a);
+      return prev.valid && (prev.mask & a.mask) && prev.gid != a.gid && (prev.write || a.write) &&
+             !(prev.strong && a.strong) && !ordered(prev, a);
     };
     if (!hit && conflicts(s.w)) hit = s.w;
     if (!hit && a.write && conflicts(s.r)) hit = s.r;
     if (a.write) {
       s.w = a;
       s.w.valid = true;
-      s.r.valid = false;  // later accesses are compared with this write
+      if (s.r.valid && !(s.r.mask & ~a.mask)) s.r.valid = false;  // fully overwritten reads
     } else {
       s.r = a;
       s.r.valid = true;

@@ -10,7 +10,8 @@
 // first access plus a fence or acquire by the second thread (or its CTA,
 // before a later barrier) before the second access -- the fence-atomic-fence
 // pattern of 8.8 approximated without tracking which location synchronised.
-// Shadow state keeps the last write and the last read of every byte.
+// Shadow state keeps the last write and the last read of every 4-byte granule
+// with the bytes they touched (accesses to disjoint bytes never conflict).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,7 @@ struct AccessInfo {
   uint32_t cluster = 0;     // cluster number (uid of its first CTA)
   uint32_t cphase = 0;      // barrier.cluster phase at the access
   uint32_t line = 0;
+  uint8_t mask = 0;         // bytes of the 4-byte granule accessed (set by Races)
   bool strong = false;
   bool write = false;
   bool valid = false;
@@ -47,7 +49,10 @@ class Races {
   // Records an access; returns the earlier access it races with, if any.
   std::optional<AccessInfo> access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a);
   // Drops the shadow of a region that is being freed (a finished CTA's shared memory).
-  void forget(const Region* r) { shadow_.erase(r); }
+  void forget(const Region* r) {
+    shadow_.erase(r);
+    last_r_ = nullptr;
+  }
 
  private:
   struct Shadow {
@@ -55,6 +60,8 @@ class Races {
   };
   bool ordered(const AccessInfo& first, const AccessInfo& second) const;
   std::unordered_map<const Region*, std::vector<Shadow>> shadow_;
+  const Region* last_r_ = nullptr;
+  std::vector<Shadow>* last_sh_ = nullptr;
 };
 
 }  // namespace ptxcheck::interp

@@ -47,7 +47,6 @@ std::string errors_of(const RunReport& r) {
 // starts passing, this test fails until the entry is removed.
 const std::pair<const char*, const char*> kExpectedFailures[] = {
     {"wmma_16x16x16.json", "wmma.* (warp matrix multiply) is not implemented by the interpreter"},
-    {"cvt_f2i.json", "arith: cvt.rzi/rni to integer gives 0x80000000 for NaN; PTX converts NaN to 0"},
 };
 
 TEST_CASE("corpus kernels compute their expected outputs", "[kernels]") {
