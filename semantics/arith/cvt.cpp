@@ -10,7 +10,9 @@
 // rounding" (.rni etc. on a float destination), bits 16-20 destination Ty,
 // bits 21-25 source Ty.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "semantics/arith/family.hpp"
 #include "semantics/arith/intutil.hpp"
@@ -83,6 +85,61 @@ Ty sty(uint32_t c) { return static_cast<Ty>((c >> 21) & 0x1f); }
 
 uint64_t cvt_scalar(const uint64_t* s, uint64_t*, uint64_t c) {
   return cvt1(s[0], dty(c), sty(c), c, fmt_of(dty(c)), fmt_of(sty(c)));
+}
+
+// Host fast paths (same probe as host_fast.cpp): f32/f64 to 32/64-bit
+// integers (exact functions: trunc/floor/ceil, and nearbyint in the probed
+// round-to-nearest mode) and 32/64-bit integers to f32/f64 with .rn (the host
+// conversion is IEEE round-to-nearest). Saturation and NaN as in cvt1.
+template <typename FT, typename UT>
+uint64_t host_f2i(const uint64_t* s, uint64_t*, uint64_t c) {
+  UT u = static_cast<UT>(s[0]);
+  constexpr UT expm = sizeof(UT) == 4 ? 0x7f800000u : UT(0x7ff0000000000000ull);
+  if ((c & cfg::kFtz) != 0 && (u & expm) == 0) u &= ~(~UT(0) >> 1);  // keep the sign only
+  FT x;
+  std::memcpy(&x, &u, sizeof x);
+  Ty dt = dty(c);
+  unsigned dw = ty_bits(dt);
+  bool sg = is_signed(dt);
+  if (x != x) return (sizeof(FT) == 8 || dw == 64) ? uint64_t(1) << (dw - 1) : 0;
+  FT r;
+  switch (cfg::round(c)) {
+    case Round::rz: r = std::trunc(x); break;
+    case Round::rm: r = std::floor(x); break;
+    case Round::rp: r = std::ceil(x); break;
+    default: r = std::nearbyint(x); break;
+  }
+  // Limits as exact powers of two: [-2^(w-1), 2^(w-1)) or [0, 2^w).
+  FT lim = std::ldexp(FT(1), sg ? int(dw) - 1 : int(dw));
+  if (sg) {
+    if (r >= lim) return mask(dw) >> 1;
+    if (r < -lim) return (uint64_t(1) << (dw - 1)) & mask(dw);
+    return static_cast<uint64_t>(static_cast<int64_t>(r)) & mask(dw);
+  }
+  if (r >= lim) return mask(dw);
+  if (r <= 0) return 0;
+  return static_cast<uint64_t>(r);
+}
+
+template <typename FT, typename UT>
+uint64_t host_i2f(const uint64_t* s, uint64_t*, uint64_t c) {
+  Ty st = sty(c);
+  unsigned sw = ty_bits(st);
+  FT r = is_signed(st) ? static_cast<FT>(sext(s[0], sw)) : static_cast<FT>(s[0] & mask(sw));
+  UT u;
+  std::memcpy(&u, &r, sizeof u);
+  return u;  // integers are never subnormal or NaN; .ftz/.sat are excluded below
+}
+
+OpFn host_cvt(Ty dt, Ty st, uint64_t c) {
+  if (host_rn_kernel(Ty::f32, o_add) == nullptr) return nullptr;  // the host probe
+  bool dint = (is_int(dt) && ty_bits(dt) >= 32), sint = (is_int(st) && ty_bits(st) >= 32);
+  if (dint && (st == Ty::f32 || st == Ty::f64) && (c & cfg::kSat) == 0)
+    return st == Ty::f32 ? host_f2i<float, uint32_t> : host_f2i<double, uint64_t>;
+  if (sint && (dt == Ty::f32 || dt == Ty::f64) && cfg::round(c) == Round::rn &&
+      (c & (cfg::kSat | cfg::kFtz)) == 0)
+    return dt == Ty::f32 ? host_i2f<float, uint32_t> : host_i2f<double, uint64_t>;
+  return nullptr;
 }
 
 const Fmt& lane_fmt(Ty t) {
@@ -232,6 +289,8 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
     return bad("rounding modifier on an int-to-int conversion");
   }
   d = make_desc(cvt_scalar, c, dt, {st});
+  if (p.opts.host_fpu)
+    if (OpFn h = host_cvt(dt, st, c)) d.fn = h;
   return Res::ok;
 }
 
