@@ -110,7 +110,7 @@ uint64_t host_f2i(const uint64_t* s, uint64_t*, uint64_t c) {
     default: r = std::nearbyint(x); break;
   }
   // Limits as exact powers of two: [-2^(w-1), 2^(w-1)) or [0, 2^w).
-  FT lim = std::ldexp(FT(1), sg ? int(dw) - 1 : int(dw));
+  FT lim = static_cast<FT>(uint64_t(1) << (dw - 1)) * (sg ? FT(1) : FT(2));
   if (sg) {
     if (r >= lim) return mask(dw) >> 1;
     if (r < -lim) return (uint64_t(1) << (dw - 1)) & mask(dw);
