@@ -16,14 +16,20 @@
 //   are ordinary sources too. At most 5 sources (lop3.BoolOp: a b c immLut q);
 //   all others take at most 4.
 // * Operand syntax that changes the semantics is passed as extra tokens:
-//   video selectors a.b1 / b.h0 / d.b2 as asel_b1, bsel_h0, dsel_b2, and
-//   vmad operand negation -a/-b/-c as neg_a, neg_b, neg_c.
+//   video selectors a.b1 / b.h0 / d.b2 as asel_b1, bsel_h0, dsel_b2 (SIMD
+//   forms: asel_h10, bsel_b7654, dsel_h1, dsel_b310), and vmad operand
+//   negation -a/-b/-c as neg_a, neg_b, neg_c. Sources are then the plain
+//   registers; the selection happens inside the kernel.
 // * Result: raw bits of the destination in the low width(dst) bits, higher
 //   bits zero (predicates 0/1).
 // * aux: carry chains (PTX ISA 9.7.1.x add.cc/addc/sub.cc/subc/mad.cc/madc):
 //   the carry-in is the last source (0/1) and the carry-out is written to
 //   *aux (0/1) when aux_out. setp/set with two destinations (p|q): *aux
-//   receives q; lop3.BoolOp d|p: *aux receives p. mul.wide and similar give the whole result in the return value.
+//   receives q; lop3.BoolOp d|p: *aux receives p. mul.wide and similar
+//   give the whole result in the return value.
+// * Round-to-nearest f32/f64/f16/bf16 arithmetic and common cvt forms run on
+//   the host FPU when a resolve-time probe shows it is IEEE-exact (see
+//   ResolveOptions); the software path gives the same bits.
 // * Unspecified-by-spec results (integer division by zero, .approx values) are
 //   documented in docs/approx.md; `bound` gives the spec's error bound for a
 //   check mode that accepts any value within it.
