@@ -11,10 +11,19 @@ namespace {
 
 using table::Opcode;
 
+// p|q over registers declared without '%' parses as a constant expression
+// until resolve.cpp knows the names.
+bool is_bare_pair(const ast::Operand& o) {
+  const auto* e = std::get_if<ast::Expr>(&o.v);
+  return e && e->op == ast::ExprOp::BitOr && std::holds_alternative<ast::Symbol>(e->args[0].v) &&
+         std::holds_alternative<ast::Symbol>(e->args[1].v);
+}
+
 bool is_reg_like(const ast::Operand& o) {
   return std::holds_alternative<ast::Reg>(o.v) || std::holds_alternative<ast::RegPair>(o.v) ||
          std::holds_alternative<ast::VectorOp>(o.v) || std::holds_alternative<ast::Sink>(o.v) ||
-         std::holds_alternative<ast::Symbol>(o.v);  // a register declared without '%'
+         std::holds_alternative<ast::Symbol>(o.v) ||  // a register declared without '%'
+         is_bare_pair(o);
 }
 
 // Families whose first operand is not a destination register (stores,

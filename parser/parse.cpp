@@ -45,9 +45,39 @@ void ParseState::fail(const char* p, const std::string& msg) const {
 
 namespace {
 
+// The grammar is recursive ((), {}, [] and unary operators); bound the
+// nesting before parsing so that hostile input cannot exhaust the stack.
+constexpr int kMaxNesting = 64;
+void check_nesting(std::string_view text, const x3g::ParseState& st) {
+  int depth = 0, unary_run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+      const bool line = text[i + 1] == '/';
+      size_t e = line ? text.find('\n', i) : text.find("*/", i + 2);
+      if (e == std::string_view::npos) return;  // the grammar reports it
+      i = line ? e : e + 1;
+      continue;
+    }
+    if (c == '"') {
+      size_t e = text.find_first_of("\"\n", i + 1);
+      if (e == std::string_view::npos) return;
+      i = e;
+      continue;
+    }
+    if (c == '(' || c == '{' || c == '[') ++depth;
+    if (c == ')' || c == '}' || c == ']') depth = depth > 0 ? depth - 1 : 0;
+    if (c == '-' || c == '+' || c == '!' || c == '~') ++unary_run;
+    else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') unary_run = 0;
+    if (depth > kMaxNesting || unary_run > kMaxNesting)
+      st.fail(text.data() + i, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+  }
+}
+
 template <typename Rule, typename Attr>
 void run(const Rule& rule, std::string_view text, x3g::ParseState& st, Attr& attr) {
   namespace x3 = boost::spirit::x3;
+  check_nesting(text, st);
   const char* first = text.data();
   const char* last = text.data() + text.size();
   x3g::phrase_context_type skip_ctx(x3g::skipper);

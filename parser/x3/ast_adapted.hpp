@@ -8,6 +8,5 @@
 
 BOOST_FUSION_ADAPT_STRUCT(ptxcheck::ast::Version, major, minor)
 BOOST_FUSION_ADAPT_STRUCT(ptxcheck::raw::DeclItem, word, num)
-BOOST_FUSION_ADAPT_STRUCT(ptxcheck::raw::Declarator, name, range, dims, init)
 BOOST_FUSION_ADAPT_STRUCT(ptxcheck::ast::FileDir, index, path, timestamp, size)
 BOOST_FUSION_ADAPT_STRUCT(ptxcheck::ast::AliasDir, alias, aliasee)

@@ -57,6 +57,7 @@ PTX_RULE(close_block, x3::unused_type, "a statement or '}'")
 PTX_RULE(version_kw, x3::unused_type, ".version")
 PTX_RULE(target_kw, x3::unused_type, ".target")
 PTX_RULE(module_end, x3::unused_type, "a directive, variable or function")
+PTX_RULE(operands, std::vector<ast::Operand>, "operands")
 PTX_RULE(dword, std::string, "directive")
 PTX_RULE(string_lit, std::string, "string literal")
 PTX_RULE(reg, ast::Reg, "register")
@@ -125,6 +126,7 @@ const auto close_block_def = lit('}');
 const auto version_kw_def = kw(".version");
 const auto target_kw_def = kw(".target");
 const auto module_end_def = eoi;
+
 const auto ident_def = lexeme[(alpha >> *idchar) | (char_("_$%") >> +idchar)];
 const auto dword_def = lexeme[char_('.') >> +dchar];
 const auto string_lit_def = lexeme['"' > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
@@ -265,11 +267,13 @@ auto insn_guard = [](auto& ctx) { _val(ctx).guard = std::move(_attr(ctx)); };
 auto insn_op = [](auto& ctx) {
   decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx));
 };
-auto insn_arg = [](auto& ctx) { _val(ctx).operands.push_back(std::move(_attr(ctx))); };
+auto insn_args = [](auto& ctx) { _val(ctx).operands = std::move(_attr(ctx)); };
+// No actions here, so `> operand` fails with the rule's name.
+const auto operands_def = operand >> *(',' > operand);
 auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
 const auto opword =
     raw[lexeme[x3::lower >> *(x3::lower | x3::digit | '_') >> *('.' >> +dchar)]];
-const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -(operand[insn_arg] >> *(',' > operand[insn_arg])) >
+const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -operands[insn_args] >
                       eps[insn_end] > semi);
 auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
 const auto label_def = here >> (ident[label_name] >> ':');
@@ -289,8 +293,16 @@ auto init_list = [](auto& ctx) {
 };
 auto init_value = [](auto& ctx) { _val(ctx).value = std::move(_attr(ctx)); };
 const auto init_def = here >> (('{' > (init % ',') > '}')[init_list] | expr[init_value]);
-const auto declarator_def = (ident | x3::string("_")) >> -('<' > x3::uint32 > '>') >>
-                            *('[' > -x3::uint64 > ']') >> -('=' > init);
+auto dc_name = [](auto& ctx) { _val(ctx).name.assign(_attr(ctx).begin(), _attr(ctx).end()); };
+auto dc_range = [](auto& ctx) { _val(ctx).range = _attr(ctx); };
+auto dc_dim = [](auto& ctx) {
+  const auto& n = _attr(ctx);  // boost::optional
+  _val(ctx).dims.push_back(n ? std::optional<uint64_t>(*n) : std::nullopt);
+};
+auto dc_init = [](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); };
+const auto declarator_def = here >> raw[ident | lit('_')][dc_name] >>
+                            -('<' > x3::uint32[dc_range] > '>') >>
+                            *(('[' > -x3::uint64 > ']')[dc_dim]) >> -('=' > init[dc_init]);
 auto decl_items = [](auto& ctx) { _val(ctx).items = std::move(_attr(ctx)); };
 auto decl_names = [](auto& ctx) { _val(ctx).decls = std::move(_attr(ctx)); };
 const auto decl_line_def = here >> ((+decl_item)[decl_items] >> (declarator % ',')[decl_names] > ';');
@@ -470,7 +482,7 @@ const auto ptx_module_def =
     (ident[mod_target] % ',') > -(kw(".address_size") > x3::uint_[mod_asize]) >
     *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > module_end;
 
-BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
+BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, operands, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
                     shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, address,
                     vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
                     decl_line, param, loc_dir, pragma_dir, targets_dir, proto_dir, body_dir, block,
