@@ -41,18 +41,18 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
     case SReg::clusterid_x: return c.cluster_id[0];
     case SReg::clusterid_y: return c.cluster_id[1];
     case SReg::clusterid_z: return c.cluster_id[2];
-    case SReg::nclusterid_x: return spec.grid[0] / spec.cluster[0];
-    case SReg::nclusterid_y: return spec.grid[1] / spec.cluster[1];
-    case SReg::nclusterid_z: return spec.grid[2] / spec.cluster[2];
+    case SReg::nclusterid_x: return spec.grid[0] / cl_[0];
+    case SReg::nclusterid_y: return spec.grid[1] / cl_[1];
+    case SReg::nclusterid_z: return spec.grid[2] / cl_[2];
     case SReg::cluster_ctaid_x: return c.cluster_ctaid[0];
     case SReg::cluster_ctaid_y: return c.cluster_ctaid[1];
     case SReg::cluster_ctaid_z: return c.cluster_ctaid[2];
-    case SReg::cluster_nctaid_x: return spec.cluster[0];
-    case SReg::cluster_nctaid_y: return spec.cluster[1];
-    case SReg::cluster_nctaid_z: return spec.cluster[2];
+    case SReg::cluster_nctaid_x: return cl_[0];
+    case SReg::cluster_nctaid_y: return cl_[1];
+    case SReg::cluster_nctaid_z: return cl_[2];
     case SReg::cluster_ctarank: return c.rank;
     case SReg::cluster_nctarank: return ctas.size();
-    case SReg::is_explicit_cluster: return spec.explicit_cluster;
+    case SReg::is_explicit_cluster: return explicit_cl_;
     case SReg::dynamic_smem_size: return spec.dynamic_shared_bytes;
     case SReg::total_smem_size: return prog.static_shared_bytes + spec.dynamic_shared_bytes;
     case SReg::nsmid: return 1;
@@ -217,6 +217,9 @@ bool Machine::step(Warp& w) {
           races.thread_fences[T[l].gid]++;
           races.thread_acquired[T[l].gid] = 1;
         }
+        // A fence followed by a CTA barrier covers every thread of the CTA.
+        if (m && c.uid < races.cta_acquire_gen.size() && !races.cta_acquire_gen[c.uid])
+          races.cta_acquire_gen[c.uid] = c.bar_generation + 1;
       }
       break;
     case IrOp::Arith: {
@@ -386,6 +389,47 @@ bool Machine::step(Warp& w) {
         dw.region->mark_init(dw.off, n);
       }
       break;
+    case IrOp::BulkCopy:
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
+        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
+        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
+        Where dw, sw;
+        if (n % 16 || !n) {
+          diag("misaligned", true, c, t, in.line, "cp.async.bulk size must be a non-zero multiple of 16");
+          stop_ = true;
+          return true;
+        }
+        if (!access(w, t, in, in.addr2.space, sa, 16, false, false, sw) ||
+            !access(w, t, in, in.addr2.space, sa + n - 16, 16, false, false, sw))
+          return true;
+        Where s0;
+        access(w, t, in, in.addr2.space, sa, 16, false, false, s0);
+        if (!access(w, t, in, in.addr.space, da, 16, true, false, dw) ||
+            !access(w, t, in, in.addr.space, da + n - 16, 16, true, false, sw))
+          return true;
+        std::memmove(&dw.region->bytes[dw.off], &s0.region->bytes[s0.off], n);
+        dw.region->mark_init(dw.off, n);
+        if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes
+          uint64_t ma = in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0);
+          Where mw;
+          if (!access(w, t, in, Space::SharedCluster, ma, 8, true, true, mw)) return true;
+          uint64_t v;
+          std::memcpy(&v, &mw.region->bytes[mw.off], 8);
+          int64_t& tx = txcount_[{mw.region, mw.off}];
+          tx -= n;
+          uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+          if (pending == 0 && tx == 0 && expected) {
+            phase ^= 1;
+            pending = expected;
+            ++c.bar_generation;
+          }
+          v = (phase << 63) | (expected << 32) | pending;
+          std::memcpy(&mw.region->bytes[mw.off], &v, 8);
+        }
+      }
+      break;
     case IrOp::Mbarrier:
       FOR_LANES(m) {
         Thread& t = T[l];
@@ -395,30 +439,44 @@ bool Machine::step(Warp& w) {
         }
         uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
         Where wh;
-        bool writes = in.mode <= 2 || in.mode == 5;
+        bool writes = in.mode <= 2 || in.mode == 5 || in.mode >= 7;
         if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], 8);
         uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-        uint64_t cnt = in.mode <= 2 ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
+        uint64_t cnt = (in.mode <= 2 || in.mode >= 7) ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
+        int64_t& tx = txcount_[{wh.region, wh.off}];
         switch (in.mode) {
-          case 0: v = (cnt << 32) | cnt; break;                         // init
-          case 5: v = 0; break;                                         // inval
+          case 0: v = (cnt << 32) | cnt; tx = 0; break;                 // init
+          case 5: v = 0; tx = 0; break;                                 // inval
+          case 7: tx += static_cast<int64_t>(cnt); break;               // expect_tx
+          case 8: tx -= static_cast<int64_t>(cnt); break;               // complete_tx
           case 1:
           case 2: {                                                     // arrive / arrive_drop
             put(t, in.dst[0], v, 64);  // the state token: the phase before this arrive
+            if (in.flags & 4) {        // .expect_tx: the count is transaction bytes; one arrival
+              tx += static_cast<int64_t>(cnt);
+              cnt = 1;
+            }
             if (in.mode == 2) expected -= std::min(expected, cnt);
             pending -= std::min(pending, cnt);
-            if (pending == 0) {  // phase completes; memory before it is visible after a wait
-              phase ^= 1;
-              pending = expected;
-              ++c.bar_generation;
-            }
-            v = (phase << 63) | (expected << 32) | pending;
             break;
           }
           case 3: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) >> 63), 1); break;  // test/try_wait
           case 4: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) & 1), 1); break;    // .parity
+        }
+        // The phase completes when no arrivals and no transaction bytes are pending.
+        if (in.mode == 1 || in.mode == 2 || in.mode >= 7) {
+          if (pending == 0 && tx == 0 && expected) {
+            phase ^= 1;
+            pending = expected;
+            ++c.bar_generation;  // memory before the phase is visible after a wait
+          }
+          v = (phase << 63) | (expected << 32) | pending;
+        }
+        if (in.mode >= 7) {
+          std::memcpy(&wh.region->bytes[wh.off], &v, 8);
+          continue;
         }
         if (writes) {
           std::memcpy(&wh.region->bytes[wh.off], &v, 8);

@@ -5,6 +5,7 @@
 // function pointer of semantics/arith (arith::resolve). Nothing in the
 // executor looks at PTX text or the AST again.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -135,6 +136,9 @@ struct Program {
   std::vector<uint8_t> const_bytes;
   uint32_t static_shared_bytes = 0;
   uint32_t kernel = 0;  // function index of the kernel
+  // Launch constraints from the kernel's directives (PTX ISA 11.4).
+  std::array<uint32_t, 3> reqntid{0, 0, 0}, maxntid{0, 0, 0}, reqnctapercluster{0, 0, 0};
+  bool explicitcluster = false;
 };
 
 // Function addresses for indirect calls: kFuncAddrBase + index * 16.

@@ -278,6 +278,14 @@ Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, c
       if (f->is_entry && f->name == kernel) {
         prog.kernel = idx;
         found = true;
+        for (const auto& pd : f->perf) {
+          std::array<uint32_t, 3> d{1, 1, 1};
+          for (size_t k = 0; k < pd.values.size() && k < 3; ++k) d[k] = static_cast<uint32_t>(pd.values[k]);
+          if (pd.kind == table::Perf::reqntid) prog.reqntid = d;
+          if (pd.kind == table::Perf::maxntid) prog.maxntid = d;
+          if (pd.kind == table::Perf::reqnctapercluster) prog.reqnctapercluster = d;
+          if (pd.kind == table::Perf::explicitcluster) prog.explicitcluster = true;
+        }
       }
     } else if (auto* v = std::get_if<ast::VarDecl>(&it.v)) {
       declare_module_var(ctx, *v);

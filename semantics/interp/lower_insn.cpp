@@ -736,6 +736,37 @@ void InsnLowering::run() {
         i.src[1] = value(opd(3), 32, false);
       return emit();
     }
+    case Opcode::cp_async_bulk: {
+      // cp.async.bulk.dst.src{.completion} [dst], [src], size{, [mbar]}
+      if (has(Mod::multicast_cluster)) return unsupported("cp.async.bulk .multicast::cluster is not supported");
+      i.op = IrOp::BulkCopy;
+      std::vector<Space> sp;
+      for (const auto& m : in.mods) {
+        if (m.id == Mod::global) sp.push_back(Space::Global);
+        if (m.id == Mod::shared_cluster) sp.push_back(Space::SharedCluster);
+        if (m.id == Mod::shared_cta || m.id == Mod::shared) sp.push_back(Space::Shared);
+      }
+      if (sp.size() != 2) return unsupported("cp.async.bulk: expected a destination and a source space");
+      i.addr = address(opd(0));
+      i.addr.space = sp[0];
+      i.addr2 = address(opd(1));
+      i.addr2.space = sp[1];
+      i.src[0] = value(opd(2), 32, false);
+      if (in.operands.size() > 3 && std::holds_alternative<ast::Address>(in.operands[3].v)) {
+        Addr mb = address(opd(3));
+        if (mb.base == Addr::Reg) {
+          i.src[1].kind = Opnd::Reg;
+          i.src[1].slot = mb.slot;
+        } else {
+          i.src[1].kind = Opnd::Imm;
+        }
+        i.src[2].kind = Opnd::Imm;
+        i.src[2].imm = static_cast<uint64_t>(mb.off);
+      }
+      return emit();
+    }
+    case Opcode::cp_async_bulk_commit_group:
+    case Opcode::cp_async_bulk_wait_group:
     case Opcode::cp_async_commit_group:
     case Opcode::cp_async_wait_group:
     case Opcode::cp_async_wait_all:
@@ -757,12 +788,20 @@ void InsnLowering::run() {
     case Opcode::mbarrier_arrive_drop:
     case Opcode::mbarrier_test_wait:
     case Opcode::mbarrier_try_wait:
-    case Opcode::mbarrier_pending_count: {
+    case Opcode::mbarrier_pending_count:
+    case Opcode::mbarrier_expect_tx:
+    case Opcode::mbarrier_complete_tx: {
       // Object layout (8 bytes): bits 0-30 pending arrivals, 32-62 expected
       // arrivals, 63 phase parity. PTX ISA 9.7.12.13.
       i.op = IrOp::Mbarrier;
-      if (has(Mod::expect_tx)) return unsupported("mbarrier transaction counts (.expect_tx) are not supported");
+      i.flags = has(Mod::expect_tx) ? 4 : 0;  // arrive.expect_tx: add to tx-count first
       switch (in.op) {
+        case Opcode::mbarrier_expect_tx:
+        case Opcode::mbarrier_complete_tx:
+          i.mode = in.op == Opcode::mbarrier_expect_tx ? 7 : 8;
+          i.addr = address(opd(0));
+          i.src[0] = value(opd(1), 32, false);
+          break;
         case Opcode::mbarrier_init:
           i.mode = 0;
           i.addr = address(opd(0));

@@ -39,6 +39,34 @@ void Machine::diag(const std::string& kind, bool error, const Cta& c, const Thre
   if (error) res.ok = false;
 }
 
+// The launch must satisfy the kernel's .reqntid/.maxntid/.reqnctapercluster
+// (PTX ISA 11.4); a spec "cluster" overrides the cluster directive only when
+// they agree.
+void Machine::check_launch() {
+  auto dims = [](const std::array<uint32_t, 3>& d) {
+    return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+  };
+  if (prog.reqntid[0] && prog.reqntid != spec.block)
+    throw InputError(spec.file, {1, 1}, "kernel '" + spec.kernel + "' requires .reqntid " + dims(prog.reqntid) +
+                                            "; block is " + dims(spec.block));
+  if (prog.maxntid[0] &&
+      uint64_t{spec.block[0]} * spec.block[1] * spec.block[2] >
+          uint64_t{prog.maxntid[0]} * prog.maxntid[1] * prog.maxntid[2])
+    throw InputError(spec.file, {1, 1}, "block " + dims(spec.block) + " exceeds the kernel's .maxntid " + dims(prog.maxntid));
+  cl_ = spec.cluster;
+  explicit_cl_ = spec.explicit_cluster || prog.explicitcluster;
+  if (prog.reqnctapercluster[0]) {
+    if (spec.explicit_cluster && spec.cluster != prog.reqnctapercluster)
+      throw InputError(spec.file, {1, 1}, "\"cluster\" " + dims(spec.cluster) + " differs from the kernel's .reqnctapercluster " +
+                                              dims(prog.reqnctapercluster));
+    cl_ = prog.reqnctapercluster;
+    explicit_cl_ = true;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (!cl_[d] || spec.grid[d] % cl_[d])
+      throw InputError(spec.file, {1, 1}, "grid " + dims(spec.grid) + " is not a multiple of the cluster shape " + dims(cl_));
+}
+
 void Machine::setup_memory() {
   for (const auto& g : prog.globals) {
     uint64_t a = mem.add_global(g.name, g.bytes);
@@ -296,7 +324,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->id = ids[r];
     c->cluster_id = cid;
     c->rank = r;
-    for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % spec.cluster[d];
+    for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % cl_[d];
     c->shared->name = "shared";
     c->shared->bytes.assign(shared_bytes, 0);
     c->shared->init.assign(shared_bytes, 0);
@@ -363,9 +391,10 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
 
 void Machine::run() {
   auto t0 = std::chrono::steady_clock::now();
+  check_launch();
   setup_memory();
-  std::array<uint32_t, 3> ncl{spec.grid[0] / spec.cluster[0], spec.grid[1] / spec.cluster[1],
-                              spec.grid[2] / spec.cluster[2]};
+  std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1],
+                              spec.grid[2] / cl_[2]};
   uint32_t cta_counter = 0;
   uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
   if (nctas > (1u << 22)) races.enabled = false;  // shadow state would not fit
@@ -374,10 +403,10 @@ void Machine::run() {
     for (uint32_t cy = 0; cy < ncl[1] && !stop_; ++cy)
       for (uint32_t cx = 0; cx < ncl[0] && !stop_; ++cx) {
         std::vector<std::array<uint32_t, 3>> ids;
-        for (uint32_t z = 0; z < spec.cluster[2]; ++z)
-          for (uint32_t y = 0; y < spec.cluster[1]; ++y)
-            for (uint32_t x = 0; x < spec.cluster[0]; ++x)
-              ids.push_back({cx * spec.cluster[0] + x, cy * spec.cluster[1] + y, cz * spec.cluster[2] + z});
+        for (uint32_t z = 0; z < cl_[2]; ++z)
+          for (uint32_t y = 0; y < cl_[1]; ++y)
+            for (uint32_t x = 0; x < cl_[0]; ++x)
+              ids.push_back({cx * cl_[0] + x, cy * cl_[1] + y, cz * cl_[2] + z});
         cta_counter += static_cast<uint32_t>(ids.size());
         run_cluster(ids, {cx, cy, cz});
       }

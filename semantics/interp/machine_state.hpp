@@ -98,7 +98,9 @@ class Machine {
   uint32_t cluster_phase = 0;
   void check_cluster_barrier();
   std::vector<uint64_t> buffer_addr;
-  Region* hot_ = nullptr;          // last global allocation accessed (fast path)
+  Region* hot_ = nullptr;
+  std::array<uint32_t, 3> cl_{1, 1, 1};  // cluster shape: spec "cluster", else .reqnctapercluster
+  bool explicit_cl_ = false;          // last global allocation accessed (fast path)
 
   uint64_t get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const;
   uint64_t sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const;
@@ -115,11 +117,15 @@ class Machine {
   void do_ret(Warp& w, Thread& t, const Inst& in);
 
  private:
+  void check_launch();
   void setup_memory();
   void run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid);
   void deadlock(Cta& c);
   std::map<std::pair<std::string, uint32_t>, size_t> seen_;
   std::vector<std::unique_ptr<Cta>> pool_;
+public:
+  std::map<std::pair<const Region*, uint64_t>, int64_t> txcount_;  // mbarrier transaction bytes
+private:
   bool stop_ = false;
   uint32_t next_gid_ = 0;
   uint32_t next_gwarp_ = 0;

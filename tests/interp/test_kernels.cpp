@@ -1,4 +1,5 @@
-// Golden runner: every corpus/kernels/NAME.json runs and matches
+// Golden runner: every corpus/kernels/NAME.json (and tests/interp/kernels/
+// NAME.json) runs and matches
 // NAME.expected.json (written from independent C++ references), and every
 // tests/interp/faults/NAME.json produces the diagnostic it names in its
 // "_expect_diagnostic" key (with "_expect_status", default "error") and
@@ -52,6 +53,7 @@ const std::pair<const char*, const char*> kExpectedFailures[] = {
 TEST_CASE("corpus kernels compute their expected outputs", "[kernels]") {
   auto specs = specs_in(fs::path(src_dir()) / "corpus" / "kernels");
   REQUIRE(!specs.empty());
+  for (const auto& p : specs_in(fs::path(src_dir()) / "tests" / "interp" / "kernels")) specs.push_back(p);
   for (const auto& spec : specs) {
     DYNAMIC_SECTION(spec.filename().string()) {
       const char* xfail = nullptr;
