@@ -170,7 +170,10 @@ bool Machine::step(Warp& w) {
       }
     }
     if (!grp) return false;
-    for (uint32_t l = 0; l < w.nlanes; ++l) w.rp[l] = T[l].regs.data() + T[l].reg_base;
+    if (w.rp_dirty) {
+      for (uint32_t l = 0; l < w.nlanes; ++l) w.rp[l] = T[l].regs.data() + T[l].reg_base;
+      w.rp_dirty = false;
+    }
     w.pc = best;
     w.group = grp;
     w.conv = grp == ready;

@@ -191,6 +191,7 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     stop_ = true;
     return;
   }
+  w.rp_dirty = true;
   Frame fr{w.pc + 1, t.reg_base, t.fp, t.sp, t.func, in.target};
   uint32_t new_base = static_cast<uint32_t>(t.regs.size());
   t.regs.resize(new_base + f.nregs, 0);
@@ -232,6 +233,7 @@ void Machine::do_ret(Warp& w, Thread& t, const Inst& in) {
     thread_exit(*w.cta, t);
     return;
   }
+  w.rp_dirty = true;
   Frame fr = t.frames.back();
   t.frames.pop_back();
   const Function& f = prog.funcs[t.func];

@@ -45,7 +45,8 @@ struct Warp {
   uint32_t sync_gen = 0;           // completed bar.warp.sync collectives
   uint32_t pc = 0;                 // group PC
   uint32_t group = 0;              // lanes executing the current PC
-  uint64_t* rp[32] = {};           // register frame of each lane (valid while conv)
+  uint64_t* rp[32] = {};           // register frame of each lane
+  bool rp_dirty = true;            // a call/ret moved some lane's frame
 };
 
 struct BarrierState {
