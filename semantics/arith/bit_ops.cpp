@@ -158,7 +158,8 @@ uint64_t lop3(const uint64_t* s, uint64_t*, uint64_t) {
   return d;
 }
 
-// lop3.BoolOp (PTX ISA 8.x lop3): d as above, p = (d != 0) BoolOp q.
+// lop3.BoolOp (PTX ISA 8.2+ lop3, BoolOp in {and, or}): d as above,
+// p = (d != 0) BoolOp q.
 uint64_t lop3_pred(const uint64_t* s, uint64_t* aux, uint64_t c) {
   uint64_t d = lop3(s, aux, c);
   bool t = d != 0, q = (s[4] & 1) != 0;
@@ -298,8 +299,8 @@ Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
     if (p.mods.empty()) {
       d = make_desc(lop3, c, t, {t, t, t, Ty::b8});
     } else {
-      uint32_t bop = p.has("and") ? 1 : p.has("or") ? 2 : p.has("xor") ? 3 : 0;
-      if (bop == 0) return bad("unknown BoolOp ." + p.mods[0]);
+      uint32_t bop = p.has("and") ? 1 : p.has("or") ? 2 : 0;  // lop3's BoolOp is .and or .or
+      if (bop == 0) return bad("lop3 BoolOp must be .and or .or, not ." + p.mods[0]);
       d = make_desc(lop3_pred, c | (bop << cfg::kSubShift), t, {t, t, t, Ty::b8, Ty::pred});
       d.aux_out = true;
     }

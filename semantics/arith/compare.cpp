@@ -181,14 +181,18 @@ Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
   bool is_float = kind >= k_f16;
   uint32_t c = (kind << 8) | (ty_bits(st) << 12) | (x2 ? 1u << 20 : 0);
   int ncmp = 0, nbool = 0;
+  bool bits_type = st == Ty::b16 || st == Ty::b32 || st == Ty::b64;
   for (const auto& m : p.mods) {
     bool known = false;
     for (const auto& k : kCmps)
       if (m == k.name) {
         if (k.float_only && !is_float) return bad("." + m + " needs a float type");
         if (!k.int_ok && !is_float) return bad("." + m + " needs a float type");
+        // 9.7.5 operator tables: bit-size types compare eq/ne only; lo ls hi
+        // hs are unsigned-only and not float (ptxas agrees).
+        if (bits_type && k.mask != EQ && k.mask != (LT | GT)) return bad("." + m + " not defined for bit-size types");
+        if (k.force_unsigned && (kind == k_sint || is_float)) return bad("." + m + " needs an unsigned type");
         c |= k.mask;
-        if (k.force_unsigned && kind == k_sint) c = (c & ~(0xfu << 8)) | (k_uint << 8);
         ++ncmp;
         known = true;
       }
@@ -233,7 +237,8 @@ Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
   }
   OpFn fn = is_set ? set : setp;
   d = has_c ? make_desc(fn, c, dt, {st, st, Ty::pred}) : make_desc(fn, c, dt, {st, st});
-  d.aux_out = !is_set;
+  // Scalar f16/bf16 setp has a single destination (9.7.6.2).
+  d.aux_out = !is_set && (x2 || (kind != k_f16 && kind != k_bf16));
   return Res::ok;
 }
 

@@ -282,11 +282,17 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
       if (dt != st) return bad("integer rounding needs equal float types");
       c |= static_cast<uint32_t>(irm) | kIntRound;
     } else {
-      if (narrowing && !has_f) return bad("narrowing float conversion needs .rn/.rz/.rm/.rp");
+      if (narrowing != has_f)  // ptxas rejects a float rounding on exact conversions
+        return bad(narrowing ? "narrowing float conversion needs .rn/.rz/.rm/.rp"
+                             : "float rounding on an exact (widening or same-type) conversion");
       c |= static_cast<uint32_t>(frm);
     }
   } else if (has_f || has_i) {
     return bad("rounding modifier on an int-to-int conversion");
+  } else if (p.has("sat")) {  // .sat only where the source range exceeds the destination's
+    unsigned sw = ty_bits(st), dw = ty_bits(dt);
+    bool fits = is_signed(st) == is_signed(dt) ? sw <= dw : (!is_signed(st) && sw < dw);
+    if (fits) return bad(".sat on a conversion that cannot overflow");
   }
   d = make_desc(cvt_scalar, c, dt, {st});
   if (p.opts.host_fpu)

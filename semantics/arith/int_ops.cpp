@@ -176,8 +176,8 @@ Res resolve_int(const Parsed& p, OpDesc& d, std::string& err) {
     d = make_desc(minmax_x2, c, t, {t, t});
     return Res::ok;
   }
-  if ((t == Ty::u16x2 || t == Ty::s16x2) && (p.op == "add" || p.op == "sub") && p.mods.empty()) {
-    d = make_desc(addsub_x2, (p.op == "add" ? s_add : s_sub) << cfg::kSubShift, t, {t, t});
+  if ((t == Ty::u16x2 || t == Ty::s16x2) && p.op == "add" && p.mods.empty()) {  // no sub form
+    d = make_desc(addsub_x2, s_add << cfg::kSubShift, t, {t, t});
     return Res::ok;
   }
   unsigned w;

@@ -139,7 +139,9 @@ int main(int argc, char** argv) {
         i128 x = ival(a, s);
         std::string mn = std::string(".") + d.name + "." + s.name;
         v.put("cvt" + mn, {a}, uint64_t(x) & M(d.w));
-        v.put("cvt.sat" + mn, {a}, uint64_t(std::clamp(x, imin(d), imax(d))) & M(d.w));
+        // .sat exists only where the source range exceeds the destination's
+        if (!(imin(d) <= imin(s) && imax(s) <= imax(d)))
+          v.put("cvt.sat" + mn, {a}, uint64_t(std::clamp(x, imin(d), imax(d))) & M(d.w));
       }
     // int -> float in every mode
     for (const T& d : kFloats)
@@ -183,7 +185,10 @@ int main(int argc, char** argv) {
         for (uint64_t a : vals) {
           long double x = fval(a, s);
           std::string mn = std::string(".") + d.name + "." + s.name;
-          v.put(std::string("cvt.") + kModes[k].name + mn, {a}, fround(x, d, kModes[k].fe));
+          // a float rounding modifier exists only on narrowing conversions
+          bool narrowing = d.w < s.w || (d.w == 16 && s.w == 16 && d.k != s.k);
+          if (narrowing) v.put(std::string("cvt.") + kModes[k].name + mn, {a}, fround(x, d, kModes[k].fe));
+          else if (k == 0) v.put("cvt" + mn, {a}, fround(x, d, FE_TONEAREST));
           if (&d == &s) {
             long double ri = x;
             if (std::isfinite(x)) {

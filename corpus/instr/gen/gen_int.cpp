@@ -180,7 +180,6 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
         uint64_t q = (a ^ lut) & 1;  // lop3.BoolOp: p = (d != 0) BoolOp q
         v.put2("lop3.and.b32", {a, b, c, lut, q}, d, (d != 0) && q);
         v.put2("lop3.or.b32", {a, b, c, lut, q}, d, (d != 0) || q);
-        v.put2("lop3.xor.b32", {a, b, c, lut, q}, d, (d != 0) != (q != 0));
       }
       // shf: funnel shift of {b:a}
       for (uint64_t n : {0ull, 13ull, 31ull, 32ull, 33ull}) {
@@ -270,7 +269,7 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
         rmax |= (uint64_t(std::max<int64_t>(std::max(sp, sq), 0)) & 0xffff) << (16 * i);
       }
       v.put("add.u16x2", {x, y}, add);
-      v.put("sub.s16x2", {x, y}, sub);
+      v.put("add.s16x2", {x, y}, add);
       v.put("min.u16x2", {x, y}, umin);
       v.put("max.u16x2", {x, y}, umax);
       v.put("min.s16x2", {x, y}, smin);
