@@ -34,6 +34,7 @@ Encoding::Encoding(z3::context& ctx, const Facts& f, z3::solver& s)
     return;
   }
   encode_fsc();
+  encode_obs();
   encode_sync();
   encode_axioms();
   encode_minimal_co();
@@ -170,23 +171,40 @@ z3::expr Encoding::sf(int a, int b) const {
 // the number of RMWs on the location; or Dat3M v7.5's (ms & rf) | rmw.
 z3::expr Encoding::msrf(int w, int r) const { return f_.ms(w, r) ? rf(w, r) : F_; }
 
-z3::expr Encoding::obs_level(int k, int w, int r) {
-  if (k == 0) return msrf(w, r);
-  if (obs_.size() < size_t(k)) obs_.resize(k);
-  auto& level = obs_[k - 1];
-  if (level.empty()) level.assign(size_t(n_) * n_, std::nullopt);
-  auto& slot = level[size_t(w) * n_ + r];
-  if (slot) return *slot;
-  std::vector<z3::expr> terms{msrf(w, r)};
+// obs(w, r) <=> msrf(w, r) | OR over atomics (r1, w1): msrf(w1, r) & obs(w, r1).
+// The recursion follows rmw; msrf edges; they are made acyclic by integer
+// ranks, which makes the fixpoint unique (the least one). A cycle of such
+// edges is inconsistent anyway: each W_i -obs-> R_i+1 -po-> W_i+1 is a
+// causality edge between writes (8.9.5), so Coherence would need a cyclic co.
+void Encoding::encode_obs() {
+  if (!f_.obs_rmw || f_.rmw.empty()) return;
+  std::vector<Opt> rank(n_);
+  for (auto [r, w] : f_.rmw) rank[r] = ctx_.int_const(("obsd" + std::to_string(r)).c_str());
   for (auto [r1, w1] : f_.rmw)
-    if (f_.loc(w, r1)) terms.push_back(conj(msrf(w1, r), obs_level(k - 1, w, r1)));
-  slot = def(terms, "obs" + std::to_string(k) + "_" + std::to_string(w) + "_" + std::to_string(r));
-  return *slot;
+    for (auto [r2, w2] : f_.rmw)
+      if (r1 != r2 && f_.loc(w1, r2) && f_.ms(w1, r2))
+        s_.add(z3::implies(rf(w1, r2), *rank[r1] < *rank[r2]));
+  obs_.assign(size_t(n_) * n_, std::nullopt);
+  for (int w : f_.writes)
+    for (int r : f_.reads)
+      if (f_.loc(w, r) && rmw_levels_[f_.phys[w]] > 0)
+        obs_[size_t(w) * n_ + r] = ctx_.bool_const(key("obs", w, r).c_str());
+  for (int w : f_.writes)
+    for (int r : f_.reads) {
+      const auto& v = obs_[size_t(w) * n_ + r];
+      if (!v) continue;
+      z3::expr_vector t(ctx_);
+      t.push_back(msrf(w, r));
+      for (auto [r1, w1] : f_.rmw)
+        if (r1 != r && f_.loc(w1, r) && f_.ms(w1, r)) t.push_back(rf(w1, r) && *obs_[size_t(w) * n_ + r1]);
+      s_.add(*v == z3::mk_or(t));
+    }
 }
 
 z3::expr Encoding::obs(int x, int y) {
   if (f_.W[x] && f_.R[y] && f_.loc(x, y))
-    return f_.obs_rmw ? obs_level(rmw_levels_[f_.phys[x]], x, y) : msrf(x, y);
+    if (const auto& v = obs_.empty() ? std::nullopt : obs_[size_t(x) * n_ + y]) return *v;
+    return msrf(x, y);
   if (!f_.obs_rmw && f_.R[x])
     for (auto [r, w] : f_.rmw)
       if (r == x && w == y) return T_;

@@ -8,8 +8,9 @@
 // one), and Fence-SC ranks for the fence.sc pairs that must be ordered.
 // Derived relations (observation, sync, base causality, proxy-preserved
 // causality, causality, fr) are defined exactly (<=>), because minimality
-// of co uses causality positively. Transitive closures are unrolled (RMW
-// chains by level, base causality by squaring over the sync endpoints).
+// of co uses causality positively. Recursive RMW observation chains are
+// kept well-founded by integer ranks; base causality is closed by squaring
+// over the synchronizes-with endpoints.
 // No special relations (linear_order etc.): Z3 4.8.12 gets them wrong.
 #pragma once
 #include <z3++.h>
@@ -41,7 +42,6 @@ class Encoding {
   z3::expr fr(int r, int w);
   z3::expr msrf(int w, int r) const;
   z3::expr obs(int x, int y);
-  z3::expr obs_level(int k, int w, int r);
   z3::expr sf(int a, int b) const;
   z3::expr reach(int a, int b) const;  // exact closure over K nodes
   z3::expr cbf(int x, int y);          // closure of po | sw
@@ -53,6 +53,7 @@ class Encoding {
   void encode_co();
   void encode_final();
   void encode_fsc();
+  void encode_obs();
   void encode_sync();
   void encode_axioms();
   void encode_minimal_co();
@@ -68,7 +69,7 @@ class Encoding {
   z3::expr T_, F_;
   // Matrices of optional expressions over event pairs (index a * n + b).
   std::vector<Opt> rf_, co_, fr_, cbf_, cb_, pp_, cause_, dyn_;
-  std::vector<std::vector<Opt>> obs_;  // per level
+  std::vector<Opt> obs_;              // observation through RMW chains
   std::vector<Opt> rank_;             // Fence-SC rank per ordered sc fence
   std::vector<Opt> fw_;               // final-write choice per write
   struct Primary {

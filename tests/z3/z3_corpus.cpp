@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
   const std::string kind = argv[1];
   litmus::CheckOptions opt;
   opt.model.kind = kind == "ptx6" ? mm::ModelKind::PTX6 : kind == "sc" ? mm::ModelKind::SC : mm::ModelKind::PTX75;
-  opt.limits.timeout_s = 60;
+  opt.limits.timeout_s = getenv("Z3C_TIMEOUT") ? atof(getenv("Z3C_TIMEOUT")) : 60;
   std::vector<std::string> files;
   for (int i = 2; i < argc; ++i) {
     if (std::filesystem::is_directory(argv[i])) {
@@ -84,7 +85,8 @@ int main(int argc, char** argv) {
   for (const auto& f : files) {
     Compare cmp;
     try {
-      const litmus::Program p = litmus::lower(litmus::parse_litmus_file(f));
+      const litmus::Test t = litmus::parse_litmus_file(f);  // p points into t
+      const litmus::Program p = litmus::lower(t);
       litmus::check(p, cmp, opt);
     } catch (const std::exception& e) {
       ++errors;
@@ -92,6 +94,9 @@ int main(int argc, char** argv) {
       continue;
     }
     skel += cmp.skeletons;
+    if (getenv("Z3C_VERBOSE"))
+      std::printf("%s: %d skeletons, z3 %.2f ms, enum %.2f ms\n", f.c_str(), cmp.skeletons, cmp.z3_ms, cmp.enum_ms);
+    std::fflush(stdout);
     zt.push_back(cmp.z3_ms);
     et.push_back(cmp.enum_ms);
     if (cmp.mismatches) {
