@@ -50,6 +50,7 @@ bool sc_order_holds(const StaticRelations& st, const Relation& rf, const Relatio
 std::vector<Axiom> violations(const StaticRelations& st, const Model& m, const CauseInfo& c, const Relation& co) {
   std::vector<Axiom> out;
   const Relation fr = from_reads(c.rf, co);
+  if (st.barrier_hangs) out.push_back(Axiom::BarrierCompletes);
   if (!no_thin_air_holds(st, c.rf)) out.push_back(Axiom::NoThinAir);
   if (m.kind == ModelKind::SC) {
     if (!sc_order_holds(st, c.rf, co, fr)) out.push_back(Axiom::SCOrder);

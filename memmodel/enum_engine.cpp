@@ -60,6 +60,7 @@ class Search {
   }
 
   EngineStats run() {
+    if (st_.barrier_hangs) return stats_;  // a barrier never completes: no terminating execution
     for (const auto& c : cands_)
       if (c.empty()) return stats_;
     descend(0);
@@ -111,20 +112,23 @@ class Search {
   // All Fence-SC orders for this rf, then all minimal co orders.
   void complete() {
     std::set<std::vector<int>> seen;  // co pairs + final writes, for this rf
-    std::vector<int> fsc = fences_;
-    do {
-      const CauseInfo c = compute_cause(st_, m_, rf_, fsc);
-      if (!fence_sc_holds(st_, c.cause, c.sync_fence)) continue;
-      const Relation forced = forced_coherence(s_, st_, m_.kind == ModelKind::SC ? Relation(st_.n) : c.cause);
-      enumerate_coherence(forced, pairs_, [&](const Relation& co) {
-        tick();
-        ++stats_.candidates;
-        if (!violations(st_, m_, c, co).empty()) return true;
-        emit(co, fsc, seen);
-        return !stop_;
-      });
-      if (stop_) return;
-    } while (std::next_permutation(fsc.begin(), fsc.end()));
+    const size_t nbar = m_.kind == ModelKind::SC ? 1 : st_.sync_barrier_choices.size();
+    for (size_t bar = 0; bar < nbar; ++bar) {
+      std::vector<int> fsc = fences_;
+      do {
+        const CauseInfo c = compute_cause(st_, m_, rf_, fsc, bar);
+        if (!fence_sc_holds(st_, c.cause, c.sync_fence)) continue;
+        const Relation forced = forced_coherence(s_, st_, m_.kind == ModelKind::SC ? Relation(st_.n) : c.cause);
+        enumerate_coherence(forced, pairs_, [&](const Relation& co) {
+          tick();
+          ++stats_.candidates;
+          if (!violations(st_, m_, c, co).empty()) return true;
+          emit(co, fsc, seen);
+          return !stop_;
+        });
+        if (stop_) return;
+      } while (m_.kind != ModelKind::SC && std::next_permutation(fsc.begin(), fsc.end()));
+    }
   }
 
   void emit(const Relation& co, const std::vector<int>& fsc, std::set<std::vector<int>>& seen) {
@@ -205,8 +209,11 @@ std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, cons
   }
   std::vector<Axiom> best;
   bool first = true;
-  for (const auto& fsc : orders) {
-    const CauseInfo c = compute_cause(st, m, ex.rf, fsc);
+  std::vector<std::pair<std::vector<int>, size_t>> cases;
+  for (const auto& fsc : orders)
+    for (size_t bar = 0; bar < st.sync_barrier_choices.size(); ++bar) cases.emplace_back(fsc, bar);
+  for (const auto& [fsc, bar] : cases) {
+    const CauseInfo c = compute_cause(st, m, ex.rf, fsc, bar);
     std::vector<Axiom> v = violations(st, m, c, co);
     if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
       v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6

@@ -70,13 +70,13 @@ Relation causality(const StaticRelations& st, const Model& m, const Relation& ob
 }
 
 CauseInfo compute_cause(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
-                        const std::vector<int>& fsc) {
+                        const std::vector<int>& fsc, size_t bar) {
   CauseInfo c;
   c.rf = rf_relation(st, rf);
   c.obs = observation(st, m, c.rf);
   c.sync = release_acquire_sync(st, c.obs);
   c.sync_fence = fence_sc_sync(st, fsc);
-  c.cause_base = base_causality(st, m, c.sync | c.sync_fence | st.sync_barrier);
+  c.cause_base = base_causality(st, m, c.sync | c.sync_fence | (bar == kBarrierCommon ? st.sync_barrier : st.sync_barrier_choices[bar]));
   c.cause = causality(st, m, c.obs, c.cause_base);
   return c;
 }

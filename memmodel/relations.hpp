@@ -43,8 +43,11 @@ Relation causality(const StaticRelations& st, const Model& m, const Relation& ob
 struct CauseInfo {
   Relation rf, obs, sync, sync_fence, cause_base, cause;
 };
+// `bar` selects one of st.sync_barrier_choices; the default, kBarrierCommon,
+// uses their intersection st.sync_barrier (a lower bound, for pruning).
+inline constexpr size_t kBarrierCommon = static_cast<size_t>(-1);
 CauseInfo compute_cause(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
-                        const std::vector<int>& fsc);
+                        const std::vector<int>& fsc, size_t bar = kBarrierCommon);
 
 // 8.9.6 Coherence order lower bound: init writes first, plus writes ordered
 // by causality (8.10.1), transitively closed. May be cyclic (then no co works).

@@ -62,8 +62,27 @@ int vaddr_of(const Skeleton& s, int loc) {
 
 // Barrier matching (8.9.4 item 2): the k-th barrier with id i executed by a
 // thread pairs with the k-th barrier with id i of every other thread of the
-// same CTA. A barrier that expects more threads than take part never
-// completes and synchronizes nothing.
+// same CTA. bar.sync/red/arrive synchronize with bar.sync/red, never with an
+// arrive (which does not wait).
+void add_sync(const Skeleton& s, Relation& r, int a, int b) {
+  if (a == b || s.events[a].thread == s.events[b].thread) return;
+  if (s.events[b].bar == BarrierOp::Arrive) return;
+  r.add(a, b);
+}
+
+// All q-subsets of `evs`, as index vectors.
+void subsets(int n, int q, int from, std::vector<int>& cur, std::vector<std::vector<int>>& out) {
+  if (static_cast<int>(cur.size()) == q) {
+    out.push_back(cur);
+    return;
+  }
+  for (int i = from; i < n; ++i) {
+    cur.push_back(i);
+    subsets(n, q, i + 1, cur, out);
+    cur.pop_back();
+  }
+}
+
 void build_barriers(const Skeleton& s, StaticRelations& r) {
   // (gpu, cta, id, k) -> barrier events
   std::map<std::tuple<int, int, int, int>, std::vector<int>> inst;
@@ -76,18 +95,42 @@ void build_barriers(const Skeleton& s, StaticRelations& r) {
       inst[{tp.gpu, tp.cta, ev.bar_id, occ[ev.bar_id]++}].push_back(e);
     }
   }
+  r.sync_barrier_choices.assign(1, Relation(r.n));
   for (auto& [key, evs] : inst) {
-    int expected = -1;
+    int q = -1;
     for (int e : evs)
-      if (s.events[e].bar_count > 0) expected = s.events[e].bar_count;
-    if (expected > 0 && static_cast<int>(evs.size()) < expected) continue;
-    for (int a : evs)
-      for (int b : evs) {
-        if (a == b || s.events[a].thread == s.events[b].thread) continue;
-        if (s.events[b].bar == BarrierOp::Arrive) continue;  // arrive only releases
-        r.sync_barrier.add(a, b);
+      if (s.events[e].bar_count > 0) q = s.events[e].bar_count;
+    const int n = static_cast<int>(evs.size());
+    if (q > n) {
+      r.barrier_hangs = true;
+      continue;
+    }
+    if (q < 0 || q == n) {
+      for (Relation& choice : r.sync_barrier_choices)
+        for (int a : evs)
+          for (int b : evs) add_sync(s, choice, a, b);
+      continue;
+    }
+    // Dat3M's quorum tests (litmus/PTX/Barrier/quorum*): the first q
+    // arrivals complete the barrier; the rest are ordered after them.
+    std::vector<std::vector<int>> firsts;
+    std::vector<int> cur;
+    subsets(n, q, 0, cur, firsts);
+    std::vector<Relation> next;
+    for (const Relation& base : r.sync_barrier_choices)
+      for (const auto& first : firsts) {
+        Relation choice = base;
+        std::vector<bool> in(n, false);
+        for (int i : first) in[i] = true;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            if (in[i]) add_sync(s, choice, evs[i], evs[j]);
+        next.push_back(std::move(choice));
       }
+    r.sync_barrier_choices = std::move(next);
   }
+  r.sync_barrier = r.sync_barrier_choices.front();
+  for (const Relation& c : r.sync_barrier_choices) r.sync_barrier &= c;
 }
 
 }  // namespace

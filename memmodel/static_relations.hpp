@@ -46,6 +46,16 @@ struct StaticRelations {
   Relation acquire_pattern;  // strong read of an acquire pattern -> its last op (8.8)
   Relation proxy_fence_ops;  // F -> M, same proxy, same CTA (Dat3M proxy-fence-ops)
   Relation sync_barrier;     // barrier X synchronizes with barrier Y (8.9.4 item 2)
+  // Barriers with an explicit thread count q smaller than the number n of
+  // threads arriving leave a runtime choice: which q arrive first and
+  // complete the barrier together (they synchronize with each other); the
+  // later arrivals pass it, ordered after the first q. Each element is one
+  // complete choice (all such barrier instances); `sync_barrier` is the
+  // first. A count larger than n never completes: `barrier_hangs`, and the
+  // Skeleton has no terminating execution. `sync_barrier` is the
+  // intersection of the choices (what every choice synchronizes).
+  std::vector<Relation> sync_barrier_choices;
+  bool barrier_hangs = false;
   Relation sc_fence_pairs;   // symmetric: morally strong fence.sc pairs (ordered by Fence-SC)
   // The first initial write of each physical location (reads of the initial
   // value read from it), indexed by physical location; -1 if none.

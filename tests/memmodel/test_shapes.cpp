@@ -287,3 +287,41 @@ TEST_CASE("Reductions do not form acquire patterns (8.11.1)", "[atomicity]") {
     CHECK(allowed(b.build()) == red);
   }
 }
+
+namespace {
+// Dat3M's quorum tests (litmus/PTX/Barrier/quorum1-*): three threads at a
+// barrier expecting `count`; P1 reads x after the barrier, P0 wrote it before.
+Skeleton quorum1(int count, uint64_t r0) {
+  SkelBuilder b;
+  int x = b.loc("x");
+  int p0 = b.thread(), p1 = b.thread(), p2 = b.thread();
+  b.st(p0, x, 1);
+  b.bar(p0, 1, BarrierOp::Sync, count);
+  b.bar(p1, 1, BarrierOp::Sync, count);
+  b.ld(p1, x, r0);
+  b.bar(p2, 1, BarrierOp::Sync, count);
+  return b.build();
+}
+}  // namespace
+
+TEST_CASE("Barrier thread counts: first arrivals complete it, a count too large hangs", "[barrier]") {
+  CHECK_FALSE(allowed(quorum1(3, 0)));  // all three synchronize
+  CHECK(allowed(quorum1(3, 1)));
+  CHECK(allowed(quorum1(2, 0)));        // P1 and P2 may complete it without P0
+  CHECK_FALSE(allowed(quorum1(4, 1)));  // never completes: no terminating execution
+  CHECK_FALSE(allowed(quorum1(4, 0)));
+  // quorum3-fail: whoever completes the barrier first, a late arrival is
+  // still ordered after them, so P0 and P2 cannot both see P1's writes.
+  SkelBuilder b;
+  int x = b.loc("x"), y = b.loc("y");
+  int p0 = b.thread(), p1 = b.thread(), p2 = b.thread();
+  b.ld(p0, x, 1);
+  b.bar(p0, 1, BarrierOp::Sync, 2);
+  b.bar(p1, 1, BarrierOp::Sync, 2);
+  b.st(p1, x, 1);
+  b.st(p1, y, 1);
+  b.ld(p2, y, 1);
+  b.bar(p2, 1, BarrierOp::Sync, 2);
+  const Skeleton s = b.build();
+  CHECK_FALSE(allowed(s));
+}
