@@ -2,7 +2,9 @@
 // well formed (docs/launch-spec.md), its args match the kernel's .param list
 // in the PTX, its expected file lists exactly its outputs with one valid value
 // per buffer element; every CUDA source has its PTX; and, when ptxas is
-// installed, every PTX file assembles for the target it declares.
+// installed, every PTX file assembles for the target it declares; and, when
+// g++ is installed, the reference generator reproduces every committed spec
+// and expected file byte for byte.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -226,4 +229,26 @@ TEST_CASE("ptxas accepts every corpus PTX file", "[corpus-ptxas]") {
     std::string cmd = "PTXAS='" + ptxas + "' sh '" + (src_root() / "corpus" / "ptx" / "check.sh").string() +
                       "' > /dev/null 2>&1";
     CHECK(std::system(cmd.c_str()) == 0);
+}
+
+TEST_CASE("the C++ references regenerate the committed specs and expected files", "[corpus-refs]") {
+    if (std::system("command -v g++ > /dev/null 2>&1") != 0) {
+        WARN("g++ not found: skipped");
+        return;
+    }
+    fs::path kernels = src_root() / "corpus" / "kernels";
+    fs::path out = fs::temp_directory_path() / ("ptxcheck-corpus-refs-" + std::to_string(::getpid()));
+    fs::remove_all(out);
+    fs::create_directories(out);
+    std::string cmd = "OPT=-O0 sh '" + (kernels / "ref" / "gen.sh").string() + "' '" + out.string() + "' > /dev/null";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    size_t n = 0;
+    for (const fs::path& p : files(out, ".json")) {
+        INFO("generated " << p.filename().string());
+        REQUIRE(fs::exists(kernels / p.filename()));
+        CHECK(slurp(p) == slurp(kernels / p.filename()));
+        ++n;
+    }
+    CHECK(n == files(kernels, ".json").size());  // nothing committed that the refs do not produce
+    fs::remove_all(out);
 }

@@ -115,8 +115,8 @@ void Test::check_params(const std::string& dir) const {
         require(sizes[i] == args_[i].size, name_ + ": arg " + std::to_string(i) + " size mismatch");
 }
 
-void Test::write(const std::string& dir) const {
-    check_params(dir);
+void Test::write(const std::string& dir, const std::string& base) const {
+    check_params(base);
     std::ofstream s(dir + "/" + name_ + ".json");
     s << "{\n  \"ptx\": \"" << ptx_ << "\",\n  \"kernel\": \"" << kernel_ << "\",\n  \"grid\": " << list(grid_)
       << ",\n  \"block\": " << list(block_) << ",\n  \"dynamic_shared_bytes\": " << dyn_ << ",\n  \"buffers\": {\n";
@@ -152,10 +152,11 @@ void Test::write(const std::string& dir) const {
 }  // namespace ref
 
 int main(int argc, char** argv) {
-    if (argc != 2) ref::die("usage: gen OUTDIR");
+    if (argc != 2 && argc != 3) ref::die("usage: gen OUTDIR [SPECDIR]");
+    std::string base = argc == 3 ? argv[2] : argv[1];
     for (ref::TestFn f : ref::registry()) {
         ref::Test t = f();
-        t.write(argv[1]);
+        t.write(argv[1], base);
         std::cout << t.name() << "\n";
     }
 }

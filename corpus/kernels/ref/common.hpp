@@ -91,8 +91,10 @@ public:
         expect_raw(name, TypeInfo<T>::name, s);
     }
     void tolerance_ulp(unsigned ulp) { ulp_ = ulp; }
-    // Writes DIR/NAME.json and DIR/NAME.expected.json; aborts on any inconsistency.
-    void write(const std::string& dir) const;
+    // Writes DIR/NAME.json and DIR/NAME.expected.json; aborts on any
+    // inconsistency. The PTX path is resolved against base (the folder the
+    // spec will live in, normally DIR).
+    void write(const std::string& dir, const std::string& base) const;
     const std::string& name() const { return name_; }
 
 private:
