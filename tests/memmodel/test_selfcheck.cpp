@@ -133,3 +133,39 @@ TEST_CASE("reported executions are consistent; consistent candidates are reporte
   CHECK(total_reported > 50);
   CHECK(total_consistent > 50);
 }
+
+TEST_CASE("violated_axioms names the axiom a forbidden candidate breaks", "[selfcheck]") {
+  // MP with release/acquire, stale data read: Causality (8.10.6).
+  SkelBuilder b;
+  int x = b.loc("x"), f = b.loc("flag");
+  int p0 = b.thread(), p1 = b.thread();
+  b.st(p0, x, 1);
+  b.st(p0, f, 1, Order::Release, Scope::GPU);
+  b.ld(p1, f, 1, Order::Acquire, Scope::GPU);
+  b.ld(p1, x, 0);
+  const Skeleton s = b.build();
+  Execution ex;
+  ex.rf.assign(s.events.size(), -1);
+  ex.rf[b.id(p1, 0)] = b.id(p0, 1);
+  ex.rf[b.id(p1, 1)] = 0;  // the initial write of x
+  ex.co = {{0, b.id(p0, 0)}, {1, b.id(p0, 1)}};
+  const auto v = violated_axioms(s, Model{}, ex);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0] == "Causality (PTX ISA 8.10.6)");
+  // The same candidate under SC breaks the single total order.
+  CHECK(violated_axioms(s, model(ModelKind::SC), ex) ==
+        std::vector<std::string>{"Sequential consistency (one total order)"});
+  // A coherence order against program order breaks Coherence (8.10.1).
+  SkelBuilder c;
+  int y = c.loc("y");
+  int q0 = c.thread();
+  c.st(q0, y, 1);
+  c.st(q0, y, 2);
+  const Skeleton t = c.build();
+  Execution bad;
+  bad.rf.assign(t.events.size(), -1);
+  bad.co = {{0, c.id(q0, 0)}, {0, c.id(q0, 1)}, {c.id(q0, 1), c.id(q0, 0)}};
+  const auto w = violated_axioms(t, Model{}, bad);
+  REQUIRE_FALSE(w.empty());
+  CHECK(w[0] == "Coherence (PTX ISA 8.10.1)");
+}
