@@ -116,6 +116,7 @@ class Search {
     for (size_t bar = 0; bar < nbar; ++bar) {
       std::vector<int> fsc = fences_;
       do {
+        tick();
         const CauseInfo c = compute_cause(st_, m_, rf_, fsc, bar);
         if (!fence_sc_holds(st_, c.cause, c.sync_fence)) continue;
         const Relation forced = forced_coherence(s_, st_, m_.kind == ModelKind::SC ? Relation(st_.n) : c.cause);
@@ -199,28 +200,22 @@ std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, cons
   Relation co(st.n);
   for (auto [a, b] : ex.co) co.add(a, b);
   co = co.plus();
-  std::vector<std::vector<int>> orders;
-  if (!ex.fsc.empty() || m.kind == ModelKind::SC) {
-    orders.push_back(ex.fsc);
-  } else {
-    std::vector<int> f = ordered_sc_fences(st);
-    do orders.push_back(f);
-    while (std::next_permutation(f.begin(), f.end()));
-  }
+  // Every Fence-SC order (lazily: k! of them) unless a witness is given,
+  // times every barrier completion choice.
+  const bool given = !ex.fsc.empty() || m.kind == ModelKind::SC;
+  std::vector<int> fsc = given ? ex.fsc : ordered_sc_fences(st);
   std::vector<Axiom> best;
   bool first = true;
-  std::vector<std::pair<std::vector<int>, size_t>> cases;
-  for (const auto& fsc : orders)
-    for (size_t bar = 0; bar < st.sync_barrier_choices.size(); ++bar) cases.emplace_back(fsc, bar);
-  for (const auto& [fsc, bar] : cases) {
-    const CauseInfo c = compute_cause(st, m, ex.rf, fsc, bar);
-    std::vector<Axiom> v = violations(st, m, c, co);
-    if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
-      v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6
-    if (first || v.size() < best.size()) best = v;
-    first = false;
-    if (best.empty()) break;
-  }
+  do {
+    for (size_t bar = 0; bar < st.sync_barrier_choices.size() && !(!first && best.empty()); ++bar) {
+      const CauseInfo c = compute_cause(st, m, ex.rf, fsc, bar);
+      std::vector<Axiom> v = violations(st, m, c, co);
+      if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
+        v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6
+      if (first || v.size() < best.size()) best = v;
+      first = false;
+    }
+  } while (!best.empty() && !given && std::next_permutation(fsc.begin(), fsc.end()));
   std::vector<std::string> out;
   for (Axiom a : best) out.emplace_back(axiom_name(a));
   return out;

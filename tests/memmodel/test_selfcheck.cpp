@@ -10,6 +10,7 @@
 #include <set>
 
 #include "memmodel/relations.hpp"
+#include "parser/diagnostic.hpp"
 #include "memmodel/static_relations.hpp"
 #include "tests/memmodel/skel_builder.hpp"
 
@@ -168,4 +169,28 @@ TEST_CASE("violated_axioms names the axiom a forbidden candidate breaks", "[self
   const auto w = violated_axioms(t, Model{}, bad);
   REQUIRE_FALSE(w.empty());
   CHECK(w[0] == "Coherence (PTX ISA 8.10.1)");
+}
+
+TEST_CASE("limits end the enumeration with LimitError", "[selfcheck]") {
+  SkelBuilder b;
+  int x = b.loc("x");
+  for (int t = 0; t < 4; ++t) {
+    int p = b.thread();
+    for (int i = 0; i < 3; ++i) {
+      b.st(p, x, 1 + (t + i) % 2);
+      b.ld(p, x, 1 + i % 2);
+    }
+  }
+  const Skeleton s = b.build();
+  auto eng = make_enum_engine();
+  Limits tiny;
+  tiny.timeout_s = 1e-9;
+  CHECK_THROWS_AS(eng->enumerate(s, Model{}, tiny, [](const Execution&) { return true; }), ptxcheck::LimitError);
+  Limits cap;
+  cap.max_executions = 1;
+  CHECK_THROWS_AS(eng->enumerate(s, Model{}, cap, [](const Execution&) { return true; }), ptxcheck::LimitError);
+  // Stopping from the visitor is not an error.
+  uint64_t seen = 0;
+  eng->enumerate(s, Model{}, {}, [&](const Execution&) { return ++seen < 2; });
+  CHECK(seen == 2);
 }
