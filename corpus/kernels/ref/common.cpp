@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <regex>
+#include <cctype>
 #include <sstream>
 
 namespace ref {
@@ -99,15 +99,28 @@ void Test::check_params(const std::string& dir) const {
     std::stringstream ss;
     ss << in.rdbuf();
     std::string text = ss.str();
-    std::smatch m;
-    std::regex entry("\\.entry\\s+" + kernel_ + "\\s*\\(([^)]*)\\)");
-    require(std::regex_search(text, m, entry), name_ + ": no .entry " + kernel_ + " in " + ptx_);
-    std::string params = m[1];
-    std::regex param("\\.param\\s+(?:\\.align\\s+\\d+\\s+)?\\.([a-z]+)(\\d+)\\s+\\w+(\\[\\d+\\])?");
+    // Plain scanning instead of <regex>: this file is compiled by a test.
+    size_t at = std::string::npos;
+    for (size_t p = text.find(".entry"); p != std::string::npos; p = text.find(".entry", p + 6)) {
+        size_t q = text.find_first_not_of(" \t", p + 6);
+        if (text.compare(q, kernel_.size(), kernel_) == 0 &&
+            text.find_first_not_of(" \t\n", q + kernel_.size()) == text.find('(', q)) { at = q; break; }
+    }
+    require(at != std::string::npos, name_ + ": no .entry " + kernel_ + " in " + ptx_);
+    size_t open = text.find('(', at), close = text.find(')', open);
+    std::string params = text.substr(open + 1, close - open - 1);
     std::vector<size_t> sizes;
-    for (auto it = std::sregex_iterator(params.begin(), params.end(), param); it != std::sregex_iterator(); ++it) {
-        require(!(*it)[3].matched, name_ + ": array params not supported");
-        sizes.push_back(std::stoul((*it)[2]) / 8);
+    std::stringstream list(params);
+    for (std::string item; std::getline(list, item, ',');) {
+        std::stringstream words(item);
+        size_t size = 0;
+        for (std::string w; words >> w;) {
+            require(w.find('[') == std::string::npos, name_ + ": array params not supported");
+            if (w.size() > 2 && w[0] == '.' && std::string("busf").find(w[1]) != std::string::npos &&
+                std::isdigit(static_cast<unsigned char>(w[2])))
+                size = std::stoul(w.substr(2)) / 8;
+        }
+        if (item.find(".param") != std::string::npos) sizes.push_back(size);
     }
     require(sizes.size() == args_.size(), name_ + ": " + std::to_string(args_.size()) + " args but kernel has " +
                                               std::to_string(sizes.size()) + " params");
