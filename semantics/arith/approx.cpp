@@ -134,6 +134,8 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
   std::string stray;
   if (!p.only({"approx", "full", "ftz"}, &stray)) return bad("modifier ." + stray + " not allowed");
   if (full && fn != a_div) return bad(".full only with div");
+  if (full && approx) return bad(".approx and .full exclude each other");
+  if (fn == a_tanh && p.has("ftz")) return bad("tanh.approx takes no .ftz");
   Ty t = p.types[0];
   bool ftz = p.has("ftz");
   uint32_t c = static_cast<uint32_t>(Round::rn) | (ftz ? cfg::kFtz : 0) | (fn << cfg::kSubShift);
@@ -165,6 +167,7 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
       bool bf = t == Ty::bf16 || t == Ty::bf16x2;
       bool x = t == Ty::f16x2 || t == Ty::bf16x2;
       if (ftz && !bf) return bad(".ftz not allowed for f16 ex2/tanh");
+      if (bf && fn == a_ex2 && !ftz) return bad("ex2.approx on bf16 requires .ftz");
       f = bf ? (x ? x2<approx_fn<kBF16>> : approx_fn<kBF16>) : (x ? x2<approx_fn<kF16>> : approx_fn<kF16>);
       b = {ErrBound::rel, bf ? std::exp2(-7.0) : std::exp2(-9.9)};  // 9.7.4.9-10
       break;

@@ -210,6 +210,16 @@ uint64_t selp(const uint64_t* s, uint64_t*, uint64_t c) {
   return ((s[2] & 1) != 0 ? s[0] : s[1]) & mask(W(c));
 }
 
+// The types of selp/mov/slct (PTX ISA 9.7.5.3, 9.7.8.3): pred, 16/32/64-bit
+// integers and bit types, f32, f64.
+bool plain_type(Ty t) {
+  switch (t) {
+    case Ty::pred: case Ty::b16: case Ty::b32: case Ty::b64: case Ty::u16: case Ty::u32: case Ty::u64:
+    case Ty::s16: case Ty::s32: case Ty::s64: case Ty::f32: case Ty::f64: return true;
+    default: return false;
+  }
+}
+
 bool width_of(Ty t, unsigned* w, bool* sg) {
   *w = ty_bits(t);
   *sg = t == Ty::s8 || t == Ty::s16 || t == Ty::s32 || t == Ty::s64;
@@ -305,7 +315,7 @@ Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
       d.aux_out = true;
     }
   } else if (op == "selp") {
-    if (!nomods() || t == Ty::pred) return bad("bad selp form");
+    if (!nomods() || !plain_type(t) || t == Ty::pred) return bad("selp needs a 16/32/64-bit integer, .f32 or .f64 type");
     d = make_desc(selp, c, t, {t, t, Ty::pred});
   } else {
     if (!nomods()) return bad("no modifiers allowed");
@@ -318,6 +328,7 @@ Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
     if (sub == l_shl && !is({Ty::b16, Ty::b32, Ty::b64})) return bad("needs .b16 .b32 .b64");
     if (sub == l_shr && !is({Ty::b16, Ty::b32, Ty::b64, Ty::u16, Ty::u32, Ty::u64, Ty::s16, Ty::s32, Ty::s64}))
       return bad("needs a 16/32/64-bit integer type");
+    if (sub == l_mov && !plain_type(t)) return bad("mov needs .pred, a 16/32/64-bit integer, .f32 or .f64 type");
     if (sub == l_not || sub == l_cnot || sub == l_mov) d = make_desc(logic, c, t, {t});
     else if (sub == l_shl || sub == l_shr) d = make_desc(logic, c, t, {t, Ty::u32});
     else d = make_desc(logic, c, t, {t, t});

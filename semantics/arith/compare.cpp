@@ -163,6 +163,11 @@ Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
     if (p.types.size() != 2) return bad("needs .dtype and .s32/.f32");
     Ty ct = p.types[1];
     if (ct != Ty::s32 && ct != Ty::f32) return bad("selector type must be .s32 or .f32");
+    static constexpr Ty kData[] = {Ty::b16, Ty::b32, Ty::b64, Ty::u16, Ty::u32, Ty::u64,
+                                   Ty::s16, Ty::s32, Ty::s64, Ty::f32, Ty::f64};
+    bool ok = false;
+    for (Ty t : kData) ok = ok || t == p.types[0];
+    if (!ok) return bad("slct data type must be a 16/32/64-bit integer, .f32 or .f64");
     std::string stray;
     if (!p.only({"ftz"}, &stray)) return bad("modifier ." + stray + " not allowed");
     if (p.has("ftz") && ct != Ty::f32) return bad(".ftz needs .f32");
@@ -215,20 +220,22 @@ Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
   if (is_set) {
     dt = p.types[0];
     uint32_t dk;
+    if ((dt == Ty::bf16 || dt == Ty::bf16x2) && (c & (1u << 6)) != 0)
+      return bad(".ftz not allowed with a bf16 destination");
     if (x2) {
-      if (dt == Ty::f16x2) dk = d_f16;
-      else if (dt == Ty::bf16x2) dk = d_bf16;
+      if (dt == Ty::f16x2 && kind == k_f16) dk = d_f16;
+      else if (dt == Ty::bf16x2 && kind == k_bf16) dk = d_bf16;
       else if (dt == Ty::u32 || dt == Ty::s32) dk = d_int;
       else return bad("x2 set needs .f16x2/.bf16x2/.u32/.s32 destination");
-    } else if (dt == Ty::f32) {
-      dk = d_f32;
     } else if (dt == Ty::u32 || dt == Ty::s32) {
       dk = d_int;
-    } else if (dt == Ty::f16) {  // 9.7.6.1: f16/bf16 results from any stype
+    } else if (dt == Ty::f32 && kind != k_f16 && kind != k_bf16) {
+      dk = d_f32;
+    } else if (dt == Ty::f16 && kind != k_bf16) {  // 9.7.6.1: f16/bf16 results
       dk = d_f16;
-    } else if (dt == Ty::bf16) {
+    } else if (dt == Ty::bf16 && kind != k_bf16) {
       dk = d_bf16;
-    } else if (dt == Ty::u16 || dt == Ty::s16) {
+    } else if ((dt == Ty::u16 || dt == Ty::s16) && (kind == k_f16 || kind == k_bf16)) {
       dk = d_int16;
     } else {
       return bad("unsupported set destination type");

@@ -264,6 +264,15 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if (!(dfloat || is_int(dt)) || !(sfloat || is_int(st))) return bad("unsupported type pair");
   if (dt == Ty::tf32 && st != Ty::f32) return bad(".tf32 converts from .f32 only");
   if (frm == Round::rna && dt != Ty::tf32) return bad(".rna only for .tf32");
+  // Forms checked against ptxas (CUDA 13): .relu/.satfinite only from .f32 with
+  // .rn/.rz (tf32 also .rna, without .relu); tf32 takes .rna/.rn/.rz; no .sat
+  // or .ftz on bf16/tf32 conversions.
+  bool rnz = frm == Round::rn || frm == Round::rz;
+  if ((p.has("relu") || p.has("satfinite")) && (st != Ty::f32 || !(rnz || (frm == Round::rna && !p.has("relu")))))
+    return bad(".relu/.satfinite need an .f32 source and .rn/.rz");
+  if (dt == Ty::tf32 && !(rnz || frm == Round::rna)) return bad(".tf32 takes .rna, .rn or .rz");
+  if ((p.has("sat") || p.has("ftz")) && (dt == Ty::bf16 || st == Ty::bf16 || dt == Ty::tf32))
+    return bad(".sat/.ftz not allowed with .bf16/.tf32");
   if ((p.has("relu") || p.has("satfinite")) && !(dt == Ty::f16 || dt == Ty::bf16 || dt == Ty::tf32))
     return bad(".relu/.satfinite need an f16/bf16/tf32 destination");
   if (p.has("ftz") && !(dt == Ty::f32 || st == Ty::f32)) return bad(".ftz needs an .f32 operand");

@@ -179,7 +179,8 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
   if (op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "mad" || op == "div" ||
       op == "rcp" || op == "sqrt") {
     if (!p.only({"rn", "rz", "rm", "rp", "ftz", "sat", "relu"}, &stray)) return bad("modifier ." + stray + " not allowed");
-    bool needs_rm = op == "fma" || ((op == "div" || op == "rcp" || op == "sqrt"));
+    // fma/div/rcp/sqrt and (since sm_20) mad require a rounding modifier.
+    bool needs_rm = op == "fma" || op == "mad" || op == "div" || op == "rcp" || op == "sqrt";
     if (needs_rm && !has_rm) return bad("rounding modifier required");
     if (half && (op == "div" || op == "rcp" || op == "sqrt" || op == "mad")) return bad("not defined for half types");
     if (half && rm != Round::rn) return bad("half-precision arithmetic rounds .rn only");
@@ -208,7 +209,7 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
   if (op == "min" || op == "max") {
     if (!p.only({"ftz", "NaN", "xorsign", "abs", "relu"}, &stray)) return bad("modifier ." + stray + " not allowed");
     if (t == Ty::f64 && (c & (cfg::kNaN | cfg::kXorsign | cfg::kRelu)) != 0) return bad("not allowed for .f64");
-    if ((c & cfg::kRelu) != 0 && !half) return bad(".relu only for half types");
+    if ((c & cfg::kRelu) != 0) return bad(".relu not defined for float min/max");
     d = make_desc(f.minmax, c | ((op == "min" ? o_min : o_max) << cfg::kSubShift), t, {t, t});
     return Res::ok;
   }

@@ -177,8 +177,9 @@ TEST_CASE("predicate logic, defaults and packed-lane plumbing", "[unit]") {
   CHECK(run("xor.pred", 1, 1) == 0);
   CHECK(run("not.pred", 0) == 1);
   CHECK(run("not.pred", 1) == 0);
-  // mad.f32 without rounding is the fused .rn form (docs/approx.md)
-  CHECK(run("mad.f32", fb(1.0f + 0x1.0p-23f), fb(1.0f - 0x1.0p-23f), fb(-1.0f)) == fb(-0x1.0p-46f));
+  // mad.f32 is fused and needs a rounding modifier (sm_20+)
+  CHECK_FALSE(resolve("mad.f32"));
+  CHECK(run("mad.rn.f32", fb(1.0f + 0x1.0p-23f), fb(1.0f - 0x1.0p-23f), fb(-1.0f)) == fb(-0x1.0p-46f));
   // add.f32 without rounding is .rn
   CHECK(run("add.f32", fb(1.0f), fb(0x1.0p-24f)) == fb(1.0f));
   // setp on f16x2: p is the low lane, q the high lane
