@@ -29,7 +29,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::string batch, expect, dot_dir, model = "ptx75", engine = "z3";
   bool json = false, explain = false, quiet = false, summary = false;
-  int jobs = 1, unroll = 2;
+  int jobs = 1, unroll = 1;
   double timeout = 0;
 };
 

@@ -13,7 +13,7 @@ namespace ptxcheck::cli {
 struct RunConfig {
   mm::Model model;
   std::string model_name = "ptx75", engine = "z3", dot_dir;
-  int unroll = 2;
+  int unroll = 1;
   double timeout = 0;
   bool explain = false;
 };

@@ -45,7 +45,7 @@ struct TraceSet {
 };
 
 struct TraceLimits {
-  int unroll = 2;
+  int unroll = 1;
   uint64_t max_traces = 200000;  // per thread; LimitError beyond
   int max_values = 256;          // per location; LimitError beyond
 };

@@ -70,7 +70,7 @@ TEST_CASE("SC oracle: RMWs, loops and the bound", "[sc-oracle]") {
 exists (P0:r2 == 0 /\ P1:r3 == 0)
 )", "spin.litmus");
   // Nobody releases the lock: the second thread spins until the bound.
-  CheckResult r2 = run_sc(t, 2);
+  CheckResult r2 = run_sc(t, 1);
   CHECK(r2.bound_hit);
   CHECK_FALSE(r2.ok);
   CHECK(r2.executions == 0);
