@@ -114,6 +114,15 @@ void Machine::ensure_local(Thread& t, uint32_t bytes) {
 void Machine::thread_exit(Cta& c, Thread& t) {
   t.st = TState::Exited;
   ++c.exited;
+  // Lanes waiting for this one at a warp collective retry without it.
+  Warp& w = c.warps[t.lin / 32];
+  for (uint32_t l = 0; l < w.nlanes; ++l) {
+    Thread& o = c.threads[w.first + l];
+    if (o.st == TState::WarpWait) {
+      unconverge(w);
+      o.st = TState::Ready;
+    }
+  }
   for (uint32_t id = 0; id < 16; ++id)
     if (c.bars[id].arrived) check_barrier(c, id);
   if (cluster_arrived) check_cluster_barrier();

@@ -1,0 +1,239 @@
+// Lowering of barriers (bar/barrier, PTX ISA 9.7.12.1), warp collectives
+// (shfl.sync, vote, match, redux, activemask, elect, bar.warp.sync) and the
+// asynchronous copies with their mbarrier objects (cp.async, cp.async.bulk,
+// mbarrier.*): the instructions whose execution needs other threads.
+#include "semantics/interp/lower_insn.hpp"
+
+namespace ptxcheck::interp {
+
+void InsnLowering::bar() {
+  // bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive a, b;
+  // bar.red.op.type d, a{, b}, {!}c   (PTX ISA 9.7.12.1)
+  size_t k = 0;
+  if (has(Mod::red)) {
+    i.op = IrOp::BarRed;
+    i.mode = has(Mod::popc) ? 0 : has(Mod::and_) ? 1 : 2;
+    dests(opd(k++), 32);
+  } else {
+    i.op = has(Mod::arrive) ? IrOp::BarArrive : IrOp::BarSync;
+  }
+  i.src[0] = value(opd(k++), 32, false);
+  size_t remaining = in.operands.size() - k;
+  if (i.op == IrOp::BarRed) {
+    if (remaining == 2) i.src[1] = value(opd(k++), 32, false);
+    i.src[2] = value(opd(k++), 1, false);
+  } else if (remaining >= 1) {
+    i.src[1] = value(opd(k++), 32, false);
+  }
+  i.flags = in.op == Opcode::barrier && !has(Mod::aligned) ? 0 : 1;  // .aligned
+  emit();
+}
+
+void InsnLowering::warp_op() {
+  switch (in.op) {
+    case Opcode::shfl: {
+      if (!has(Mod::sync)) return unsupported("shfl without .sync is not supported (sm_70+)");
+      i.op = IrOp::Shfl;
+      i.mode = has(Mod::up) ? 0 : has(Mod::down) ? 1 : has(Mod::bfly) ? 2 : 3;
+      const ast::Operand& d = opd(0);
+      if (auto* rp = std::get_if<ast::RegPair>(&d.v)) {
+        i.dst[0] = reg(rp->first, d.pos);
+        i.dst[1] = reg(rp->second, d.pos);
+        i.ndst = 2;
+      } else {
+        i.dst[0] = value(d, 32, false);
+        i.ndst = 1;
+      }
+      for (int s = 0; s < 4; ++s) i.src[s] = value(opd(1 + s), 32, false);
+      i.nsrc = 4;
+      break;
+    }
+    case Opcode::vote: {
+      i.op = IrOp::Vote;
+      i.mode = has(Mod::all) ? 0 : has(Mod::any) ? 1 : has(Mod::uni) ? 2 : 3;
+      i.dst[0] = value(opd(0), 32, false);
+      i.ndst = 1;
+      i.src[0] = value(opd(1), 1, false);
+      if (in.operands.size() > 2) i.src[1] = value(opd(2), 32, false);
+      else i.src[1] = Opnd{Opnd::Imm, SReg::zero, false, 0, 0xffffffffu};
+      i.flags = has(Mod::sync) ? 1 : 0;
+      break;
+    }
+    case Opcode::match: {
+      i.op = IrOp::Match;
+      i.mode = has(Mod::all) ? 1 : 0;
+      i.size = static_cast<uint8_t>(tbits() / 8);
+      const ast::Operand& d = opd(0);
+      if (auto* rp = std::get_if<ast::RegPair>(&d.v)) {
+        i.dst[0] = reg(rp->first, d.pos);
+        i.dst[1] = reg(rp->second, d.pos);
+        i.ndst = 2;
+      } else {
+        i.dst[0] = value(d, 32, false);
+        i.ndst = 1;
+      }
+      i.src[0] = value(opd(1), tbits(), false);
+      i.src[1] = value(opd(2), 32, false);
+      break;
+    }
+    case Opcode::redux: {
+      i.op = IrOp::Redux;
+      Mod t = types.empty() ? Mod::u32 : types[0];
+      i.nk = numkind(t);
+      i.mode = static_cast<uint8_t>(has(Mod::add) ? AtomOp::Add : has(Mod::min) ? AtomOp::Min
+                                    : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
+                                    : has(Mod::or_) ? AtomOp::Or : AtomOp::Xor);
+      if (i.nk == NumKind::F) return unsupported("redux.sync on floats is not supported");
+      i.dst[0] = value(opd(0), 32, false);
+      i.ndst = 1;
+      i.src[0] = value(opd(1), 32, false);
+      i.src[1] = value(opd(2), 32, false);
+      break;
+    }
+    case Opcode::activemask:
+      i.op = IrOp::Activemask;
+      i.dst[0] = value(opd(0), 32, false);
+      i.ndst = 1;
+      break;
+    case Opcode::elect: {
+      i.op = IrOp::Elect;
+      const ast::Operand& d = opd(0);
+      if (auto* rp = std::get_if<ast::RegPair>(&d.v)) {
+        if (rp->first.name != "_") i.dst[0] = reg(rp->first, d.pos);
+        i.dst[1] = reg(rp->second, d.pos);
+      } else {
+        i.dst[1] = value(d, 1, false);
+      }
+      i.src[0] = value(opd(in.operands.size() - 1), 32, false);
+      break;
+    }
+    case Opcode::bar_warp_sync:
+      i.op = IrOp::WarpSync;
+      i.src[0] = value(opd(0), 32, false);
+      break;
+    default: return unsupported("unexpected warp operation");
+  }
+  emit();
+}
+
+void InsnLowering::async_op() {
+  switch (in.op) {
+    case Opcode::cp_async: {
+      // cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}
+      if (has(Mod::ignore_src)) return unsupported("cp.async with .ignore_src is not supported");
+      i.op = IrOp::CpAsync;
+      i.addr = address(opd(0));
+      // Two space qualifiers (.shared.global): destination, then source.
+      i.addr.space = Space::Shared;
+      Addr src = address(opd(1));
+      src.space = Space::Global;
+      i.addr2 = src;
+      i.src[0] = value(opd(2), 32, false);
+      if (in.operands.size() > 3 && !std::holds_alternative<ast::Symbol>(in.operands[3].v))
+        i.src[1] = value(opd(3), 32, false);
+      return emit();
+    }
+    case Opcode::cp_async_bulk: {
+      // cp.async.bulk.dst.src{.completion} [dst], [src], size{, [mbar]}
+      if (has(Mod::multicast_cluster)) return unsupported("cp.async.bulk .multicast::cluster is not supported");
+      i.op = IrOp::BulkCopy;
+      std::vector<Space> sp;
+      for (const auto& m : in.mods) {
+        if (m.id == Mod::global) sp.push_back(Space::Global);
+        if (m.id == Mod::shared_cluster) sp.push_back(Space::SharedCluster);
+        if (m.id == Mod::shared_cta || m.id == Mod::shared) sp.push_back(Space::Shared);
+      }
+      if (sp.size() != 2) return unsupported("cp.async.bulk: expected a destination and a source space");
+      i.addr = address(opd(0));
+      i.addr.space = sp[0];
+      i.addr2 = address(opd(1));
+      i.addr2.space = sp[1];
+      i.src[0] = value(opd(2), 32, false);
+      if (in.operands.size() > 3 && std::holds_alternative<ast::Address>(in.operands[3].v)) {
+        Addr mb = address(opd(3));
+        if (mb.base == Addr::Reg) {
+          i.src[1].kind = Opnd::Reg;
+          i.src[1].slot = mb.slot;
+        } else {
+          i.src[1].kind = Opnd::Imm;
+        }
+        i.src[2].kind = Opnd::Imm;
+        i.src[2].imm = static_cast<uint64_t>(mb.off);
+      }
+      return emit();
+    }
+    case Opcode::cp_async_bulk_commit_group:
+    case Opcode::cp_async_bulk_wait_group:
+    case Opcode::cp_async_commit_group:
+    case Opcode::cp_async_wait_group:
+    case Opcode::cp_async_wait_all:
+      i.op = IrOp::Nop;  // every cp.async has completed already
+      return emit();
+    case Opcode::cp_async_mbarrier_arrive:
+      if (!has(Mod::noinc)) {
+        i.op = IrOp::Nop;  // +1 pending then an arrive: no net change
+        return emit();
+      }
+      i.op = IrOp::Mbarrier;
+      i.mode = 1;
+      i.addr = address(opd(0));
+      i.src[0] = Opnd{Opnd::Imm, SReg::zero, false, 0, 1};
+      return emit();
+    case Opcode::mbarrier_init:
+    case Opcode::mbarrier_inval:
+    case Opcode::mbarrier_arrive:
+    case Opcode::mbarrier_arrive_drop:
+    case Opcode::mbarrier_test_wait:
+    case Opcode::mbarrier_try_wait:
+    case Opcode::mbarrier_pending_count:
+    case Opcode::mbarrier_expect_tx:
+    case Opcode::mbarrier_complete_tx: {
+      // Object layout (8 bytes): bits 0-30 pending arrivals, 32-62 expected
+      // arrivals, 63 phase parity. PTX ISA 9.7.12.13.
+      i.op = IrOp::Mbarrier;
+      i.flags = has(Mod::expect_tx) ? 4 : 0;  // arrive.expect_tx: add to tx-count first
+      switch (in.op) {
+        case Opcode::mbarrier_expect_tx:
+        case Opcode::mbarrier_complete_tx:
+          i.mode = in.op == Opcode::mbarrier_expect_tx ? 7 : 8;
+          i.addr = address(opd(0));
+          i.src[0] = value(opd(1), 32, false);
+          break;
+        case Opcode::mbarrier_init:
+          i.mode = 0;
+          i.addr = address(opd(0));
+          i.src[0] = value(opd(1), 32, false);
+          break;
+        case Opcode::mbarrier_inval:
+          i.mode = 5;
+          i.addr = address(opd(0));
+          break;
+        case Opcode::mbarrier_arrive:
+        case Opcode::mbarrier_arrive_drop:
+          i.mode = in.op == Opcode::mbarrier_arrive ? 1 : 2;
+          dests(opd(0), 64);
+          i.addr = address(opd(1));
+          i.src[0] = in.operands.size() > 2 ? value(opd(2), 32, false) : Opnd{Opnd::Imm, SReg::zero, false, 0, 1};
+          break;
+        case Opcode::mbarrier_pending_count:
+          i.mode = 6;
+          dests(opd(0), 32);
+          i.src[0] = value(opd(1), 64, false);
+          break;
+        default:
+          i.mode = has(Mod::parity) ? 4 : 3;
+          dests(opd(0), 1);
+          i.addr = address(opd(1));
+          i.src[0] = value(opd(2), 64, false);
+          break;
+      }
+      if (i.addr.space == Space::Generic && in.op != Opcode::mbarrier_pending_count) {
+        // generic addressing of an mbarrier object is allowed; keep it generic
+      }
+      return emit();
+    }
+    default: return unsupported("unexpected asynchronous operation");
+  }
+}
+
+}  // namespace ptxcheck::interp
