@@ -3,6 +3,7 @@
 #include "parser/parse.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "parser/resolve.hpp"
 #include "parser/x3/grammar.hpp"
@@ -21,8 +22,15 @@ ParseState::ParseState(std::string_view text, std::string f, SourcePos o)
 
 SourcePos ParseState::pos(const char* p) const {
   const auto off = static_cast<uint32_t>(std::clamp(p, begin, end) - begin);
-  auto it = std::upper_bound(line_starts.begin(), line_starts.end(), off);
-  const auto line = static_cast<uint32_t>(it - line_starts.begin());  // 1-based
+  // Lookups mostly move forward a little: try the last line and the next
+  // few before a binary search.
+  size_t h = line_hint;
+  const size_t n = line_starts.size();
+  while (h + 1 < n && line_starts[h + 1] <= off && h < line_hint + 4) ++h;
+  if (!(line_starts[h] <= off && (h + 1 == n || off < line_starts[h + 1])))
+    h = std::upper_bound(line_starts.begin(), line_starts.end(), off) - line_starts.begin() - 1;
+  line_hint = h;
+  const auto line = static_cast<uint32_t>(h + 1);  // 1-based
   uint32_t col = off - line_starts[line - 1] + 1;
   if (line == 1) col += origin.col - 1;
   return {line + origin.line - 1, col};
@@ -49,26 +57,42 @@ namespace {
 // nesting before parsing so that hostile input cannot exhaust the stack.
 constexpr int kMaxNesting = 64;
 void check_nesting(std::string_view text, const x3g::ParseState& st) {
+  // Only these bytes matter; everything else resets the unary run.
+  static const auto kind = [] {
+    std::array<uint8_t, 256> k{};
+    for (unsigned char c : std::string_view("({[")) k[c] = 1;
+    for (unsigned char c : std::string_view(")}]")) k[c] = 2;
+    for (unsigned char c : std::string_view("-+!~")) k[c] = 3;
+    for (unsigned char c : std::string_view(" \t\r\n")) k[c] = 4;
+    k['/'] = 5;
+    k['"'] = 6;
+    return k;
+  }();
   int depth = 0, unary_run = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
-      const bool line = text[i + 1] == '/';
-      size_t e = line ? text.find('\n', i) : text.find("*/", i + 2);
-      if (e == std::string_view::npos) return;  // the grammar reports it
-      i = line ? e : e + 1;
-      continue;
+    switch (kind[static_cast<unsigned char>(text[i])]) {
+      case 0: unary_run = 0; continue;
+      case 1: ++depth, unary_run = 0; break;
+      case 2: depth = depth > 0 ? depth - 1 : 0, unary_run = 0; break;
+      case 3: ++unary_run; break;
+      case 4: continue;
+      case 5:
+        if (i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+          const bool line = text[i + 1] == '/';
+          size_t e = line ? text.find('\n', i) : text.find("*/", i + 2);
+          if (e == std::string_view::npos) return;  // the grammar reports it
+          i = line ? e : e + 1;
+        }
+        unary_run = 0;
+        continue;
+      case 6: {
+        size_t e = text.find_first_of("\"\n", i + 1);
+        if (e == std::string_view::npos) return;
+        i = e;
+        unary_run = 0;
+        continue;
+      }
     }
-    if (c == '"') {
-      size_t e = text.find_first_of("\"\n", i + 1);
-      if (e == std::string_view::npos) return;
-      i = e;
-      continue;
-    }
-    if (c == '(' || c == '{' || c == '[') ++depth;
-    if (c == ')' || c == '}' || c == ']') depth = depth > 0 ? depth - 1 : 0;
-    if (c == '-' || c == '+' || c == '!' || c == '~') ++unary_run;
-    else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') unary_run = 0;
     if (depth > kMaxNesting || unary_run > kMaxNesting)
       st.fail(text.data() + i, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
   }

@@ -16,8 +16,6 @@ namespace ptxcheck::x3g {
 using x3::_attr;
 using x3::_val;
 using x3::_where;
-using x3::alnum;
-using x3::alpha;
 using x3::char_;
 using x3::eoi;
 using x3::eps;
@@ -76,6 +74,7 @@ PTX_RULE(bor_e, ast::Operand, "expression")
 PTX_RULE(land_e, ast::Operand, "expression")
 PTX_RULE(lor_e, ast::Operand, "expression")
 PTX_RULE(expr, ast::Operand, "expression")
+PTX_RULE(simple_e, ast::Operand, "expression")
 PTX_RULE(address, ast::Address, "address")
 PTX_RULE(vector_op, ast::VectorOp, "vector operand")
 PTX_RULE(arglist, ast::ArgList, "argument list")
@@ -116,8 +115,10 @@ const auto here = eps[set_pos];
 
 // ---- tokens (PTX ISA 4.3 identifiers, 4.2 directives) ----
 
-const auto idchar = alnum | char_("_$");
-const auto dchar = alnum | char_("_:");
+// Character sets rather than alnum/alpha: those call the C library per char.
+const auto idchar = char_("a-zA-Z0-9_$");
+const auto dchar = char_("a-zA-Z0-9_:");
+const auto letter = char_("a-zA-Z");
 // A keyword must end where an identifier/qualifier would (.loc vs .local).
 inline auto kw(const char* s) { return lexeme[lit(s) >> !dchar]; }
 
@@ -127,14 +128,14 @@ const auto version_kw_def = kw(".version");
 const auto target_kw_def = kw(".target");
 const auto module_end_def = eoi;
 
-const auto ident_def = lexeme[(alpha >> *idchar) | (char_("_$%") >> +idchar)];
+const auto ident_def = lexeme[(letter >> *idchar) | (char_("_$%") >> +idchar)];
 const auto dword_def = lexeme[char_('.') >> +dchar];
 const auto string_lit_def = lexeme['"' > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
 
 auto set_reg_name = [](auto& ctx) { _val(ctx).name.assign(_attr(ctx).begin(), _attr(ctx).end()); };
 auto set_reg_sel = [](auto& ctx) { _val(ctx).sel.assign(_attr(ctx).begin(), _attr(ctx).end()); };
 const auto reg_def =
-    lexeme[raw['%' >> +idchar][set_reg_name] >> -('.' >> raw[+alnum][set_reg_sel] >> !idchar)];
+    lexeme[raw['%' >> +idchar][set_reg_name] >> -('.' >> raw[+char_("a-zA-Z0-9")][set_reg_sel] >> !idchar)];
 
 auto regop_act = [](auto& ctx) {
   auto& a = _attr(ctx);
@@ -227,7 +228,10 @@ auto cond_act = [](auto& ctx) {
                               std::move(boost::fusion::at_c<1>(a))}};
   _val(ctx) = std::move(out);
 };
-const auto expr_def = lor_e[assign] >> -(('?' > expr > ':' > expr)[cond_act]);
+// Fast path: a lone literal or name followed by a terminator skips the
+// twelve precedence levels (most constants in real PTX, e.g. debug sections).
+const auto simple_e_def = here >> ((number[assign_at] | ident[sym_act]) >> &char_(",;]}).\n"));
+const auto expr_def = simple_e[assign] | (lor_e[assign] >> -(('?' > expr > ':' > expr)[cond_act]));
 
 // ---- instruction operands (PTX ISA 6.4) ----
 
@@ -272,7 +276,7 @@ auto insn_args = [](auto& ctx) { _val(ctx).operands = std::move(_attr(ctx)); };
 const auto operands_def = operand >> *(',' > operand);
 auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
 const auto opword =
-    raw[lexeme[x3::lower >> *(x3::lower | x3::digit | '_') >> *('.' >> +dchar)]];
+    raw[lexeme[char_("a-z") >> *char_("a-z0-9_") >> *('.' >> +dchar)]];
 const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -operands[insn_args] >
                       eps[insn_end] > semi);
 auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
@@ -358,8 +362,12 @@ auto push_decls = [](auto& ctx) {
   for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Body))
     _val(ctx).push_back(make_stmt(std::move(d)));
 };
-const auto stmts_def = *(block[push_stmt] | label[push_stmt] | body_dir[push_stmt] |
-                         decl_line[push_decls] | insn[push_stmt]);
+// Dispatch on the first token so that failing alternatives cost a char test,
+// not a rule with a position lookup (the hot loop of the parser).
+const auto label_ahead = &(lexeme[(letter | char_("_$%")) >> *idchar] >> ':');
+const auto stmts_def = *((&lit('{') >> block[push_stmt]) |
+                         (&lit('.') >> (body_dir[push_stmt] | decl_line[push_decls])) |
+                         (label_ahead >> label[push_stmt]) | insn[push_stmt]);
 const auto statements_r_def = stmts[assign] > eoi;
 
 // ---- module level (PTX ISA 11.1-11.6) ----
@@ -483,7 +491,7 @@ const auto ptx_module_def =
     *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > module_end;
 
 BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, operands, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
-                    shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, address,
+                    shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, simple_e, address,
                     vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
                     decl_line, param, loc_dir, pragma_dir, targets_dir, proto_dir, body_dir, block,
                     stmts, file_dir, alias_dir, section_dir, perf_dir, function, top_dir, ptx_module,
