@@ -32,8 +32,11 @@ struct Model {
 };
 
 // A candidate execution of a Skeleton. An *execution* is identified by
-// (rf, co); the fence-SC order is existentially quantified, so engines count
-// distinct (rf, co) pairs for which some fence-SC order makes it consistent.
+// (rf, co, final_write); the fence-SC order (and a barrier completion
+// choice) is existentially quantified. co is partial (8.9.6): engines report
+// only minimal coherence orders (memmodel/relations.hpp), so the count is of
+// distinct (rf, minimal co, final write); final_write varies only where co
+// leaves several co-maximal writes (docs/model-notes.md).
 struct Execution {
   std::vector<int> rf;                    // per event id: the write a Read reads from, else -1
   std::vector<std::pair<int, int>> co;    // coherence edges (w1, w2) between writes to one physical location
