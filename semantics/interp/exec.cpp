@@ -110,6 +110,14 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.space = Space::Global;
     out.cta = -1;
     out.fault = Fault::None;
+  } else if (sp == Space::Shared && addr + size <= w.cta->shared->bytes.size() && !(addr & (size - 1))) {
+    out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
+    out.off = addr;
+    out.space = Space::Shared;
+    out.cta = static_cast<int>(w.cta->rank);
+    out.fault = Fault::None;
+    if (!write && !out.region->is_init(out.off, size))
+      diag("uninitialized-read", false, *w.cta, t, in.line, "read of uninitialised shared::cta memory");
   } else {
     ThreadMem tm = tmem(t, *w.cta);
     out = mem.translate(sp, addr, size, size, tm);
