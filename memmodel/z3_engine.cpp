@@ -60,6 +60,8 @@ class Z3Engine final : public Engine {
     EngineStats st;
     z3e::Facts f = z3e::build_facts(s, m);
     if (f.barrier_hangs) return st;  // no terminating execution (8.9.4)
+    for (int r : f.reads)
+      if (f.rf_cands[r].empty()) return st;  // a value no write supplies
     // A fresh context costs ~20 ms on its first check (module setup), so
     // each thread keeps one; solvers are per Skeleton. The simple solver
     // (incremental SMT core) is much cheaper than the default combination.
