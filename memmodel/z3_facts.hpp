@@ -2,8 +2,9 @@
 // event classes, program order, location equalities, moral strength, the
 // building blocks of release/acquire patterns and barrier synchronisation.
 // Contract: everything here depends only on (Skeleton, Model), never on rf,
-// co or the Fence-SC order. The readings follow Dat3M's cat models
-// (ptx-v7.5.cat for PTX75, ptx-v6.0.cat for PTX6), which follow PTX ISA 8.
+// co or the Fence-SC order. It is a dense copy of the shared static
+// relations (memmodel/static_relations.hpp), so both engines read a
+// Skeleton identically (readings: docs/model-notes.md).
 #pragma once
 #include <utility>
 #include <vector>
