@@ -3,7 +3,6 @@
 #include "parser/parse.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "parser/resolve.hpp"
 #include "parser/x3/grammar.hpp"
@@ -53,55 +52,9 @@ void ParseState::fail(const char* p, const std::string& msg) const {
 
 namespace {
 
-// The grammar is recursive ((), {}, [] and unary operators); bound the
-// nesting before parsing so that hostile input cannot exhaust the stack.
-constexpr int kMaxNesting = 64;
-void check_nesting(std::string_view text, const x3g::ParseState& st) {
-  // Only these bytes matter; everything else resets the unary run.
-  static const auto kind = [] {
-    std::array<uint8_t, 256> k{};
-    for (unsigned char c : std::string_view("({[")) k[c] = 1;
-    for (unsigned char c : std::string_view(")}]")) k[c] = 2;
-    for (unsigned char c : std::string_view("-+!~")) k[c] = 3;
-    for (unsigned char c : std::string_view(" \t\r\n")) k[c] = 4;
-    k['/'] = 5;
-    k['"'] = 6;
-    return k;
-  }();
-  int depth = 0, unary_run = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    switch (kind[static_cast<unsigned char>(text[i])]) {
-      case 0: unary_run = 0; continue;
-      case 1: ++depth, unary_run = 0; break;
-      case 2: depth = depth > 0 ? depth - 1 : 0, unary_run = 0; break;
-      case 3: ++unary_run; break;
-      case 4: continue;
-      case 5:
-        if (i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
-          const bool line = text[i + 1] == '/';
-          size_t e = line ? text.find('\n', i) : text.find("*/", i + 2);
-          if (e == std::string_view::npos) return;  // the grammar reports it
-          i = line ? e : e + 1;
-        }
-        unary_run = 0;
-        continue;
-      case 6: {
-        size_t e = text.find_first_of("\"\n", i + 1);
-        if (e == std::string_view::npos) return;
-        i = e;
-        unary_run = 0;
-        continue;
-      }
-    }
-    if (depth > kMaxNesting || unary_run > kMaxNesting)
-      st.fail(text.data() + i, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
-  }
-}
-
 template <typename Rule, typename Attr>
 void run(const Rule& rule, std::string_view text, x3g::ParseState& st, Attr& attr) {
   namespace x3 = boost::spirit::x3;
-  check_nesting(text, st);
   const char* first = text.data();
   const char* last = text.data() + text.size();
   x3g::phrase_context_type skip_ctx(x3g::skipper);

@@ -87,8 +87,10 @@ std::string build_module(const std::vector<ast::Module>& mods, size_t min_bytes,
         externs.insert(f->name);
         out.items.push_back(it);
       }
-  std::string text;
-  for (copies = 0; text.size() < min_bytes; ++copies) {
+  // Print once after the first copy to learn its size, then add the copies
+  // needed (printing after every copy would be quadratic).
+  size_t want = 1;
+  for (copies = 0; copies < want; ++copies) {
     for (size_t k = 0; k < mods.size(); ++k) {
       Renames r;
       const std::string suffix = "_c" + std::to_string(copies) + "m" + std::to_string(k);
@@ -111,9 +113,12 @@ std::string build_module(const std::vector<ast::Module>& mods, size_t min_bytes,
         out.items.push_back(std::move(it));
       }
     }
-    text = print(out);
+    if (copies == 0) {
+      const size_t one = std::max<size_t>(print(out).size(), 1);
+      want = (min_bytes + one - 1) / one + 1;
+    }
   }
-  return text;
+  return print(out);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {

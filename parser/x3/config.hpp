@@ -52,6 +52,7 @@ struct ParseState {
   SourcePos origin{1, 1};
   std::vector<uint32_t> line_starts;  // byte offsets of line beginnings
   mutable size_t line_hint = 0;       // index into line_starts of the last lookup
+  int depth = 0;                      // current nesting, see depth_directive
 
   ParseState(std::string_view text, std::string f, SourcePos o);
   SourcePos pos(const char* p) const;        // exact position of p

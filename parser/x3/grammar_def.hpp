@@ -45,6 +45,38 @@ struct throw_on_error {
   }
 };
 
+// ---- nesting bound ----
+
+// nested[p]: parses p one nesting level deeper; beyond kMaxNesting levels it
+// reports an InputError instead of recursing, so that hostile input such as
+// "((((..." or "- - - -..." cannot exhaust the stack.
+constexpr int kMaxNesting = 64;
+template <typename Subject>
+struct depth_directive : x3::unary_parser<Subject, depth_directive<Subject>> {
+  using base = x3::unary_parser<Subject, depth_directive<Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr depth_directive(const Subject& s) : base(s) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
+    ParseState& st = state(ctx);
+    if (st.depth >= kMaxNesting)
+      st.fail(first, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+    struct Guard {
+      int& d;
+      ~Guard() { --d; }
+    } guard{++st.depth};
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+struct depth_gen {
+  template <typename Subject>
+  constexpr depth_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      const Subject& s) const {
+    return {x3::as_parser(s)};
+  }
+};
+inline constexpr depth_gen nested{};
+
 // ---- rule ids ----
 #define PTX_RULE(name, attr, desc)                      \
   struct name##_class : annotate {};                    \
@@ -194,13 +226,13 @@ auto generic_act = [](auto& ctx) {
   _val(ctx).v = ast::Expr{ast::ExprOp::Generic, {std::move(s)}};
 };
 using E = ast::ExprOp;
-const auto primary_def = here >> (number[assign] | ('(' > expr[assign] > ')') |
+const auto primary_def = here >> (number[assign] | nested['(' > expr[assign] > ')'] |
                          (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act]);
-const auto unary_def = here >> (('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
+const auto unary_def = here >> nested[('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
                        ('!' >> unary[un_act<E::Not>{}]) | ('~' >> unary[un_act<E::BitNot>{}]) |
                        (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
                        (lit('(') >> kw(".u64") >> ')' >> unary[un_act<E::CastU64>{}]) |
-                       primary[assign]);
+                       primary[assign]];
 const auto mul_e_def = unary[assign] >> *(('*' > unary[bin_act<E::Mul>{}]) |
                                           ('/' > unary[bin_act<E::Div>{}]) |
                                           ('%' >> !idchar >> unary[bin_act<E::Rem>{}]));
@@ -253,12 +285,12 @@ auto addr_imm = [](auto& ctx) {
 };
 auto push_extra = [](auto& ctx) { _val(ctx).extra.push_back(std::move(_attr(ctx))); };
 const auto addr_offset = ('+' > expr[addr_off<false>{}]) | ('-' > expr[addr_off<true>{}]);
-const auto address_def = '[' > ((reg[addr_reg] >> -addr_offset) | (ident[addr_sym] >> -addr_offset) |
+const auto address_def = nested['[' > ((reg[addr_reg] >> -addr_offset) | (ident[addr_sym] >> -addr_offset) |
                                 expr[addr_imm]) >
-                         *(',' > operand[push_extra]) > ']';
+                         *(',' > operand[push_extra]) > ']'];
 auto push_elem = [](auto& ctx) { _val(ctx).elems.push_back(std::move(_attr(ctx))); };
-const auto vector_op_def = '{' > (operand[push_elem] % ',') > '}';
-const auto arglist_def = '(' > -(operand[push_elem] % ',') > ')';
+const auto vector_op_def = nested['{' > (operand[push_elem] % ',') > '}'];
+const auto arglist_def = nested['(' > -(operand[push_elem] % ',') > ')'];
 const auto operand_def = here >> (address[wrap] | vector_op[wrap] | arglist[wrap] | sink[wrap] |
                          regop[assign_at] | expr[assign_at]);
 
@@ -296,7 +328,7 @@ auto init_list = [](auto& ctx) {
   _val(ctx).elems = std::move(_attr(ctx));
 };
 auto init_value = [](auto& ctx) { _val(ctx).value = std::move(_attr(ctx)); };
-const auto init_def = here >> (('{' > (init % ',') > '}')[init_list] | expr[init_value]);
+const auto init_def = here >> (nested['{' > (init % ',') > '}'][init_list] | expr[init_value]);
 auto dc_name = [](auto& ctx) { _val(ctx).name.assign(_attr(ctx).begin(), _attr(ctx).end()); };
 auto dc_range = [](auto& ctx) { _val(ctx).range = _attr(ctx); };
 auto dc_dim = [](auto& ctx) {
@@ -348,7 +380,7 @@ const auto proto_dir_def = kw(".callprototype") > -('(' > -(param[proto_param<tr
 const auto body_dir_def = here >> (loc_dir[wrap] | pragma_dir[wrap] | targets_dir[wrap] | proto_dir[wrap]);
 
 auto block_body = [](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); };
-const auto block_def = here >> ('{' > stmts[block_body] > close_block);
+const auto block_def = here >> nested['{' > stmts[block_body] > close_block];
 
 template <typename T>
 ast::Statement make_stmt(T&& node) {
