@@ -95,6 +95,16 @@ class Search {
     return true;
   }
 
+  // The axioms that only get worse as co grows (more co, more fr): a
+  // partial coherence order that breaks one cannot be completed.
+  bool co_prefix_ok(const CauseInfo& c, const Relation& co) {
+    tick();
+    const Relation fr = from_reads(c.rf, co);
+    if (m_.kind == ModelKind::SC) return sc_order_holds(st_, c.rf, co, fr);
+    if (!atomicity_holds(st_, fr, co) || !causality_holds(c.rf, fr, c.cause)) return false;
+    return !(m_.kind == ModelKind::PTX6 || m_.sc_per_location) || sc_per_location_holds(st_, m_, c.rf, co, fr);
+  }
+
   void descend(size_t i) {
     tick();
     if (i == reads_.size()) {
@@ -120,13 +130,16 @@ class Search {
         const CauseInfo c = compute_cause(st_, m_, rf_, fsc, bar);
         if (!fence_sc_holds(st_, c.cause, c.sync_fence)) continue;
         const Relation forced = forced_coherence(s_, st_, m_.kind == ModelKind::SC ? Relation(st_.n) : c.cause);
-        enumerate_coherence(forced, pairs_, [&](const Relation& co) {
-          tick();
-          ++stats_.candidates;
-          if (!violations(st_, m_, c, co).empty()) return true;
-          emit(co, fsc, seen);
-          return !stop_;
-        });
+        enumerate_coherence(
+            forced, pairs_,
+            [&](const Relation& co) {
+              tick();
+              ++stats_.candidates;
+              if (!violations(st_, m_, c, co).empty()) return true;
+              emit(co, fsc, seen);
+              return !stop_;
+            },
+            [&](const Relation& co) { return co_prefix_ok(c, co); });
         if (stop_) return;
       } while (m_.kind != ModelKind::SC && std::next_permutation(fsc.begin(), fsc.end()));
     }

@@ -116,7 +116,7 @@ Relation add_closed(const Relation& r, int a, int b) {
 }
 
 bool enum_co(const Relation& r, const std::vector<std::pair<int, int>>& pairs, size_t from,
-             const std::function<bool(const Relation&)>& visit) {
+             const std::function<bool(const Relation&)>& visit, const std::function<bool(const Relation&)>& prune) {
   size_t i = from;
   while (i < pairs.size() && (r.has(pairs[i].first, pairs[i].second) || r.has(pairs[i].second, pairs[i].first)))
     ++i;
@@ -124,8 +124,8 @@ bool enum_co(const Relation& r, const std::vector<std::pair<int, int>>& pairs, s
   const auto [a, b] = pairs[i];
   for (int dir = 0; dir < 2; ++dir) {
     const Relation next = dir == 0 ? add_closed(r, a, b) : add_closed(r, b, a);
-    if (!next.irreflexive()) continue;
-    if (!enum_co(next, pairs, i + 1, visit)) return false;
+    if (!next.irreflexive() || (prune && !prune(next))) continue;
+    if (!enum_co(next, pairs, i + 1, visit, prune)) return false;
   }
   return true;
 }
@@ -133,9 +133,10 @@ bool enum_co(const Relation& r, const std::vector<std::pair<int, int>>& pairs, s
 }  // namespace
 
 bool enumerate_coherence(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
-                         const std::function<bool(const Relation&)>& visit) {
-  if (!forced.irreflexive()) return true;
-  return enum_co(forced, pairs, 0, visit);
+                         const std::function<bool(const Relation&)>& visit,
+                         const std::function<bool(const Relation&)>& prune) {
+  if (!forced.irreflexive() || (prune && !prune(forced))) return true;
+  return enum_co(forced, pairs, 0, visit, prune);
 }
 
 Relation from_reads(const Relation& rf, const Relation& co) { return rf.inverse().compose(co); }

@@ -62,8 +62,12 @@ std::vector<std::pair<int, int>> must_order_pairs(const StaticRelations& st, con
 // `forced` plus one orientation of each must-order pair, each once. Calls
 // `visit(co)` for each acyclic one; stop early when visit returns false.
 // Returns false if stopped early.
+// `prune` (optional) sees each partial order on the way; returning false
+// cuts the subtree. It must be monotone: false for a partial order only if
+// false for every order that extends it.
 bool enumerate_coherence(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
-                         const std::function<bool(const Relation&)>& visit);
+                         const std::function<bool(const Relation&)>& visit,
+                         const std::function<bool(const Relation&)>& prune = nullptr);
 
 // fr = rf^-1; co (8.9.7 item 3).
 Relation from_reads(const Relation& rf, const Relation& co);
