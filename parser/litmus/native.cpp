@@ -3,13 +3,15 @@
 //   { .global .u32 data = 0; .global .u32 d2 aliases data; .global .u32 t aliases data via texture; }
 //   T0 @ cta 0, gpu 0 {  st.global.u32 [data], 1;  fence.sc.sys; ... }
 //   exists (T1:%r0 == 1 /\ T1:%r1 == 0)
-// Thread bodies are PTX statements: the memory-model subset of PTX ISA 9.7
+// Thread bodies are PTX statements, validated by parse_statements() (the PTX
+// front end); the memory-model subset of PTX ISA 9.7
 // (ld/st/atom/red/fence/membar/bar/barrier) plus mov, integer arithmetic,
 // setp and (predicated) bra for control flow.
 #include <cctype>
 
 #include "parser/litmus/cursor.hpp"
 #include "parser/litmus/instr_names.hpp"
+#include "parser/parse.hpp"
 
 namespace ptxcheck::litmus {
 
@@ -297,6 +299,12 @@ void parse_thread(Cursor& c, Test& t) {
   // Without a cluster, each CTA is a cluster of its own.
   if (th.place.cluster < 0) th.place.cluster = th.place.cta + 1000 * th.place.gpu;
   c.expect("{");
+  // The body must be valid PTX: the PTX front end (grammar and instruction
+  // table) checks it first, with positions in this file; the litmus subset
+  // is then decoded below.
+  size_t body_end = c.text().find('}', c.off());
+  if (body_end == std::string_view::npos) c.fail("expected '}' closing the thread body");
+  (void)parse_statements(c.text().substr(c.off(), body_end - c.off()), c.file(), c.pos());
   while (!c.accept("}")) {
     size_t s = c.off();
     size_t e = c.text().find_first_of(";}", s);
