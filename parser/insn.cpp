@@ -3,6 +3,7 @@
 // and the few operand-kind rules every family shares (PTX ISA 9.2 ch. 9).
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
 #include "parser/x3/actions.hpp"
 
@@ -80,8 +81,18 @@ void decode_opword(const ParseState& st, const char* b, const char* e, ast::Inst
       if (nd == 64) st.fail(p, "too many qualifiers");
       dots[nd++] = p;
     }
-  // Longest dotted prefix that is an opcode (at most 4 segments).
+  // Longest dotted prefix that is an opcode (at most 4 segments). Only heads
+  // that start a dotted opcode (cp, mbarrier, wmma, ...) need the long tries.
+  static const std::unordered_set<std::string_view> dotted_heads = [] {
+    std::unordered_set<std::string_view> h;
+    for (size_t i = 0; i < static_cast<size_t>(Opcode::kCount); ++i) {
+      std::string_view n = table::name(static_cast<Opcode>(i));
+      if (auto d = n.find('.'); d != std::string_view::npos) h.insert(n.substr(0, d));
+    }
+    return h;
+  }();
   size_t used = std::min<size_t>(nd, 3);
+  if (nd && !dotted_heads.count(std::string_view(b, dots[0] - b))) used = 0;
   std::optional<Opcode> op;
   for (;; --used) {
     const char* end = used < nd ? dots[used] : e;
