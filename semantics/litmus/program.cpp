@@ -71,6 +71,13 @@ Program lower(const Test& t) {
       mm::Location l = p.locations[target];
       l.name = d->name;
       l.proxy = d->proxy;
+      // PTX ISA 8.6: a generic alias is a distinct virtual address of the same
+      // physical location; a proxy alias (`s @ surface aliases x`) reaches x's
+      // virtual address through another proxy, so it shares x's address id.
+      if (d->proxy == mm::Proxy::Generic)
+        l.vaddr = -1;
+      else if (l.vaddr < 0)
+        l.vaddr = target;
       p.locations.push_back(l);
     }
     if (next.size() == pending.size()) {
