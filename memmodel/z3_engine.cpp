@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include "memmodel/z3_encode.hpp"
@@ -77,6 +78,19 @@ z3e::Candidate the_candidate(const z3e::Facts& f) {
   return c;
 }
 
+// One Skeleton's assertions live in a solver scope, popped however the
+// enumeration ends (done, stopped by the visitor, or a thrown limit).
+class Scope {
+ public:
+  explicit Scope(z3::solver& s) : s_(s) { s_.push(); }
+  ~Scope() { s_.pop(); }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+ private:
+  z3::solver& s_;
+};
+
 class Z3Engine final : public Engine {
  public:
   std::string name() const override { return "z3"; }
@@ -124,13 +138,18 @@ class Z3Engine final : public Engine {
     // each thread keeps one; solvers are per Skeleton. The simple solver
     // (incremental SMT core) is much cheaper than the default combination.
     thread_local z3::context ctx;
+    // Likewise one solver per thread: its SMT kernel is set up on the first
+    // assertion (about a quarter of a small Skeleton's cost), so each
+    // Skeleton (and barrier choice) is solved in its own push/pop scope.
+    thread_local z3::solver solver(ctx, z3::solver::simple());
+    if (lim.timeout_s <= 0) solver.set("timeout", std::numeric_limits<unsigned>::max());
     // Barrier quorum choices are existential like the Fence-SC order: one
     // solver per choice, each excluding the executions found before.
     const size_t choices = m.kind == ModelKind::SC ? 1 : f.sb_choices.size();
     std::vector<z3e::Candidate> found;
     for (size_t ch = 0; ch < choices; ++ch) {
       f.sb = f.sb_choices[ch];
-      z3::solver solver(ctx, z3::solver::simple());
+      Scope scope(solver);
       z3e::Encoding enc(ctx, f, solver);
       for (const auto& c : found) solver.add(enc.exclusion_clause(c));
       for (;;) {
