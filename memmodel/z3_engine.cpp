@@ -142,7 +142,9 @@ class Z3Engine final : public Engine {
     // assertion (about a quarter of a small Skeleton's cost), so each
     // Skeleton (and barrier choice) is solved in its own push/pop scope.
     thread_local z3::solver solver(ctx, z3::solver::simple());
-    if (lim.timeout_s <= 0) solver.set("timeout", std::numeric_limits<unsigned>::max());
+    thread_local bool timed = false;  // a timeout left set by an earlier call
+    if (lim.timeout_s <= 0 && timed) solver.set("timeout", std::numeric_limits<unsigned>::max());
+    timed = lim.timeout_s > 0;
     // Barrier quorum choices are existential like the Fence-SC order: one
     // solver per choice, each excluding the executions found before.
     const size_t choices = m.kind == ModelKind::SC ? 1 : f.sb_choices.size();
