@@ -61,7 +61,7 @@ class Engine {
  public:
   virtual ~Engine() = default;
   virtual std::string name() const = 0;
-  // Calls `visit` once per consistent execution (distinct (rf, co)).
+  // Calls `visit` once per consistent execution (distinct (rf, co, final_write), see above).
   virtual EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim,
                                 const Visitor& visit) = 0;
 };
