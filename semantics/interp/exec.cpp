@@ -237,19 +237,54 @@ bool Machine::step(Warp& w) {
       const arith::OpDesc& f = in.fn;
       const uint64_t wmask = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
       const bool d0 = in.dst[0].kind == Opnd::Reg;
+      const uint32_t ds = in.dst[0].slot;
+      const bool d1 = in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
+      // Operands decoded once per warp step: immediates are loaded before the
+      // lane loop, plain registers are read per lane; anything else (negated
+      // predicates, special registers, frame addresses) takes the general path.
+      uint64_t s[4] = {0, 0, 0, 0};
+      uint32_t rk[4], rs[4], nr = 0;
+      bool general = false;
+      for (unsigned k = 0; k < in.nsrc; ++k) {
+        const Opnd& o = in.src[k];
+        if (o.kind == Opnd::Imm) s[k] = o.imm;
+        else if (o.kind == Opnd::Reg && !o.negate) rk[nr] = k, rs[nr++] = o.slot;
+        else general = true;
+      }
+      if (general) {
+        FOR_LANES(m) {
+          for (unsigned k = 0; k < in.nsrc; ++k) s[k] = val(in.src[k], l);
+          uint64_t aux = 0;
+          uint64_t v = f.fn(s, &aux, f.cfg);
+          if (d0) w.rp[l][ds] = v & wmask;
+          if (d1) w.rp[l][in.dst[1].slot] = aux;
+        }
+        break;
+      }
       FOR_LANES(m) {
-        uint64_t s[4];
-        for (unsigned k = 0; k < in.nsrc; ++k) s[k] = val(in.src[k], l);
+        uint64_t* r = w.rp[l];
+        for (uint32_t j = 0; j < nr; ++j) s[rk[j]] = r[rs[j]];
         uint64_t aux = 0;
         uint64_t v = f.fn(s, &aux, f.cfg);
-        if (d0) w.rp[l][in.dst[0].slot] = v & wmask;
-        if (in.ndst > 1) put(T[l], in.dst[1], aux, 64);
+        if (d0) r[ds] = v & wmask;
+        if (d1) r[in.dst[1].slot] = aux;
       }
       break;
     }
-    case IrOp::Mov:
-      FOR_LANES(m) put(T[l], in.dst[0], val(in.src[0], l), in.dwidth);
+    case IrOp::Mov: {
+      if (in.dst[0].kind != Opnd::Reg) break;
+      const uint64_t wmask = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+      const uint32_t ds = in.dst[0].slot;
+      const Opnd& o = in.src[0];
+      if (o.kind == Opnd::Imm) {
+        FOR_LANES(m) w.rp[l][ds] = o.imm & wmask;
+      } else if (o.kind == Opnd::Reg && !o.negate) {
+        FOR_LANES(m) w.rp[l][ds] = w.rp[l][o.slot] & wmask;
+      } else {
+        FOR_LANES(m) w.rp[l][ds] = val(o, l) & wmask;
+      }
       break;
+    }
     case IrOp::Pack: {
       unsigned eb = in.size * 8u;
       FOR_LANES(m) {
@@ -276,28 +311,58 @@ bool Machine::step(Warp& w) {
       bool st = in.op == IrOp::St;
       unsigned n = st ? in.nsrc : in.ndst;
       unsigned total = in.size * n;
+      if (!m) break;
+      // Destination masks from the declared register widths: every lane at
+      // this PC runs the same function.
+      uint64_t dmask[4] = {0, 0, 0, 0};
+      if (!st) {
+        const Function& fn = prog.funcs[T[std::countr_zero(m)].func];
+        for (unsigned k = 0; k < n; ++k)
+          if (in.dst[k].kind == Opnd::Reg) {
+            uint32_t dw = fn.reg_width[in.dst[k].slot];
+            dmask[k] = dw >= 64 ? ~0ull : (1ull << dw) - 1;
+          }
+      }
+      const bool sx = in.nk == NumKind::S;
+      const unsigned es = in.size;
+      // Global fast path (races off): the allocation the previous access hit,
+      // checked here without a call; anything else goes through access().
+      const bool gfast = !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
+                         in.addr.base != Addr::Frame;
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
         if (in.addr.base == Addr::Reg) a += w.rp[l][in.addr.slot];
         else if (in.addr.base == Addr::Frame) a += t.fp;
-        Where wh;
-        if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
-        uint8_t* p = &wh.region->bytes[wh.off];
-        for (unsigned k = 0; k < n; ++k) {
-          if (st) {
-            uint64_t v = get(in.src[k], t, l, w);
-            std::memcpy(p + k * in.size, &v, in.size);
-          } else {
+        uint8_t* p;
+        Region* rg;
+        uint64_t off;
+        if (gfast && hot_ && a >= hot_->base && a - hot_->base + total <= hot_->bytes.size() && !(a & (total - 1))) {
+          rg = hot_;
+          off = a - hot_->base;
+        } else {
+          Where wh;
+          if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
+          rg = wh.region;
+          off = wh.off;
+        }
+        p = rg->bytes.data() + off;
+        uint64_t* r = w.rp[l];
+        if (st) {
+          for (unsigned k = 0; k < n; ++k) {
+            uint64_t v = val(in.src[k], l);
+            std::memcpy(p + k * es, &v, es);
+          }
+          rg->mark_init(off, total);
+        } else {
+          for (unsigned k = 0; k < n; ++k) {
+            if (in.dst[k].kind != Opnd::Reg) continue;
             uint64_t v = 0;
-            std::memcpy(&v, p + k * in.size, in.size);
-            if (in.nk == NumKind::S) v = sext(v, in.size * 8u);
-            uint32_t dw = in.dst[k].kind == Opnd::Reg
-                              ? prog.funcs[t.func].reg_width[in.dst[k].slot] : 64;
-            put(t, in.dst[k], v, std::max<uint32_t>(dw, in.size * 8u > 64 ? 64 : dw));
+            std::memcpy(&v, p + k * es, es);
+            if (sx) v = sext(v, es * 8u);
+            r[in.dst[k].slot] = v & dmask[k];
           }
         }
-        if (st) wh.region->mark_init(wh.off, total);
       }
       break;
     }
@@ -370,6 +435,24 @@ bool Machine::step(Warp& w) {
     case IrOp::Exit:
       leave();
       FOR_LANES(g) T[l].pc = w.pc + 1;
+      if (m && !cluster_arrived) {
+        // Batched exit (same effect as thread_exit lane by lane): with no
+        // barrier partly arrived, no exit can complete one, so only the
+        // warp's collective waiters need a retry, once for the whole group.
+        bool batch = true;
+        for (const auto& b : c.bars) batch = batch && !b.arrived;
+        if (in.op == IrOp::Ret) FOR_LANES(m) batch = batch && T[l].frames.empty();
+        if (batch) {
+          FOR_LANES(m) T[l].st = TState::Exited;
+          c.exited += static_cast<uint32_t>(std::popcount(m));
+          for (uint32_t k = 0; k < w.nlanes; ++k)
+            if (T[k].st == TState::WarpWait) {
+              unconverge(w);
+              T[k].st = TState::Ready;
+            }
+          return true;
+        }
+      }
       FOR_LANES(m) {
         if (in.op == IrOp::Ret) do_ret(w, T[l], in);
         else thread_exit(c, T[l]);
