@@ -2,7 +2,10 @@
 // (nvcc-compiled PTX in corpus/ptx/sm_80) at bench sizes, and the same
 // computation as native C++ in the same run. Prints both and the ratio, and
 // checks that the interpreter's outputs equal the native ones bit for bit.
-// Usage: bench_interp [--quick]   (PTXCHECK_SRC: source root)
+// Usage: bench_interp [--quick] [--no-races-only] [KERNEL...]   (PTXCHECK_SRC: source root)
+//   --no-races-only skips the run with race detection (for profiling);
+//   KERNEL names restrict the run to those benchmarks.
+#include <algorithm>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -53,9 +56,20 @@ std::vector<float> iota_f(size_t n, double s, double d) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  bool quick = false, races_too = true;
+  std::vector<std::string> only;
+  for (int a = 1; a < argc; ++a) {
+    std::string s = argv[a];
+    if (s == "--quick") quick = true;
+    else if (s == "--no-races-only") races_too = false;
+    else only.push_back(s);
+  }
   const char* src = std::getenv("PTXCHECK_SRC");
   std::string ptx = std::string(src ? src : ".") + "/corpus/ptx/sm_80/";
+  std::string own = std::string(src ? src : ".") + "/bench/interp/";
+  int NB = quick ? 128 : 1024;         // nbody bodies
+  int HN = quick ? 1024 : 16384;       // horner elements
+  int HI = 32;                         // horner iterations
   int N = quick ? 1 << 14 : 1 << 20;   // saxpy/vecadd elements
   int M = quick ? 32 : 128;            // matmul size
   int W = quick ? 64 : 512;            // stencil width/height
@@ -157,23 +171,89 @@ int main(int argc, char** argv) {
                        return bytes_of(acc);
                      }});
 
+  // Arithmetic-heavy kernels (bench/interp/arith_heavy.cu, nvcc -fmad=false).
+  benches.push_back({"nbody",
+                     "{\"ptx\": \"" + own + "arith_heavy.ptx\", \"kernel\": \"nbody\", \"grid\": [" + std::to_string(NB / 128) +
+                         "], \"block\": [128], \"buffers\": {\"pos\": {\"type\": \"f32\", \"count\": " + std::to_string(4 * NB) +
+                         ", \"init\": {\"iota\": {\"start\": 0.5, \"step\": 0.0078125}}}, \"acc\": {\"type\": \"f32\", \"count\": " +
+                         std::to_string(4 * NB) + "}}, \"args\": [{\"buffer\": \"pos\"}, {\"buffer\": \"acc\"}, {\"s32\": " +
+                         std::to_string(NB) + "}, {\"f32\": 0.01}], \"outputs\": [\"acc\"]}",
+                     "acc", [&] {
+                       auto p = iota_f(4 * static_cast<size_t>(NB), 0.5, 0.0078125);
+                       std::vector<float> acc(4 * static_cast<size_t>(NB));
+                       const float eps2 = 0.01f;
+                       for (int i = 0; i < NB; ++i) {
+                         const float* pi = &p[4 * i];
+                         float ax = 0, ay = 0, az = 0;
+                         for (int j = 0; j < NB; ++j) {
+                           const float* pj = &p[4 * j];
+                           float dx = pj[0] - pi[0], dy = pj[1] - pi[1], dz = pj[2] - pi[2];
+                           float d2 = __builtin_fmaf(dx, dx, __builtin_fmaf(dy, dy, __builtin_fmaf(dz, dz, eps2)));
+                           float inv = 1.0f / __builtin_sqrtf(d2);
+                           float s = pj[3] * inv * inv * inv;
+                           ax = __builtin_fmaf(dx, s, ax);
+                           ay = __builtin_fmaf(dy, s, ay);
+                           az = __builtin_fmaf(dz, s, az);
+                         }
+                         acc[4 * i] = ax;
+                         acc[4 * i + 1] = ay;
+                         acc[4 * i + 2] = az;
+                       }
+                       return bytes_of(acc);
+                     }});
+  benches.push_back({"horner",
+                     "{\"ptx\": \"" + own + "arith_heavy.ptx\", \"kernel\": \"horner\", \"grid\": [" + std::to_string(HN / 256) +
+                         "], \"block\": [256], \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": " + std::to_string(HN) +
+                         ", \"init\": {\"iota\": {\"start\": -1, \"step\": 0.0001}}}, \"y\": {\"type\": \"f32\", \"count\": " +
+                         std::to_string(HN) + "}, \"h\": {\"type\": \"u32\", \"count\": " + std::to_string(HN) +
+                         "}}, \"args\": [{\"buffer\": \"x\"}, {\"buffer\": \"y\"}, {\"buffer\": \"h\"}, {\"s32\": " +
+                         std::to_string(HN) + "}, {\"s32\": " + std::to_string(HI) + "}], \"outputs\": [\"y\", \"h\"]}",
+                     "y", [&] {
+                       auto x = iota_f(HN, -1, 0.0001);
+                       std::vector<float> y(HN);
+                       std::vector<unsigned> h(HN);
+                       static const float c[8] = {-0.015625f, 0.03125f, -0.0625f, 0.125f, -0.25f, 0.5f, -1.0f, 0.75f};
+                       for (int i = 0; i < HN; ++i) {
+                         float v = x[i];
+                         unsigned k = static_cast<unsigned>(i) * 2654435761u;
+                         for (int it = 0; it < HI; ++it) {
+                           float p = 0.0078125f;
+                           for (float ck : c) p = __builtin_fmaf(p, v, ck);
+                           v = p;
+                           k ^= k >> 15;
+                           k *= 0x2c1b3c6du;
+                           k ^= k >> 12;
+                           k += static_cast<unsigned>(it);
+                         }
+                         y[i] = v;
+                         h[i] = k;
+                       }
+                       asm volatile("" : : "r"(h.data()) : "memory");
+                       return bytes_of(y);
+                     }});
+
   fs::path tmp = fs::temp_directory_path() / ("ptxcheck_bench_" + std::to_string(::getpid()));
   fs::create_directories(tmp);
   std::printf("%-14s %14s %10s %12s %12s %10s %8s  %s\n", "kernel", "thread-instr", "interp s", "Minstr/s",
               "(no races)", "native s", "ratio", "outputs");
   int bad = 0;
   for (auto& b : benches) {
+    if (!only.empty() && std::find(only.begin(), only.end(), b.name) == only.end()) continue;
     std::string path = (tmp / (std::string(b.name) + ".json")).string();
     std::ofstream(path) << b.spec;
     RunOptions opt;
-    double t0 = now();
-    RunReport r = run_spec_file(path, opt);
-    double ti = now() - t0;
     RunOptions fast = opt;
     fast.check_races = false;
-    t0 = now();
-    RunReport r2 = run_spec_file(path, fast);
-    double tf = now() - t0;
+    double t0 = now();
+    RunReport r = run_spec_file(path, races_too ? opt : fast);
+    double ti = now() - t0;
+    RunReport r2 = r;
+    double tf = ti;
+    if (races_too) {
+      t0 = now();
+      r2 = run_spec_file(path, fast);
+      tf = now() - t0;
+    }
     t0 = now();
     std::vector<uint8_t> native;
     int reps = 0;
