@@ -102,11 +102,14 @@ const char* fault_kind(Fault f) {
 // Translates and checks one access; diagnoses and stops on a fault.
 bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
                      bool atomic, Where& out) {
-  // Fast path: the global allocation the previous access hit.
-  if ((sp == Space::Global || sp == Space::Generic) && hot_ && addr >= hot_->base &&
-      addr - hot_->base + size <= hot_->bytes.size() && !(addr & (size - 1))) {
-    out.region = hot_;
-    out.off = addr - hot_->base;
+  // Fast path: the global allocation this instruction accessed last (an
+  // instruction usually walks one buffer; kernels interleave several).
+  auto pi = (reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(prog.code.data())) / sizeof(Inst);
+  Region*& hot = pi < pc_hot_.size() ? pc_hot_[pi] : hot_;
+  if ((sp == Space::Global || sp == Space::Generic) && hot && addr >= hot->base &&
+      addr - hot->base + size <= hot->bytes.size() && !(addr & (size - 1))) {
+    out.region = hot;
+    out.off = addr - hot->base;
     out.space = Space::Global;
     out.cta = -1;
     out.fault = Fault::None;
@@ -133,7 +136,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       stop_ = true;
       return false;
     }
-    if (out.space == Space::Global) hot_ = out.region;
+    if (out.space == Space::Global) hot = out.region;
     if (!write && !out.region->is_init(out.off, size))
       diag("uninitialized-read", false, *w.cta, t, in.line,
            std::string("read of uninitialised ") + space_name(out.space) + " memory");
@@ -329,6 +332,11 @@ bool Machine::step(Warp& w) {
       // checked here without a call; anything else goes through access().
       const bool gfast = !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
                          in.addr.base != Addr::Frame;
+      Region* const hot = pc_hot_[w.pc];
+      // Kernel parameters and the const bank: read-only, always initialised,
+      // never part of a race.
+      Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
+                                      : in.addr.space == Space::Const ? &mem.constant() : nullptr;
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -337,9 +345,12 @@ bool Machine::step(Warp& w) {
         uint8_t* p;
         Region* rg;
         uint64_t off;
-        if (gfast && hot_ && a >= hot_->base && a - hot_->base + total <= hot_->bytes.size() && !(a & (total - 1))) {
-          rg = hot_;
-          off = a - hot_->base;
+        if (gfast && hot && a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1))) {
+          rg = hot;
+          off = a - hot->base;
+        } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
+          rg = ro;
+          off = a;
         } else {
           Where wh;
           if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;

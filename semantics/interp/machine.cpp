@@ -404,6 +404,7 @@ void Machine::run() {
   auto t0 = std::chrono::steady_clock::now();
   check_launch();
   setup_memory();
+  pc_hot_.assign(prog.code.size(), nullptr);
   std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1],
                               spec.grid[2] / cl_[2]};
   uint32_t cta_counter = 0;

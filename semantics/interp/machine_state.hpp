@@ -100,6 +100,7 @@ class Machine {
   void check_cluster_barrier();
   std::vector<uint64_t> buffer_addr;
   Region* hot_ = nullptr;
+  std::vector<Region*> pc_hot_;    // per instruction: the global allocation it last accessed (fast path)
   std::array<uint32_t, 3> cl_{1, 1, 1};  // cluster shape: spec "cluster", else .reqnctapercluster
   bool explicit_cl_ = false;          // last global allocation accessed (fast path)
 
