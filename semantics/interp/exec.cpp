@@ -82,6 +82,29 @@ inline void put(Thread& t, const Opnd& d, uint64_t v, uint32_t width) {
   t.regs[t.reg_base + d.slot] = v;
 }
 
+// Fixed-size loads and stores of 1/2/4/8 bytes (a variable-size memcpy into
+// a stack slot costs a store-forwarding stall per element).
+inline uint64_t load_n(const uint8_t* p, unsigned n) {
+  switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, p, n < 8 ? n : 8);
+  return v;
+}
+inline void store_n(uint8_t* p, uint64_t v, unsigned n) {
+  switch (n) {
+    case 1: *p = static_cast<uint8_t>(v); return;
+    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
+    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
+    case 8: std::memcpy(p, &v, 8); return;
+  }
+  std::memcpy(p, &v, n < 8 ? n : 8);
+}
+
 inline uint64_t sext(uint64_t v, unsigned bits) {
   if (bits >= 64) return v;
   uint64_t m = 1ull << (bits - 1);
@@ -361,15 +384,13 @@ bool Machine::step(Warp& w) {
         uint64_t* r = w.rp[l];
         if (st) {
           for (unsigned k = 0; k < n; ++k) {
-            uint64_t v = val(in.src[k], l);
-            std::memcpy(p + k * es, &v, es);
+            store_n(p + k * es, val(in.src[k], l), es);
           }
           rg->mark_init(off, total);
         } else {
           for (unsigned k = 0; k < n; ++k) {
             if (in.dst[k].kind != Opnd::Reg) continue;
-            uint64_t v = 0;
-            std::memcpy(&v, p + k * es, es);
+            uint64_t v = load_n(p + k * es, es);
             if (sx) v = sext(v, es * 8u);
             r[in.dst[k].slot] = v & dmask[k];
           }
@@ -588,6 +609,9 @@ bool Machine::step(Warp& w) {
           wh.region->mark_init(wh.off, 8);
         }
       }
+      break;
+    case IrOp::Mma:  // mma_exec.cpp
+      if (exec_mma(w, in, m)) return true;
       break;
     case IrOp::Unsupported:
       if (m) {
