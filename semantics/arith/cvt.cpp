@@ -223,6 +223,7 @@ Res resolve_pack(const Parsed& p, OpDesc& d, std::string& err) {
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if (p.op != "cvt") return Res::not_mine;
   if (p.has("pack")) return resolve_pack(p, d, err);
+  if (Res r = resolve_cvt_narrow(p, d, err); r != Res::not_mine) return r;
   auto bad = [&](const std::string& m) { err = m; return Res::error; };
   if (p.types.size() != 2) return bad("needs .dtype.atype");
   Ty dt = p.types[0], st = p.types[1];

@@ -53,6 +53,8 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err);
+// cvt with e2m1x2/e2m3x2/e3m2x2/ue8m0x2 operands or .rs (cvt_narrow.cpp).
+Res resolve_cvt_narrow(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_video(const Parsed& p, OpDesc& d, std::string& err);
 Res resolve_video_simd(const Parsed& p, OpDesc& d, std::string& err);
 

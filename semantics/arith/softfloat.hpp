@@ -36,6 +36,11 @@ inline constexpr Fmt kBF16{8, 7, true, false, true, 0};
 inline constexpr Fmt kTF32{8, 10, true, false, true, 13};
 inline constexpr Fmt kE4M3{4, 3, false, true, true, 0};
 inline constexpr Fmt kE5M2{5, 2, true, false, true, 0};
+// PTX ISA 9.2 5.2.3: e2m1, e2m3 and e3m2 have neither infinity nor NaN (the
+// all-ones exponent holds normal values).
+inline constexpr Fmt kE2M1{2, 1, false, false, false, 0};
+inline constexpr Fmt kE2M3{2, 3, false, false, false, 0};
+inline constexpr Fmt kE3M2{3, 2, false, false, false, 0};
 
 enum class Cls : uint8_t { zero, finite, inf, nan };
 

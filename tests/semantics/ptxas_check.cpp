@@ -25,6 +25,7 @@ std::string reg(Ty t, int i) {
   unsigned b = ty_bits(t);
   std::string n = std::to_string(i);
   if (t == Ty::pred) return "%p" + n;
+  if (t == Ty::e2m1x2) return "%bb" + n;  // PTX ISA 5.2.5.1: e2m1x2 lives in a .b8 register
   if (b == 8) return (t == Ty::s8 ? "%sc" : "%uc") + n;
   if (b == 16) return "%rs" + n;
   if (b == 32) return "%r" + n;
@@ -41,6 +42,13 @@ std::string statement(const std::string& m, const OpDesc& d) {
   s += (op == "setp" && d.aux_out) ? "%p0|%p1" : reg(d.dst, 0);
   for (unsigned i = 0; i < n; ++i) s += ", " + ((op == "lop3" && i == 3) ? std::string("0x96") : reg(d.src[i], int(i) + 1));
   return s + ";";
+}
+
+// cvt forms introduced after PTX ISA 9.0, the newest version the CUDA 13.0
+// ptxas implements: cvt.rn.satfinite{.relu}.{e2m3x2,e3m2x2}.f16x2 (PTX 9.1).
+bool newer_than_ptxas(const std::string& m) {
+  return m.rfind("cvt.", 0) == 0 &&
+         (m.find(".e2m3x2.f16x2") != std::string::npos || m.find(".e3m2x2.f16x2") != std::string::npos);
 }
 
 }  // namespace
@@ -61,13 +69,13 @@ TEST_CASE("ptxas accepts every mnemonic of the instruction vectors", "[ptxas]") 
     for (std::string line; std::getline(in, line);) {
       std::istringstream ls(line);
       std::string m;
-      if ((ls >> m) && m[0] != '#' && m.find('_') == std::string::npos) mns.insert(m);
+      if ((ls >> m) && m[0] != '#' && m.find('_') == std::string::npos && !newer_than_ptxas(m)) mns.insert(m);
     }
   }
   REQUIRE(mns.size() > 1000);
   std::ostringstream ptx;
   ptx << ".version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n"
-      << ".reg .pred %p<8>;\n.reg .s8 %sc<8>;\n.reg .u8 %uc<8>;\n.reg .b16 %rs<8>;\n"
+      << ".reg .pred %p<8>;\n.reg .s8 %sc<8>;\n.reg .u8 %uc<8>;\n.reg .b8 %bb<8>;\n.reg .b16 %rs<8>;\n"
       << ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n";
   for (const auto& m : mns) {
     auto r = resolve(m);

@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="$(dirname "$here")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for g in gen_int gen_float gen_cvt gen_video; do
+for g in gen_int gen_float gen_cvt gen_video gen_mx; do
   g++ -std=c++20 -O1 -frounding-math -fno-fast-math -Wall -o "$tmp/$g" "$here/$g.cpp" -lm
   "$tmp/$g" "$out"
 done
