@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "semantics/interp/memory.hpp"
 
 namespace ptxcheck::interp {
+
+struct MmaSite;  // semantics/interp/mma.hpp
 
 enum class IrOp : uint8_t {
 #define IR_OP(id) id,
@@ -124,6 +127,7 @@ struct Program {
   std::vector<Function> funcs;
   std::vector<CallSite> calls;             // Inst::target of IrOp::Call
   std::vector<std::string> messages;       // Inst::target of IrOp::Unsupported
+  std::vector<std::shared_ptr<const MmaSite>> mma;  // Inst::target of IrOp::Mma
   std::vector<KernelParam> kparams;        // of the kernel being run
   uint32_t kparam_bytes = 0;
   // Module-scope data: global variables and const bank contents.

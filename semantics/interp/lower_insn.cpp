@@ -234,6 +234,15 @@ void InsnLowering::run() {
     case Opcode::activemask:
     case Opcode::elect:
     case Opcode::bar_warp_sync: return warp_op();
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+    case Opcode::wmma_mma:
+    case Opcode::mma:
+    case Opcode::ldmatrix:
+    case Opcode::stmatrix:
+    case Opcode::movmatrix: return matrix_op();
     case Opcode::bra: {
       i.op = IrOp::Bra;
       i.flags = has(Mod::uni) ? 1 : 0;

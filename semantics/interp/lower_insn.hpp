@@ -320,6 +320,7 @@ class InsnLowering {
   void bar();
   void warp_op();
   void async_op();
+  void matrix_op();  // lower_mma.cpp
 };
 
 }  // namespace ptxcheck::interp

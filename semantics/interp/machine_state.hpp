@@ -79,6 +79,8 @@ class Machine {
   bool step(Warp& w);              // one warp step; false when nothing ran
   // warp_ops.cpp
   void exec_warp_op(Warp& w, const Inst& in, uint32_t m);
+  // mma_exec.cpp: wmma/mma/ldmatrix/stmatrix/movmatrix; true when it set the PCs
+  bool exec_mma(Warp& w, const Inst& in, uint32_t m);
   void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm);
   void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);
 

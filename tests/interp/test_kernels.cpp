@@ -46,8 +46,7 @@ std::string errors_of(const RunReport& r) {
 
 // Kernels known not to pass, with the reason. Each must still fail: when one
 // starts passing, this test fails until the entry is removed.
-const std::pair<const char*, const char*> kExpectedFailures[] = {
-    {"wmma_16x16x16.json", "wmma.* (warp matrix multiply) is not implemented by the interpreter"},
+const std::vector<std::pair<const char*, const char*>> kExpectedFailures = {
 };
 
 TEST_CASE("corpus kernels compute their expected outputs", "[kernels]") {

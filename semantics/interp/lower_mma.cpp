@@ -1,0 +1,181 @@
+// Lowering of the warp-level matrix instructions (PTX ISA 9.7.14): wmma.load,
+// wmma.store, wmma.mma (9.7.14.4), mma.sync (9.7.14.5.14), ldmatrix
+// (9.7.14.5.15), stmatrix (9.7.14.5.16) and movmatrix (9.7.14.5.17) become
+// one IrOp::Mma whose Inst::target indexes Program::mma, where the operand
+// lists and the fragment maps are decoded once.
+#include <memory>
+
+#include "semantics/interp/lower_insn.hpp"
+#include "semantics/interp/mma.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+
+std::optional<MElem> melem(Mod t) {
+  switch (t) {
+    case Mod::f16: return MElem::f16;
+    case Mod::bf16: return MElem::bf16;
+    case Mod::tf32: return MElem::tf32;
+    case Mod::f32: return MElem::f32;
+    case Mod::f64: return MElem::f64;
+    case Mod::s8: return MElem::s8;
+    case Mod::u8: return MElem::u8;
+    case Mod::s32: return MElem::s32;
+    case Mod::b16: return MElem::f16;  // ldmatrix/stmatrix/movmatrix move 16-bit elements
+    default: return std::nullopt;
+  }
+}
+
+// ".m16n8k16" -> {16, 8, 16}; ".m8n8" -> {8, 8, 0}.
+bool parse_shape(std::string_view s, unsigned& m, unsigned& n, unsigned& k) {
+  m = n = k = 0;
+  unsigned* cur = nullptr;
+  for (char ch : s) {
+    if (ch == 'm') cur = &m;
+    else if (ch == 'n') cur = &n;
+    else if (ch == 'k') cur = &k;
+    else if (ch >= '0' && ch <= '9' && cur) *cur = *cur * 10 + static_cast<unsigned>(ch - '0');
+    else if (ch != '.') return false;
+  }
+  return m && n;
+}
+
+}  // namespace
+
+void InsnLowering::matrix_op() {
+  auto site = std::make_shared<MmaSite>();
+  MmaSite& s = *site;
+  unsigned m = 0, n = 0, k = 0;
+  std::vector<bool> layouts;  // .row = true, in source order
+  for (const auto& t : in.mods) {
+    if (table::mod_class(t.id) == table::ModClass::Shape) parse_shape(table::name(t.id), m, n, k);
+    if (t.id == Mod::row) layouts.push_back(true);
+    if (t.id == Mod::col) layouts.push_back(false);
+  }
+  std::vector<MElem> ty;
+  for (Mod t : types) {
+    auto e = melem(t);
+    if (!e) return unsupported(std::string("matrix element type ") + std::string(table::name(t)) + " is not supported");
+    ty.push_back(*e);
+  }
+  if (ty.empty()) ctx.fail(in.pos, "matrix instruction without a type");
+  s.m = static_cast<uint8_t>(m), s.n = static_cast<uint8_t>(n), s.k = static_cast<uint8_t>(k);
+  s.satfinite = has(Mod::satfinite);
+  s.trans = has(Mod::trans);
+  auto regs = [&](const ast::Operand& a, unsigned bits, std::vector<Opnd>& out) {
+    if (auto* v = std::get_if<ast::VectorOp>(&a.v)) {
+      for (const auto& e : v->elems) out.push_back(value(e, bits, false));
+    } else {
+      out.push_back(value(a, bits, false));
+    }
+  };
+  auto reg_bits = [](MElem e) { return e == MElem::f64 ? 64u : 32u; };
+  auto expect_regs = [&](const ast::Operand& a, const std::vector<Opnd>& r, unsigned slots, MElem e) {
+    unsigned per = e == MElem::f64 ? 1 : 32 / melem_bits(e);
+    if (r.size() * per != slots)
+      ctx.fail(a.pos, "expected " + std::to_string(slots / per) + " fragment registers, got " + std::to_string(r.size()));
+  };
+  std::string shape_txt = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+
+  switch (in.op) {
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d: {  // PTX ISA 9.7.14.4.3 / 9.7.14.4.4
+      bool st = in.op == Opcode::wmma_store_d;
+      s.op = st ? MatOp::Store : MatOp::Load;
+      s.role = in.op == Opcode::wmma_load_a ? Role::A : in.op == Opcode::wmma_load_b ? Role::B : Role::C;
+      s.a = ty[0];
+      s.row = layouts.empty() || layouts[0];
+      // The multiplicand type decides the C layout's tiling: any type with the
+      // same m16n8 accumulator layout will do; f64 and integers differ in k.
+      MElem ab = s.a;
+      if (s.role == Role::C)
+        ab = s.a == MElem::f64 ? MElem::f64 : s.a == MElem::s32 ? MElem::s8 : k == 8 ? MElem::tf32 : MElem::f16;
+      unsigned slots = wmma_slots(m, n, k, ab, s.role, s.a);
+      if (!wmma_layout(m, n, k, ab, s.role, slots, s.amap))
+        return unsupported("wmma " + shape_txt + " ." + melem_name(s.a) + " is not supported");
+      s.ca = slots;
+      const ast::Operand& fr = st ? opd(1) : opd(0);
+      regs(fr, reg_bits(s.a), st ? s.ra : s.rd);
+      expect_regs(fr, st ? s.ra : s.rd, slots, s.a);
+      s.addr = address(st ? opd(0) : opd(1));
+      if (in.operands.size() > 2) s.stride = value(opd(2), 32, false);
+      unsigned rows = s.role == Role::B ? k : m, cols = s.role == Role::A ? k : n;
+      s.def_stride = s.row ? cols : rows;  // 9.7.14.4.2: the leading dimension
+      s.frag_bytes = static_cast<uint32_t>((st ? s.ra : s.rd).size() * reg_bits(s.a) / 8);
+      break;
+    }
+    case Opcode::wmma_mma:
+    case Opcode::mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
+      if (has(Mod::sp) || has(Mod::popc) || in.operands.size() != 4)
+        return unsupported("mma.sp and .b1 mma are not supported");
+      s.op = MatOp::Mma;
+      if (ty.size() == 2) {  // wmma.mma ... .dtype.ctype with .f16 multiplicands
+        s.d = ty[0], s.c = ty[1], s.a = s.b = MElem::f16;
+      } else if (ty.size() == 4) {
+        s.d = ty[0], s.a = ty[1], s.b = ty[2], s.c = ty[3];
+      } else {
+        ctx.fail(in.pos, "mma: expected .dtype.atype.btype.ctype");
+      }
+      bool wm = in.op == Opcode::wmma_mma;
+      bool ok;
+      if (wm) {
+        s.ca = wmma_slots(m, n, k, s.a, Role::A, s.c);
+        s.cb = wmma_slots(m, n, k, s.b, Role::B, s.c);
+        s.cc = wmma_slots(m, n, k, s.a, Role::C, s.c);
+        ok = wmma_layout(m, n, k, s.a, Role::A, s.ca, s.amap) && wmma_layout(m, n, k, s.b, Role::B, s.cb, s.bmap) &&
+             wmma_layout(m, n, k, s.a, Role::C, s.cc, s.cmap);
+      } else {
+        // mma.sync takes .row.col only (the m8n8k4 .f16 forms are not supported).
+        ok = (layouts.empty() || (layouts.size() == 2 && layouts[0] && !layouts[1])) &&
+             mma_layout(m, n, k, s.a, Role::A, s.amap, s.ca) && mma_layout(m, n, k, s.b, Role::B, s.bmap, s.cb) &&
+             mma_layout(m, n, k, s.a, Role::C, s.cmap, s.cc);
+      }
+      if (!ok || (s.a != s.b && !(melem_bits(s.a) == 8 && melem_bits(s.b) == 8)))
+        return unsupported(std::string(wm ? "wmma.mma " : "mma ") + shape_txt + " ." + melem_name(s.d) + "." +
+                           melem_name(s.a) + "." + melem_name(s.b) + "." + melem_name(s.c) + " is not supported");
+      regs(opd(0), reg_bits(s.d), s.rd);
+      regs(opd(1), reg_bits(s.a), s.ra);
+      regs(opd(2), reg_bits(s.b), s.rb);
+      regs(opd(3), reg_bits(s.c), s.rc);
+      expect_regs(opd(0), s.rd, s.cc, s.d);
+      expect_regs(opd(1), s.ra, s.ca, s.a);
+      expect_regs(opd(2), s.rb, s.cb, s.b);
+      expect_regs(opd(3), s.rc, s.cc, s.c);
+      break;
+    }
+    case Opcode::ldmatrix:
+    case Opcode::stmatrix:
+    case Opcode::movmatrix: {  // PTX ISA 9.7.14.5.15-17
+      if (m != 8 || n != 8 || types[0] != Mod::b16)
+        return unsupported("ldmatrix/stmatrix/movmatrix: only .m8n8 .b16 is supported");
+      s.op = in.op == Opcode::ldmatrix ? MatOp::Ldmatrix : in.op == Opcode::stmatrix ? MatOp::Stmatrix : MatOp::Movmatrix;
+      s.nmat = static_cast<uint8_t>(in.op == Opcode::movmatrix ? 1 : vec);
+      if (s.nmat != 1 && s.nmat != 2 && s.nmat != 4) ctx.fail(in.pos, "expected .x1, .x2 or .x4");
+      if (s.op == MatOp::Ldmatrix) {
+        regs(opd(0), 32, s.rd);
+        s.addr = address(opd(1));
+        if (s.rd.size() != s.nmat) ctx.fail(opd(0).pos, "expected one destination register per matrix");
+      } else if (s.op == MatOp::Stmatrix) {
+        s.addr = address(opd(0));
+        regs(opd(1), 32, s.ra);
+        if (s.ra.size() != s.nmat) ctx.fail(opd(1).pos, "expected one source register per matrix");
+      } else {
+        if (!s.trans) ctx.fail(in.pos, "movmatrix requires .trans");
+        regs(opd(0), 32, s.rd);
+        regs(opd(1), 32, s.ra);
+        if (s.rd.size() != 1 || s.ra.size() != 1) ctx.fail(in.pos, "movmatrix takes one register each");
+      }
+      break;
+    }
+    default: return unsupported("matrix instruction");
+  }
+  i.op = IrOp::Mma;
+  i.target = static_cast<uint32_t>(ctx.prog.mma.size());
+  ctx.prog.mma.push_back(std::move(site));
+  emit();
+}
+
+}  // namespace ptxcheck::interp

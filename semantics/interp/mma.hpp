@@ -1,0 +1,75 @@
+// Warp-level matrix instructions (PTX ISA 9.7.14): the decoded form of one
+// wmma.load/wmma.store/wmma.mma, mma.sync, ldmatrix, stmatrix or movmatrix
+// (an MmaSite, Program::mma[Inst::target] of IrOp::Mma), the fragment
+// layouts (which matrix element each lane holds in each fragment slot) and
+// the numeric policy of the multiply-accumulate (docs/mma.md).
+//
+// Contracts:
+// - mma_layout: the layouts the ISA specifies for mma.sync (9.7.14.5.x),
+//   element i of lane l is out[l * count + i].
+// - wmma_layout: PTX leaves wmma fragments unspecified (9.7.14.4.1); ours
+//   tile the mma.sync m16n8k16 / m16n8k8(tf32) / m8n8k4(f64) layouts and
+//   repeat them when the fragment has more slots than elements (f16 A/B).
+//   Every element of the matrix is held by exactly one (lane, slot) of the
+//   first copy.
+// - mma_compute: D = A*B + C with products exact, the sum exact, and one
+//   rounding (.rn) to the destination type; see docs/mma.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "semantics/interp/ir.hpp"
+
+namespace ptxcheck::interp {
+
+enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32 };
+unsigned melem_bits(MElem e);
+const char* melem_name(MElem e);
+
+enum class Role : uint8_t { A, B, C };  // C also describes D
+enum class MatOp : uint8_t { Load, Store, Mma, Ldmatrix, Stmatrix, Movmatrix };
+
+struct Coord {
+  uint8_t row = 0, col = 0;
+};
+
+// The mma.sync layout of `role` for shape m x n x k with multiplicand type
+// ab; false when the ISA has no such fragment here.
+bool mma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord>& out,
+                unsigned& count);
+// Our wmma layout with `slots` slots per lane (the PTX register count times
+// elements per register); false for an unsupported shape/type.
+bool wmma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned slots, std::vector<Coord>& out);
+// Slots per lane of a wmma fragment as PTX declares its register list
+// (9.7.14.4.x): f16 A/B hold 16 (8 .f16x2 registers), others rows*cols/32.
+unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role, MElem celem);
+
+// Matrices as row-major bit patterns (integers sign- or zero-extended per
+// type). A is m x k, B is k x n, C and D m x n.
+struct MmaShape {
+  unsigned m, n, k;
+  MElem a, b, c, d;
+  bool satfinite;
+};
+void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const uint64_t* C, uint64_t* D);
+
+struct MmaSite {
+  MatOp op = MatOp::Mma;
+  uint8_t m = 0, n = 0, k = 0;
+  MElem a = MElem::f16, b = MElem::f16, c = MElem::f32, d = MElem::f32;  // Load/Store: a is the element type
+  Role role = Role::A;        // Load/Store
+  bool row = true;            // Load/Store: memory layout
+  bool satfinite = false;
+  bool trans = false;         // ldmatrix/stmatrix/movmatrix
+  uint8_t nmat = 1;           // ldmatrix/stmatrix .x1/.x2/.x4
+  std::vector<Opnd> rd, ra, rb, rc;  // fragment registers (Load: rd; Store: ra)
+  Addr addr;
+  Opnd stride;                // Load/Store: elements; None = default
+  uint32_t def_stride = 0;
+  uint32_t frag_bytes = 0;    // Load/Store alignment unit (9.7.14.4.2)
+  unsigned ca = 0, cb = 0, cc = 0;  // slots per lane of the A/B/C(D) maps
+  std::vector<Coord> amap, bmap, cmap;  // Load/Store use amap
+};
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,201 @@
+// Execution of IrOp::Mma (wmma.load/store/mma, mma.sync, ldmatrix, stmatrix,
+// movmatrix; PTX ISA 9.7.14). These are .sync.aligned: the whole warp
+// executes the instruction together. Lanes that arrive first wait
+// (TState::WarpWait) for the others, as the warp collectives do
+// (warp_ops.cpp); a warp with fewer than 32 live lanes cannot execute one
+// (an error: the ISA leaves it undefined). Memory is accessed element by
+// element through Machine::access, so bounds, uninitialised reads and races
+// are checked as for ld/st.
+#include <bit>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/mma.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+
+unsigned per_reg(MElem e) { return e == MElem::f64 ? 1 : 32 / melem_bits(e); }
+uint64_t emask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+}  // namespace
+
+bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
+  if (!m) return false;  // every lane's guard is false: nothing happens
+  const MmaSite& s = *prog.mma[in.target];
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  const uint32_t full = 0xffffffffu, g = w.group, pc = w.pc;
+  uint32_t alive = 0, waiting = 0;
+  for (uint32_t l = 0; l < w.nlanes; ++l) {
+    if (T[l].st != TState::Exited) alive |= 1u << l;
+    if (T[l].st == TState::WarpWait && T[l].pc == pc) waiting |= 1u << l;
+  }
+  uint32_t part = m | waiting;
+  bool fast = part == full && !waiting && w.nlanes == 32;
+  if (!fast) {
+    unconverge(w);
+    FOR_LANES(g & ~m) T[l].pc = pc + 1;
+    if (w.nlanes < 32 || alive != full) {
+      diag("warp-sync", true, c, T[std::countr_zero(m)], in.line,
+           "warp-level matrix instruction needs all 32 lanes of the warp (.sync.aligned, PTX ISA 9.7.14); " +
+               std::to_string(std::popcount(alive)) + " are live");
+      stop_ = true;
+      return true;
+    }
+    if (part != full) {  // wait for the rest of the warp
+      FOR_LANES(m) {
+        T[l].pc = pc;
+        T[l].st = TState::WarpWait;
+      }
+      return true;
+    }
+  }
+  auto reg = [&](uint32_t l, const Opnd& o) { return get(o, T[l], l, w); };
+  auto set = [&](uint32_t l, const Opnd& o, uint64_t v) {
+    if (o.kind == Opnd::Reg) T[l].regs[T[l].reg_base + o.slot] = v;
+  };
+  auto base = [&](uint32_t l) {
+    uint64_t a = static_cast<uint64_t>(s.addr.off);
+    if (s.addr.base == Addr::Reg) a += T[l].regs[T[l].reg_base + s.addr.slot];
+    else if (s.addr.base == Addr::Frame) a += T[l].fp;
+    return a;
+  };
+  auto misaligned = [&](uint32_t l, const std::string& what) {
+    diag("misaligned", true, c, T[l], in.line, what);
+    stop_ = true;
+  };
+  switch (s.op) {
+    case MatOp::Load:
+    case MatOp::Store: {  // PTX ISA 9.7.14.4.2-4
+      bool st = s.op == MatOp::Store;
+      const std::vector<Opnd>& rg = st ? s.ra : s.rd;
+      unsigned eb = melem_bits(s.a), esz = eb / 8, pr = per_reg(s.a);
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint64_t a = base(l);
+        uint64_t stride = s.stride.kind == Opnd::None ? s.def_stride : reg(l, s.stride) & 0xffffffffu;
+        // Each row (column) must start at a multiple of the fragment size.
+        if (a % s.frag_bytes || (stride * esz) % s.frag_bytes) {
+          misaligned(l, "wmma: address and stride*element size must be multiples of the " +
+                            std::to_string(s.frag_bytes) + "-byte fragment (PTX ISA 9.7.14.4.2)");
+          return true;
+        }
+        uint64_t vals[16] = {};
+        if (st)
+          for (size_t r = 0; r < rg.size(); ++r) vals[r] = reg(l, rg[r]);
+        for (unsigned e = 0; e < s.ca; ++e) {
+          Coord co = s.amap[l * s.ca + e];
+          uint64_t idx = s.row ? co.row * stride + co.col : co.col * stride + co.row;
+          Where wh;
+          if (!access(w, T[l], in, s.addr.space, a + idx * esz, esz, st, false, wh)) return true;
+          uint8_t* p = &wh.region->bytes[wh.off];
+          unsigned sh = (e % pr) * eb;
+          if (st) {
+            uint64_t v = (vals[e / pr] >> sh) & emask(eb);
+            std::memcpy(p, &v, esz);
+            wh.region->mark_init(wh.off, esz);
+          } else {
+            uint64_t v = 0;
+            std::memcpy(&v, p, esz);
+            vals[e / pr] |= v << sh;
+          }
+        }
+        if (!st)
+          for (size_t r = 0; r < rg.size(); ++r) set(l, rg[r], vals[r]);
+      }
+      break;
+    }
+    case MatOp::Mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
+      std::vector<uint64_t> A(s.m * s.k), B(s.k * s.n), C(s.m * s.n), D(s.m * s.n);
+      // Gather each matrix from the fragments; where a fragment holds an
+      // element twice (wmma .f16 A/B), the lowest slot is the one used.
+      auto gather = [&](const std::vector<Opnd>& rg, const std::vector<Coord>& map, unsigned cnt, MElem et,
+                        unsigned cols, std::vector<uint64_t>& out) {
+        unsigned eb = melem_bits(et), pr = per_reg(et);
+        for (uint32_t l = 0; l < 32; ++l)
+          for (unsigned e = cnt; e-- > 0;) {
+            Coord co = map[l * cnt + e];
+            out[co.row * cols + co.col] = (reg(l, rg[e / pr]) >> ((e % pr) * eb)) & emask(eb);
+          }
+      };
+      gather(s.ra, s.amap, s.ca, s.a, s.k, A);
+      gather(s.rb, s.bmap, s.cb, s.b, s.n, B);
+      gather(s.rc, s.cmap, s.cc, s.c, s.n, C);
+      mma_compute({s.m, s.n, s.k, s.a, s.b, s.c, s.d, s.satfinite}, A.data(), B.data(), C.data(), D.data());
+      unsigned eb = melem_bits(s.d), pr = per_reg(s.d);
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint64_t vals[8] = {};
+        for (unsigned e = 0; e < s.cc; ++e) {
+          Coord co = s.cmap[l * s.cc + e];
+          vals[e / pr] |= (D[co.row * s.n + co.col] & emask(eb)) << ((e % pr) * eb);
+        }
+        for (size_t r = 0; r < s.rd.size(); ++r) set(l, s.rd[r], vals[r]);
+      }
+      break;
+    }
+    case MatOp::Ldmatrix:
+    case MatOp::Stmatrix: {
+      // PTX ISA 9.7.14.5.15/16: lanes 8j..8j+7 give the row addresses of
+      // matrix j; lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (with
+      // .trans: the transposed matrix's).
+      bool st = s.op == MatOp::Stmatrix;
+      uint64_t rowa[4][8];
+      for (unsigned j = 0; j < s.nmat; ++j)
+        for (unsigned r = 0; r < 8; ++r) {
+          rowa[j][r] = base(j * 8 + r);
+          if (rowa[j][r] % 16) {
+            misaligned(j * 8 + r, "ldmatrix/stmatrix: row address must be 16-byte aligned (PTX ISA 9.7.14.5.15)");
+            return true;
+          }
+        }
+      uint64_t out[32][4] = {};
+      for (uint32_t l = 0; l < 32; ++l)
+        for (unsigned j = 0; j < s.nmat; ++j) {
+          uint64_t v = st ? reg(l, s.ra[j]) : 0;
+          for (unsigned h = 0; h < 2; ++h) {
+            unsigned r = l / 4, col = 2 * (l % 4) + h;
+            uint64_t a = s.trans ? rowa[j][col] + 2 * r : rowa[j][r] + 2 * col;
+            Where wh;
+            if (!access(w, T[l], in, s.addr.space, a, 2, st, false, wh)) return true;
+            uint8_t* p = &wh.region->bytes[wh.off];
+            if (st) {
+              uint16_t x = static_cast<uint16_t>(v >> (16 * h));
+              std::memcpy(p, &x, 2);
+              wh.region->mark_init(wh.off, 2);
+            } else {
+              uint16_t x;
+              std::memcpy(&x, p, 2);
+              out[l][j] |= static_cast<uint64_t>(x) << (16 * h);
+            }
+          }
+        }
+      if (!st)
+        for (uint32_t l = 0; l < 32; ++l)
+          for (unsigned j = 0; j < s.nmat; ++j) set(l, s.rd[j], out[l][j]);
+      break;
+    }
+    case MatOp::Movmatrix: {  // PTX ISA 9.7.14.5.17: lane 4r + c/2 holds M[r][c]
+      uint16_t M[8][8];
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint64_t v = reg(l, s.ra[0]);
+        M[l / 4][2 * (l % 4)] = static_cast<uint16_t>(v);
+        M[l / 4][2 * (l % 4) + 1] = static_cast<uint16_t>(v >> 16);
+      }
+      for (uint32_t l = 0; l < 32; ++l) {
+        unsigned r = l / 4, c0 = 2 * (l % 4);
+        set(l, s.rd[0], M[c0][r] | (static_cast<uint64_t>(M[c0 + 1][r]) << 16));
+      }
+      break;
+    }
+  }
+  if (fast) return false;
+  FOR_LANES(part) {
+    T[l].pc = pc + 1;
+    T[l].st = TState::Ready;
+  }
+  return true;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,136 @@
+// Fragment layouts of the warp-level matrix instructions: which element of
+// the logical matrix each lane holds in each slot (mma.hpp states the
+// contract; docs/mma.md explains the wmma choice).
+#include "semantics/interp/mma.hpp"
+
+namespace ptxcheck::interp {
+
+unsigned melem_bits(MElem e) {
+  switch (e) {
+    case MElem::f16:
+    case MElem::bf16: return 16;
+    case MElem::s8:
+    case MElem::u8: return 8;
+    case MElem::f64: return 64;
+    default: return 32;
+  }
+}
+
+const char* melem_name(MElem e) {
+  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32"};
+  return n[static_cast<unsigned>(e)];
+}
+
+namespace {
+
+bool is_int8(MElem e) { return e == MElem::s8 || e == MElem::u8; }
+bool is_half(MElem e) { return e == MElem::f16 || e == MElem::bf16; }
+
+// Element i of lane l: g = groupID, t = threadID_in_group (PTX ISA 9.7.14.5).
+// Returns false when (shape, type, role) is not an mma.sync fragment here.
+bool atom(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned l, unsigned i, Coord& out,
+          unsigned* count) {
+  unsigned g = l >> 2, t = l & 3;
+  auto set = [&](unsigned r, unsigned c, unsigned cnt) {
+    out = {static_cast<uint8_t>(r), static_cast<uint8_t>(c)};
+    if (count) *count = cnt;
+    return true;
+  };
+  // Accumulators of the m16n8 shapes (9.7.14.5.7-9.7.14.5.10): c0,c1 row g,
+  // c2,c3 row g+8; columns 2t, 2t+1.
+  if (role == Role::C && m == 16 && n == 8) return set(g + 8 * (i >> 1), 2 * t + (i & 1), 4);
+  if (role == Role::C && m == 8 && n == 8 && (is_int8(ab) || ab == MElem::f64)) return set(g, 2 * t + i, 2);
+  if (m == 16 && n == 8 && k == 16 && is_half(ab)) {  // 9.7.14.5.8
+    if (role == Role::A) return set(g + 8 * ((i >> 1) & 1), 2 * t + (i & 1) + 8 * (i >> 2), 8);
+    return set(2 * t + (i & 1) + 8 * (i >> 1), g, 4);
+  }
+  if (m == 16 && n == 8 && k == 8 && is_half(ab)) {  // 9.7.14.5.7
+    if (role == Role::A) return set(g + 8 * (i >> 1), 2 * t + (i & 1), 4);
+    return set(2 * t + i, g, 2);
+  }
+  if (m == 16 && n == 8 && k == 8 && ab == MElem::tf32) {  // 9.7.14.5.7
+    if (role == Role::A) return set(g + 8 * (i & 1), t + 4 * (i >> 1), 4);
+    return set(t + 4 * i, g, 2);
+  }
+  if (m == 16 && n == 8 && k == 4 && ab == MElem::tf32) {  // 9.7.14.5.6
+    if (role == Role::A) return set(g + 8 * i, t, 2);
+    return set(t, g, 1);
+  }
+  if (m == 16 && n == 8 && k == 16 && is_int8(ab)) {  // 9.7.14.5.9
+    if (role == Role::A) return set(g + 8 * (i >> 2), 4 * t + (i & 3), 8);
+    return set(4 * t + i, g, 4);
+  }
+  if (m == 16 && n == 8 && k == 32 && is_int8(ab)) {  // 9.7.14.5.10
+    if (role == Role::A) return set(g + 8 * ((i >> 2) & 1), 4 * t + (i & 3) + 16 * (i >> 3), 16);
+    return set(4 * t + (i & 3) + 16 * (i >> 2), g, 8);
+  }
+  if (m == 8 && n == 8 && k == 16 && is_int8(ab)) {  // 9.7.14.5.3
+    if (role == Role::A) return set(g, 4 * t + i, 4);
+    return set(4 * t + i, g, 4);
+  }
+  if (m == 8 && n == 8 && k == 4 && ab == MElem::f64) {  // 9.7.14.5.2
+    if (role == Role::A) return set(g, t, 1);
+    return set(t, g, 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool mma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord>& out, unsigned& count) {
+  Coord c;
+  count = 0;
+  if (!atom(m, n, k, ab, role, 0, 0, c, &count)) return false;
+  out.assign(32 * count, Coord{});
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned i = 0; i < count; ++i) atom(m, n, k, ab, role, l, i, out[l * count + i], nullptr);
+  return true;
+}
+
+unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role, MElem celem) {
+  unsigned rows = role == Role::B ? k : m, cols = role == Role::A ? k : n;
+  if (role != Role::C && ab == MElem::f16) return 16;  // eight .f16x2 registers on every shape
+  (void)celem;
+  return rows * cols / 32;
+}
+
+bool wmma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned slots, std::vector<Coord>& out) {
+  // The mma.sync atom a wmma shape is tiled with (docs/mma.md).
+  unsigned am = 16, an = 8, ak;
+  if (is_half(ab)) ak = 16;
+  else if (ab == MElem::tf32) ak = 8;
+  else if (is_int8(ab)) ak = 16;
+  else if (ab == MElem::f64) am = 8, ak = 4;
+  else return false;
+  bool ok = (m == 16 && n == 16 && k == ak) || (m == 32 && n == 8 && k == 16 && ak == 16) ||
+            (m == 8 && n == 32 && k == 16 && ak == 16) || (m == 8 && n == 8 && k == 4 && ab == MElem::f64);
+  if (!ok) return false;
+  std::vector<Coord> atomv;
+  unsigned cnt = 0;
+  if (!mma_layout(am, an, ak, ab, role, atomv, cnt)) return false;
+  std::vector<std::vector<Coord>> lanes(32);
+  unsigned mt = (m + am - 1) / am, nt = n / an;
+  for (unsigned l = 0; l < 32; ++l) {
+    auto push = [&](Coord c, unsigned dr, unsigned dc, unsigned maxr) {
+      if (c.row + dr < maxr) lanes[l].push_back({static_cast<uint8_t>(c.row + dr), static_cast<uint8_t>(c.col + dc)});
+    };
+    if (role == Role::A) {
+      for (unsigned a = 0; a < mt; ++a)
+        for (unsigned i = 0; i < cnt; ++i) push(atomv[l * cnt + i], a * am, 0, m);
+    } else if (role == Role::B) {
+      for (unsigned b = 0; b < nt; ++b)
+        for (unsigned i = 0; i < cnt; ++i) push(atomv[l * cnt + i], 0, b * an, k);
+    } else {
+      for (unsigned a = 0; a < mt; ++a)
+        for (unsigned b = 0; b < nt; ++b)
+          for (unsigned i = 0; i < cnt; ++i) push(atomv[l * cnt + i], a * am, b * an, m);
+    }
+    if (lanes[l].empty() || slots % lanes[l].size()) return false;
+  }
+  out.assign(32 * slots, Coord{});
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned s = 0; s < slots; ++s) out[l * slots + s] = lanes[l][s % lanes[l].size()];
+  return true;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,161 @@
+// The numeric policy of mma/wmma (docs/mma.md): every product A[i][k]*B[k][j]
+// is exact, the k products and C[i][j] are summed exactly in a wide
+// fixed-point accumulator, and the sum is rounded once, to nearest even, to
+// the destination type. PTX ISA 9.7.14 leaves the internal precision and
+// order of the tensor-core accumulation unspecified; this is the one
+// deterministic choice that does not depend on an order.
+#include <bit>
+#include <cstring>
+
+#include "semantics/arith/softfloat.hpp"
+#include "semantics/interp/mma.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+
+using arith::Cls;
+using arith::Fmt;
+using arith::u128;
+using arith::Unp;
+
+// Two's-complement fixed point with 70 64-bit limbs; bit 0 weighs 2^-kBias.
+// Products of two f64 (>= 2^-2148) and sums of up to 65 terms below 2^2049
+// fit, so every supported sum is exact.
+class ExactSum {
+ public:
+  static constexpr int kLimbs = 70, kBias = 2200;
+  void add(bool neg, u128 mant, int exp) {  // += (-1)^neg * mant * 2^exp
+    int p = exp + kBias;
+    unsigned li = static_cast<unsigned>(p) / 64, sh = static_cast<unsigned>(p) % 64;
+    uint64_t w[3];
+    w[0] = static_cast<uint64_t>(mant << sh);
+    w[1] = static_cast<uint64_t>(sh ? mant >> (64 - sh) : mant >> 64);
+    w[2] = sh ? static_cast<uint64_t>(mant >> (128 - sh)) : 0;
+    uint64_t carry = 0;
+    for (unsigned i = li; i < kLimbs; ++i) {
+      uint64_t x = i - li < 3 ? w[i - li] : 0;
+      if (i - li >= 3 && !carry) break;
+      if (!neg) {
+        uint64_t s = limb_[i] + x;
+        uint64_t c1 = s < x;
+        uint64_t s2 = s + carry;
+        carry = c1 | (s2 < s);
+        limb_[i] = s2;
+      } else {
+        uint64_t d = limb_[i] - x;
+        uint64_t b1 = limb_[i] < x;
+        uint64_t d2 = d - carry;
+        carry = b1 | (d < carry);
+        limb_[i] = d2;
+      }
+    }
+  }
+  bool zero() const {
+    for (uint64_t l : limb_)
+      if (l) return false;
+    return true;
+  }
+  // Rounds the (nonzero) sum to f with .rn.
+  uint64_t round(const Fmt& f) {
+    bool neg = limb_[kLimbs - 1] >> 63;
+    if (neg) {  // magnitude
+      uint64_t carry = 1;
+      for (auto& l : limb_) {
+        l = ~l + carry;
+        carry = carry && l == 0;
+      }
+    }
+    int h = kLimbs - 1;
+    while (h > 0 && !limb_[h]) --h;
+    int msb = h * 64 + 63 - std::countl_zero(limb_[h]);
+    // 120 bits from msb down, and a sticky bit for the rest.
+    int lo = msb - 119;
+    u128 mant = 0;
+    bool sticky = false;
+    for (int b = msb; b >= std::max(lo, 0); --b) mant = (mant << 1) | ((limb_[b / 64] >> (b % 64)) & 1);
+    if (lo > 0) {
+      for (int i = 0; i < lo / 64 && !sticky; ++i) sticky = limb_[i] != 0;
+      if (!sticky && lo % 64) sticky = (limb_[lo / 64] & ((uint64_t(1) << (lo % 64)) - 1)) != 0;
+    }
+    int exp = std::max(lo, 0) - kBias;
+    return arith::round_pack(f, neg, exp, mant, sticky, arith::Round::rn, 0);
+  }
+
+ private:
+  uint64_t limb_[kLimbs] = {};
+};
+
+const Fmt& fmt_of(MElem e) {
+  switch (e) {
+    case MElem::f16: return arith::kF16;
+    case MElem::bf16: return arith::kBF16;
+    case MElem::tf32: return arith::kTF32;  // the low 13 bits of the container are ignored
+    case MElem::f64: return arith::kF64;
+    default: return arith::kF32;
+  }
+}
+
+bool is_int(MElem e) { return e == MElem::s8 || e == MElem::u8 || e == MElem::s32; }
+
+int64_t int_of(MElem e, uint64_t bits) {
+  switch (e) {
+    case MElem::s8: return static_cast<int8_t>(bits);
+    case MElem::u8: return static_cast<uint8_t>(bits);
+    default: return static_cast<int32_t>(bits);
+  }
+}
+
+}  // namespace
+
+void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const uint64_t* C, uint64_t* D) {
+  if (is_int(s.a)) {
+    // Integer mma (PTX ISA 9.7.14.5.14): exact sum; .satfinite clamps to the
+    // s32 range, otherwise the result wraps modulo 2^32.
+    for (unsigned i = 0; i < s.m; ++i)
+      for (unsigned j = 0; j < s.n; ++j) {
+        int64_t acc = int_of(MElem::s32, C[i * s.n + j]);
+        for (unsigned k = 0; k < s.k; ++k) acc += int_of(s.a, A[i * s.k + k]) * int_of(s.b, B[k * s.n + j]);
+        if (s.satfinite) acc = std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, acc));
+        D[i * s.n + j] = static_cast<uint32_t>(acc);
+      }
+    return;
+  }
+  const Fmt &fa = fmt_of(s.a), &fb = fmt_of(s.b), &fc = fmt_of(s.c), &fd = fmt_of(s.d);
+  std::vector<Unp> ua(s.m * s.k), ub(s.k * s.n);
+  for (size_t i = 0; i < ua.size(); ++i) ua[i] = arith::unpack(fa, A[i], false);
+  for (size_t i = 0; i < ub.size(); ++i) ub[i] = arith::unpack(fb, B[i], false);
+  for (unsigned i = 0; i < s.m; ++i)
+    for (unsigned j = 0; j < s.n; ++j) {
+      ExactSum acc;
+      bool nan = false, pinf = false, ninf = false, all_negzero = true;
+      auto term = [&](const Unp& v) {
+        if (v.cls == Cls::nan) nan = true;
+        else if (v.cls == Cls::inf) (v.sign ? ninf : pinf) = true;
+        else if (v.cls == Cls::finite) acc.add(v.sign, v.mant, v.exp);
+        if (!(v.cls == Cls::zero && v.sign)) all_negzero = false;
+      };
+      for (unsigned k = 0; k < s.k; ++k) {
+        const Unp &x = ua[i * s.k + k], &y = ub[k * s.n + j];
+        if (x.cls == Cls::nan || y.cls == Cls::nan) {
+          nan = true;
+        } else if (x.cls == Cls::inf || y.cls == Cls::inf) {
+          if (x.cls == Cls::zero || y.cls == Cls::zero) nan = true;  // inf * 0
+          else term({Cls::inf, x.sign != y.sign, 0, 0});
+        } else if (x.cls == Cls::zero || y.cls == Cls::zero) {
+          term({Cls::zero, x.sign != y.sign, 0, 0});
+        } else {
+          term({Cls::finite, x.sign != y.sign, x.exp + y.exp, x.mant * y.mant});
+        }
+      }
+      term(arith::unpack(fc, C[i * s.n + j], false));
+      uint64_t r;
+      if (nan || (pinf && ninf)) r = arith::canonical_nan(fd);
+      else if (pinf || ninf) r = arith::inf_bits(fd, ninf);
+      else if (acc.zero()) r = arith::zero_bits(fd, all_negzero);
+      else r = acc.round(fd);
+      D[i * s.n + j] = r;
+    }
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,216 @@
+// Fragment layouts and the numeric policy of the warp-level matrix
+// instructions (semantics/interp/mma.hpp, docs/mma.md).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "semantics/interp/mma.hpp"
+
+using namespace ptxcheck::interp;
+
+namespace {
+
+struct Case {
+  unsigned m, n, k;
+  MElem ab;
+};
+// Every mma.sync shape/type the interpreter implements (PTX ISA 9.7.14.5).
+const Case kMma[] = {{16, 8, 16, MElem::f16}, {16, 8, 16, MElem::bf16}, {16, 8, 8, MElem::f16},
+                     {16, 8, 8, MElem::bf16}, {16, 8, 8, MElem::tf32},  {16, 8, 4, MElem::tf32},
+                     {16, 8, 16, MElem::s8},  {16, 8, 32, MElem::u8},   {8, 8, 16, MElem::s8},
+                     {8, 8, 4, MElem::f64}};
+const Case kWmma[] = {{16, 16, 16, MElem::f16}, {32, 8, 16, MElem::f16}, {8, 32, 16, MElem::f16},
+                      {16, 16, 16, MElem::bf16}, {32, 8, 16, MElem::bf16}, {8, 32, 16, MElem::bf16},
+                      {16, 16, 8, MElem::tf32},  {16, 16, 16, MElem::s8},  {32, 8, 16, MElem::u8},
+                      {8, 32, 16, MElem::s8},    {8, 8, 4, MElem::f64}};
+
+void dims(const Case& c, Role r, unsigned& rows, unsigned& cols) {
+  rows = r == Role::B ? c.k : c.m;
+  cols = r == Role::A ? c.k : c.n;
+}
+
+// Each matrix element is held by exactly one (lane, slot) among the first
+// `unique` slots of every lane.
+void check_bijective(const std::vector<Coord>& map, unsigned slots, unsigned unique, unsigned rows, unsigned cols) {
+  std::set<std::pair<unsigned, unsigned>> seen;
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned i = 0; i < unique; ++i) {
+      Coord c = map[l * slots + i];
+      CHECK(c.row < rows);
+      CHECK(c.col < cols);
+      CHECK(seen.insert({c.row, c.col}).second);
+    }
+  CHECK(seen.size() == rows * cols);
+}
+
+uint64_t f32b(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float bf32(uint64_t b) {
+  uint32_t u = static_cast<uint32_t>(b);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint64_t f64b(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+constexpr uint64_t kHalfOne = 0x3c00, kHalfInf = 0x7c00, kHalfNaN = 0x7e00;
+
+}  // namespace
+
+TEST_CASE("mma.sync fragments cover each matrix element once", "[mma]") {
+  for (const Case& c : kMma)
+    for (Role r : {Role::A, Role::B, Role::C}) {
+      INFO(c.m << "x" << c.n << "x" << c.k << " " << melem_name(c.ab) << " role " << int(r));
+      std::vector<Coord> map;
+      unsigned cnt = 0;
+      REQUIRE(mma_layout(c.m, c.n, c.k, c.ab, r, map, cnt));
+      unsigned rows, cols;
+      dims(c, r, rows, cols);
+      REQUIRE(cnt * 32 == rows * cols);
+      check_bijective(map, cnt, cnt, rows, cols);
+    }
+}
+
+TEST_CASE("mma.sync fragments follow the ISA formulas", "[mma]") {
+  std::vector<Coord> map;
+  unsigned cnt;
+  // m16n8k16 .f16 A (PTX ISA 9.7.14.5.8): lane 5 (groupID 1, threadID_in_group 1), a6 -> row 9, col 2+0+8.
+  REQUIRE(mma_layout(16, 8, 16, MElem::f16, Role::A, map, cnt));
+  CHECK(cnt == 8);
+  CHECK(map[5 * 8 + 6].row == 9);
+  CHECK(map[5 * 8 + 6].col == 10);
+  // B: b3 of lane 30 (g 7, t 2) -> row 2*2+1+8 = 13, col 7.
+  REQUIRE(mma_layout(16, 8, 16, MElem::f16, Role::B, map, cnt));
+  CHECK(map[30 * 4 + 3].row == 13);
+  CHECK(map[30 * 4 + 3].col == 7);
+  // C/D: c2 of lane 30 -> row 15, col 4.
+  REQUIRE(mma_layout(16, 8, 16, MElem::f16, Role::C, map, cnt));
+  CHECK(map[30 * 4 + 2].row == 15);
+  CHECK(map[30 * 4 + 2].col == 4);
+  // m16n8k8 .tf32 A (9.7.14.5.7): a1 of lane 6 (g 1, t 2) -> row 9, col 2; a2 -> row 1, col 6.
+  REQUIRE(mma_layout(16, 8, 8, MElem::tf32, Role::A, map, cnt));
+  CHECK(map[6 * 4 + 1].row == 9);
+  CHECK(map[6 * 4 + 1].col == 2);
+  CHECK(map[6 * 4 + 2].row == 1);
+  CHECK(map[6 * 4 + 2].col == 6);
+  // m16n8k32 .s8 A (9.7.14.5.10): a13 of lane 3 (g 0, t 3) -> row 8, col 12+1+16.
+  REQUIRE(mma_layout(16, 8, 32, MElem::s8, Role::A, map, cnt));
+  CHECK(map[3 * 16 + 13].row == 8);
+  CHECK(map[3 * 16 + 13].col == 29);
+  CHECK_FALSE(mma_layout(16, 8, 12, MElem::f16, Role::A, map, cnt));
+}
+
+TEST_CASE("wmma fragments tile the mma.sync layouts", "[mma]") {
+  for (const Case& c : kWmma)
+    for (Role r : {Role::A, Role::B, Role::C}) {
+      INFO(c.m << "x" << c.n << "x" << c.k << " " << melem_name(c.ab) << " role " << int(r));
+      unsigned rows, cols;
+      dims(c, r, rows, cols);
+      unsigned slots = wmma_slots(c.m, c.n, c.k, c.ab, r, MElem::f32);
+      std::vector<Coord> map;
+      REQUIRE(wmma_layout(c.m, c.n, c.k, c.ab, r, slots, map));
+      unsigned unique = rows * cols / 32;
+      REQUIRE(slots % unique == 0);
+      check_bijective(map, slots, unique, rows, cols);
+      for (unsigned l = 0; l < 32; ++l)  // further copies repeat the first
+        for (unsigned s = unique; s < slots; ++s) {
+          CHECK(map[l * slots + s].row == map[l * slots + s % unique].row);
+          CHECK(map[l * slots + s].col == map[l * slots + s % unique].col);
+        }
+    }
+  // f16 A and B always have 8 .f16x2 registers (PTX ISA 9.7.14.4.3).
+  CHECK(wmma_slots(16, 16, 16, MElem::f16, Role::A, MElem::f32) == 16);
+  CHECK(wmma_slots(16, 16, 16, MElem::bf16, Role::A, MElem::f32) == 8);
+  // The 16x16 f32 accumulator is two m16n8 tiles side by side: x4 is x0 shifted 8 columns.
+  std::vector<Coord> map;
+  REQUIRE(wmma_layout(16, 16, 16, MElem::f16, Role::C, 8, map));
+  CHECK(map[9 * 8 + 4].row == map[9 * 8 + 0].row);
+  CHECK(map[9 * 8 + 4].col == map[9 * 8 + 0].col + 8);
+}
+
+TEST_CASE("mma sums exactly and rounds once", "[mma]") {
+  // 16 products of 1 added to 2^24: an f32 running sum would stay at 2^24
+  // (each +1 is a tie to even); the exact sum 2^24 + 16 is representable.
+  std::vector<uint64_t> A(16 * 16, kHalfOne), B(16 * 8, kHalfOne), C(16 * 8, f32b(16777216.0f)), D(16 * 8);
+  mma_compute({16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false}, A.data(), B.data(), C.data(),
+              D.data());
+  CHECK(bf32(D[0]) == 16777232.0f);
+  // One rounding: 2^24 + 1 (exact) is a tie, rounds to even 2^24; 2^24 + 1 + 2^-10 rounds up.
+  std::vector<uint64_t> A2(16 * 16, 0), B2(16 * 8, 0), C2(16 * 8, f32b(16777216.0f));
+  A2[0] = kHalfOne;
+  B2[0] = kHalfOne;
+  mma_compute({16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false}, A2.data(), B2.data(), C2.data(),
+              D.data());
+  CHECK(bf32(D[0]) == 16777216.0f);
+  A2[1] = 0x1400;  // 2^-10
+  B2[8] = kHalfOne;  // B[1][0]
+  mma_compute({16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false}, A2.data(), B2.data(), C2.data(),
+              D.data());
+  CHECK(bf32(D[0]) == 16777218.0f);
+  // f16 destination (spacing 2 at 2048): 2048 + 1 + 2^-10 rounds up to 2050,
+  // where rounding 2048 + 1 first would give 2048.
+  std::vector<uint64_t> C3(16 * 8, 0x6800);  // 2048
+  mma_compute({16, 8, 16, MElem::f16, MElem::f16, MElem::f16, MElem::f16, false}, A2.data(), B2.data(), C3.data(),
+              D.data());
+  CHECK(D[0] == 0x6801);
+}
+
+TEST_CASE("mma special values and integer saturation", "[mma]") {
+  std::vector<uint64_t> A(16 * 16, 0), B(16 * 8, 0), C(16 * 8, 0), D(16 * 8);
+  MmaShape sh{16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false};
+  A[0] = kHalfInf;
+  B[0] = kHalfOne;
+  mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+  CHECK(D[0] == 0x7f800000u);  // inf * 1
+  CHECK(D[1] == 0x7fffffffu);  // inf * 0 in row 0: NaN (canonical)
+  CHECK(D[8] == 0);            // row 1 untouched: +0
+  A[1] = kHalfInf | 0x8000;
+  B[8] = kHalfOne;
+  mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+  CHECK(D[0] == 0x7fffffffu);  // inf - inf
+  A[0] = kHalfNaN;
+  mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+  CHECK(D[0] == 0x7fffffffu);
+  // Signed zeros: -0 + (-0 products) stays -0; a +0 product makes +0.
+  std::vector<uint64_t> Z(16 * 16, 0x8000), Bz(16 * 8, 0), Cz(16 * 8, 0x80000000u);
+  mma_compute(sh, Z.data(), Bz.data(), Cz.data(), D.data());
+  CHECK(D[0] == 0x80000000u);
+  // Integers: wrap modulo 2^32, or clamp with .satfinite.
+  std::vector<uint64_t> Ai(16 * 32, 127), Bi(32 * 8, 127), Ci(16 * 8, 0x7fffff00u), Di(16 * 8);
+  mma_compute({16, 8, 32, MElem::s8, MElem::s8, MElem::s32, MElem::s32, true}, Ai.data(), Bi.data(), Ci.data(),
+              Di.data());
+  CHECK(Di[0] == 0x7fffffffu);
+  mma_compute({16, 8, 32, MElem::s8, MElem::s8, MElem::s32, MElem::s32, false}, Ai.data(), Bi.data(), Ci.data(),
+              Di.data());
+  CHECK(Di[0] == static_cast<uint32_t>(0x7fffff00u + 32u * 127u * 127u));
+  std::vector<uint64_t> Au(16 * 32, 0xff);  // u8 255 times s8 -1 (0xff)
+  std::vector<uint64_t> Bs(32 * 8, 0xff), C0(16 * 8, 0);
+  mma_compute({16, 8, 32, MElem::u8, MElem::s8, MElem::s32, MElem::s32, false}, Au.data(), Bs.data(), C0.data(),
+              Di.data());
+  CHECK(static_cast<int32_t>(Di[0]) == -32 * 255);
+}
+
+TEST_CASE("f64 mma is exact across the whole exponent range", "[mma]") {
+  std::vector<uint64_t> A(8 * 4, 0), B(4 * 8, 0), C(8 * 8, 0), D(8 * 8);
+  A[0] = f64b(0x1p1000);
+  B[0] = f64b(0x1p1000);                    // 2^2000 would overflow: +inf after rounding
+  A[1] = f64b(std::ldexp(1.0, -1074));
+  B[8] = f64b(std::ldexp(1.0, -1074));     // 2^-2148: below every f64, but part of the exact sum
+  mma_compute({8, 8, 4, MElem::f64, MElem::f64, MElem::f64, MElem::f64, false}, A.data(), B.data(), C.data(),
+              D.data());
+  CHECK(D[0] == 0x7ff0000000000000ull);
+  A[0] = f64b(1.0);
+  B[0] = f64b(1.0);
+  C[0] = f64b(0x1p-53);                    // 1 + 2^-53 + 2^-2148: just above the tie, rounds up
+  mma_compute({8, 8, 4, MElem::f64, MElem::f64, MElem::f64, MElem::f64, false}, A.data(), B.data(), C.data(),
+              D.data());
+  CHECK(D[0] == f64b(1.0 + 0x1p-52));
+}
