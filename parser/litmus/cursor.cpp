@@ -99,6 +99,41 @@ void Cursor::fail_at(size_t at, const std::string& msg) const {
   throw InputError(file_, position_of(text_, std::min(at, text_.size())), msg);
 }
 
+std::string reg_operand(Cursor& c, const RegSyntax& syntax) {
+  size_t at = c.off();
+  std::string id = c.ident("register");
+  if (!syntax.is_reg(id))
+    c.fail_at(at, std::string("expected a register (") + syntax.shape + "), got '" + id + "'");
+  return id;
+}
+
+Operand value_operand(Cursor& c, const RegSyntax& syntax) {
+  Operand o;
+  if (c.at_number()) {
+    o.imm = c.number();
+    return o;
+  }
+  size_t at = c.off();
+  std::string id = c.ident("register or constant");
+  if (!syntax.is_reg(id))
+    c.fail_at(at, std::string("expected a register (") + syntax.shape + ") or a constant, got '" + id + "'");
+  o.is_reg = true;
+  o.reg = id;
+  return o;
+}
+
+std::vector<std::string> split_dots(const std::string& m) {
+  std::vector<std::string> parts;
+  size_t s = 0;
+  while (true) {
+    size_t d = m.find('.', s);
+    parts.push_back(m.substr(s, d == std::string::npos ? d : d - s));
+    if (d == std::string::npos) break;
+    s = d + 1;
+  }
+  return parts;
+}
+
 int thread_index(std::string_view s) {
   if (!s.empty() && (s[0] == 'P' || s[0] == 'T')) s.remove_prefix(1);
   if (s.empty() || s.size() > 6) return -1;

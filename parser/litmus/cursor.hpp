@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parser/diagnostic.hpp"
 #include "parser/litmus/litmus_ast.hpp"
@@ -53,6 +54,20 @@ class Cursor {
 // over `P1:r0` (or `1:r0`, `T1:%r0`), locations and constants, with
 // `/\ \/ ~ =>` (also `&& || not`) and parentheses.
 void parse_condition(Cursor& c, Test& t);
+
+// How a dialect spells registers: Dat3M's `r<N>`, the native format's
+// `%name`. `shape` appears in error messages.
+struct RegSyntax {
+  bool (*is_reg)(std::string_view);
+  const char* shape;
+};
+
+// A register of `syntax`; fails at the identifier otherwise.
+std::string reg_operand(Cursor& c, const RegSyntax& syntax);
+// A register of `syntax` or a constant.
+Operand value_operand(Cursor& c, const RegSyntax& syntax);
+// "ld.acquire.gpu" -> {"ld", "acquire", "gpu"}.
+std::vector<std::string> split_dots(const std::string& mnemonic);
 
 // Parses "P3", "T3" or "3" as a thread index; -1 if not of that shape.
 int thread_index(std::string_view s);

@@ -24,44 +24,17 @@ bool is_dat3m_reg(std::string_view s) {
   return true;
 }
 
-Operand value_operand(Cursor& c) {
-  Operand o;
-  if (c.at_number()) {
-    o.imm = c.number();
-    return o;
-  }
-  size_t at = c.off();
-  std::string id = c.ident("register or constant");
-  if (!is_dat3m_reg(id)) c.fail_at(at, "expected a register (r<N>) or a constant, got '" + id + "'");
-  o.is_reg = true;
-  o.reg = id;
-  return o;
-}
+const RegSyntax kRegs{is_dat3m_reg, "r<N>"};
 
-std::string reg_operand(Cursor& c) {
-  size_t at = c.off();
-  std::string id = c.ident("register");
-  if (!is_dat3m_reg(id)) c.fail_at(at, "expected a register (r<N>), got '" + id + "'");
-  return id;
-}
+Operand value_operand(Cursor& c) { return litmus::value_operand(c, kRegs); }
+std::string reg_operand(Cursor& c) { return litmus::reg_operand(c, kRegs); }
 
 struct Mnemonic {
   std::vector<std::string> parts;
   size_t at = 0;
 };
 
-Mnemonic split_mnemonic(const std::string& m, size_t at) {
-  Mnemonic r;
-  r.at = at;
-  size_t s = 0;
-  while (true) {
-    size_t d = m.find('.', s);
-    r.parts.push_back(m.substr(s, d == std::string::npos ? d : d - s));
-    if (d == std::string::npos) break;
-    s = d + 1;
-  }
-  return r;
-}
+Mnemonic split_mnemonic(const std::string& m, size_t at) { return {split_dots(m), at}; }
 
 // Reads `.mo[.scope]` qualifiers starting at parts[i]; returns next index.
 size_t order_scope(Cursor& c, const Mnemonic& m, size_t i, Instr& in, bool need_scope) {

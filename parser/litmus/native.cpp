@@ -37,44 +37,17 @@ bool is_space(std::string_view s) {
   return false;
 }
 
-Operand operand(Cursor& c) {
-  Operand o;
-  if (c.at_number()) {
-    o.imm = c.number();
-    return o;
-  }
-  size_t at = c.off();
-  std::string id = c.ident("register or constant");
-  if (id[0] != '%') c.fail_at(at, "expected a register (%name) or a constant, got '" + id + "'");
-  o.is_reg = true;
-  o.reg = id;
-  return o;
-}
+bool is_native_reg(std::string_view s) { return !s.empty() && s[0] == '%'; }
+const RegSyntax kRegs{is_native_reg, "%name"};
 
-std::string reg(Cursor& c) {
-  size_t at = c.off();
-  std::string id = c.ident("register");
-  if (id[0] != '%') c.fail_at(at, "expected a register (%name), got '" + id + "'");
-  return id;
-}
+Operand operand(Cursor& c) { return value_operand(c, kRegs); }
+std::string reg(Cursor& c) { return reg_operand(c, kRegs); }
 
 std::string address(Cursor& c) {
   c.expect("[");
   std::string loc = c.ident("location");
   c.expect("]");
   return loc;
-}
-
-std::vector<std::string> split_dots(const std::string& m) {
-  std::vector<std::string> parts;
-  size_t s = 0;
-  while (true) {
-    size_t d = m.find('.', s);
-    parts.push_back(m.substr(s, d == std::string::npos ? d : d - s));
-    if (d == std::string::npos) break;
-    s = d + 1;
-  }
-  return parts;
 }
 
 // Parses one statement (without the trailing ';') into `in`.
