@@ -6,20 +6,6 @@
 #include "memmodel/z3_encode.hpp"
 
 namespace ptxcheck::mm::z3e {
-namespace {
-
-z3::expr conj(const z3::expr& a, const z3::expr& b) {
-  if (a.is_false() || b.is_false()) return a.ctx().bool_val(false);
-  if (a.is_true()) return b;
-  if (b.is_true()) return a;
-  return a && b;
-}
-
-std::string key(const char* p, int a, int b) {
-  return std::string(p) + std::to_string(a) + "_" + std::to_string(b);
-}
-
-}  // namespace
 
 // Synchronizes-with edges (PTX ISA 8.9.4 items 1 and 4; barriers, item 2,
 // are static) and the exact closure of po | sw over their endpoints K:

@@ -3,20 +3,6 @@
 #include "memmodel/z3_encode.hpp"
 
 namespace ptxcheck::mm::z3e {
-namespace {
-
-z3::expr conj(const z3::expr& a, const z3::expr& b) {
-  if (a.is_false() || b.is_false()) return a.ctx().bool_val(false);
-  if (a.is_true()) return b;
-  if (b.is_true()) return a;
-  return a && b;
-}
-
-std::string key(const char* p, int a, int b) {
-  return std::string(p) + std::to_string(a) + "_" + std::to_string(b);
-}
-
-}  // namespace
 
 Encoding::Encoding(z3::context& ctx, const Facts& f, z3::solver& s)
     : ctx_(ctx), f_(f), s_(s), n_(f.n), T_(ctx.bool_val(true)), F_(ctx.bool_val(false)) {

@@ -24,6 +24,20 @@
 
 namespace ptxcheck::mm::z3e {
 
+// a && b, folding constants so that statically false edges stay `false`
+// (the encoders test is_false() to skip whole sub-formulas).
+inline z3::expr conj(const z3::expr& a, const z3::expr& b) {
+  if (a.is_false() || b.is_false()) return a.ctx().bool_val(false);
+  if (a.is_true()) return b;
+  if (b.is_true()) return a;
+  return a && b;
+}
+
+// Name of the SMT constant for relation `p` between events a and b.
+inline std::string key(const char* p, int a, int b) {
+  return std::string(p) + std::to_string(a) + "_" + std::to_string(b);
+}
+
 class Encoding {
  public:
   Encoding(z3::context& ctx, const Facts& f, z3::solver& s);
