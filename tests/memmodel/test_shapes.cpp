@@ -3,52 +3,10 @@
 // read returns, so "allowed" means some consistent execution exists.
 #include <catch2/catch.hpp>
 
-#include "tests/memmodel/skel_builder.hpp"
+#include "tests/memmodel/shapes.hpp"
 
 using namespace ptxcheck::mm;
 using namespace ptxcheck::mm::test;
-
-namespace {
-
-// MP: P0 writes data then flag; P1 sees the flag but stale data.
-Skeleton mp(Order st_flag, Order ld_flag, Scope sc, int cta1 = 0) {
-  SkelBuilder b;
-  int x = b.loc("x"), f = b.loc("flag");
-  int p0 = b.thread(0), p1 = b.thread(cta1);
-  b.st(p0, x, 1);
-  b.st(p0, f, 1, st_flag, sc);
-  b.ld(p1, f, 1, ld_flag, sc);
-  b.ld(p1, x, 0);
-  return b.build();
-}
-
-Skeleton mp_fences(Order fo, Order flag_order) {
-  SkelBuilder b;
-  int x = b.loc("x"), f = b.loc("flag");
-  int p0 = b.thread(), p1 = b.thread();
-  b.st(p0, x, 1);
-  b.fence(p0, fo, Scope::GPU);
-  b.st(p0, f, 1, flag_order, Scope::GPU);
-  b.ld(p1, f, 1, flag_order, Scope::GPU);
-  b.fence(p1, fo, Scope::GPU);
-  b.ld(p1, x, 0);
-  return b.build();
-}
-
-Skeleton sb(bool fences, Order fo = Order::SC, int cta1 = 0, Scope fsc = Scope::GPU) {
-  SkelBuilder b;
-  int x = b.loc("x"), y = b.loc("y");
-  int p0 = b.thread(0), p1 = b.thread(cta1);
-  b.st(p0, x, 1, Order::Relaxed, Scope::GPU);
-  if (fences) b.fence(p0, fo, fsc);
-  b.ld(p0, y, 0, Order::Relaxed, Scope::GPU);
-  b.st(p1, y, 1, Order::Relaxed, Scope::GPU);
-  if (fences) b.fence(p1, fo, fsc);
-  b.ld(p1, x, 0, Order::Relaxed, Scope::GPU);
-  return b.build();
-}
-
-}  // namespace
 
 TEST_CASE("MP: release/acquire forbids stale data (8.8, 8.9.4, 8.10.6)", "[mp]") {
   for (ModelKind k : {ModelKind::PTX75, ModelKind::PTX6, ModelKind::SC})
@@ -77,14 +35,14 @@ TEST_CASE("MP with fences: release/acquire patterns, form 3 (8.8)", "[mp]") {
 }
 
 TEST_CASE("SB: fence.sc restores SC, fence.acq_rel does not (8.10.6 SB)", "[sb]") {
-  CHECK(allowed(sb(false)));
-  CHECK_FALSE(allowed(sb(true, Order::SC)));
-  CHECK(allowed(sb(true, Order::AcqRel)));
-  CHECK_FALSE(allowed(sb(true, Order::SC), model(ModelKind::PTX6)));
-  CHECK_FALSE(allowed(sb(false), model(ModelKind::SC)));
+  CHECK(allowed(sb(Order::Weak)));
+  CHECK_FALSE(allowed(sb(Order::SC)));
+  CHECK(allowed(sb(Order::AcqRel)));
+  CHECK_FALSE(allowed(sb(Order::SC), model(ModelKind::PTX6)));
+  CHECK_FALSE(allowed(sb(Order::Weak), model(ModelKind::SC)));
   // fence.sc.cta in different CTAs are not morally strong (8.9.3).
-  CHECK(allowed(sb(true, Order::SC, 1, Scope::CTA)));
-  CHECK_FALSE(allowed(sb(true, Order::SC, 1, Scope::GPU)));
+  CHECK(allowed(sb(Order::SC, Scope::CTA, 1)));
+  CHECK_FALSE(allowed(sb(Order::SC, Scope::GPU, 1)));
 }
 
 TEST_CASE("LB: allowed without dependencies, thin air forbidden with them (8.10.4)", "[lb]") {
@@ -196,7 +154,7 @@ TEST_CASE("Atomicity: litmus tests 1 and 2 of 8.10.3", "[atomicity]") {
 
 TEST_CASE("Fence-SC: order between morally strong fence.sc only (8.9.3, 8.10.2)", "[fencesc]") {
   // SB with fence.sc: two fence-SC orders, each rules out one stale read.
-  const Skeleton s = sb(true, Order::SC);
+  const Skeleton s = sb(Order::SC);
   SkelBuilder b;
   int x = b.loc("x"), y = b.loc("y");
   int p0 = b.thread(), p1 = b.thread();

@@ -10,43 +10,6 @@ namespace ptxcheck::mm::z3test {
 
 using test::SkelBuilder;
 
-Skeleton mp(Order st_flag, Order ld_flag, Scope sc, int cta1) {
-  SkelBuilder b;
-  int x = b.loc("x"), f = b.loc("flag");
-  int p0 = b.thread(0), p1 = b.thread(cta1);
-  b.st(p0, x, 1);
-  b.st(p0, f, 1, st_flag, sc);
-  b.ld(p1, f, 1, ld_flag, sc);
-  b.ld(p1, x, 0);
-  return b.build();
-}
-
-Skeleton mp_fences(Order fence, Order flag, int cta1) {
-  SkelBuilder b;
-  int x = b.loc("x"), f = b.loc("flag");
-  int p0 = b.thread(0), p1 = b.thread(cta1);
-  b.st(p0, x, 1);
-  b.fence(p0, fence, Scope::GPU);
-  b.st(p0, f, 1, flag, Scope::GPU);
-  b.ld(p1, f, 1, flag, Scope::GPU);
-  b.fence(p1, fence, Scope::GPU);
-  b.ld(p1, x, 0);
-  return b.build();
-}
-
-Skeleton sb(Order fence, Scope fence_scope, int cta1) {
-  SkelBuilder b;
-  int x = b.loc("x"), y = b.loc("y");
-  int p0 = b.thread(0), p1 = b.thread(cta1);
-  b.st(p0, x, 1, Order::Relaxed, Scope::GPU);
-  if (fence != Order::Weak) b.fence(p0, fence, fence_scope);
-  b.ld(p0, y, 0, Order::Relaxed, Scope::GPU);
-  b.st(p1, y, 1, Order::Relaxed, Scope::GPU);
-  if (fence != Order::Weak) b.fence(p1, fence, fence_scope);
-  b.ld(p1, x, 0, Order::Relaxed, Scope::GPU);
-  return b.build();
-}
-
 // PTX ISA 8.10.4: LB reading 1 twice; with deps each store copies its load.
 Skeleton lb(bool deps) {
   SkelBuilder b;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "tests/memmodel/shapes.hpp"
 
 namespace ptxcheck::mm::z3test {
 
@@ -21,9 +22,9 @@ struct Shape {
 // Every named shape of this file (for the cross-checks).
 std::vector<Shape> catalogue();
 
-Skeleton mp(Order st_flag, Order ld_flag, Scope sc, int cta1 = 0);
-Skeleton mp_fences(Order fence, Order flag, int cta1 = 0);
-Skeleton sb(Order fence, Scope fence_scope = Scope::GPU, int cta1 = 0);  // Weak = no fences
+using test::mp;
+using test::mp_fences;
+using test::sb;  // Order::Weak = no fences
 Skeleton lb(bool deps);
 Skeleton iriw(Order fence);  // Weak = no fences between the reads
 Skeleton corr(Order o);
