@@ -1,8 +1,13 @@
 // .approx and .full instructions: rcp sqrt rsqrt sin cos lg2 ex2 tanh div
-// (PTX ISA 9.7.3.8 div, 9.7.3.13-22, 9.7.4.9-10; 7.8 numbering, seeds/002).
-// The spec only bounds their error; ptxcheck returns one documented deterministic value (the exact
-// function rounded to nearest; see docs/approx.md) and reports the spec's
-// bound in OpDesc::bound so a check mode can accept any value within it.
+// (PTX ISA 9.7.3.8 div, 9.7.3.13-22, 9.7.4.9-10). Bounds and special rules
+// from the PTX ISA 9.x "Notes" of each instruction,
+// https://docs.nvidia.com/cuda/parallel-thread-execution/#floating-point-instructions-<name>
+// and #half-precision-floating-point-instructions-<name> (read in public
+// markdown copies of those pages; the seeds lack the instruction chapter).
+// The spec only bounds their error; ptxcheck returns one documented
+// deterministic value (the exact function rounded to nearest; see
+// docs/approx.md) and reports the spec's bound in OpDesc::bound for the
+// check mode (approx_check.cpp).
 #include <cmath>
 #include <cstdint>
 
@@ -12,6 +17,11 @@ namespace ptxcheck::arith {
 namespace {
 
 enum Fn : uint32_t { a_rcp, a_sqrt, a_rsqrt, a_sin, a_cos, a_lg2, a_ex2, a_tanh, a_div };
+
+constexpr uint32_t kFull = 1u << 9;  // div.full (cfg bit 9)
+
+// The upper word of an f64 in 1.11.20 format (rcp/rsqrt.approx.ftz.f64).
+constexpr Fmt kF64Hi{11, 20, true, false, true, 32};
 
 // The exact value of a finite long double as an Unp (64-bit mantissa).
 Unp from_ld(long double x) {
@@ -58,6 +68,17 @@ uint64_t approx_fn(const uint64_t* s, uint64_t*, uint64_t c) {
   bool ftz = (c & cfg::kFtz) != 0;
   uint32_t fn = cfg::sub(c);
   Unp a = unpack(F, s[0], ftz);
+  if (fn == a_div && (c & kFull) == 0 && &F == &kF32) {
+    // 9.7.3.8: "For 2^126 < |b| < 2^128, if a is infinity, div.approx.f32
+    // returns NaN, otherwise it returns a sign-preserving zero."
+    Unp b = unpack(F, s[1], ftz);
+    if (b.cls == Cls::finite) {
+      auto m = static_cast<uint64_t>(b.mant);
+      int top = b.exp + 63 - __builtin_clzll(m);
+      if (top > 126 || (top == 126 && (m & (m - 1)) != 0))
+        return a.cls == Cls::inf || a.cls == Cls::nan ? canonical_nan(F) : zero_bits(F, a.sign != b.sign);
+    }
+  }
   if (fn == a_rcp || fn == a_div || fn == a_sqrt) {  // exactly rounded via softfloat
     Unp r = fn == a_sqrt ? sqrt_jam(a)
           : fn == a_rcp  ? div_jam(Unp{Cls::finite, false, 0, 1}, a)
@@ -66,6 +87,22 @@ uint64_t approx_fn(const uint64_t* s, uint64_t*, uint64_t c) {
   }
   long double y = fn == a_div ? to_ld(unpack(F, s[1], ftz)) : 0;
   return finish(F, from_ld(eval(fn, to_ld(a), y)), c);
+}
+
+// rcp/rsqrt.approx.ftz.f64 (9.7.3.14, 9.7.3.17): "tmp = a[63:32]; // upper
+// word of a, 1.11.20 format; d[63:32] = 1.0 / tmp (1.0 / sqrt(tmp));
+// d[31:0] = 0". Subnormal inputs and results flush to sign-preserving zero;
+// input NaNs map to 0x7fffffff00000000. ptxcheck's value: the exact result
+// rounded to nearest in 1.11.20.
+uint64_t approx_f64_hi(const uint64_t* s, uint64_t*, uint64_t c) {
+  Unp a = unpack(kF64, s[0] & 0xffffffff00000000ull, true);
+  Unp r = cfg::sub(c) == a_rcp ? div_jam(Unp{Cls::finite, false, 0, 1}, a)
+                               : (a.cls == Cls::finite && !a.sign ? from_ld(1.0L / std::sqrt(to_ld(a)))
+                                  : a.cls == Cls::zero ? Unp{Cls::inf, a.sign, 0, 0}
+                                  : a.cls == Cls::inf && !a.sign ? Unp{Cls::zero, false, 0, 0}
+                                  : Unp{Cls::nan, false, 0, 0});
+  if (r.cls == Cls::nan) return 0x7fffffff00000000ull;
+  return pack_unp(kF64Hi, r, Round::rn, kFtz);
 }
 
 template <OpFn Lane>
@@ -101,6 +138,7 @@ bool lane_within(const ErrBound& b, const Fmt& f, uint64_t got, uint64_t ref) {
     case ErrBound::abs: return err <= b.value;
     case ErrBound::rel: return err <= b.value * std::fabs(rv);
     case ErrBound::abs_or_ulp: return err <= b.value || ulps() <= static_cast<long long>(b.value2);
+    case ErrBound::none: return true;
   }
   return false;
 }
@@ -115,6 +153,97 @@ bool within_bound(const OpDesc& d, uint64_t got, uint64_t ref) {
   uint64_t m = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
   for (unsigned i = 0; i < lanes; ++i)
     if (!lane_within(d.bound, *f, (got >> (w * i)) & m, (ref >> (w * i)) & m)) return false;
+  return true;
+}
+
+namespace {
+
+// The bound that applies to input x (and y for div), from the ISA notes.
+ErrBound bound_for(const ErrBound& b0, uint32_t fn, long double x, long double y, bool full) {
+  ErrBound b = b0;
+  long double ax = std::fabs(x);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  switch (fn) {
+    case a_sin: case a_cos:  // 9.7.3.18-19: [-2pi, 2pi] 2^-20.5; [-100pi, 100pi] 2^-14.7; beyond none
+      if (ax > 100 * pi) b = {ErrBound::none};
+      else if (ax > 2 * pi) b.value = std::exp2(-14.7);
+      break;
+    case a_lg2:  // 9.7.3.20: absolute 2^-22 on (0.5, 2), relative 2^-22 elsewhere
+      if (!(x > 0.5L && x < 2.0L)) b.kind = ErrBound::rel;
+      break;
+    case a_div:  // 9.7.3.8: div.approx bounded for |b| in [2^-126, 2^126]; above, a fixed result
+      if (!full && std::fabs(y) > std::ldexp(1.0L, 126)) b = {ErrBound::exact};
+      else if (!full && std::fabs(y) < std::ldexp(1.0L, -126)) b = {ErrBound::none};
+      break;
+    default: break;
+  }
+  b.fn = b0.fn;
+  return b;
+}
+
+long double exact_of(uint32_t fn, long double x, long double y) {
+  switch (fn) {
+    case a_rcp: return 1.0L / x;
+    case a_sqrt: return std::sqrt(x);
+    case a_rsqrt: return 1.0L / std::sqrt(x);
+    case a_sin: return std::sin(x);
+    case a_cos: return std::cos(x);
+    case a_lg2: return std::log2(x);
+    case a_ex2: return std::exp2(x);
+    case a_tanh: return std::tanh(x);
+    default: return x / y;
+  }
+}
+
+// One lane: got against the exact value of fn at the (flushed) inputs.
+bool lane_ok(const ErrBound& b0, uint32_t fn, const Fmt& f, bool ftz, bool full, uint64_t xa, uint64_t xb,
+             uint64_t ref, uint64_t got) {
+  Unp ua = unpack(f, xa, ftz), ub = unpack(f, xb, ftz), g = unpack(f, got, false), r = unpack(f, ref, false);
+  if (ftz && is_subnormal_bits(f, got)) return false;  // results are flushed
+  if (r.cls == Cls::nan || g.cls == Cls::nan) return r.cls == g.cls;
+  long double x = to_ld(ua), y = to_ld(ub), e = exact_of(fn, x, y);
+  ErrBound b = bound_for(b0, fn, x, y, full);
+  // The ISA's special-value tables (zero, infinity, NaN inputs): bit for bit.
+  if (ua.cls != Cls::finite || (fn == a_div && ub.cls != Cls::finite)) return got == ref;
+  if (ftz && g.cls == Cls::zero && std::fabs(e) < std::ldexp(1.0L, f.emin()))
+    return g.sign == std::signbit(e);  // a tiny result may flush
+  switch (b.kind) {
+    case ErrBound::none: return g.cls == Cls::finite || g.cls == Cls::zero || g.cls == Cls::inf;
+    case ErrBound::exact: return got == ref;
+    case ErrBound::ulp: case ErrBound::abs_or_ulp: {
+      long long dist = std::llabs(order_key(f, got) - order_key(f, ref));
+      if (b.kind == ErrBound::ulp) return dist <= static_cast<long long>(b.value);
+      if (dist <= static_cast<long long>(b.value2)) return true;
+      [[fallthrough]];
+    }
+    case ErrBound::abs: return g.cls != Cls::inf && std::fabs(to_ld(g) - e) <= b.value;
+    case ErrBound::rel: return g.cls != Cls::inf && std::fabs(to_ld(g) - e) <= b.value * std::fabs(e);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool within_approx_bound(const OpDesc& d, const uint64_t* src, uint64_t got) {
+  uint64_t ref = d(src, nullptr);
+  if (d.bound.fn == 0 || d.bound.kind == ErrBound::exact) return got == ref;
+  uint32_t fn = d.bound.fn - 1u;
+  bool ftz = (d.cfg & cfg::kFtz) != 0, full = (d.cfg & kFull) != 0;
+  if (d.dst == Ty::f64 && ftz) {  // rcp/rsqrt.approx.ftz.f64: upper word, low word zero
+    if ((got & 0xffffffffu) != 0) return false;
+    if (ref == 0x7fffffff00000000ull) return is_nan_bits(kF64, got);
+    Unp g = unpack(kF64, got, false), r = unpack(kF64, ref, false);
+    if (r.cls != Cls::finite || g.cls != Cls::finite) return got == ref;
+    return g.sign == r.sign;  // no bound stated: any finite value of the right sign
+  }
+  unsigned lanes;
+  const Fmt* f = lane_fmt(d.dst, &lanes);
+  unsigned w = f->width();
+  uint64_t m = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+  for (unsigned i = 0; i < lanes; ++i) {
+    uint64_t xa = (src[0] >> (w * i)) & m, xb = d.nsrc > 1 ? (src[1] >> (w * i)) & m : 0;
+    if (!lane_ok(d.bound, fn, *f, ftz, full, xa, xb, (ref >> (w * i)) & m, (got >> (w * i)) & m)) return false;
+  }
   return true;
 }
 
@@ -138,29 +267,33 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
   if (fn == a_tanh && p.has("ftz")) return bad("tanh.approx takes no .ftz");
   Ty t = p.types[0];
   bool ftz = p.has("ftz");
-  uint32_t c = static_cast<uint32_t>(Round::rn) | (ftz ? cfg::kFtz : 0) | (fn << cfg::kSubShift);
+  uint32_t c = static_cast<uint32_t>(Round::rn) | (ftz ? cfg::kFtz : 0) | (full ? kFull : 0) |
+               (fn << cfg::kSubShift);
   OpFn f = nullptr;
   ErrBound b;
-  // Bounds: PTX ISA 9.2 section of each instruction, "Notes"/accuracy text.
+  // Bounds from the "Notes" of each instruction in PTX ISA 9.x (header URL);
+  // input-dependent ones are refined in bound_for() below.
   switch (t) {
     case Ty::f32:
       f = approx_fn<kF32>;
       switch (fn) {
-        case a_rcp: b = {ErrBound::ulp, 1}; break;                           // 9.7.3.13
-        case a_sqrt: b = {ErrBound::rel, std::ldexp(1.0, -23)}; break;    // 9.7.3.15
-        case a_rsqrt: b = {ErrBound::rel, std::exp2(-22.9)}; break;       // 9.7.3.16
-        case a_sin: case a_cos: b = {ErrBound::abs, std::exp2(-20.5)}; break;  // 9.7.3.18-19
-        case a_lg2: b = {ErrBound::abs_or_ulp, std::exp2(-22.6), 2}; break;  // 9.7.3.20
-        case a_ex2: b = {ErrBound::ulp, 2}; break;              // 9.7.3.21
-        case a_tanh: b = {ErrBound::rel, std::exp2(-10.987)}; break;     // 9.7.3.22
-        default: b = {ErrBound::ulp, 2}; break;                 // 9.7.3.8 div
+        case a_rcp: b = {ErrBound::ulp, 1}; break;  // 9.7.3.13: "maximum ulp error is 1 across the full range"
+        case a_sqrt: b = {ErrBound::rel, std::ldexp(1.0, -23)}; break;  // 9.7.3.15: relative 2^-23
+        case a_rsqrt: b = {ErrBound::rel, std::exp2(-22.9)}; break;     // 9.7.3.16: relative 2^-22.9
+        case a_sin: case a_cos: b = {ErrBound::abs, std::exp2(-20.5)}; break;  // 9.7.3.18-19, |a| <= 2pi
+        case a_lg2: b = {ErrBound::abs, std::ldexp(1.0, -22)}; break;   // 9.7.3.20, a in (0.5, 2)
+        case a_ex2: b = {ErrBound::ulp, 2}; break;  // 9.7.3.21: "2 ulp from correctly rounded result"
+        case a_tanh: b = {ErrBound::rel, std::ldexp(1.0, -11)}; break;  // 9.7.3.22: relative 2^-11
+        default: b = {ErrBound::ulp, 2}; break;     // 9.7.3.8: div.approx (|b| in [2^-126, 2^126]), div.full
       }
       break;
     case Ty::f64:
       if (fn != a_rcp && fn != a_rsqrt) return bad("no .approx form for .f64");
       if (fn == a_rcp && !ftz) return bad("rcp.approx.f64 needs .ftz");
-      f = approx_fn<kF64>;
-      b = {ErrBound::rel, std::ldexp(1.0, -22)};  // ~23-bit seed accuracy (9.7.3.14, 9.7.3.17)
+      // 9.7.3.14/17: "fast, gross approximation" on the upper word; 9.7.3.16:
+      // rsqrt.approx.f64 "is emulated in software". No bound is stated.
+      f = ftz ? approx_f64_hi : approx_fn<kF64>;
+      b = {ErrBound::none};
       break;
     case Ty::f16: case Ty::f16x2: case Ty::bf16: case Ty::bf16x2: {
       if (fn != a_ex2 && fn != a_tanh) return bad("only ex2/tanh have half forms");
@@ -169,11 +302,15 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
       if (ftz && !bf) return bad(".ftz not allowed for f16 ex2/tanh");
       if (bf && fn == a_ex2 && !ftz) return bad("ex2.approx on bf16 requires .ftz");
       f = bf ? (x ? x2<approx_fn<kBF16>> : approx_fn<kBF16>) : (x ? x2<approx_fn<kF16>> : approx_fn<kF16>);
-      b = {ErrBound::rel, bf ? std::exp2(-7.0) : std::exp2(-9.9)};  // 9.7.4.9-10
+      if (fn == a_ex2)  // 9.7.4.10: relative 2^-9.9 (f16), 2^-7 (bf16)
+        b = {ErrBound::rel, bf ? std::ldexp(1.0, -7) : std::exp2(-9.9)};
+      else  // 9.7.4.9: absolute 2^-10.987 (f16), 2^-8 (bf16)
+        b = {ErrBound::abs, bf ? std::ldexp(1.0, -8) : std::exp2(-10.987)};
       break;
     }
     default: return bad("unsupported type");
   }
+  b.fn = static_cast<uint8_t>(fn + 1);
   if (t == Ty::f32 && fn != a_rcp && fn != a_sqrt && fn != a_div && fn != a_rsqrt && fn != a_tanh &&
       !approx)
     return bad(".approx required");

@@ -52,11 +52,16 @@ std::string_view ty_name(Ty t);
 std::optional<Ty> ty_from_name(std::string_view s);
 
 // Maximum error of an .approx result relative to the exact function value, as
-// stated by the PTX ISA for that instruction (see docs/approx.md).
+// stated by the PTX ISA for that instruction (see docs/approx.md). Some
+// bounds depend on the input (sin/cos, lg2, div.approx); `fn` names the
+// function so that within_approx_bound() can pick the bound for an input.
 struct ErrBound {
-  enum Kind : uint8_t { exact, ulp, abs, rel, abs_or_ulp } kind = exact;
+  // none: the ISA states no bound ("gross approximation", "best effort"):
+  // only the special-value rules are checked.
+  enum Kind : uint8_t { exact, ulp, abs, rel, abs_or_ulp, none } kind = exact;
   double value = 0;   // ulps, absolute error, or relative error
   double value2 = 0;  // abs_or_ulp: ulps allowed outside the absolute-error domain
+  uint8_t fn = 0;     // approx function (0: not an .approx/.full instruction)
 };
 
 using OpFn = uint64_t (*)(const uint64_t* src, uint64_t* aux, uint64_t cfg);
@@ -83,7 +88,21 @@ struct Resolved {
 // (d.bound) of `ref`, ptxcheck's deterministic value for the same inputs
 // (itself the exact result rounded to nearest, see docs/approx.md). NaN
 // matches any NaN; infinities must match exactly; exact ops need got == ref.
+// Coarse: prefer within_approx_bound, which knows the inputs.
 bool within_bound(const OpDesc& d, uint64_t got, uint64_t ref);
+
+// Check mode with the inputs: true when `got` is a value the PTX ISA allows
+// for d applied to src. The error is measured against the exact function
+// value (long double) with the bound that applies to this input (sin/cos:
+// 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi], none beyond; lg2:
+// absolute 2^-22 on (0.5, 2), relative elsewhere; div.approx: 2 ulp for
+// |b| in [2^-126, 2^126]); ulp bounds count ordered bit patterns from the
+// correctly rounded value. The special-value tables of the ISA must match
+// exactly (NaN: any NaN; infinities and exact zeros bit for bit); with
+// .ftz a subnormal candidate is rejected and a zero accepted where the
+// exact result lies below the smallest normal. Exact (non-approx)
+// instructions need got == d(src).
+bool within_approx_bound(const OpDesc& d, const uint64_t* src, uint64_t got);
 
 struct ResolveOptions {
   // Use the host FPU for round-to-nearest f32/f64 add/sub/mul/fma/div/sqrt/rcp
