@@ -137,6 +137,7 @@ struct Program {
     uint64_t addr = 0;  // assigned when memory is built
   };
   std::vector<GlobalVar> globals;
+  uint64_t global_base = kGlobalBase;  // where globals[0] is placed (lower(): global_base)
   std::vector<uint8_t> const_bytes;
   uint32_t static_shared_bytes = 0;
   uint32_t kernel = 0;  // function index of the kernel

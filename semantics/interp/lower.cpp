@@ -128,7 +128,7 @@ void declare_module_var(LowerCtx& ctx, const ast::VarDecl& d) {
     s.kind = ModSym::Global;
     s.index = static_cast<uint32_t>(ctx.prog.globals.size());
     // Same placement rule as Memory::add_global; module globals come first.
-    uint64_t next = kGlobalBase;
+    uint64_t next = ctx.prog.global_base;
     for (const auto& o : ctx.prog.globals) next = o.addr + ((o.bytes.size() + 255) / 256 + 1) * 256;
     g.addr = next;
     ctx.prog.globals.push_back(std::move(g));
@@ -253,9 +253,11 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
 
 }  // namespace
 
-Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file) {
+Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
+              uint64_t global_base) {
   Program prog;
   prog.file = m.file;
+  prog.global_base = global_base;
   LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0};
   std::vector<const ast::Function*> afs;
   bool found = false;

@@ -15,7 +15,9 @@
 
 namespace ptxcheck::interp {
 
+// `global_base` places the module's .global variables (a persistent device
+// such as the driver-API shim gives each module its own range; session.hpp).
 Program lower(const ast::Module& m, const std::string& kernel, SourcePos kernel_pos_in_spec,
-              const std::string& spec_file);
+              const std::string& spec_file, uint64_t global_base = kGlobalBase);
 
 }  // namespace ptxcheck::interp

@@ -12,8 +12,8 @@ constexpr uint32_t kMaxLocal = 1u << 20;  // per-thread stack (local memory) byt
 constexpr size_t kMaxFrames = 4096;
 }  // namespace
 
-Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r)
-    : prog(p), spec(s), opt(o), res(r) {
+Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
+    : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
   races.enabled = o.check_races;
 }
 
@@ -68,6 +68,12 @@ void Machine::check_launch() {
 }
 
 void Machine::setup_memory() {
+  if (image_) {  // caller-owned globals, raw parameter bytes (LaunchImage)
+    mem.constant().bytes = prog.const_bytes;
+    mem.params().bytes = image_->params;
+    mem.params().bytes.resize(prog.kparam_bytes, 0);
+    return;
+  }
   for (const auto& g : prog.globals) {
     uint64_t a = mem.add_global(g.name, g.bytes);
     if (a != g.addr) throw std::logic_error("global layout mismatch");
@@ -422,7 +428,7 @@ void Machine::run() {
         cta_counter += static_cast<uint32_t>(ids.size());
         run_cluster(ids, {cx, cy, cz});
       }
-  for (size_t i = 0; i < spec.buffers.size(); ++i)
+  for (size_t i = 0; i < spec.buffers.size() && !image_; ++i)
     res.buffers.push_back(mem.global(prog.globals.size() + i).bytes);
   res.thread_instructions = steps;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -431,6 +437,13 @@ void Machine::run() {
 RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt) {
   RunResult r;
   Machine m(prog, spec, opt, r);
+  m.run();
+  return r;
+}
+
+RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt, LaunchImage& image) {
+  RunResult r;
+  Machine m(prog, spec, opt, r, &image);
   m.run();
   return r;
 }

@@ -51,4 +51,17 @@ struct RunResult {
 // against the kernel's .param list throw InputError(spec file, ...).
 RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt);
 
+// A launch over memory the caller owns (session.hpp, the driver-API shim):
+// every global allocation, the module's .global variables included, already
+// sits in `*mem` at its address and stays there afterwards; `params` are the
+// kernel's parameter bytes laid out as its .param list says (kparam_bytes
+// long, checked by the caller). The spec gives kernel, grid, block, cluster
+// and dynamic shared size; its buffers and args are not used, and
+// RunResult::buffers stays empty.
+struct LaunchImage {
+  Memory* mem = nullptr;
+  std::vector<uint8_t> params;
+};
+RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt, LaunchImage& image);
+
 }  // namespace ptxcheck::interp

@@ -72,7 +72,7 @@ struct Cta {
 
 class Machine {
  public:
-  Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r);
+  Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image = nullptr);
   void run();
 
   // exec.cpp
@@ -92,7 +92,9 @@ class Machine {
   const LaunchSpec& spec;
   const RunOptions& opt;
   RunResult& res;
-  Memory mem;
+  LaunchImage* image_;  // caller-owned memory (session.hpp), or nullptr
+  Memory own_mem_;
+  Memory& mem;          // own_mem_, or image_->mem
   Races races;
   std::vector<std::unique_ptr<Cta>> ctas;  // the running cluster
   std::vector<Region*> cluster_shared;

@@ -29,6 +29,39 @@ uint64_t Memory::add_global(std::string name, std::vector<uint8_t> bytes) {
   return globals_.back().base;
 }
 
+bool Memory::add_global_at(std::string name, uint64_t base, std::vector<uint8_t> bytes) {
+  auto it = std::upper_bound(globals_.begin(), globals_.end(), base,
+                             [](uint64_t a, const Region& r) { return a < r.base; });
+  uint64_t end = base + std::max<uint64_t>(bytes.size(), 1);
+  if (end < base || (it != globals_.end() && end > it->base)) return false;
+  if (it != globals_.begin() && std::prev(it)->base + std::max<uint64_t>(std::prev(it)->bytes.size(), 1) > base)
+    return false;
+  Region r;
+  r.name = std::move(name);
+  r.base = base;
+  r.bytes = std::move(bytes);
+  globals_.insert(it, std::move(r));
+  return true;
+}
+
+bool Memory::remove_global(uint64_t base) {
+  auto it = std::lower_bound(globals_.begin(), globals_.end(), base,
+                             [](const Region& r, uint64_t a) { return r.base < a; });
+  if (it == globals_.end() || it->base != base) return false;
+  globals_.erase(it);
+  return true;
+}
+
+Region* Memory::global_at(uint64_t addr, uint64_t size) {
+  auto it = std::upper_bound(globals_.begin(), globals_.end(), addr,
+                             [](uint64_t a, const Region& r) { return a < r.base; });
+  if (it == globals_.begin()) return nullptr;
+  --it;
+  uint64_t off = addr - it->base;
+  if (off > it->bytes.size() || size > it->bytes.size() - off) return nullptr;
+  return &*it;
+}
+
 Region* Memory::find_global(uint64_t addr, unsigned size) {
   auto it = std::upper_bound(globals_.begin(), globals_.end(), addr,
                              [](uint64_t a, const Region& r) { return a < r.base; });

@@ -72,6 +72,13 @@ class Memory {
  public:
   // Adds a global allocation; returns its base address.
   uint64_t add_global(std::string name, std::vector<uint8_t> bytes);
+  // Persistent device memory (session.hpp, the driver-API shim): an
+  // allocation at a caller-chosen base (false when it would overlap one),
+  // its removal, and the allocation holding [addr, addr + size) (nullptr
+  // when none holds all of it).
+  bool add_global_at(std::string name, uint64_t base, std::vector<uint8_t> bytes);
+  bool remove_global(uint64_t base);
+  Region* global_at(uint64_t addr, uint64_t size);
   Region& global(size_t i) { return globals_[i]; }
   size_t num_globals() const { return globals_.size(); }
   Region& constant() { return const_; }

@@ -1,0 +1,390 @@
+// Driver API: errors, initialisation, the device, contexts (hw/README.md).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "hw/shim/state.hpp"
+
+namespace shim {
+
+State& state() {
+  static State* s = new State;  // never destroyed: calls may come from atexit handlers
+  return *s;
+}
+
+std::vector<CUcontext>& ctx_stack() {
+  thread_local std::vector<CUcontext> st;
+  return st;
+}
+
+void report(const std::string& msg) { std::fprintf(stderr, "ptxcheck-shim: %s\n", msg.c_str()); }
+
+CUresult current(State& s, CUcontext& c) {
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto& st = ctx_stack();
+  if (st.empty() || !is_live(s, st.back(), Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  if (st.back()->primary && s.primary_refs == 0) return CUDA_ERROR_INVALID_CONTEXT;  // released
+  c = st.back();
+  return c->sticky;
+}
+
+bool valid_stream(State& s, CUstream st, CUcontext c) {
+  if (st == nullptr || st == CU_STREAM_LEGACY || st == CU_STREAM_PER_THREAD) return true;
+  return is_live(s, st, Kind::Stream) && st->ctx == c;
+}
+
+void release_resources(State& s, CUcontext c) {
+  for (CUmodule m : c->modules) {
+    for (CUfunction f : m->funcs) s.live.erase(f);
+    s.session->unload_module(m->m);
+    m->m = nullptr;
+    s.live.erase(m);
+  }
+  for (uint64_t a : c->allocs) s.session->free(a);
+  for (CUstream st : c->streams) s.live.erase(st);
+  for (CUevent e : c->events) s.live.erase(e);
+  c->modules.clear();
+  c->allocs.clear();
+  c->streams.clear();
+  c->events.clear();
+  c->sticky = CUDA_SUCCESS;
+}
+
+namespace {
+
+// "90", "9.0", "sm_90", "sm_90a" -> 9, 0.
+bool parse_sm(const char* v, int& major, int& minor) {
+  std::string t = v;
+  if (t.rfind("sm_", 0) == 0) t = t.substr(3);
+  while (!t.empty() && std::isalpha(static_cast<unsigned char>(t.back()))) t.pop_back();
+  if (auto dot = t.find('.'); dot != std::string::npos) t.erase(dot, 1);
+  if (t.size() < 2 || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+  major = std::stoi(t.substr(0, t.size() - 1));
+  minor = t.back() - '0';
+  return major > 0;
+}
+
+void configure(Device& d) {
+  if (const char* v = std::getenv("PTXCHECK_SHIM_SM"); v && *v && !parse_sm(v, d.sm_major, d.sm_minor))
+    report(std::string("ignoring PTXCHECK_SHIM_SM='") + v + "' (expected e.g. 90, 9.0 or sm_90)");
+  if (const char* v = std::getenv("PTXCHECK_SHIM_MEM_MB"); v && *v) {
+    char* end = nullptr;
+    unsigned long long mb = std::strtoull(v, &end, 10);
+    if (*end || mb == 0) report(std::string("ignoring PTXCHECK_SHIM_MEM_MB='") + v + "'");
+    else d.total_mem = mb << 20;
+  }
+  if (const char* v = std::getenv("PTXCHECK_SHIM_MAX_STEPS"); v && *v) {
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 10);
+    if (*end || n == 0) report(std::string("ignoring PTXCHECK_SHIM_MAX_STEPS='") + v + "'");
+    else d.run.max_steps = n;
+  }
+  const char* races = std::getenv("PTXCHECK_SHIM_RACES");
+  d.run.check_races = races && std::strcmp(races, "1") == 0;
+  const char* quiet = std::getenv("PTXCHECK_SHIM_QUIET");
+  d.quiet_warnings = quiet && std::strcmp(quiet, "1") == 0;
+}
+
+constexpr const char kDeviceName[] = "ptxcheck (reference interpreter)";
+
+CUcontext new_ctx(State& s, bool primary, unsigned flags) {
+  auto* c = make_handle<CUctx_st>(s, Kind::Ctx);
+  c->primary = primary;
+  c->flags = flags;
+  return c;
+}
+
+}  // namespace
+
+}  // namespace shim
+
+using namespace shim;
+
+// ---- errors -------------------------------------------------------------------
+
+SHIM_API CUresult cuGetErrorName(CUresult error, const char** pStr) {
+  if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+  switch (static_cast<int>(error)) {
+#define SHIM_ERROR(name, value, text) \
+  case value: *pStr = #name; return CUDA_SUCCESS;
+#include "hw/shim/errors.def"
+#undef SHIM_ERROR
+  }
+  *pStr = nullptr;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+SHIM_API CUresult cuGetErrorString(CUresult error, const char** pStr) {
+  if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+  switch (static_cast<int>(error)) {
+#define SHIM_ERROR(name, value, text) \
+  case value: *pStr = text; return CUDA_SUCCESS;
+#include "hw/shim/errors.def"
+#undef SHIM_ERROR
+  }
+  *pStr = nullptr;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+// ---- initialisation and the device ------------------------------------------
+
+SHIM_API CUresult cuInit(unsigned int Flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) {
+    configure(s.dev);
+    s.session = std::make_unique<ptxcheck::interp::Session>(s.dev.total_mem);
+    s.initialized = true;
+  }
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDriverGetVersion(int* driverVersion) {
+  if (!driverVersion) return CUDA_ERROR_INVALID_VALUE;
+  *driverVersion = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceGetCount(int* count) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!count) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceGet(CUdevice* device, int ordinal) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!device) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceGetName(char* name, int len, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  size_t n = std::min(sizeof kDeviceName - 1, static_cast<size_t>(len) - 1);
+  std::memcpy(name, kDeviceName, n);
+  name[n] = '\0';
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!bytes) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = s.dev.total_mem;
+  return CUDA_SUCCESS;
+}
+
+// Attributes of an sm_90-class part, except those the interpreter fixes
+// (one SM: %nsmid is 1; see docs/interpreter.md).
+SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pi) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  const Device& d = s.dev;
+  int v = 0;
+  switch (attrib) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: v = 64; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: v = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: v = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: v = 48 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 64 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: v = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: v = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = 1000000; break;  // kHz; %clock counts instructions
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = 1; break;
+    case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_INTEGRATED: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = 1000000; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = 64; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = 2048; break;
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = d.sm_major; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = d.sm_minor; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: v = 228 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: v = 227 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: v = d.sm_major >= 9; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  *pi = v;
+  return CUDA_SUCCESS;
+}
+
+// ---- contexts ---------------------------------------------------------------------
+
+SHIM_API CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (!s.primary) s.primary = new_ctx(s, true, 0);
+  ++s.primary_refs;
+  *pctx = s.primary;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (s.primary_refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
+  // The last release destroys the primary context's resources; the handle
+  // stays valid and the next retain finds a fresh context.
+  if (--s.primary_refs == 0) release_resources(s, s.primary);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (s.primary) release_resources(s, s.primary);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!flags || !active) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *flags = s.primary ? s.primary->flags : 0;
+  *active = s.primary_refs > 0;
+  return CUDA_SUCCESS;
+}
+
+namespace {
+CUresult create_ctx(CUcontext* pctx, unsigned flags, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (flags & ~static_cast<unsigned>(CU_CTX_FLAGS_MASK)) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = new_ctx(s, false, flags);
+  ctx_stack().push_back(c);  // the new context becomes current
+  *pctx = c;
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+SHIM_API CUresult cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* params, unsigned int flags, CUdevice dev) {
+  (void)params;  // execution affinity and CIG do not apply to the interpreter
+  return create_ctx(pctx, flags, dev);
+}
+
+// The CUDA 4..12 ABI of cuCtxCreate, for binaries built against older headers.
+SHIM_API CUresult cuCtxCreate_v2(CUcontext* pctx, unsigned int flags, CUdevice dev) {
+  return create_ctx(pctx, flags, dev);
+}
+
+SHIM_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, ctx, Kind::Ctx) || ctx->primary) return CUDA_ERROR_INVALID_CONTEXT;
+  release_resources(s, ctx);
+  s.live.erase(ctx);
+  auto& st = ctx_stack();
+  std::erase(st, ctx);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxSetCurrent(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto& st = ctx_stack();
+  if (!ctx) {
+    if (!st.empty()) st.pop_back();
+    return CUDA_SUCCESS;
+  }
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  if (st.empty()) st.push_back(ctx);
+  else st.back() = ctx;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxGetCurrent(CUcontext* pctx) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto& st = ctx_stack();
+  *pctx = st.empty() || !is_live(s, st.back(), Kind::Ctx) ? nullptr : st.back();
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  ctx_stack().push_back(ctx);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxPopCurrent_v2(CUcontext* pctx) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto& st = ctx_stack();
+  if (st.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  if (pctx) *pctx = st.back();
+  st.pop_back();
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxGetDevice(CUdevice* device) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!device) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+// Kernels ran to completion inside cuLaunchKernel; what is left to report
+// is a fault of an earlier launch.
+SHIM_API CUresult cuCtxSynchronize(void) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  return current(s, c);
+}

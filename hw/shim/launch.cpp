@@ -1,0 +1,286 @@
+// Driver API: kernel launches, function attributes, streams and events
+// (hw/README.md). A launch runs to completion inside cuLaunchKernel; a fault
+// it reports becomes the context's sticky error, returned by every later
+// call on the context (as after a GPU fault), while cuLaunchKernel itself
+// returns CUDA_SUCCESS as an asynchronous launch would.
+#include <cstdio>
+#include <cstring>
+
+#include "hw/shim/state.hpp"
+
+using namespace shim;
+namespace interp = ptxcheck::interp;
+
+namespace {
+
+constexpr uint32_t kDefaultSharedLimit = 48 * 1024;  // without the opt-in attribute
+constexpr uint32_t kOptinSharedLimit = 227 * 1024;   // sm_90 opt-in maximum
+
+struct DiagCode {
+  const char* kind;
+  CUresult code;
+  bool fatal;
+};
+constexpr DiagCode kDiagCodes[] = {
+#define SHIM_DIAG(kind, code, fatal) {kind, code, fatal},
+#include "hw/shim/diag_codes.def"
+#undef SHIM_DIAG
+};
+
+const DiagCode* diag_code(const std::string& kind) {
+  for (const auto& d : kDiagCodes)
+    if (kind == d.kind) return &d;
+  return nullptr;
+}
+
+std::string coords(const std::array<uint32_t, 3>& a) {
+  return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + ")";
+}
+
+// Prints the diagnostics and returns the CUresult of the first fatal one.
+CUresult outcome(const State& s, const interp::RunResult& r) {
+  CUresult code = CUDA_SUCCESS;
+  for (const auto& d : r.diagnostics) {
+    const DiagCode* dc = diag_code(d.kind);
+    bool fatal = d.severity == "error" && (!dc || dc->fatal);
+    if (fatal && code == CUDA_SUCCESS) {
+      code = dc ? dc->code : CUDA_ERROR_LAUNCH_FAILED;
+      if (d.kind == "unsupported" && d.message.find("__assertfail") != std::string::npos) code = CUDA_ERROR_ASSERT;
+    }
+    if (!fatal && s.dev.quiet_warnings) continue;
+    report(d.file + ":" + std::to_string(d.line) + ": " + (fatal ? "error" : "warning") + ": " + d.kind + ": " +
+           d.message + " (kernel " + d.kernel + ", CTA " + coords(d.cta) + ", thread " + coords(d.thread) + ")" +
+           (d.count > 1 ? " [" + std::to_string(d.count) + " times]" : ""));
+  }
+  if (code == CUDA_SUCCESS && !r.ok && r.step_limit) code = CUDA_ERROR_LAUNCH_TIMEOUT;
+  return code;
+}
+
+// The parameter buffer from kernelParams (one pointer per .param, sizes and
+// offsets from the kernel's .param list) or from `extra`.
+CUresult gather_params(const interp::Program& p, void** kernelParams, void** extra, std::vector<uint8_t>& out) {
+  out.assign(p.kparam_bytes, 0);
+  if (kernelParams && extra) return CUDA_ERROR_INVALID_VALUE;
+  if (extra) {
+    const void* buf = nullptr;
+    const size_t* size = nullptr;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buf = extra[i + 1];
+      else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = static_cast<const size_t*>(extra[i + 1]);
+      else return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!buf || !size) return p.kparam_bytes ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    if (*size < p.kparam_bytes) return CUDA_ERROR_INVALID_VALUE;
+    if (p.kparam_bytes) std::memcpy(out.data(), buf, p.kparam_bytes);
+    return CUDA_SUCCESS;
+  }
+  if (p.kparams.empty()) return CUDA_SUCCESS;
+  if (!kernelParams) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < p.kparams.size(); ++i) {
+    if (!kernelParams[i]) return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(out.data() + p.kparams[i].offset, kernelParams[i], p.kparams[i].size);
+  }
+  return CUDA_SUCCESS;
+}
+
+uint32_t dynamic_shared_limit(const CUfunc_st* f) {
+  uint32_t stat = f->k->prog.static_shared_bytes;
+  if (f->max_dynamic_shared >= 0) return static_cast<uint32_t>(f->max_dynamic_shared);
+  return stat >= kDefaultSharedLimit ? 0 : kDefaultSharedLimit - stat;
+}
+
+}  // namespace
+
+SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                 unsigned int by, unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
+                                 void** kernelParams, void** extra) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
+  if (!valid_stream(s, hStream, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
+  if (gx > 0x7fffffffu || gy > 65535 || gz > 65535 || bx > 1024 || by > 1024 || bz > 64 ||
+      uint64_t{bx} * by * bz > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (sharedMemBytes > dynamic_shared_limit(f)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<uint8_t> params;
+  if (CUresult r = gather_params(f->k->prog, kernelParams, extra, params)) return r;
+  interp::LaunchConfig cfg;
+  cfg.grid = {gx, gy, gz};
+  cfg.block = {bx, by, bz};
+  cfg.dynamic_shared_bytes = sharedMemBytes;
+  interp::RunResult res;
+  try {
+    res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), s.dev.run);
+  } catch (const ptxcheck::InputError& e) {  // launch configuration the kernel refuses
+    report("cuLaunchKernel(" + f->k->name + "): " + e.what());
+    return std::string_view(e.what()).find("cluster") != std::string_view::npos ? CUDA_ERROR_INVALID_CLUSTER_SIZE
+                                                                         : CUDA_ERROR_INVALID_VALUE;
+  } catch (const ptxcheck::LimitError& e) {
+    report("cuLaunchKernel(" + f->k->name + "): " + e.what());
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  }
+  if (!res.printf_output.empty()) std::fwrite(res.printf_output.data(), 1, res.printf_output.size(), stdout);
+  c->sticky = outcome(s, res);
+  return CUDA_SUCCESS;
+}
+
+// ---- function attributes -------------------------------------------------------------
+
+SHIM_API CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction f) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pi) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  const interp::Program& p = f->k->prog;
+  const interp::Function& kf = p.funcs[p.kernel];
+  auto prod = [](const std::array<uint32_t, 3>& d) { return static_cast<int>(d[0] * d[1] * d[2]); };
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      *pi = p.reqntid[0] ? prod(p.reqntid) : p.maxntid[0] ? prod(p.maxntid) : 1024;
+      break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(p.static_shared_bytes); break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = static_cast<int>(p.const_bytes.size()); break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = static_cast<int>(kf.frame_bytes); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = static_cast<int>(kf.nregs); break;  // interpreter slots
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = static_cast<int>(f->mod->m->ptx_version); break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = s.dev.sm_major * 10 + s.dev.sm_minor; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = static_cast<int>(dynamic_shared_limit(f)); break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = -1; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = p.explicitcluster; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = static_cast<int>(p.reqnctapercluster[0]); break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = static_cast<int>(p.reqnctapercluster[1]); break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = static_cast<int>(p.reqnctapercluster[2]); break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attrib, int value) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+      if (value < 0 || uint64_t(value) + f->k->prog.static_shared_bytes > kOptinSharedLimit)
+        return CUDA_ERROR_INVALID_VALUE;
+      f->max_dynamic_shared = value;
+      return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+// ---- streams -------------------------------------------------------------------------------
+
+SHIM_API CUresult cuStreamCreate(CUstream* ph, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!ph) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (flags & ~static_cast<unsigned>(CU_STREAM_NON_BLOCKING)) return CUDA_ERROR_INVALID_VALUE;
+  auto* st = make_handle<CUstream_st>(s, Kind::Stream);
+  st->ctx = c;
+  st->flags = flags;
+  c->streams.insert(st);
+  *ph = st;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuStreamSynchronize(CUstream h) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  return valid_stream(s, h, c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+SHIM_API CUresult cuStreamQuery(CUstream h) { return cuStreamSynchronize(h); }
+
+SHIM_API CUresult cuStreamDestroy_v2(CUstream h) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, h, Kind::Stream)) return CUDA_ERROR_INVALID_HANDLE;
+  h->ctx->streams.erase(h);
+  s.live.erase(h);
+  return CUDA_SUCCESS;
+}
+
+// ---- events (host time: the work before a record has finished when it is taken) -------------
+
+SHIM_API CUresult cuEventCreate(CUevent* ph, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!ph) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (flags & ~0x7u) return CUDA_ERROR_INVALID_VALUE;
+  auto* e = make_handle<CUevent_st>(s, Kind::Event);
+  e->ctx = c;
+  e->flags = flags;
+  c->events.insert(e);
+  *ph = e;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuEventRecord(CUevent e, CUstream h) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!is_live(s, e, Kind::Event) || !valid_stream(s, h, c)) return CUDA_ERROR_INVALID_HANDLE;
+  e->recorded = true;
+  e->when = std::chrono::steady_clock::now();
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuEventQuery(CUevent e) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  return e->ctx->sticky;
+}
+
+SHIM_API CUresult cuEventSynchronize(CUevent e) { return cuEventQuery(e); }
+
+SHIM_API CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!ms) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, start, Kind::Event) || !is_live(s, end, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if ((start->flags | end->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->recorded || !end->recorded) return CUDA_ERROR_INVALID_HANDLE;
+  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return CUDA_SUCCESS;
+}
+
+// The CUDA <= 12 name of the same entry point.
+#undef cuEventElapsedTime
+SHIM_API CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
+  return cuEventElapsedTime_v2(ms, start, end);
+}
+
+SHIM_API CUresult cuEventDestroy_v2(CUevent e) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  e->ctx->events.erase(e);
+  s.live.erase(e);
+  return CUDA_SUCCESS;
+}

@@ -1,0 +1,267 @@
+// Driver API: device memory and modules (hw/README.md). Device addresses are
+// the interpreter's global addresses (semantics/interp/session.hpp).
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "hw/shim/state.hpp"
+
+using namespace shim;
+
+namespace {
+
+// Host access to n bytes at a device address, or nullptr when they are not
+// all inside one allocation.
+uint8_t* device_bytes(State& s, CUdeviceptr p, size_t n) { return s.session->host_bytes(p, n); }
+
+CUresult copy(State& s, void* dst_host, CUdeviceptr dst_dev, const void* src_host, CUdeviceptr src_dev, size_t n,
+              CUstream stream) {
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!valid_stream(s, stream, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (n == 0) return CUDA_SUCCESS;
+  uint8_t* d = dst_host ? static_cast<uint8_t*>(dst_host) : device_bytes(s, dst_dev, n);
+  const uint8_t* src = src_host ? static_cast<const uint8_t*>(src_host) : device_bytes(s, src_dev, n);
+  if (!d || !src) return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(d, src, n);
+  return CUDA_SUCCESS;
+}
+
+template <class T>
+CUresult fill(CUdeviceptr dst, T value, size_t n) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (dst % sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
+  if (n == 0) return CUDA_SUCCESS;
+  if (n > SIZE_MAX / sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
+  uint8_t* d = device_bytes(s, dst, n * sizeof(T));
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < n; ++i) std::memcpy(d + i * sizeof(T), &value, sizeof(T));
+  return CUDA_SUCCESS;
+}
+
+// JIT log buffers of cuModuleLoadDataEx: (buffer, size in/out) pairs.
+void write_log(unsigned n, CUjit_option* options, void** values, CUjit_option buf_opt, CUjit_option size_opt,
+               const std::string& text) {
+  if (!options || !values) return;
+  char* buf = nullptr;
+  int size_idx = -1;
+  for (unsigned i = 0; i < n; ++i) {
+    if (options[i] == buf_opt) buf = static_cast<char*>(values[i]);
+    if (options[i] == size_opt) size_idx = static_cast<int>(i);
+  }
+  if (!buf || size_idx < 0) return;
+  size_t cap = static_cast<size_t>(reinterpret_cast<uintptr_t>(values[size_idx]));
+  if (cap == 0) return;
+  size_t len = std::min(text.size(), cap - 1);
+  std::memcpy(buf, text.data(), len);
+  buf[len] = '\0';
+  values[size_idx] = reinterpret_cast<void*>(static_cast<uintptr_t>(len + 1));
+}
+
+CUresult load(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
+              CUjit_option* options, void** values) {
+  State& s = state();
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  // Only PTX text: a cubin (ELF) or fatbinary cannot be interpreted.
+  if (text.size() >= 4 && (std::memcmp(text.data(), "\x7f" "ELF", 4) == 0 ||
+                           std::memcmp(text.data(), "\x50\xed\x55\xba", 4) == 0)) {
+    report(name + ": not PTX text (cubin or fatbinary images are not supported by the interpreter)");
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  try {
+    ptxcheck::interp::SessionModule& m = s.session->load_module(text, name);
+    auto* h = make_handle<CUmod_st>(s, Kind::Module);
+    h->ctx = c;
+    h->m = &m;
+    c->modules.insert(h);
+    *module = h;
+    write_log(nopt, options, values, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, "");
+    write_log(nopt, options, values, CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, "");
+    return CUDA_SUCCESS;
+  } catch (const ptxcheck::InputError& e) {
+    std::string msg = ptxcheck::format_error(e.file(), e.pos(), e.what());
+    report(msg);
+    write_log(nopt, options, values, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, msg);
+    return CUDA_ERROR_INVALID_PTX;
+  } catch (const ptxcheck::LimitError& e) {
+    report(name + ": " + e.what());
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+}
+
+// PTX text of a module image: NUL-terminated, as the driver API requires.
+std::string image_text(const void* image) { return std::string(static_cast<const char*>(image)); }
+
+}  // namespace
+
+// ---- memory -------------------------------------------------------------------------
+
+SHIM_API CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!free || !total) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  *total = s.session->capacity();
+  *free = s.session->capacity() - s.session->used();
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (bytesize == 0) return CUDA_ERROR_INVALID_VALUE;
+  try {
+    uint64_t a = s.session->alloc(bytesize);
+    c->allocs.insert(a);
+    *dptr = a;
+    return CUDA_SUCCESS;
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+}
+
+SHIM_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (dptr == 0) return CUDA_SUCCESS;
+  if (!c->allocs.erase(dptr)) return CUDA_ERROR_INVALID_VALUE;
+  s.session->free(dptr);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!src && n) return CUDA_ERROR_INVALID_VALUE;
+  return copy(s, nullptr, dst, src ? src : "", 0, n, nullptr);
+}
+
+SHIM_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!dst && n) return CUDA_ERROR_INVALID_VALUE;
+  char dummy;
+  return copy(s, dst ? dst : &dummy, 0, nullptr, src, n, nullptr);
+}
+
+SHIM_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  return copy(s, nullptr, dst, nullptr, src, n, nullptr);
+}
+
+SHIM_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!src && n) return CUDA_ERROR_INVALID_VALUE;
+  return copy(s, nullptr, dst, src ? src : "", 0, n, st);
+}
+
+SHIM_API CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!dst && n) return CUDA_ERROR_INVALID_VALUE;
+  char dummy;
+  return copy(s, dst ? dst : &dummy, 0, nullptr, src, n, st);
+}
+
+SHIM_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  return copy(s, nullptr, dst, nullptr, src, n, st);
+}
+
+SHIM_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) { return fill<uint8_t>(dst, v, n); }
+SHIM_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) { return fill<uint16_t>(dst, v, n); }
+SHIM_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) { return fill<uint32_t>(dst, v, n); }
+
+// ---- modules ---------------------------------------------------------------------------
+
+SHIM_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions,
+                                     CUjit_option* options, void** optionValues) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!module || !image || (numOptions && (!options || !optionValues))) return CUDA_ERROR_INVALID_VALUE;
+  return load(module, image_text(image), "<module " + std::to_string(++s.modules_loaded) + ">", numOptions, options,
+              optionValues);
+}
+
+SHIM_API CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+  return cuModuleLoadDataEx(module, image, 0, nullptr, nullptr);
+}
+
+SHIM_API CUresult cuModuleLoad(CUmodule* module, const char* fname) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!module || !fname) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  std::ifstream in(fname, std::ios::binary);
+  if (!in) return CUDA_ERROR_FILE_NOT_FOUND;
+  std::ostringstream text;
+  text << in.rdbuf();
+  ++s.modules_loaded;
+  return load(module, text.str(), fname, 0, nullptr, nullptr);
+}
+
+SHIM_API CUresult cuModuleUnload(CUmodule hmod) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, hmod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  for (CUfunction f : hmod->funcs) s.live.erase(f);
+  s.session->unload_module(hmod->m);
+  hmod->m = nullptr;
+  hmod->ctx->modules.erase(hmod);
+  s.live.erase(hmod);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!hfunc || !name) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, hmod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  for (CUfunction f : hmod->funcs)
+    if (f->k->name == name) {
+      *hfunc = f;
+      return CUDA_SUCCESS;
+    }
+  ptxcheck::interp::SessionKernel* k = hmod->m->kernel(name);
+  if (!k) return CUDA_ERROR_NOT_FOUND;
+  auto* f = make_handle<CUfunc_st>(s, Kind::Function);
+  f->mod = hmod;
+  f->k = k;
+  hmod->funcs.push_back(f);
+  *hfunc = f;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!name) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, hmod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  const auto* v = hmod->m->var(name);
+  if (!v) return CUDA_ERROR_NOT_FOUND;
+  if (dptr) *dptr = v->addr;
+  if (bytes) *bytes = v->size;
+  return CUDA_SUCCESS;
+}

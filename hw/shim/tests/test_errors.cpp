@@ -1,0 +1,295 @@
+// Error paths of the driver-API shim, exercised as a host program sees them
+// (only <cuda.h>): invalid handles and arguments yield error codes, invalid
+// PTX yields CUDA_ERROR_INVALID_PTX with the parser's message, and a
+// faulting kernel poisons its context with the GPU's error code.
+// Each tag runs in its own process (hw/shim/meson.build).
+#include <cuda.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Small limits for every test of this binary: set before cuInit reads them.
+const bool kEnv = [] {
+  setenv("PTXCHECK_SHIM_MAX_STEPS", "2000000", 1);
+  setenv("PTXCHECK_SHIM_SM", "8.6", 1);
+  setenv("PTXCHECK_SHIM_MEM_MB", "64", 1);
+  return true;
+}();
+
+// Captures what the shim writes to stderr while it is alive.
+class StderrCapture {
+ public:
+  StderrCapture() {
+    std::fflush(stderr);
+    file_ = std::tmpfile();
+    saved_ = dup(2);
+    dup2(fileno(file_), 2);
+  }
+  std::string text() {
+    std::fflush(stderr);
+    dup2(saved_, 2);
+    close(saved_);
+    std::string out;
+    std::rewind(file_);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) out.append(buf, n);
+    std::fclose(file_);
+    std::fputs(out.c_str(), stderr);  // still visible in the test log
+    return out;
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+// A fresh context, current on this thread, destroyed at scope exit.
+struct Ctx {
+  CUcontext c = nullptr;
+  Ctx() {
+    REQUIRE(cuInit(0) == CUDA_SUCCESS);
+    REQUIRE(cuCtxCreate(&c, nullptr, 0, 0) == CUDA_SUCCESS);
+  }
+  ~Ctx() { cuCtxDestroy(c); }
+};
+
+const char* kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+CUmodule load(const std::string& body) {
+  CUmodule m = nullptr;
+  std::string text = kHeader + body;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  return m;
+}
+
+// One-thread kernel `k(.u64 p)` with `body` as its code; %rd1 holds p.
+std::string kernel(const std::string& body) {
+  return ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+         "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\n" +
+         body + "ret;\n}\n";
+}
+
+CUresult launch(CUmodule m, CUdeviceptr p, unsigned threads = 1) {
+  CUfunction f;
+  REQUIRE(cuModuleGetFunction(&f, m, "k") == CUDA_SUCCESS);
+  void* args[] = {&p};
+  return cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("invalid handles and arguments give error codes", "[handles]") {
+  int n = -1;
+  CHECK(cuDeviceGetCount(&n) == CUDA_ERROR_NOT_INITIALIZED);
+  CUcontext none = nullptr;
+  CHECK(cuCtxGetCurrent(&none) == CUDA_ERROR_NOT_INITIALIZED);
+  REQUIRE(cuInit(0) == CUDA_SUCCESS);
+  CHECK(cuInit(1) == CUDA_ERROR_INVALID_VALUE);
+  const char* s = nullptr;
+  CHECK(cuGetErrorName(CUDA_ERROR_ILLEGAL_ADDRESS, &s) == CUDA_SUCCESS);
+  CHECK(std::string(s) == "CUDA_ERROR_ILLEGAL_ADDRESS");
+  CHECK(cuGetErrorString(static_cast<CUresult>(12345), &s) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(s == nullptr);
+  CUdevice d = -1;
+  CHECK(cuDeviceGet(&d, 1) == CUDA_ERROR_INVALID_DEVICE);
+  REQUIRE(cuDeviceGet(&d, 0) == CUDA_SUCCESS);
+  char name[8];
+  CHECK(cuDeviceGetName(name, sizeof name, d) == CUDA_SUCCESS);
+  CHECK(std::string(name) == "ptxchec");  // truncated to the buffer
+  int major = 0, minor = 0;
+  CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) == CUDA_SUCCESS);
+  CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) == CUDA_SUCCESS);
+  CHECK((major == 8 && minor == 6));  // PTXCHECK_SHIM_SM
+  CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(100000), d) == CUDA_ERROR_INVALID_VALUE);
+
+  CUdeviceptr p = 0;
+  CHECK(cuMemAlloc(&p, 16) == CUDA_ERROR_INVALID_CONTEXT);  // no current context
+  CHECK(cuCtxSetCurrent(reinterpret_cast<CUcontext>(&p)) == CUDA_ERROR_INVALID_CONTEXT);
+  {
+    Ctx ctx;
+    CUfunction f = nullptr;
+    int local = 0;
+    CHECK(cuModuleGetFunction(&f, nullptr, "k") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuModuleGetFunction(&f, reinterpret_cast<CUmodule>(&local), "k") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuModuleGetFunction(&f, reinterpret_cast<CUmodule>(0x1234), "k") == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuLaunchKernel(reinterpret_cast<CUfunction>(&local), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr) ==
+          CUDA_ERROR_INVALID_HANDLE);
+    CUmodule m = load(kernel("st.global.u32 [%rd1], 7;\n"));
+    CHECK(cuModuleGetFunction(&f, m, "nope") == CUDA_ERROR_NOT_FOUND);
+    CUdeviceptr g;
+    CHECK(cuModuleGetGlobal(&g, nullptr, m, "nope") == CUDA_ERROR_NOT_FOUND);
+    REQUIRE(cuModuleGetFunction(&f, m, "k") == CUDA_SUCCESS);
+    REQUIRE(cuMemAlloc(&p, 4) == CUDA_SUCCESS);
+    void* args[] = {&p};
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, nullptr, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 64 * 1024, nullptr, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024) == CUDA_SUCCESS);
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 64 * 1024, nullptr, args, nullptr) == CUDA_SUCCESS);
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, reinterpret_cast<CUstream>(&local), args, nullptr) ==
+          CUDA_ERROR_INVALID_HANDLE);
+    unsigned v = 0;
+    CHECK(cuMemcpyDtoH(&v, p, 4) == CUDA_SUCCESS);
+    CHECK(v == 7);
+    CUstream st;
+    REQUIRE(cuStreamCreate(&st, 0) == CUDA_SUCCESS);
+    CHECK(cuStreamDestroy(st) == CUDA_SUCCESS);
+    CHECK(cuStreamDestroy(st) == CUDA_ERROR_INVALID_HANDLE);
+    CUevent a, b;
+    REQUIRE(cuEventCreate(&a, 0) == CUDA_SUCCESS);
+    REQUIRE(cuEventCreate(&b, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS);
+    float ms = 0;
+    CHECK(cuEventElapsedTime(&ms, a, a) == CUDA_ERROR_INVALID_HANDLE);  // never recorded
+    CHECK(cuEventRecord(a, nullptr) == CUDA_SUCCESS);
+    CHECK(cuEventRecord(b, nullptr) == CUDA_SUCCESS);
+    CHECK(cuEventElapsedTime(&ms, a, b) == CUDA_ERROR_INVALID_HANDLE);  // timing disabled
+    CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+    CHECK(cuModuleUnload(m) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr) == CUDA_ERROR_INVALID_HANDLE);
+  }
+  CHECK(cuMemAlloc(&p, 16) == CUDA_ERROR_INVALID_CONTEXT);  // destroyed, no longer current
+}
+
+TEST_CASE("invalid PTX is CUDA_ERROR_INVALID_PTX with the parser's message", "[ptx]") {
+  Ctx ctx;
+  CUmodule m = nullptr;
+  std::string bad = std::string(kHeader) + ".visible .entry k()\n{\n  add.u32 %r1, %r2;\n  ret;\n}\n";
+  char log[1024] = "";
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(static_cast<uintptr_t>(sizeof log))};
+  StderrCapture cap;
+  CUresult r = cuModuleLoadDataEx(&m, bad.c_str(), 2, opts, vals);
+  std::string err = cap.text();
+  CHECK(r == CUDA_ERROR_INVALID_PTX);
+  CHECK(err.find("error:") != std::string::npos);
+  CHECK(err.find(":6:") != std::string::npos);  // line of the bad instruction
+  CHECK(std::string(log).find(":6:") != std::string::npos);
+  CHECK(reinterpret_cast<uintptr_t>(vals[1]) == std::strlen(log) + 1);
+
+  // Resolution errors found while lowering are invalid PTX too.
+  std::string unresolved = std::string(kHeader) + kernel("bra NOWHERE;\n");
+  StderrCapture cap2;
+  CHECK(cuModuleLoadData(&m, unresolved.c_str()) == CUDA_ERROR_INVALID_PTX);
+  CHECK(cap2.text().find("NOWHERE") != std::string::npos);
+
+  CHECK(cuModuleLoad(&m, "/nonexistent/file.ptx") == CUDA_ERROR_FILE_NOT_FOUND);
+  const char elf[] = "\x7f" "ELF\x02\x01\x01";
+  StderrCapture cap3;
+  CHECK(cuModuleLoadData(&m, elf) == CUDA_ERROR_INVALID_IMAGE);
+  cap3.text();
+}
+
+TEST_CASE("module .global and .const variables are host-visible and per module", "[ptx]") {
+  Ctx ctx;
+  std::string vars = ".global .align 4 .u32 counter = 5;\n.const .align 4 .u32 scale = 3;\n";
+  CUmodule m1 = load(vars + kernel("ld.const.u32 %r1, [scale];\nld.global.u32 %r2, [counter];\n"
+                                   "mul.lo.u32 %r3, %r1, %r2;\nst.global.u32 [%rd1], %r3;\n"
+                                   "add.u32 %r2, %r2, 1;\nst.global.u32 [counter], %r2;\n"));
+  CUmodule m2 = load(vars + kernel("ld.global.u32 %r2, [counter];\nst.global.u32 [%rd1], %r2;\n"));
+  CUdeviceptr c1, c2, s1;
+  size_t size = 0;
+  REQUIRE(cuModuleGetGlobal(&c1, &size, m1, "counter") == CUDA_SUCCESS);
+  CHECK(size == 4);
+  REQUIRE(cuModuleGetGlobal(&c2, nullptr, m2, "counter") == CUDA_SUCCESS);
+  REQUIRE(cuModuleGetGlobal(&s1, &size, m1, "scale") == CUDA_SUCCESS);
+  CHECK(c1 != c2);
+  unsigned seven = 7;
+  REQUIRE(cuMemcpyHtoD(s1, &seven, 4) == CUDA_SUCCESS);  // a host write to a .const variable
+  CUdeviceptr out;
+  REQUIRE(cuMemAlloc(&out, 4) == CUDA_SUCCESS);
+  REQUIRE(launch(m1, out) == CUDA_SUCCESS);
+  unsigned v = 0, cnt = 0;
+  REQUIRE(cuMemcpyDtoH(&v, out, 4) == CUDA_SUCCESS);
+  CHECK(v == 35);  // 7 * 5
+  REQUIRE(cuMemcpyDtoH(&cnt, c1, 4) == CUDA_SUCCESS);
+  CHECK(cnt == 6);  // the kernel's increment persists
+  REQUIRE(launch(m2, out) == CUDA_SUCCESS);
+  REQUIRE(cuMemcpyDtoH(&v, out, 4) == CUDA_SUCCESS);
+  CHECK(v == 5);  // m2's own counter
+  CHECK(cuModuleUnload(m1) == CUDA_SUCCESS);
+  CHECK(cuMemcpyDtoH(&cnt, c1, 4) == CUDA_ERROR_INVALID_VALUE);  // gone with its module
+}
+
+TEST_CASE("faulting kernels poison the context with the GPU's error code", "[faults]") {
+  struct Case {
+    const char* what;
+    std::string body;
+    unsigned threads;
+    CUresult code;
+    const char* kind;
+  };
+  std::vector<Case> cases = {
+      {"out of bounds", "st.global.u32 [%rd1+4096], 1;\n", 1, CUDA_ERROR_ILLEGAL_ADDRESS, "out-of-bounds"},
+      {"misaligned", "st.global.u32 [%rd1+2], 1;\n", 1, CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned"},
+      {"trap", "trap;\n", 1, CUDA_ERROR_LAUNCH_FAILED, "trap"},
+      {"deadlock", "bar.sync 0, 64;\n", 32, CUDA_ERROR_LAUNCH_TIMEOUT, "barrier-deadlock"},
+      {"runaway loop", "LOOP:\nbra LOOP;\n", 1, CUDA_ERROR_LAUNCH_TIMEOUT, "step-limit"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    Ctx ctx;
+    CUmodule m = load(kernel(c.body));
+    CUdeviceptr p;
+    REQUIRE(cuMemAlloc(&p, 64) == CUDA_SUCCESS);
+    StderrCapture cap;
+    CHECK(launch(m, p, c.threads) == CUDA_SUCCESS);  // asynchronous launch: the fault shows later
+    CHECK(cuCtxSynchronize() == c.code);
+    std::string err = cap.text();
+    CHECK(err.find(c.kind) != std::string::npos);
+    unsigned v;
+    CHECK(cuMemcpyDtoH(&v, p, 4) == c.code);  // sticky
+    CUdeviceptr q;
+    CHECK(cuMemAlloc(&q, 4) == c.code);
+  }
+  Ctx fresh;  // a new context works again
+  CUdeviceptr p;
+  CHECK(cuMemAlloc(&p, 4) == CUDA_SUCCESS);
+}
+
+TEST_CASE("memory calls check addresses and sizes", "[memory]") {
+  Ctx ctx;
+  CUdeviceptr p = 0, q = 0;
+  CHECK(cuMemAlloc(&p, 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemAlloc(&p, size_t{1} << 40) == CUDA_ERROR_OUT_OF_MEMORY);
+  REQUIRE(cuMemAlloc(&p, 100) == CUDA_SUCCESS);
+  REQUIRE(cuMemAlloc(&q, 100) == CUDA_SUCCESS);
+  size_t free_b = 0, total = 0;
+  CHECK(cuMemGetInfo(&free_b, &total) == CUDA_SUCCESS);
+  CHECK(total == 64u << 20);
+  CHECK(free_b == total - 200);
+  std::vector<unsigned char> buf(200, 0xab);
+  CHECK(cuMemcpyHtoD(p, buf.data(), 100) == CUDA_SUCCESS);
+  CHECK(cuMemcpyHtoD(p, buf.data(), 101) == CUDA_ERROR_INVALID_VALUE);  // past the end
+  CHECK(cuMemcpyHtoD(p + 50, buf.data(), 51) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemcpyHtoD(p - 1, buf.data(), 1) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemcpyHtoD(p, nullptr, 4) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemcpyDtoH(buf.data(), 0x1234, 4) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemsetD32(p + 2, 1, 4) == CUDA_ERROR_INVALID_VALUE);  // misaligned
+  CHECK(cuMemsetD16(p + 2, 0x1234, 3) == CUDA_SUCCESS);
+  CHECK(cuMemsetD8(q, 0x11, 100) == CUDA_SUCCESS);
+  CHECK(cuMemcpyDtoD(p + 8, q, 4) == CUDA_SUCCESS);
+  CHECK(cuMemcpyDtoD(p + 20, p + 10, 30) == CUDA_SUCCESS);  // overlapping
+  std::vector<unsigned char> got(100);
+  REQUIRE(cuMemcpyDtoH(got.data(), p, 100) == CUDA_SUCCESS);
+  CHECK((got[0] == 0xab && got[2] == 0x34 && got[3] == 0x12 && got[8] == 0x11 && got[11] == 0x11));
+  CHECK((got[20] == 0x11 && got[21] == 0x11 && got[22] == 0xab && got[49] == 0xab));  // old bytes 10..39
+  CHECK(cuMemFree(p + 4) == CUDA_ERROR_INVALID_VALUE);  // not an allocation's base
+  CHECK(cuMemFree(p) == CUDA_SUCCESS);
+  CHECK(cuMemFree(p) == CUDA_ERROR_INVALID_VALUE);  // double free
+  CHECK(cuMemcpyDtoH(got.data(), p, 4) == CUDA_ERROR_INVALID_VALUE);
+  // A kernel using the freed pointer faults: addresses are not reused.
+  CUmodule m = load(kernel("st.global.u32 [%rd1], 1;\n"));
+  StderrCapture cap;
+  CHECK(launch(m, p) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
+  cap.text();
+}
