@@ -1,0 +1,92 @@
+// Comparing recordings with the model (compare.hpp).
+#include "hw/litmus/compare.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "checker/litmus_support.hpp"
+#include "semantics/litmus/check.hpp"
+#include "semantics/litmus/program.hpp"
+
+namespace ptxcheck::hw {
+
+Permitted permitted(const litmus::Test& t, const ModelConfig& cfg) {
+  mm::Model model;
+  if (!cli::parse_model(cfg.model, model)) throw std::invalid_argument("unknown model '" + cfg.model + "'");
+  std::unique_ptr<mm::Engine> engine;
+  if (cfg.engine == "z3") engine = mm::make_z3_engine();
+  else if (cfg.engine == "enum") engine = mm::make_enum_engine();
+  else throw std::invalid_argument("unknown engine '" + cfg.engine + "'");
+  litmus::Program p = litmus::lower(t);
+  Permitted out;
+  for (int unroll = 1;; ++unroll) {
+    litmus::CheckOptions opt;
+    opt.model = model;
+    opt.traces.unroll = unroll;
+    litmus::CheckResult res = litmus::check(p, *engine, opt);
+    out.outcomes.clear();
+    for (const auto& s : res.states) out.outcomes.insert(s.text);
+    out.bound_hit = res.bound_hit;
+    out.unroll = unroll;
+    if (!res.bound_hit || unroll >= cfg.max_unroll) break;
+  }
+  return out;
+}
+
+const char* class_name(Class c) {
+  switch (c) {
+    case Class::Violation: return "VIOLATION";
+    case Class::Undecided: return "UNDECIDED";
+    case Class::Witnessed: return "WITNESSED";
+    case Class::Unseen: return "UNSEEN";
+  }
+  return "?";
+}
+
+Comparison compare(const Recording& r, const Permitted& p) {
+  Comparison c;
+  for (const auto& [text, n] : r.histogram) {
+    if (n == 0) continue;
+    Class k = p.outcomes.count(text) ? Class::Witnessed : p.bound_hit ? Class::Undecided : Class::Violation;
+    c.outcomes.push_back({text, n, k, 0});
+  }
+  double bound = r.instances ? 3.0 / static_cast<double>(r.instances) : 1.0;
+  for (const auto& text : p.outcomes) {
+    auto it = r.histogram.find(text);
+    if (it == r.histogram.end() || it->second == 0) c.outcomes.push_back({text, 0, Class::Unseen, std::min(1.0, bound)});
+  }
+  std::stable_sort(c.outcomes.begin(), c.outcomes.end(), [](const auto& a, const auto& b) {
+    return a.cls != b.cls ? a.cls < b.cls : a.outcome < b.outcome;
+  });
+  for (const auto& o : c.outcomes) {
+    switch (o.cls) {
+      case Class::Violation: ++c.violations; break;
+      case Class::Undecided: ++c.undecided; break;
+      case Class::Witnessed: ++c.witnessed; break;
+      case Class::Unseen: ++c.unseen; break;
+    }
+  }
+  return c;
+}
+
+std::string comparison_text(const Recording& r, const Comparison& c, const Permitted& p) {
+  std::string s = fmt::format("Test {} on {} ({} instances, {} incomplete; model unroll {}{})\n", r.test,
+                              r.gpu.empty() ? "?" : r.gpu, r.instances, r.incomplete, p.unroll,
+                              p.bound_hit ? ", bound still hit" : "");
+  for (const auto& o : c.outcomes) {
+    if (o.cls == Class::Unseen)
+      s += fmt::format("  {:<10} {}  (rate < {:.3g} at 95%)\n", class_name(o.cls), o.outcome, o.rate_bound);
+    else
+      s += fmt::format("  {:<10} {}  x{}\n", class_name(o.cls), o.outcome, o.count);
+  }
+  s += fmt::format("Summary {}: {} violation(s), {} undecided, {} witnessed, {} unseen\n", r.test, c.violations,
+                   c.undecided, c.witnessed, c.unseen);
+  if (c.violations)
+    s += fmt::format("Replay: seed {} parameters {}\n", r.seed, params_to_json(r.params).dump());
+  return s;
+}
+
+}  // namespace ptxcheck::hw
