@@ -240,19 +240,22 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if (p.has("sat") && (p.has("relu") || p.has("satfinite"))) return bad(".sat with .relu/.satfinite");
   bool packed_d = dt == Ty::f16x2 || dt == Ty::bf16x2 || dt == Ty::e4m3x2 || dt == Ty::e5m2x2;
   bool fp8_d = dt == Ty::e4m3x2 || dt == Ty::e5m2x2, fp8_s = st == Ty::e4m3x2 || st == Ty::e5m2x2;
-  if (packed_d || fp8_s || st == Ty::f16x2) {
+  if (packed_d || fp8_s || st == Ty::f16x2 || st == Ty::bf16x2) {
     if (has_i || (has_f && frm != Round::rn && frm != Round::rz) || p.has("ftz") || p.has("sat"))
       return bad("packed conversions take .rn/.rz, .relu, .satfinite only");
     if (fp8_d && (frm != Round::rn || !p.has("satfinite"))) return bad("fp8 destinations need .rn.satfinite");
-    if (fp8_s && (dt != Ty::f16x2 || p.has("satfinite") || frm != Round::rn))
-      return bad("fp8 sources convert to .f16x2 with .rn");
+    // .bf16x2 destinations from fp8: PTX ISA 9.2 (1.3 "Adds support for .bf16x2
+    // destination type for cvt ... with .e4m3x2, .e5m2x2 ... source types").
+    if (fp8_s && ((dt != Ty::f16x2 && dt != Ty::bf16x2) || p.has("satfinite") || frm != Round::rn))
+      return bad("fp8 sources convert to .f16x2/.bf16x2 with .rn");
     if (!has_f) return bad("rounding modifier required");
     c |= static_cast<uint32_t>(frm);
     if (st == Ty::f32) {
       d = make_desc(cvt_pair, c, dt, {Ty::f32, Ty::f32});
       return Res::ok;
     }
-    if ((st == Ty::f16x2 && fp8_d) || (fp8_s && dt == Ty::f16x2)) {
+    // .bf16x2 sources to fp8: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.bf16x2, PTX ISA 9.1.
+    if (((st == Ty::f16x2 || st == Ty::bf16x2) && fp8_d) || (fp8_s && (dt == Ty::f16x2 || dt == Ty::bf16x2))) {
       d = make_desc(cvt_lanes, c, dt, {st});
       return Res::ok;
     }

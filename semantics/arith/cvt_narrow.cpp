@@ -5,12 +5,13 @@
 // as mirrored in public markdown copies of that page; rounding modifiers
 // from PTX ISA 9.2 6.5.2 Table 17 (seeds/000). Rules used here:
 // * f32 -> e2m1x2/e2m3x2/e3m2x2 (cvt.rn.satfinite{.relu}, a in the upper lane;
-//   .f16x2 sources since PTX 9.1, upper half to the upper lane): ".satfinite:
+//   .f16x2/.bf16x2 sources since PTX 9.1, upper half to the upper lane): ".satfinite:
 //   ... For .e2m1x2, .e2m3x2, .e3m2x2 ... NaN results are converted to
 //   positive MAX_NORM. If the absolute value of input is greater than
 //   MAX_NORM ... the result is sign-preserved MAX_NORM". e2m3/e3m2 lanes are
 //   bytes with the 2 MSBs zero.
-// * e2m1x2/e2m3x2/e3m2x2 -> f16x2 (cvt.rn{.relu}): exact; .relu clamps
+// * e2m1x2/e2m3x2/e3m2x2 -> f16x2 (cvt.rn{.relu}), and -> bf16x2 (PTX ISA
+//   9.2 1.3, assumed to take the same .rn{.relu} form): exact; .relu clamps
 //   negative results (including -0) to +0. The 2 MSBs of a 6-bit lane byte
 //   "are 0"; other values are outside the spec and ignored here.
 // * f32/bf16x2 -> ue8m0x2 (cvt.rz|.rp{.satfinite}): value 2^(code-127), no
@@ -74,20 +75,24 @@ uint64_t narrow_from_f32(const uint64_t* s, uint64_t*, uint64_t c) {
   return (to_narrow(f, unpack(kF32, s[0], false), c) << lw) | to_narrow(f, unpack(kF32, s[1], false), c);
 }
 
-uint64_t narrow_from_f16x2(const uint64_t* s, uint64_t*, uint64_t c) {
+// From .f16x2 or .bf16x2 (PTX 9.1): the upper half goes to the upper lane.
+uint64_t narrow_from_x2(const uint64_t* s, uint64_t*, uint64_t c) {
   const Fmt& f = narrow_fmt(dty(c));
+  const Fmt& h = sty(c) == Ty::bf16x2 ? kBF16 : kF16;
   unsigned lw = lane_bits(dty(c));
-  uint64_t hi = to_narrow(f, unpack(kF16, (s[0] >> 16) & 0xffff, false), c);
-  return (hi << lw) | to_narrow(f, unpack(kF16, s[0] & 0xffff, false), c);
+  uint64_t hi = to_narrow(f, unpack(h, (s[0] >> 16) & 0xffff, false), c);
+  return (hi << lw) | to_narrow(f, unpack(h, s[0] & 0xffff, false), c);
 }
 
-uint64_t f16x2_from_narrow(const uint64_t* s, uint64_t*, uint64_t c) {
+// To .f16x2, or .bf16x2 (PTX 9.2); exact in both.
+uint64_t x2_from_narrow(const uint64_t* s, uint64_t*, uint64_t c) {
   const Fmt& f = narrow_fmt(sty(c));
+  const Fmt& h = dty(c) == Ty::bf16x2 ? kBF16 : kF16;
   unsigned lw = lane_bits(sty(c));
   uint64_t r = 0;
   for (unsigned i = 0; i < 2; ++i) {
     Unp u = unpack(f, (s[0] >> (lw * i)) & mask(f.width()), false);
-    r |= finish(kF16, u, c) << (16 * i);
+    r |= finish(h, u, c) << (16 * i);
   }
   return r;
 }
@@ -202,13 +207,14 @@ Res resolve_cvt_narrow(const Parsed& p, OpDesc& d, std::string& err) {
   if (is_narrow(dt)) {  // cvt.rn.satfinite{.relu}.{e2m1x2,e2m3x2,e3m2x2}.{f32,f16x2}
     if (rm != Round::rn || !satfin) return bad("narrow float destinations need .rn.satfinite");
     if (st == Ty::f32) d = make_desc(narrow_from_f32, c, dt, {Ty::f32, Ty::f32});
-    else if (st == Ty::f16x2) d = make_desc(narrow_from_f16x2, c, dt, {Ty::f16x2});
-    else return bad("narrow float destinations convert from .f32 or .f16x2");
+    else if (st == Ty::f16x2 || st == Ty::bf16x2) d = make_desc(narrow_from_x2, c, dt, {st});
+    else return bad("narrow float destinations convert from .f32, .f16x2 or .bf16x2");
     return Res::ok;
   }
-  if (is_narrow(st)) {  // cvt.rn{.relu}.f16x2.{e2m1x2,e2m3x2,e3m2x2}
-    if (dt != Ty::f16x2 || rm != Round::rn || satfin) return bad("narrow float sources convert to .f16x2 with .rn{.relu}");
-    d = make_desc(f16x2_from_narrow, c, dt, {st});
+  if (is_narrow(st)) {  // cvt.rn{.relu}.{f16x2,bf16x2}.{e2m1x2,e2m3x2,e3m2x2}
+    if ((dt != Ty::f16x2 && dt != Ty::bf16x2) || rm != Round::rn || satfin)
+      return bad("narrow float sources convert to .f16x2/.bf16x2 with .rn{.relu}");
+    d = make_desc(x2_from_narrow, c, dt, {st});
     return Res::ok;
   }
   if (dt == Ty::ue8m0x2) {  // cvt.{rz,rp}{.satfinite}.ue8m0x2.{f32,bf16x2}

@@ -45,10 +45,17 @@ std::string statement(const std::string& m, const OpDesc& d) {
 }
 
 // cvt forms introduced after PTX ISA 9.0, the newest version the CUDA 13.0
-// ptxas implements: cvt.rn.satfinite{.relu}.{e2m3x2,e3m2x2}.f16x2 (PTX 9.1).
+// ptxas implements: .bf16x2 to fp8/fp6/fp4 and .f16x2 to fp6 (PTX 9.1),
+// .bf16x2 from fp8/fp6/fp4 (PTX 9.2).
 bool newer_than_ptxas(const std::string& m) {
-  return m.rfind("cvt.", 0) == 0 &&
-         (m.find(".e2m3x2.f16x2") != std::string::npos || m.find(".e3m2x2.f16x2") != std::string::npos);
+  if (m.rfind("cvt.", 0) != 0) return false;
+  size_t b = m.rfind('.'), a = m.rfind('.', b - 1);
+  std::string dst = m.substr(a + 1, b - a - 1), src = m.substr(b + 1);
+  auto small = [](const std::string& t) {
+    return t == "e4m3x2" || t == "e5m2x2" || t == "e2m1x2" || t == "e2m3x2" || t == "e3m2x2";
+  };
+  return (src == "bf16x2" && small(dst)) || (dst == "bf16x2" && small(src)) ||
+         (src == "f16x2" && (dst == "e2m3x2" || dst == "e3m2x2"));
 }
 
 }  // namespace

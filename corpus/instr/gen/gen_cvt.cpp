@@ -274,6 +274,20 @@ int main(int argc, char** argv) {
           return hbits(static_cast<_Float16>(val));
         };
         v.put("cvt.rn" + md + ".f16x2." + F, {uint64_t(c) | (uint64_t(c1) << 8)}, up(uint8_t(c)) | (up(c1) << 16));
+        // PTX ISA 9.2: .bf16x2 destinations (exact; NaN -> canonical 0x7fff)
+        auto upb = [&](uint8_t x) -> uint64_t {
+          long double val = e4 ? e4m3(x) : e5m2(x);
+          if (std::isnan(val)) return 0x7fff;
+          if (relu && std::signbit(val)) return 0;
+          return fbits(static_cast<float>(val)) >> 16;
+        };
+        v.put("cvt.rn" + md + ".bf16x2." + F, {uint64_t(c) | (uint64_t(c1) << 8)}, upb(uint8_t(c)) | (upb(c1) << 16));
+      }
+      // PTX ISA 9.1: from .bf16x2, upper half to the upper byte
+      for (uint16_t b0 : bf16_edges()) {
+        uint16_t b1 = uint16_t(r());
+        uint64_t res = (uint64_t(to_fp8(bf16_value(b1), e4, relu)) << 8) | to_fp8(bf16_value(b0), e4, relu);
+        v.put("cvt.rn.satfinite" + md + "." + F + ".bf16x2", {uint64_t(b0) | (uint64_t(b1) << 16)}, res);
       }
     }
   }

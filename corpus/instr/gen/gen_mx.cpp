@@ -108,7 +108,7 @@ uint64_t rs_ref(uint32_t a, uint64_t r, bool bf, bool relu, bool satfin) {
 int main(int argc, char** argv) {
   std::string dir = argc > 1 ? argv[1] : ".";
   std::mt19937_64 rng(8686);
-  Vec v(dir + "/mx.vec", "cvt with e2m1x2/e2m3x2/e3m2x2/ue8m0x2 and .rs, PTX ISA 9.2 9.7.9.21 (PTX 8.6-9.1 forms)");
+  Vec v(dir + "/mx.vec", "cvt with e2m1x2/e2m3x2/e3m2x2/ue8m0x2 and .rs, PTX ISA 9.2 9.7.9.21 (PTX 8.6-9.2 forms)");
   std::vector<uint32_t> e32 = f32_edges();
   for (float f : {0.25f, 0.2500001f, 0.75f, 1.25f, 1.75f, 2.5f, 3.0f, 3.5f, 5.0f, 6.0f, 6.5f, 7.0f, 7.5f, 8.0f,
                   28.0f, 30.0f, 32.0f, 0.0625f, 0.09375f, 0.03125f, 0.046875f, -0.7f, -5.5f, -1e-3f, 1.1e-3f,
@@ -138,7 +138,18 @@ int main(int argc, char** argv) {
         v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + ".f16x2",
               {uint64_t(lo) | (uint64_t(hi) << 16)}, r);
       }
-  // fp4/fp6 -> f16x2: every code in each lane
+  // bf16x2 -> fp4/fp6 (PTX 9.1)
+  std::vector<uint16_t> eb16 = bf16_edges();
+  for (uint16_t h : {0x3e80, 0x3f40, 0x40a0, 0x40c0, 0x40d0, 0x40e0, 0x41e0, 0x41f0, 0x3d80, 0x3dc0}) eb16.push_back(h);
+  for (const Narrow& n : kNarrow)
+    for (int relu = 0; relu < 2; ++relu)
+      for (size_t i = 0; i < eb16.size(); ++i) {
+        uint16_t lo = eb16[i], hi = eb16[(i * 5 + 2) % eb16.size()];
+        uint64_t r = (uint64_t(to_narrow(n, bf16_value(hi), relu)) << n.lane) | to_narrow(n, bf16_value(lo), relu);
+        v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + ".bf16x2",
+              {uint64_t(lo) | (uint64_t(hi) << 16)}, r);
+      }
+  // fp4/fp6 -> f16x2 and (PTX 9.2) bf16x2: every code in each lane
   for (const Narrow& n : kNarrow) {
     unsigned codes = 1u << (1 + n.ebits + n.mbits);
     for (int relu = 0; relu < 2; ++relu)
@@ -147,6 +158,9 @@ int main(int argc, char** argv) {
         uint64_t src = c | (uint64_t(c1) << n.lane);
         uint64_t r = f16_of(narrow_val(n, c), relu) | (f16_of(narrow_val(n, c1), relu) << 16);
         v.put(std::string("cvt.rn") + (relu ? ".relu" : "") + ".f16x2." + n.name, {src}, r);
+        auto b16 = [&](long double x) -> uint64_t { return relu && std::signbit(x) ? 0 : fbits(static_cast<float>(x)) >> 16; };
+        v.put(std::string("cvt.rn") + (relu ? ".relu" : "") + ".bf16x2." + n.name, {src},
+              b16(narrow_val(n, c)) | (b16(narrow_val(n, c1)) << 16));
       }
   }
   // f32 / bf16x2 -> ue8m0x2
