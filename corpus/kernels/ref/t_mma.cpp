@@ -1,0 +1,298 @@
+// References for the warp-level matrix kernels (wmma_tf32.cu, mma_sync.cu,
+// ldmatrix_mma.cu, stmatrix.cu). They compute plain matrix products; no
+// fragment layout appears here except where the CUDA source itself exposes
+// one (movmatrix, stmatrix). Kernels on small integers are exact under any
+// accumulation order. The others follow docs/mma.md: the products and C are
+// summed exactly (here in a 128-bit integer of 2^-48 or 2^-28 units, checked
+// exact) and rounded once to nearest even; the rounding goes through the
+// correctly rounded double of the exact sum, which is innocuous for f32 and
+// f16 results (53 >= 2p + 2).
+#include "common.hpp"
+#include "inputs.hpp"
+
+using namespace ref;
+
+namespace {
+
+using i128 = __int128;
+
+// x * 2^u as an exact integer (aborts when x is not a multiple of 2^-u).
+i128 mma_units(double x, int u) {
+    double y = std::ldexp(x, u);
+    require(y == std::trunc(y) && std::fabs(y) < 0x1p100, "mma reference: value not exact in units");
+    return i128(y);
+}
+// The exact value v * 2^-u correctly rounded to double.
+double mma_value(i128 v, int u) { return std::ldexp(double(v), -u); }
+
+std::vector<Half> mma_small_halves(uint64_t seed, size_t n, int lo, int hi) {
+    std::vector<Half> v;
+    for (int32_t x : rand_i32(seed, n, lo, hi)) v.push_back(to_half(x));
+    return v;
+}
+// Random f16 with 11-bit significands and exponents in [emin, emax].
+std::vector<Half> mma_rand_halves(uint64_t seed, size_t n, int emin, int emax) {
+    std::vector<Half> v;
+    for (float x : rand_f32(seed, n, emin, emax)) v.push_back(to_half(x, Rnd::rz));
+    return v;
+}
+// cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): round to 10 fraction bits, ties away.
+float mma_rna_tf32(float x) {
+    uint32_t u = bitcast<uint32_t>(x);
+    u = (u + 0x1000u) & 0xffffe000u;
+    return bitcast<float>(u);
+}
+
+}  // namespace
+
+// wmma_tf32.cu wmma_tf32: A 16x8 row-major (converted to tf32 in the kernel),
+// B 8x16 row-major (used as loaded), C = 0, D 16x16 row-major. Integers keep
+// tf32 conversion and accumulation exact.
+REF_TEST(wmma_tf32) {
+    Test t("wmma_tf32", "../ptx/sm_80/wmma_tf32.ptx", "wmma_tf32", {1}, {32});
+    std::vector<float> av, bv;
+    for (int32_t x : rand_i32(201, 128, -64, 64)) av.push_back(float(x));
+    for (int32_t x : rand_i32(202, 128, -64, 64)) bv.push_back(float(x));
+    auto a = t.buffer<float>("a", 128, values(av));
+    auto b = t.buffer<float>("b", 128, values(bv));
+    auto d = t.buffer<float>("d", 256, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            double s = 0;
+            for (int k = 0; k < 8; ++k) s += double(a[m * 8 + k]) * double(b[k * 16 + n]);
+            d[m * 16 + n] = float(s);
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// wmma_tf32.cu wmma_bf16: A and B 16x16 bf16 row-major, C = 1, D stored column-major.
+REF_TEST(wmma_bf16) {
+    Test t("wmma_bf16", "../ptx/sm_80/wmma_tf32.ptx", "wmma_bf16", {1}, {32});
+    std::vector<BF16> av, bv;
+    for (int32_t x : rand_i32(203, 256, -8, 8)) av.push_back(to_bf16(x));
+    for (int32_t x : rand_i32(204, 256, -8, 8)) bv.push_back(to_bf16(x));
+    auto a = t.buffer<BF16>("a", 256, values(av));
+    auto b = t.buffer<BF16>("b", 256, values(bv));
+    auto d = t.buffer<float>("d", 256, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            double s = 1;
+            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[k * 16 + n]);
+            d[n * 16 + m] = float(s);
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// wmma_tf32.cu wmma_f64: A 8x4 row-major, B 4x8 column-major, C = 0, D 8x8 row-major.
+REF_TEST(wmma_f64) {
+    Test t("wmma_f64", "../ptx/sm_80/wmma_tf32.ptx", "wmma_f64", {1}, {32});
+    std::vector<double> av, bv;
+    for (int32_t x : rand_i32(205, 32, -1000, 1000)) av.push_back(x * 0.25);
+    for (int32_t x : rand_i32(206, 32, -1000, 1000)) bv.push_back(x * 0.5);
+    auto a = t.buffer<double>("a", 32, values(av));
+    auto b = t.buffer<double>("b", 32, values(bv));
+    auto d = t.buffer<double>("d", 64, zero<double>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
+    for (int m = 0; m < 8; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double s = 0;
+            for (int k = 0; k < 4; ++k) s += a[m * 4 + k] * b[n * 4 + k];  // exact: small dyadic values
+            d[m * 8 + n] = s;
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_f16_f32 on small integers: exact, order-independent.
+REF_TEST(mma_f16_f32) {
+    Test t("mma_f16_f32", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f32", {1}, {32});
+    auto a = t.buffer<Half>("a", 256, values(mma_small_halves(207, 256, -6, 6)));
+    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(208, 128, -6, 6)));
+    auto c = t.buffer<float>("c", 128, fiota<float>(-64, 1));
+    auto d = t.buffer<float>("d", 128, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double s = c[m * 8 + n];
+            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[n * 16 + k]);
+            d[m * 8 + n] = float(s);
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_f16_f32 on values that need rounding: 11-bit significands
+// over 2^-8..2^8 and f32 C over 2^-6..2^20 (some rows cancel, some add a
+// large C), so a running f32 sum would differ from the exact sum rounded once.
+REF_TEST(mma_f16_round) {
+    Test t("mma_f16_round", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f32", {1}, {32});
+    auto a = t.buffer<Half>("a", 256, values(mma_rand_halves(209, 256, -8, 8)));
+    auto b = t.buffer<Half>("b", 128, values(mma_rand_halves(210, 128, -8, 8)));
+    auto c = t.buffer<float>("c", 128, values(rand_f32(211, 128, -6, 20)));
+    auto d = t.buffer<float>("d", 128, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            i128 s = mma_units(c[m * 8 + n], 48);
+            for (int k = 0; k < 16; ++k) s += mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24);
+            d[m * 8 + n] = float(mma_value(s, 48));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_f16_f16: f16 accumulator, exact sum rounded once to f16.
+REF_TEST(mma_f16_f16) {
+    Test t("mma_f16_f16", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f16", {1}, {32});
+    auto a = t.buffer<Half>("a", 256, values(mma_rand_halves(212, 256, -4, 4)));
+    auto b = t.buffer<Half>("b", 128, values(mma_rand_halves(213, 128, -4, 4)));
+    auto c = t.buffer<Half>("c", 128, values(mma_rand_halves(214, 128, -4, 6)));
+    auto d = t.buffer<Half>("d", 128, zero<Half>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            i128 s = mma_units(val(c[m * 8 + n]), 48);
+            for (int k = 0; k < 16; ++k) s += mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24);
+            d[m * 8 + n] = to_half(mma_value(s, 48));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_s8_satfinite: s8 x s8 over k = 32, C partly near the s32
+// limits so that .satfinite clamps.
+REF_TEST(mma_s8_satfinite) {
+    Test t("mma_s8_satfinite", "../ptx/sm_80/mma_sync.ptx", "mma_s8_satfinite", {1}, {32});
+    std::vector<int8_t> av, bv;
+    for (int32_t x : rand_i32(215, 512, -128, 127)) av.push_back(int8_t(x));
+    for (int32_t x : rand_i32(216, 256, -128, 127)) bv.push_back(int8_t(x));
+    std::vector<int32_t> cv = rand_i32(217, 128, -100000, 100000);
+    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 200000 : INT32_MAX - 200000) + cv[i];
+    auto a = t.buffer<int8_t>("a", 512, values(av));
+    auto b = t.buffer<int8_t>("b", 256, values(bv));
+    auto c = t.buffer<int32_t>("c", 128, values(cv));
+    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            int64_t s = c[m * 8 + n];
+            for (int k = 0; k < 32; ++k) s += int64_t(a[m * 32 + k]) * b[n * 32 + k];
+            d[m * 8 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_u8s8: u8 x s8 over k = 16, C near INT32_MAX: results wrap.
+REF_TEST(mma_u8s8) {
+    Test t("mma_u8s8", "../ptx/sm_80/mma_sync.ptx", "mma_u8s8", {1}, {32});
+    std::vector<uint8_t> av;
+    std::vector<int8_t> bv;
+    for (int32_t x : rand_i32(218, 256, 0, 255)) av.push_back(uint8_t(x));
+    for (int32_t x : rand_i32(219, 128, -128, 127)) bv.push_back(int8_t(x));
+    std::vector<int32_t> cv = rand_i32(220, 128, INT32_MAX - 300000, INT32_MAX);
+    auto a = t.buffer<uint8_t>("a", 256, values(av));
+    auto b = t.buffer<int8_t>("b", 128, values(bv));
+    auto c = t.buffer<int32_t>("c", 128, values(cv));
+    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            int64_t s = c[m * 8 + n];
+            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[n * 16 + k];
+            d[m * 8 + n] = int32_t(uint32_t(uint64_t(s)));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_tf32: f32 inputs rounded to tf32 with ties away, exact
+// products and sum, one rounding to f32.
+REF_TEST(mma_tf32) {
+    Test t("mma_tf32", "../ptx/sm_80/mma_sync.ptx", "mma_tf32", {1}, {32});
+    auto a = t.buffer<float>("a", 128, values(rand_f32(221, 128, -4, 4)));
+    auto b = t.buffer<float>("b", 64, values(rand_f32(222, 64, -4, 4)));
+    auto c = t.buffer<float>("c", 128, values(rand_f32(223, 128, -4, 12)));
+    auto d = t.buffer<float>("d", 128, zero<float>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            i128 s = mma_units(c[m * 8 + n], 48);
+            for (int k = 0; k < 8; ++k)
+                s += mma_units(mma_rna_tf32(a[m * 8 + k]), 24) * mma_units(mma_rna_tf32(b[n * 8 + k]), 24);
+            d[m * 8 + n] = float(mma_value(s, 48));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_f64: A 8x4 row-major, B 4x8 column-major, C 8x8; exact.
+REF_TEST(mma_f64) {
+    Test t("mma_f64", "../ptx/sm_80/mma_sync.ptx", "mma_f64", {1}, {32});
+    std::vector<double> av, bv;
+    for (int32_t x : rand_i32(224, 32, -4096, 4096)) av.push_back(x * 0.125);
+    for (int32_t x : rand_i32(225, 32, -4096, 4096)) bv.push_back(x * 0.5);
+    auto a = t.buffer<double>("a", 32, values(av));
+    auto b = t.buffer<double>("b", 32, values(bv));
+    auto c = t.buffer<double>("c", 64, fiota<double>(-1000.5, 31.25));
+    auto d = t.buffer<double>("d", 64, zero<double>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 8; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double s = c[m * 8 + n];
+            for (int k = 0; k < 4; ++k) s += a[m * 4 + k] * b[n * 4 + k];
+            d[m * 8 + n] = s;
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// ldmatrix_mma.cu: D = A(16x16) * B(16x8, row-major) from shared memory via
+// ldmatrix; at[l] is lane l's register after movmatrix.trans of the tile
+// A[0..7][0..7]: row l/4, columns 2(l%4), 2(l%4)+1 of its transpose.
+REF_TEST(ldmatrix_mma) {
+    Test t("ldmatrix_mma", "../ptx/sm_80/ldmatrix_mma.ptx", "ldmatrix_mma", {1}, {32});
+    auto a = t.buffer<Half>("a", 256, values(mma_small_halves(226, 256, -5, 5)));
+    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(227, 128, -5, 5)));
+    auto d = t.buffer<float>("d", 128, zero<float>());
+    auto at = t.buffer<uint32_t>("at", 32, zero<uint32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d"); t.arg_buffer("at");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double s = 0;
+            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[k * 8 + n]);
+            d[m * 8 + n] = float(s);
+        }
+    for (int l = 0; l < 32; ++l) {
+        int r = l / 4, c0 = 2 * (l % 4);
+        at[l] = uint32_t(a[c0 * 16 + r].bits) | uint32_t(a[(c0 + 1) * 16 + r].bits) << 16;
+    }
+    t.expect("d", d);
+    t.expect("at", at);
+    return t;
+}
+
+// stmatrix.cu: in[32j + l] is register j of lane l, holding row l/4, columns
+// 2(l%4) (low half) and 2(l%4)+1 (high half) of matrix j. out is the four
+// matrices row-major; out_t the transposes of matrices 0 and 1.
+REF_TEST(stmatrix_x4) {
+    Test t("stmatrix_x4", "../ptx/sm_90/stmatrix.ptx", "stmatrix_x4", {1}, {32});
+    auto in = t.buffer<uint32_t>("in", 128, values(rand_u32(228, 128)));
+    auto out = t.buffer<uint16_t>("out", 256, zero<uint16_t>());
+    auto out_t = t.buffer<uint16_t>("out_t", 128, zero<uint16_t>());
+    t.arg_buffer("in"); t.arg_buffer("out"); t.arg_buffer("out_t");
+    auto elem = [&](int j, int r, int c) { return uint16_t(in[32 * j + 4 * r + c / 2] >> (16 * (c % 2))); };
+    for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 8; ++c) out[j * 64 + r * 8 + c] = elem(j, r, c);
+    for (int j = 0; j < 2; ++j)
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 8; ++c) out_t[j * 64 + r * 8 + c] = elem(j, c, r);
+    t.expect("out", out);
+    t.expect("out_t", out_t);
+    return t;
+}
