@@ -403,43 +403,58 @@ bool Machine::step(Warp& w) {
       AtomOp op = static_cast<AtomOp>(in.mode);
       unsigned bits = in.size * 8u;
       uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      // Elements: 1, or the vector width of atom/red .v2/.v4 (each element
+      // its own atomic operation on consecutive locations).
+      const unsigned nel = op == AtomOp::Cas ? 1u : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
       FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
         if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
-        if (!access(w, t, in, in.addr.space, a, in.size, true, true, wh)) return true;
-        uint8_t* p = &wh.region->bytes[wh.off];
-        uint64_t old = 0;
-        std::memcpy(&old, p, in.size);
-        uint64_t b = get(in.src[0], t, l, w) & mask;
-        uint64_t nv = old;
-        bool sg = in.nk == NumKind::S;
-        switch (op) {
-          case AtomOp::Add:
-            if (in.nk == NumKind::F || in.flags >= 2) {
-              uint64_t s[2] = {old, b};
-              uint64_t aux = 0;
-              nv = in.fn.fn(s, &aux, in.fn.cfg);
-            } else {
-              nv = old + b;
-            }
-            break;
-          case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;    // PTX ISA 9.7.12.5
-          case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
-          case AtomOp::Min: nv = sg ? (static_cast<int64_t>(sext(old, bits)) < static_cast<int64_t>(sext(b, bits)) ? old : b) : std::min(old, b); break;
-          case AtomOp::Max: nv = sg ? (static_cast<int64_t>(sext(old, bits)) > static_cast<int64_t>(sext(b, bits)) ? old : b) : std::max(old, b); break;
-          case AtomOp::And: nv = old & b; break;
-          case AtomOp::Or: nv = old | b; break;
-          case AtomOp::Xor: nv = old ^ b; break;
-          case AtomOp::Exch: nv = b; break;
-          case AtomOp::Cas: nv = old == b ? (get(in.src[1], t, l, w) & mask) : old; break;
+        if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
+        for (unsigned e = 0; e < nel; ++e) {
+          uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
+          uint64_t old = 0;
+          std::memcpy(&old, p, in.size);
+          uint64_t b = get(in.src[e], t, l, w) & mask;
+          uint64_t nv = old;
+          bool sg = in.nk == NumKind::S;
+          switch (op) {
+            case AtomOp::Add:
+              if (in.nk == NumKind::F || in.flags >= 2) {
+                uint64_t s[2] = {old, b};
+                uint64_t aux = 0;
+                nv = in.fn.fn(s, &aux, in.fn.cfg);
+              } else {
+                nv = old + b;
+              }
+              break;
+            case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;    // PTX ISA 9.7.12.5
+            case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
+            case AtomOp::Min:
+            case AtomOp::Max:
+              if (in.fn.fn) {  // .f16/.bf16/.f16x2/.bf16x2 min/max (lowering resolved it)
+                uint64_t s[2] = {old, b};
+                uint64_t aux = 0;
+                nv = in.fn.fn(s, &aux, in.fn.cfg);
+              } else if (op == AtomOp::Min) {
+                nv = sg ? (static_cast<int64_t>(sext(old, bits)) < static_cast<int64_t>(sext(b, bits)) ? old : b) : std::min(old, b);
+              } else {
+                nv = sg ? (static_cast<int64_t>(sext(old, bits)) > static_cast<int64_t>(sext(b, bits)) ? old : b) : std::max(old, b);
+              }
+              break;
+            case AtomOp::And: nv = old & b; break;
+            case AtomOp::Or: nv = old | b; break;
+            case AtomOp::Xor: nv = old ^ b; break;
+            case AtomOp::Exch: nv = b; break;
+            case AtomOp::Cas: nv = old == b ? (get(in.src[1], t, l, w) & mask) : old; break;
+          }
+          nv &= mask;
+          std::memcpy(p, &nv, in.size);
+          if (in.op == IrOp::Atom) put(t, in.dst[e], old, 64);
         }
-        nv &= mask;
-        std::memcpy(p, &nv, in.size);
-        wh.region->mark_init(wh.off, in.size);
-        if (in.op == IrOp::Atom) put(t, in.dst[0], old, 64);
+        wh.region->mark_init(wh.off, in.size * nel);
       }
       break;
     }
@@ -452,6 +467,35 @@ bool Machine::step(Warp& w) {
       }
       leave();
       FOR_LANES(m) T[l].pc = in.target;
+      FOR_LANES(nt) T[l].pc = w.pc + 1;
+      return true;
+    }
+    case IrOp::BrxIdx: {  // PTX ISA 9.7.11.4: pc = tlist[index]; undefined if index >= length
+      if (!m) break;
+      const std::vector<uint32_t>& tab = prog.branch_tables[in.target];
+      uint32_t tgt[32], first = ~0u;
+      bool same = true;
+      FOR_LANES(m) {
+        uint64_t idx = val(in.src[0], l) & 0xffffffffu;
+        if (idx >= tab.size()) {
+          diag("bad-branch", true, c, T[l], in.line,
+               "brx.idx index " + std::to_string(idx) + " is not below the length " + std::to_string(tab.size()) +
+                   " of its .branchtargets list (undefined behaviour)");
+          stop_ = true;
+          return true;
+        }
+        tgt[l] = tab[idx];
+        if (first == ~0u) first = tgt[l];
+        same = same && tgt[l] == first;
+      }
+      uint32_t nt = g & ~m;
+      if (same && !nt) {
+        w.pc = first;  // uniform: the group stays as it is
+        if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
+        return true;
+      }
+      leave();
+      FOR_LANES(m) T[l].pc = tgt[l];
       FOR_LANES(nt) T[l].pc = w.pc + 1;
       return true;
     }

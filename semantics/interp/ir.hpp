@@ -127,6 +127,7 @@ struct Program {
   std::vector<Function> funcs;
   std::vector<CallSite> calls;             // Inst::target of IrOp::Call
   std::vector<std::string> messages;       // Inst::target of IrOp::Unsupported
+  std::vector<std::vector<uint32_t>> branch_tables;  // Inst::target of IrOp::BrxIdx: code indices
   std::vector<std::shared_ptr<const MmaSite>> mma;  // Inst::target of IrOp::Mma
   std::vector<KernelParam> kparams;        // of the kernel being run
   uint32_t kparam_bytes = 0;

@@ -183,11 +183,17 @@ void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
 
 void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
   // Labels first so that forward branches resolve; scopes follow nesting.
+  const std::string* last_label = nullptr;  // a label directly before a .branchtargets names it
   for (const auto& st : body) {
+    const std::string* label = nullptr;
     if (auto* v = std::get_if<ast::VarDecl>(&st.v)) {
       declare_local(ctx, *v);
     } else if (auto* l = std::get_if<ast::Label>(&st.v)) {
       ctx.labels[l->name] = static_cast<uint32_t>(ctx.prog.code.size());
+      label = &l->name;
+    } else if (auto* d = std::get_if<ast::Directive>(&st.v)) {
+      auto* tl = std::get_if<ast::TargetListDir>(&d->v);
+      if (tl && !tl->calls && last_label) ctx.branch_lists[*last_label] = tl->names;
     } else if (auto* in = std::get_if<ast::Instruction>(&st.v)) {
       lower_instruction(ctx, *in, st.pos);
     } else if (auto* b = std::get_if<ast::Block>(&st.v)) {
@@ -195,6 +201,7 @@ void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
       lower_body(ctx, b->body);
       ctx.scopes.pop_back();
     }
+    last_label = label;
   }
 }
 
@@ -220,6 +227,8 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
   ctx.scopes.emplace_back();
   ctx.labels.clear();
   ctx.fixups.clear();
+  ctx.branch_lists.clear();
+  ctx.table_fixups.clear();
   f.entry_pc = static_cast<uint32_t>(ctx.prog.code.size());
   ctx.cc_slot = ctx.new_slot(1);
   if (af.is_entry) {
@@ -249,6 +258,19 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
     if (it == ctx.labels.end()) ctx.fail(lab.second, "unknown label '" + lab.first + "'");
     ctx.prog.code[pc].target = it->second;
   }
+  // brx.idx tables: every entry a label of this function (PTX ISA 9.7.11.4).
+  for (const auto& [pc, tab] : ctx.table_fixups) {
+    auto it = ctx.branch_lists.find(tab.first);
+    if (it == ctx.branch_lists.end()) ctx.fail(tab.second, "unknown .branchtargets list '" + tab.first + "'");
+    std::vector<uint32_t> targets;
+    for (const auto& name : it->second) {
+      auto lt = ctx.labels.find(name);
+      if (lt == ctx.labels.end()) ctx.fail(tab.second, "unknown label '" + name + "' in .branchtargets '" + tab.first + "'");
+      targets.push_back(lt->second);
+    }
+    ctx.prog.code[pc].target = static_cast<uint32_t>(ctx.prog.branch_tables.size());
+    ctx.prog.branch_tables.push_back(std::move(targets));
+  }
 }
 
 }  // namespace
@@ -258,7 +280,7 @@ Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, c
   Program prog;
   prog.file = m.file;
   prog.global_base = global_base;
-  LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0};
+  LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0, {}, {}};
   std::vector<const ast::Function*> afs;
   bool found = false;
   for (const auto& it : m.items) {

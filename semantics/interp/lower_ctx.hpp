@@ -35,6 +35,10 @@ struct LowerCtx {
   std::unordered_map<std::string, uint32_t> labels;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> fixups;  // code index -> label
   uint32_t cc_slot = 0;  // hidden carry flag (PTX ISA 9.7.2)
+  // `name: .branchtargets L1, L2;` of the function (PTX ISA 9.7.11.4), and
+  // the brx.idx instructions naming one (code index -> table name).
+  std::unordered_map<std::string, std::vector<std::string>> branch_lists;
+  std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> table_fixups;
 
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
   const LocalSym* find_local(const std::string& name) const {

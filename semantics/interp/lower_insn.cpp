@@ -37,7 +37,11 @@ void InsnLowering::atom(bool is_red) {
   i.op = is_red ? IrOp::Red : IrOp::Atom;
   i.size = static_cast<uint8_t>(bits / 8);
   i.nk = numkind(t);
-  if (vec > 1) return unsupported("vector atom/red is not supported");
+  // Vector atom/red (sm_90, .global): each element is its own atomic
+  // operation on consecutive elements (PTX ISA 9.x 9.7.13.5; forms checked
+  // with ptxas 13: .add.v2/.v4.f32, .{add,min,max}.noftz.v2/.v4/.v8 of
+  // .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2).
+  if (vec > 4) return unsupported("atom/red with more than 4 vector elements (.v8) is not supported");
   // The packed float types add lane-wise (PTX ISA 9.7.12.5).
   if (t == Mod::f16x2) i.flags = 2;
   if (t == Mod::bf16x2) i.flags = 3;
@@ -56,20 +60,34 @@ void InsnLowering::atom(bool is_red) {
   else if (has(Mod::cas)) op = AtomOp::Cas;
   else ctx.fail(in.pos, "atom/red without an operation");
   i.mode = static_cast<uint8_t>(op);
-  if (op == AtomOp::Add && (i.nk == NumKind::F || i.flags >= 2)) {
+  bool fp = i.nk == NumKind::F || i.flags >= 2;
+  if (op == AtomOp::Add && fp) {
     // PTX ISA 9.7.12.5: atom.add.f32 rounds to nearest even and flushes
     // subnormals; f64 and the 16-bit formats (.noftz) do not flush.
     std::string mn = t == Mod::f32 ? "add.rn.ftz.f32" : "add.rn" + std::string(table::name(t));
     auto r = arith::resolve(mn);
     if (!r) return unsupported("atom/red add: '" + mn + "': " + r.error);
     i.fn = *r.desc;
-  } else if (i.nk == NumKind::F && op != AtomOp::Exch && op != AtomOp::Cas) {
-    return unsupported("atom/red with a float type supports add, exch and cas only");
+  } else if ((op == AtomOp::Min || op == AtomOp::Max) && fp && i.flags >= 2) {
+    // .min/.max.noftz on the 16-bit formats (vector forms, sm_90): the
+    // min/max instruction's semantics without flushing (PTX ISA 9.7.3.11-12).
+    std::string mn = std::string(op == AtomOp::Min ? "min" : "max") + std::string(table::name(t));
+    auto r = arith::resolve(mn);
+    if (!r) return unsupported("atom/red " + mn + ": " + r.error);
+    i.fn = *r.desc;
+  } else if (fp && op != AtomOp::Exch && op != AtomOp::Cas) {
+    return unsupported("atom/red ." + std::string(op == AtomOp::Min ? "min" : op == AtomOp::Max ? "max" : "op") +
+                       " on " + std::string(table::name(t)) + " is not a PTX form");
   }
   size_t k = 0;
   if (!is_red) dests(opd(k++), bits);
   i.addr = address(opd(k++));
   i.nsrc = 0;
+  if (vec > 1) {
+    sources(opd(k), bits, i.nk == NumKind::F);
+    if (i.nsrc != vec || (!is_red && i.ndst != vec)) ctx.fail(in.pos, "vector width does not match the operand list");
+    return emit();
+  }
   for (; k < in.operands.size(); ++k) {
     if (std::holds_alternative<ast::Symbol>(in.operands[k].v) && k + 1 == in.operands.size() && i.nsrc >= 1)
       break;  // cache-policy operand
@@ -250,8 +268,21 @@ void InsnLowering::run() {
       std::string name;
       if (auto* l = std::get_if<ast::LabelRef>(&t.v)) name = l->name;
       else if (auto* s = std::get_if<ast::Symbol>(&t.v)) name = s->name;
-      else return unsupported("indirect branch (brx.idx) is not supported");
+      else return unsupported("bra to a non-label operand");
       ctx.fixups.push_back({static_cast<uint32_t>(ctx.prog.code.size()), {name, t.pos}});
+      return emit();
+    }
+    case Opcode::brx_idx: {  // brx.idx{.uni} index, tlist   PTX ISA 9.7.11.4
+      i.op = IrOp::BrxIdx;
+      i.flags = has(Mod::uni) ? 1 : 0;
+      i.src[0] = value(opd(0), 32, false);
+      i.nsrc = 1;
+      const ast::Operand& t = opd(1);
+      std::string name;
+      if (auto* l = std::get_if<ast::LabelRef>(&t.v)) name = l->name;
+      else if (auto* s = std::get_if<ast::Symbol>(&t.v)) name = s->name;
+      else ctx.fail(t.pos, "brx.idx: expected the label of a .branchtargets list");
+      ctx.table_fixups.push_back({static_cast<uint32_t>(ctx.prog.code.size()), {name, t.pos}});
       return emit();
     }
     case Opcode::ret: i.op = IrOp::Ret; return emit();
@@ -324,6 +355,25 @@ void InsnLowering::run() {
     case Opcode::mbarrier_pending_count:
     case Opcode::mbarrier_expect_tx:
     case Opcode::mbarrier_complete_tx: return async_op();
+    case Opcode::createpolicy:
+      // An opaque cache-eviction policy (PTX ISA 9.7.8.15) that only other
+      // instructions' cache-policy operands consume, and they ignore it here.
+      i.op = IrOp::Mov;
+      i.dst[0] = value(opd(0), 64, false);
+      i.ndst = 1;
+      i.src[0] = Opnd{Opnd::Imm, SReg::zero, false, 0, 0};
+      i.nsrc = 1;
+      i.dwidth = 64;
+      return emit();
+    // Cache and scheduling hints without an effect on values: prefetches,
+    // eviction priorities (PTX ISA 9.7.8.12-13), register-count hints
+    // (setmaxnreg). discard.L2 (9.7.8.14) makes the line's contents
+    // undefined; keeping the old bytes is one permitted outcome.
+    case Opcode::prefetchu:
+    case Opcode::applypriority:
+    case Opcode::discard:
+    case Opcode::cp_async_bulk_prefetch:
+    case Opcode::setmaxnreg:
     case Opcode::prefetch:
     case Opcode::nanosleep:
     case Opcode::pmevent:

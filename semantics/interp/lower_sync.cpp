@@ -32,8 +32,11 @@ void InsnLowering::bar() {
 void InsnLowering::warp_op() {
   switch (in.op) {
     case Opcode::shfl: {
-      if (!has(Mod::sync)) return unsupported("shfl without .sync is not supported (sm_70+)");
+      // shfl.mode.b32 d[|p], a, b, c (deprecated, PTX ISA 9.7.8.5): the
+      // pseudo-code of shfl.sync over the lanes executing it; reading a lane
+      // that does not execute it is unpredictable (a shfl-source warning).
       i.op = IrOp::Shfl;
+      i.flags = has(Mod::sync) ? 1 : 0;
       i.mode = has(Mod::up) ? 0 : has(Mod::down) ? 1 : has(Mod::bfly) ? 2 : 3;
       const ast::Operand& d = opd(0);
       if (auto* rp = std::get_if<ast::RegPair>(&d.v)) {
@@ -44,8 +47,8 @@ void InsnLowering::warp_op() {
         i.dst[0] = value(d, 32, false);
         i.ndst = 1;
       }
-      for (int s = 0; s < 4; ++s) i.src[s] = value(opd(1 + s), 32, false);
-      i.nsrc = 4;
+      i.nsrc = i.flags ? 4 : 3;
+      for (int s = 0; s < i.nsrc; ++s) i.src[s] = value(opd(1 + s), 32, false);
       break;
     }
     case Opcode::vote: {

@@ -30,8 +30,9 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
     return finish(0);
   }
   const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
-  // Deprecated vote without .sync operates on the lanes executing now.
-  bool legacy = in.op == IrOp::Vote && !(in.flags & 1);
+  // Deprecated vote and shfl without .sync (PTX ISA 9.7.12.7, 9.7.8.5)
+  // operate on the lanes executing now.
+  bool legacy = (in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1);
   auto mask_of = [&](uint32_t l) { return legacy ? m : static_cast<uint32_t>(get(mo, T[l], l, w)) & lanes_of(w); };
   uint32_t alive = 0;
   for (uint32_t l = 0; l < w.nlanes; ++l)
@@ -91,7 +92,10 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
         }
         if (!p) j = static_cast<int>(l);
         if (static_cast<uint32_t>(j) >= w.nlanes || !((mm >> j) & 1)) {
-          if (p) diag("shfl-source", false, c, T[l], in.line, "shfl.sync reads a lane outside membermask (undefined value)");
+          if (p)
+            diag("shfl-source", false, c, T[l], in.line,
+                 (in.flags & 1) ? "shfl.sync reads a lane outside membermask (undefined value)"
+                                : "shfl reads a lane that does not execute it (unpredictable value)");
         }
         res[l] = static_cast<uint32_t>(j) < w.nlanes ? vals[j] : 0;
         pv[l] = p;
