@@ -6,6 +6,7 @@
 // (an error: the ISA leaves it undefined). Memory is accessed element by
 // element through Machine::access, so bounds, uninitialised reads and races
 // are checked as for ld/st.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -76,10 +77,15 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
       for (uint32_t l = 0; l < 32; ++l) {
         uint64_t a = base(l);
         uint64_t stride = s.stride.kind == Opnd::None ? s.def_stride : reg(l, s.stride) & 0xffffffffu;
-        // Each row (column) must start at a multiple of the fragment size.
-        if (a % s.frag_bytes || (stride * esz) % s.frag_bytes) {
-          misaligned(l, "wmma: address and stride*element size must be multiples of the " +
-                            std::to_string(s.frag_bytes) + "-byte fragment (PTX ISA 9.7.14.4.2)");
+        // PTX ISA 9.7.14.4.2 asks every row (column) to start at a multiple of
+        // the fragment size; CUDA documents 256-bit pointers and strides in
+        // multiples of 16 bytes, which compiled code relies on. We diagnose
+        // what both forbid: a base below min(fragment, 32) bytes of
+        // alignment, a stride below min(fragment, 16) bytes (docs/mma.md).
+        uint32_t abase = std::min<uint32_t>(s.frag_bytes, 32), astride = std::min<uint32_t>(s.frag_bytes, 16);
+        if (a % abase || (stride * esz) % astride) {
+          misaligned(l, "wmma: address must be " + std::to_string(abase) + "-byte aligned and stride*element size a multiple of " +
+                            std::to_string(astride) + " bytes (PTX ISA 9.7.14.4.2)");
           return true;
         }
         uint64_t vals[16] = {};

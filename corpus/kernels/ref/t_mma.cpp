@@ -171,7 +171,7 @@ REF_TEST(mma_s8_satfinite) {
     for (int32_t x : rand_i32(215, 512, -128, 127)) av.push_back(int8_t(x));
     for (int32_t x : rand_i32(216, 256, -128, 127)) bv.push_back(int8_t(x));
     std::vector<int32_t> cv = rand_i32(217, 128, -100000, 100000);
-    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 200000 : INT32_MAX - 200000) + cv[i];
+    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 20000 : INT32_MAX - 20000) + cv[i] / 50;
     auto a = t.buffer<int8_t>("a", 512, values(av));
     auto b = t.buffer<int8_t>("b", 256, values(bv));
     auto c = t.buffer<int32_t>("c", 128, values(cv));
@@ -294,5 +294,69 @@ REF_TEST(stmatrix_x4) {
             for (int c = 0; c < 8; ++c) out_t[j * 64 + r * 8 + c] = elem(j, c, r);
     t.expect("out", out);
     t.expect("out_t", out_t);
+    return t;
+}
+
+// wmma_shapes.cu wmma_m32n8k16_f16: A 32x16 column-major (ld 40), B 16x8
+// row-major, C 32x8 row-major f16 doubled in the kernel, D column-major (ld
+// 40; rows 32..39 of each column untouched). Small integers: exact.
+REF_TEST(wmma_m32n8k16_f16) {
+    Test t("wmma_m32n8k16_f16", "../ptx/sm_80/wmma_shapes.ptx", "wmma_m32n8k16_f16", {1}, {32});
+    auto a = t.buffer<Half>("a", 640, values(mma_small_halves(229, 640, -4, 4)));
+    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(230, 128, -4, 4)));
+    auto c = t.buffer<Half>("c", 256, values(mma_small_halves(231, 256, -100, 100)));
+    auto d = t.buffer<Half>("d", 320, zero<Half>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 32; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double s = 2 * val(c[m * 8 + n]);
+            for (int k = 0; k < 16; ++k) s += val(a[k * 40 + m]) * val(b[k * 8 + n]);
+            d[n * 40 + m] = to_half(s);
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// wmma_shapes.cu wmma_m8n32k16_s8: A 8x16 row-major, B 16x32 column-major,
+// C 8x32 row-major with some entries near the int limits; .satfinite.
+REF_TEST(wmma_m8n32k16_s8) {
+    Test t("wmma_m8n32k16_s8", "../ptx/sm_80/wmma_shapes.ptx", "wmma_m8n32k16_s8", {1}, {32});
+    std::vector<int8_t> av, bv;
+    for (int32_t x : rand_i32(232, 128, -128, 127)) av.push_back(int8_t(x));
+    for (int32_t x : rand_i32(233, 512, -128, 127)) bv.push_back(int8_t(x));
+    std::vector<int32_t> cv = rand_i32(234, 256, -50000, 50000);
+    for (size_t i = 0; i < cv.size(); i += 4) cv[i] = (i % 8 ? INT32_MIN + 10000 : INT32_MAX - 10000) + cv[i] / 50;
+    auto a = t.buffer<int8_t>("a", 128, values(av));
+    auto b = t.buffer<int8_t>("b", 512, values(bv));
+    auto c = t.buffer<int32_t>("c", 256, values(cv));
+    auto d = t.buffer<int32_t>("d", 256, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 8; ++m)
+        for (int n = 0; n < 32; ++n) {
+            int64_t s = c[m * 32 + n];
+            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[n * 16 + k];
+            d[m * 32 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// wmma_shapes.cu wmma_u8: A and B 16x16 u8 row-major, C = -5, D column-major.
+REF_TEST(wmma_u8) {
+    Test t("wmma_u8", "../ptx/sm_80/wmma_shapes.ptx", "wmma_u8", {1}, {32});
+    std::vector<uint8_t> av, bv;
+    for (int32_t x : rand_i32(235, 256, 0, 255)) av.push_back(uint8_t(x));
+    for (int32_t x : rand_i32(236, 256, 0, 255)) bv.push_back(uint8_t(x));
+    auto a = t.buffer<uint8_t>("a", 256, values(av));
+    auto b = t.buffer<uint8_t>("b", 256, values(bv));
+    auto d = t.buffer<int32_t>("d", 256, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            int64_t s = -5;
+            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[k * 16 + n];
+            d[n * 16 + m] = int32_t(s);
+        }
+    t.expect("d", d);
     return t;
 }
