@@ -120,6 +120,16 @@ void InsnLowering::matrix_op() {
         ctx.fail(in.pos, "mma: expected .dtype.atype.btype.ctype");
       }
       bool wm = in.op == Opcode::wmma_mma;
+      // Accumulator types (9.7.14.4.5, 9.7.14.5.14): .f16 multiplicands take
+      // .f16/.f32, .bf16/.tf32 only .f32, integers .s32, .f64 .f64.
+      bool iab = melem_bits(s.a) == 8;
+      bool accok = s.a == MElem::f16    ? (s.c == MElem::f16 || s.c == MElem::f32) && (s.d == MElem::f16 || s.d == MElem::f32)
+                   : s.a == MElem::f64 ? s.c == MElem::f64 && s.d == MElem::f64
+                   : iab               ? s.c == MElem::s32 && s.d == MElem::s32
+                                       : s.c == MElem::f32 && s.d == MElem::f32;
+      if (!accok) return unsupported("mma: accumulator type does not match the multiplicand type");
+      if (s.satfinite && !iab)
+        return unsupported(".satfinite on a floating-point mma is not supported (deprecated for wmma)");
       bool ok;
       if (wm) {
         s.ca = wmma_slots(m, n, k, s.a, Role::A, s.c);
