@@ -47,18 +47,18 @@ long double to_ld(const Unp& u) {
   return u.sign ? -v : v;
 }
 
-// The function in double precision (long double for f64), deterministic
-// for the IEEE operations (div, sqrt) and libm-dependent for the others.
+// The function in long double (64-bit mantissa), deterministic for the IEEE
+// operations (div, sqrt) and libm-dependent for the others.
 long double eval(uint32_t fn, long double x, long double y) {
   switch (fn) {
     case a_rcp: return 1.0L / x;
     case a_sqrt: return std::sqrt(x);
     case a_rsqrt: return 1.0L / std::sqrt(x);
-    case a_sin: return std::sin(static_cast<double>(x));
-    case a_cos: return std::cos(static_cast<double>(x));
-    case a_lg2: return std::log2(static_cast<double>(x));
-    case a_ex2: return std::exp2(static_cast<double>(x));
-    case a_tanh: return std::tanh(static_cast<double>(x));
+    case a_sin: return std::sin(x);
+    case a_cos: return std::cos(x);
+    case a_lg2: return std::log2(x);
+    case a_ex2: return std::exp2(x);
+    case a_tanh: return std::tanh(x);
     default: return x / y;
   }
 }
