@@ -97,7 +97,8 @@ bool within_bound(const OpDesc& d, uint64_t got, uint64_t ref);
 // 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi], none beyond; lg2:
 // absolute 2^-22 on (0.5, 2), relative elsewhere; div.approx: 2 ulp for
 // |b| in [2^-126, 2^126]); ulp bounds count ordered bit patterns from the
-// correctly rounded value. The special-value tables of the ISA must match
+// correctly rounded value, which is itself always accepted (also where it
+// overflows or underflows). The special-value tables of the ISA must match
 // exactly (NaN: any NaN; infinities and exact zeros bit for bit); with
 // .ftz a subnormal candidate is rejected and a zero accepted where the
 // exact result lies below the smallest normal. Exact (non-approx)

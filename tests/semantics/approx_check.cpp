@@ -7,6 +7,11 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "semantics/arith/resolve.hpp"
 
@@ -129,4 +134,43 @@ TEST_CASE("approx check: div.approx ranges, .ftz and the f64 upper-word forms", 
   CHECK(ok2(add, fb(1.0f), fb(2.0f), fb(3.0f)));
   CHECK_FALSE(ok2(add, fb(1.0f), fb(2.0f), fb(3.0f) + 1));
   CHECK(bf(fb(3.0f)) == 3.0f);
+}
+
+// Every deterministic value in approx.vec is accepted by the check mode, and
+// for ulp bounds the first value beyond the bound (on either side) is not.
+TEST_CASE("approx check: golden values pass, ulp bound + 1 fails", "[unit]") {
+  const char* srcdir = std::getenv("PTXCHECK_SRC");
+  std::ifstream in(std::string(srcdir != nullptr ? srcdir : ".") + "/corpus/instr/approx.vec");
+  REQUIRE(in.good());
+  size_t n = 0, ulp_checked = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string m, t;
+    ls >> m;
+    std::vector<uint64_t> v;
+    while (ls >> t)
+      if (t != "->") v.push_back(std::stoull(t, nullptr, 0));
+    REQUIRE(v.size() >= 2);
+    OpDesc d = desc(m.c_str());
+    uint64_t src[2] = {v[0], v.size() > 2 ? v[1] : 0}, want = v.back();
+    INFO(line);
+    CHECK(within_approx_bound(d, src, want));
+    ++n;
+    if (d.bound.kind == ptxcheck::arith::ErrBound::ulp && d.dst == ptxcheck::arith::Ty::f32 &&
+        (want & 0x7f800000) != 0x7f800000 && (want & 0x7fffffff) > 0x00800010 &&
+        (want & 0x7fffffff) < 0x7f000000 && (v[0] & 0x7f800000) != 0x7f800000 && (v[0] & 0x7fffffff) != 0) {
+      uint64_t k = static_cast<uint64_t>(d.bound.value) + 1;
+      // div.approx: a fixed result above 2^126, no bound for subnormal b
+      bool unbounded_b = m.rfind("div.approx", 0) == 0 &&
+                         ((v[1] & 0x7fffffff) > 0x7e800000 || (v[1] & 0x7f800000) == 0);
+      if (!unbounded_b) {
+        CHECK_FALSE(within_approx_bound(d, src, want + k));
+        CHECK_FALSE(within_approx_bound(d, src, want - k));
+        ++ulp_checked;
+      }
+    }
+  }
+  CHECK(n > 1000);
+  CHECK(ulp_checked > 100);
 }
