@@ -93,7 +93,7 @@ void InsnLowering::matrix_op() {
       MElem ab = s.a;
       if (s.role == Role::C)
         ab = s.a == MElem::f64 ? MElem::f64 : s.a == MElem::s32 ? MElem::s8 : k == 8 ? MElem::tf32 : MElem::f16;
-      unsigned slots = wmma_slots(m, n, k, ab, s.role, s.a);
+      unsigned slots = wmma_slots(m, n, k, ab, s.role);
       if (!wmma_layout(m, n, k, ab, s.role, slots, s.amap))
         return unsupported("wmma " + shape_txt + " ." + melem_name(s.a) + " is not supported");
       s.ca = slots;
@@ -132,9 +132,9 @@ void InsnLowering::matrix_op() {
         return unsupported(".satfinite on a floating-point mma is not supported (deprecated for wmma)");
       bool ok;
       if (wm) {
-        s.ca = wmma_slots(m, n, k, s.a, Role::A, s.c);
-        s.cb = wmma_slots(m, n, k, s.b, Role::B, s.c);
-        s.cc = wmma_slots(m, n, k, s.a, Role::C, s.c);
+        s.ca = wmma_slots(m, n, k, s.a, Role::A);
+        s.cb = wmma_slots(m, n, k, s.b, Role::B);
+        s.cc = wmma_slots(m, n, k, s.a, Role::C);
         ok = wmma_layout(m, n, k, s.a, Role::A, s.ca, s.amap) && wmma_layout(m, n, k, s.b, Role::B, s.cb, s.bmap) &&
              wmma_layout(m, n, k, s.a, Role::C, s.cc, s.cmap);
       } else {

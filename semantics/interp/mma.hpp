@@ -43,7 +43,7 @@ bool mma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, std::ve
 bool wmma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned slots, std::vector<Coord>& out);
 // Slots per lane of a wmma fragment as PTX declares its register list
 // (9.7.14.4.x): f16 A/B hold 16 (8 .f16x2 registers), others rows*cols/32.
-unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role, MElem celem);
+unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role);
 
 // Matrices as row-major bit patterns (integers sign- or zero-extended per
 // type). A is m x k, B is k x n, C and D m x n.

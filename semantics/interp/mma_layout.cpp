@@ -87,10 +87,9 @@ bool mma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, std::ve
   return true;
 }
 
-unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role, MElem celem) {
+unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role) {
   unsigned rows = role == Role::B ? k : m, cols = role == Role::A ? k : n;
   if (role != Role::C && ab == MElem::f16) return 16;  // eight .f16x2 registers on every shape
-  (void)celem;
   return rows * cols / 32;
 }
 

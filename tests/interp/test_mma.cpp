@@ -114,7 +114,7 @@ TEST_CASE("wmma fragments tile the mma.sync layouts", "[mma]") {
       INFO(c.m << "x" << c.n << "x" << c.k << " " << melem_name(c.ab) << " role " << int(r));
       unsigned rows, cols;
       dims(c, r, rows, cols);
-      unsigned slots = wmma_slots(c.m, c.n, c.k, c.ab, r, MElem::f32);
+      unsigned slots = wmma_slots(c.m, c.n, c.k, c.ab, r);
       std::vector<Coord> map;
       REQUIRE(wmma_layout(c.m, c.n, c.k, c.ab, r, slots, map));
       unsigned unique = rows * cols / 32;
@@ -127,8 +127,8 @@ TEST_CASE("wmma fragments tile the mma.sync layouts", "[mma]") {
         }
     }
   // f16 A and B always have 8 .f16x2 registers (PTX ISA 9.7.14.4.3).
-  CHECK(wmma_slots(16, 16, 16, MElem::f16, Role::A, MElem::f32) == 16);
-  CHECK(wmma_slots(16, 16, 16, MElem::bf16, Role::A, MElem::f32) == 8);
+  CHECK(wmma_slots(16, 16, 16, MElem::f16, Role::A) == 16);
+  CHECK(wmma_slots(16, 16, 16, MElem::bf16, Role::A) == 8);
   // The 16x16 f32 accumulator is two m16n8 tiles side by side: x4 is x0 shifted 8 columns.
   std::vector<Coord> map;
   REQUIRE(wmma_layout(16, 16, 16, MElem::f16, Role::C, 8, map));
