@@ -19,10 +19,11 @@ json bundle_to_json(const Bundle& b) {
   j["cluster_size"] = b.cluster_size;
   j["group_size"] = b.group_size;
   j["groups_per_rank"] = b.groups_per_rank;
+  j["slices_per_rank"] = b.slices_per_rank;
   j["nout"] = b.nout;
   for (const auto& r : b.roles)
     j["roles"].push_back({{"thread", r.thread}, {"cluster", r.cluster}, {"rank", r.rank},
-                          {"group", r.group}, {"lane", r.lane}});
+                          {"group", r.group}, {"lane", r.lane}, {"slice", r.slice}});
   for (const auto& l : b.locs) j["locs"].push_back({{"name", l.name}, {"init", l.init}, {"size", l.size}});
   j["obs"] = json::array();
   for (const auto& o : b.obs)
@@ -44,18 +45,21 @@ Bundle bundle_from_json(const json& j) {
     b.cluster_size = j.at("cluster_size");
     b.group_size = j.at("group_size");
     b.groups_per_rank = j.at("groups_per_rank").get<std::vector<int>>();
+    b.slices_per_rank = j.at("slices_per_rank").get<std::vector<int>>();
     b.nout = j.at("nout");
     for (const auto& r : j.at("roles"))
-      b.roles.push_back({r.at("thread"), r.at("cluster"), r.at("rank"), r.at("group"), r.at("lane")});
+      b.roles.push_back({r.at("thread"), r.at("cluster"), r.at("rank"), r.at("group"), r.at("lane"), r.at("slice")});
     for (const auto& l : j.at("locs")) b.locs.push_back({l.at("name"), l.at("init"), l.at("size")});
     for (const auto& o : j.at("obs"))
       b.obs.push_back({o.at("name"), o.at("is_reg"), o.at("role"), o.at("out"), o.at("loc"), o.at("size")});
     if (b.roles.empty() || b.cluster_size < 1 || b.group_size < 1 ||
-        static_cast<int>(b.groups_per_rank.size()) != b.cluster_size)
+        static_cast<int>(b.groups_per_rank.size()) != b.cluster_size ||
+        static_cast<int>(b.slices_per_rank.size()) != b.cluster_size)
       throw std::invalid_argument("bundle: inconsistent shape");
     for (const auto& r : b.roles)
       if (r.rank < 0 || r.rank >= b.cluster_size || r.cluster < 0 || r.cluster >= b.clusters ||
-          r.group < 0 || r.group >= b.groups_per_rank[r.rank] || r.lane < 0 || r.lane >= b.group_size)
+          r.group < 0 || r.group >= b.groups_per_rank[r.rank] || r.lane < 0 || r.lane >= b.group_size ||
+          r.slice < 0 || r.slice >= b.slices_per_rank[r.rank])
         throw std::invalid_argument("bundle: role placement out of range");
     for (const auto& o : b.obs)
       if (o.is_reg ? (o.out < 0 || o.out >= b.nout || o.role < 0 || o.role >= static_cast<int>(b.roles.size()))

@@ -15,13 +15,16 @@ namespace ptxcheck::hw {
 
 // Placement of one test thread. Test clusters are numbered 0..K-1; a CTA is
 // (cluster, rank) with rank < cluster_size; inside a CTA, threads that share
-// a warp form a group (threads without a warp get a group each).
+// a warp form a group (threads without a warp get a group each). The CTAs
+// of one rank are its slices: a hardware CTA of that rank hosts every slice
+// (for different instances), side by side in each warp.
 struct Role {
   int thread = 0;   // test thread index
   int cluster = 0;  // test cluster index k
   int rank = 0;     // CTA rank inside the cluster
-  int group = 0;    // warp group index among all groups of this rank
+  int group = 0;    // warp group index inside the test CTA
   int lane = 0;     // position inside the group
+  int slice = 0;    // index of the test CTA among the CTAs of this rank
 };
 
 struct BundleLoc {
@@ -50,7 +53,8 @@ struct Bundle {
   int clusters = 1;         // K
   int cluster_size = 1;     // CTAs per cluster launched (1 = no cluster launch)
   int group_size = 1;       // largest warp group
-  std::vector<int> groups_per_rank;
+  std::vector<int> groups_per_rank;  // most warp groups of a test CTA of this rank
+  std::vector<int> slices_per_rank;  // test CTAs of this rank
   std::vector<Role> roles;
   std::vector<BundleLoc> locs;
   std::vector<ObsVar> obs;

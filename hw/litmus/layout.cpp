@@ -23,10 +23,16 @@ LaunchPlan plan_launch(const Bundle& b, const Params& p, Rng& rng) {
   if (tc < static_cast<uint32_t>(b.clusters))
     throw std::invalid_argument("testingWorkgroups: the test needs " + std::to_string(b.clusters * cs) +
                                 " testing CTAs");
-  const uint32_t lanes = wsz / b.group_size;  // instance slots per warp
+  // Per rank j: an instance slot takes groups_j warps, and in each warp
+  // slices_j * group_size lanes; lanes_j slots share those warps.
+  std::vector<uint32_t> lanes(cs);
   uint32_t slots = UINT32_MAX;
-  for (int g : b.groups_per_rank)
-    if (g > 0) slots = std::min(slots, (nw / g) * lanes);
+  for (uint32_t j = 0; j < cs; ++j) {
+    uint32_t g = b.groups_per_rank[j], sl = b.slices_per_rank[j];
+    if (g == 0 || sl == 0) continue;
+    lanes[j] = wsz / (sl * b.group_size);
+    slots = std::min(slots, (nw / g) * lanes[j]);
+  }
   if (slots == 0 || slots == UINT32_MAX)
     throw std::invalid_argument("workgroupSize: too small for one instance of the test");
   plan.block = W;
@@ -52,13 +58,14 @@ LaunchPlan plan_launch(const Bundle& b, const Params& p, Rng& rng) {
   const uint32_t dmax = K > 1 ? std::max<uint32_t>(1, (tc - 1) / (K - 1)) : 1;
   for (uint32_t a = 0; a < tc; ++a)
     for (uint32_t s = 0; s < slots; ++s) {
-      uint32_t inst = a * slots + s, ws = s / lanes, l = s % lanes, d = 1 + s % dmax;
+      uint32_t inst = a * slots + s, d = 1 + s % dmax;
       for (uint32_t r = 0; r < nroles; ++r) {
         const Role& ro = b.roles[r];
+        uint32_t lj = lanes[ro.rank], ws = s / lj, l = s % lj;
         uint32_t cl = (a + ro.cluster * d) % tc;
         uint32_t cta = cl * cs + ro.rank;
         uint32_t warp = ws * b.groups_per_rank[ro.rank] + ro.group;
-        uint32_t lane = l * b.group_size + ro.lane;
+        uint32_t lane = (l * b.slices_per_rank[ro.rank] + ro.slice) * b.group_size + ro.lane;
         uint32_t tid = permute_id(warp, p.permuteThread, nw) * wsz + permute_id(lane, p.permuteThread, wsz);
         plan.roles[size_t{cta} * W + tid] = static_cast<int32_t>(inst * nroles + r);
       }

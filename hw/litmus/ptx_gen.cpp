@@ -41,22 +41,28 @@ void place_roles(const litmus::Program& p, Bundle& b) {
   b.cluster_size = std::max(1, ranks_in.empty() ? 1 : *std::max_element(ranks_in.begin(), ranks_in.end()));
   if (b.cluster_size > 8) throw NotExpressible("more than 8 CTAs in one cluster (the portable cluster size)");
   b.groups_per_rank.assign(b.cluster_size, 0);
-  std::map<std::tuple<int, int, int>, int> group_of;  // (k, rank, warp) -> group
-  std::map<int, int> group_fill;                      // (rank * 4096 + group) -> members
+  b.slices_per_rank.assign(b.cluster_size, 0);
+  std::map<std::pair<int, int>, int> slice_of, groups_in;  // (k, rank) -> slice, groups so far
+  std::map<std::tuple<int, int, int>, int> group_of;       // (k, rank, warp) -> group
+  std::map<std::tuple<int, int, int>, int> group_fill;     // (k, rank, group) -> members
   for (size_t t = 0; t < p.threads.size(); ++t) {
     const auto& pl = p.threads[t].place;
     Role r;
     r.thread = static_cast<int>(t);
     r.cluster = cluster_ix[pl.cluster];
     r.rank = cta_rank[{r.cluster, pl.cta}];
+    auto cta = std::make_pair(r.cluster, r.rank);
+    if (!slice_of.count(cta)) slice_of[cta] = b.slices_per_rank[r.rank]++;
+    r.slice = slice_of[cta];
     auto key = std::make_tuple(r.cluster, r.rank, pl.warp);
     if (pl.warp >= 0 && group_of.count(key)) {
       r.group = group_of[key];
     } else {
-      r.group = b.groups_per_rank[r.rank]++;
+      r.group = groups_in[cta]++;
       if (pl.warp >= 0) group_of[key] = r.group;
     }
-    r.lane = group_fill[r.rank * 4096 + r.group]++;
+    b.groups_per_rank[r.rank] = std::max(b.groups_per_rank[r.rank], groups_in[cta]);
+    r.lane = group_fill[{r.cluster, r.rank, r.group}]++;
     b.group_size = std::max(b.group_size, r.lane + 1);
     b.roles.push_back(r);
   }
