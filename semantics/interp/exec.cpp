@@ -136,7 +136,8 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.space = Space::Global;
     out.cta = -1;
     out.fault = Fault::None;
-  } else if (sp == Space::Shared && addr + size <= w.cta->shared->bytes.size() && !(addr & (size - 1))) {
+  } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
+             !(addr & (size - 1))) {
     out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
     out.off = addr;
     out.space = Space::Shared;
@@ -360,6 +361,8 @@ bool Machine::step(Warp& w) {
       // never part of a race.
       Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
                                       : in.addr.space == Space::Const ? &mem.constant() : nullptr;
+      // The own CTA's shared memory (races off): access()'s shared::cta path, inline.
+      Region* const sh = !races.enabled && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -374,6 +377,11 @@ bool Machine::step(Warp& w) {
         } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
           rg = ro;
           off = a;
+        } else if (sh && total <= sh->bytes.size() && a <= sh->bytes.size() - total && !(a & (total - 1))) {
+          rg = sh;
+          off = a;
+          if (!st && !sh->is_init(off, total))
+            diag("uninitialized-read", false, c, t, in.line, "read of uninitialised shared::cta memory");
         } else {
           Where wh;
           if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;

@@ -45,6 +45,11 @@ struct Region {
   }
   bool is_init(uint64_t off, unsigned n) const {
     if (init.empty()) return true;
+    if (n == 4) {  // the common case, one load (bytes of `init` are 0 or 1)
+      uint32_t v;
+      std::memcpy(&v, &init[off], 4);
+      return v == 0x01010101u;
+    }
     for (unsigned i = 0; i < n; ++i)
       if (!init[off + i]) return false;
     return true;
