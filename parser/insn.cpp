@@ -81,7 +81,8 @@ void decode_opword(const ParseState& st, const char* b, const char* e, ast::Inst
       if (nd == 64) st.fail(p, "too many qualifiers");
       dots[nd++] = p;
     }
-  // Longest dotted prefix that is an opcode (at most 4 segments). Only heads
+  // Longest dotted prefix that is an opcode (at most 5 segments, as in
+  // cp.reduce.async.bulk.tensor and cp.async.bulk.prefetch.tensor). Only heads
   // that start a dotted opcode (cp, mbarrier, wmma, ...) need the long tries.
   static const std::unordered_set<std::string_view> dotted_heads = [] {
     std::unordered_set<std::string_view> h;
@@ -91,7 +92,7 @@ void decode_opword(const ParseState& st, const char* b, const char* e, ast::Inst
     }
     return h;
   }();
-  size_t used = std::min<size_t>(nd, 3);
+  size_t used = std::min<size_t>(nd, 4);
   if (nd && !dotted_heads.count(std::string_view(b, dots[0] - b))) used = 0;
   std::optional<Opcode> op;
   for (;; --used) {

@@ -290,8 +290,11 @@ const auto address_def = nested['[' > ((reg[addr_reg] >> -addr_offset) | (ident[
                          *(',' > operand[push_extra]) > ']'];
 auto push_elem = [](auto& ctx) { _val(ctx).elems.push_back(std::move(_attr(ctx))); };
 const auto vector_op_def = nested['{' > (operand[push_elem] % ',') > '}'];
-const auto arglist_def = nested['(' > -(operand[push_elem] % ',') > ')'];
-const auto operand_def = here >> (address[wrap] | vector_op[wrap] | arglist[wrap] | sink[wrap] |
+// No expectation points: `(1 + 2) * 3` and `(.s64)x` start like an argument
+// list, so a parenthesised group only counts as one when an operand ends
+// right after it (see operand_def); otherwise it is a constant expression.
+const auto arglist_def = nested['(' >> -(operand[push_elem] % ',') >> ')'];
+const auto operand_def = here >> (address[wrap] | vector_op[wrap] | (arglist >> &char_(",;)]}"))[wrap] | sink[wrap] |
                          regop[assign_at] | expr[assign_at]);
 
 // ---- instructions and statements ----
