@@ -7,7 +7,7 @@
 // The spec only bounds their error; ptxcheck returns one documented
 // deterministic value (the exact function rounded to nearest; see
 // docs/approx.md) and reports the spec's bound in OpDesc::bound for the
-// check mode (approx_check.cpp).
+// check mode within_approx_bound() below (tests: tests/semantics/approx_check.cpp).
 #include <cmath>
 #include <cstdint>
 
