@@ -554,6 +554,7 @@ bool Machine::step(Warp& w) {
         Thread& t = T[l];
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
         uint32_t srcn = in.src[1].kind == Opnd::None ? n : static_cast<uint32_t>(get(in.src[1], t, l, w));
+        if (in.src[2].kind != Opnd::None && get(in.src[2], t, l, w)) srcn = 0;  // .ignore_src predicate true
         uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
         uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
         Where dw, sw;

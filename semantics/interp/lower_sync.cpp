@@ -123,7 +123,9 @@ void InsnLowering::async_op() {
   switch (in.op) {
     case Opcode::cp_async: {
       // cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}
-      if (has(Mod::ignore_src)) return unsupported("cp.async with .ignore_src is not supported");
+      // cp.async.ca... [dst], [src], cp-size{, ignore-src}{, cache-policy}: a
+      // true ignore-src predicate zero-fills the destination like src-size 0
+      // (PTX ISA 9.7.8.22.3); a .L2::cache_hint policy operand is ignored.
       i.op = IrOp::CpAsync;
       i.addr = address(opd(0));
       // Two space qualifiers (.shared.global): destination, then source.
@@ -132,8 +134,12 @@ void InsnLowering::async_op() {
       src.space = Space::Global;
       i.addr2 = src;
       i.src[0] = value(opd(2), 32, false);
-      if (in.operands.size() > 3 && !std::holds_alternative<ast::Symbol>(in.operands[3].v))
-        i.src[1] = value(opd(3), 32, false);
+      size_t nops = in.operands.size() - (has(Mod::L2_cache_hint) ? 1 : 0);
+      if (nops > 3 && !std::holds_alternative<ast::Symbol>(in.operands[3].v)) {
+        uint32_t w = 32;
+        Opnd o = value(opd(3), 32, false, &w);
+        i.src[w == 1 ? 2 : 1] = o;  // a predicate register: ignore-src; otherwise src-size
+      }
       return emit();
     }
     case Opcode::cp_async_bulk: {
