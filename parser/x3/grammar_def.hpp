@@ -235,7 +235,7 @@ const auto unary_def = here >> nested[('-' >> unary[un_act<E::Neg>{}]) | ('+' >>
                        primary[assign]];
 const auto mul_e_def = unary[assign] >> *(('*' > unary[bin_act<E::Mul>{}]) |
                                           ('/' > unary[bin_act<E::Div>{}]) |
-                                          ('%' >> !idchar >> unary[bin_act<E::Rem>{}]));
+                                          (lexeme['%' >> !idchar] >> unary[bin_act<E::Rem>{}]));  // %r1 is a register, `% 3` a remainder
 const auto add_e_def =
     mul_e[assign] >> *(('+' > mul_e[bin_act<E::Add>{}]) | ('-' > mul_e[bin_act<E::Sub>{}]));
 const auto shift_e_def = add_e[assign] >> *((lit("<<") > add_e[bin_act<E::Shl>{}]) |
