@@ -37,18 +37,39 @@ extern "C" {
 #define cuMemGetInfo              cuMemGetInfo_v2
 #define cuMemAlloc                cuMemAlloc_v2
 #define cuMemFree                 cuMemFree_v2
-#define cuMemcpyHtoD              cuMemcpyHtoD_v2
-#define cuMemcpyDtoH              cuMemcpyDtoH_v2
-#define cuMemcpyDtoD              cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync         cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync         cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync         cuMemcpyDtoDAsync_v2
-#define cuMemsetD8                cuMemsetD8_v2
-#define cuMemsetD16               cuMemsetD16_v2
-#define cuMemsetD32               cuMemsetD32_v2
 #define cuStreamDestroy           cuStreamDestroy_v2
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
+#define cuMemAllocHost            cuMemAllocHost_v2
+
+/* Built with CUDA_API_PER_THREAD_DEFAULT_STREAM, stream-ordered calls use
+ * the per-thread default stream through _ptds/_ptsz entry points. */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define PTXCHECK_API_PTDS(api) api##_ptds
+#define PTXCHECK_API_PTSZ(api) api##_ptsz
+#else
+#define PTXCHECK_API_PTDS(api) api
+#define PTXCHECK_API_PTSZ(api) api
+#endif
+#define cuMemcpyHtoD       PTXCHECK_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH       PTXCHECK_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD       PTXCHECK_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync  PTXCHECK_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync  PTXCHECK_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync  PTXCHECK_API_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemsetD8         PTXCHECK_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16        PTXCHECK_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32        PTXCHECK_API_PTDS(cuMemsetD32_v2)
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemsetD8Async     cuMemsetD8Async_ptsz
+#define cuMemsetD16Async    cuMemsetD16Async_ptsz
+#define cuMemsetD32Async    cuMemsetD32Async_ptsz
+#define cuStreamSynchronize cuStreamSynchronize_ptsz
+#define cuStreamQuery       cuStreamQuery_ptsz
+#define cuStreamWaitEvent   cuStreamWaitEvent_ptsz
+#define cuEventRecord       cuEventRecord_ptsz
+#define cuLaunchKernel      cuLaunchKernel_ptsz
+#endif
 
 /* ---- handles ----------------------------------------------------------- */
 typedef unsigned long long CUdeviceptr_v2;
@@ -200,6 +221,28 @@ typedef enum CUctx_flags_enum {
   CU_CTX_FLAGS_MASK = 0xFF
 } CUctx_flags;
 
+typedef enum CUfunc_cache_enum {
+  CU_FUNC_CACHE_PREFER_NONE = 0x00,
+  CU_FUNC_CACHE_PREFER_SHARED = 0x01,
+  CU_FUNC_CACHE_PREFER_L1 = 0x02,
+  CU_FUNC_CACHE_PREFER_EQUAL = 0x03
+} CUfunc_cache;
+
+typedef enum CUlimit_enum {
+  CU_LIMIT_STACK_SIZE = 0x00,
+  CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
+  CU_LIMIT_MALLOC_HEAP_SIZE = 0x02,
+  CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 0x03,
+  CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 0x04,
+  CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05,
+  CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
+} CUlimit;
+
+/* cuMemHostAlloc flags (host memory is ordinary memory on the shim). */
+#define CU_MEMHOSTALLOC_PORTABLE 0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+
 typedef enum CUstream_flags_enum {
   CU_STREAM_DEFAULT = 0x0,
   CU_STREAM_NON_BLOCKING = 0x1
@@ -241,6 +284,7 @@ CUresult CUDAAPI cuDeviceGetCount(int* count);
 CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice dev);
+CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev); /* deprecated */
 
 /* ---- contexts -------------------------------------------------------------- */
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev);
@@ -255,6 +299,11 @@ CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext* pctx);
 CUresult CUDAAPI cuCtxGetDevice(CUdevice* device);
 CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int* version);
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult CUDAAPI cuCtxGetLimit(size_t* pvalue, CUlimit limit);
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* pconfig);
 
 /* ---- modules ---------------------------------------------------------------- */
 CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* fname);
@@ -266,6 +315,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const cha
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name);
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
 
 /* ---- memory ------------------------------------------------------------------ */
 CUresult CUDAAPI cuMemGetInfo(size_t* free, size_t* total);
@@ -280,6 +330,12 @@ CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);
 CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemAllocHost(void** pp, size_t bytesize);
+CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags);
+CUresult CUDAAPI cuMemFreeHost(void* p);
 
 /* ---- execution ---------------------------------------------------------------- */
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
@@ -291,6 +347,7 @@ CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
 CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int Flags);
 CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuEventQuery(CUevent hEvent);

@@ -282,6 +282,17 @@ TEST_CASE("memory calls check addresses and sizes", "[memory]") {
   REQUIRE(cuMemcpyDtoH(got.data(), p, 100) == CUDA_SUCCESS);
   CHECK((got[0] == 0xab && got[2] == 0x34 && got[3] == 0x12 && got[8] == 0x11 && got[11] == 0x11));
   CHECK((got[20] == 0x11 && got[21] == 0x11 && got[22] == 0xab && got[49] == 0xab));  // old bytes 10..39
+  void* host = nullptr;
+  REQUIRE(cuMemAllocHost(&host, 100) == CUDA_SUCCESS);
+  CHECK(cuMemcpyDtoH(host, q, 100) == CUDA_SUCCESS);
+  CHECK(static_cast<unsigned char*>(host)[99] == 0x11);
+  CHECK(cuMemFreeHost(host) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(host) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemFreeHost(got.data()) == CUDA_ERROR_INVALID_VALUE);  // not from cuMemAllocHost
+  size_t limit = 0;
+  CHECK(cuCtxGetLimit(&limit, CU_LIMIT_PRINTF_FIFO_SIZE) == CUDA_SUCCESS);
+  CHECK(limit > 0);
+  CHECK(cuCtxSetLimit(static_cast<CUlimit>(99), 1) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuMemFree(p + 4) == CUDA_ERROR_INVALID_VALUE);  // not an allocation's base
   CHECK(cuMemFree(p) == CUDA_SUCCESS);
   CHECK(cuMemFree(p) == CUDA_ERROR_INVALID_VALUE);  // double free

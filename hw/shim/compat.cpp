@@ -1,0 +1,180 @@
+// Driver API entry points that are trivial on the interpreter: host memory
+// (ordinary memory: there is no DMA to pin it for), cache and limit
+// preferences, and the per-thread-default-stream (_ptds/_ptsz) aliases that
+// a host program built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls. Every
+// stream is the same synchronous queue, so the aliases forward unchanged.
+#include <cstdlib>
+#include <cstring>
+
+#include "hw/shim/state.hpp"
+
+using namespace shim;
+
+namespace {
+std::set<void*>& host_blocks() {
+  static auto* s = new std::set<void*>;
+  return *s;
+}
+}  // namespace
+
+SHIM_API CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice dev) {
+  if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = cuDeviceGetAttribute(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)) return r;
+  return cuDeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+}
+
+SHIM_API CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!version) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!ctx) {
+    auto& st = ctx_stack();
+    if (st.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+    ctx = st.back();
+  }
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  *version = 3020;  // the context API level every current driver reports
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (static_cast<unsigned>(limit) > CU_LIMIT_PERSISTING_L2_CACHE_SIZE) return CUDA_ERROR_INVALID_VALUE;
+  (void)value;  // the interpreter's limits are its own (docs/interpreter.md)
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  switch (limit) {
+    case CU_LIMIT_STACK_SIZE: *pvalue = 1u << 20; return CUDA_SUCCESS;  // per-thread local memory
+    case CU_LIMIT_PRINTF_FIFO_SIZE: *pvalue = 1u << 20; return CUDA_SUCCESS;
+    case CU_LIMIT_MALLOC_HEAP_SIZE: *pvalue = 0; return CUDA_SUCCESS;
+    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+    case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: *pvalue = 0; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+SHIM_API CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  return static_cast<unsigned>(config) <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+SHIM_API CUresult cuCtxGetCacheConfig(CUfunc_cache* pconfig) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pconfig) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  *pconfig = CU_FUNC_CACHE_PREFER_NONE;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  return static_cast<unsigned>(config) <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+// ---- host memory ---------------------------------------------------------------------
+
+SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pp || bytesize == 0 || (flags & ~0x7u)) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  void* p = std::aligned_alloc(4096, (bytesize + 4095) / 4096 * 4096);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  host_blocks().insert(p);
+  *pp = p;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
+
+SHIM_API CUresult cuMemFreeHost(void* p) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!host_blocks().erase(p)) return CUDA_ERROR_INVALID_VALUE;
+  std::free(p);
+  return CUDA_SUCCESS;
+}
+
+// ---- stream-ordered extras ---------------------------------------------------------------
+
+SHIM_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  if (CUresult r = cuStreamQuery(st)) return r;
+  return cuMemsetD8_v2(d, v, n);
+}
+SHIM_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  if (CUresult r = cuStreamQuery(st)) return r;
+  return cuMemsetD16_v2(d, v, n);
+}
+SHIM_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  if (CUresult r = cuStreamQuery(st)) return r;
+  return cuMemsetD32_v2(d, v, n);
+}
+
+// Work of an earlier record has finished: waiting is checking the handles.
+SHIM_API CUresult cuStreamWaitEvent(CUstream st, CUevent e, unsigned int flags) {
+  if (flags > 1) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = cuStreamQuery(st)) return r;
+  CUresult r = cuEventQuery(e);
+  return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
+}
+
+// ---- per-thread default stream aliases ---------------------------------------------------
+
+SHIM_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr d, const void* s, size_t n) { return cuMemcpyHtoD_v2(d, s, n); }
+SHIM_API CUresult cuMemcpyDtoH_v2_ptds(void* d, CUdeviceptr s, size_t n) { return cuMemcpyDtoH_v2(d, s, n); }
+SHIM_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr d, CUdeviceptr s, size_t n) { return cuMemcpyDtoD_v2(d, s, n); }
+SHIM_API CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr d, const void* s, size_t n, CUstream st) {
+  return cuMemcpyHtoDAsync_v2(d, s, n, st);
+}
+SHIM_API CUresult cuMemcpyDtoHAsync_v2_ptsz(void* d, CUdeviceptr s, size_t n, CUstream st) {
+  return cuMemcpyDtoHAsync_v2(d, s, n, st);
+}
+SHIM_API CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  return cuMemcpyDtoDAsync_v2(d, s, n, st);
+}
+SHIM_API CUresult cuMemsetD8_v2_ptds(CUdeviceptr d, unsigned char v, size_t n) { return cuMemsetD8_v2(d, v, n); }
+SHIM_API CUresult cuMemsetD16_v2_ptds(CUdeviceptr d, unsigned short v, size_t n) { return cuMemsetD16_v2(d, v, n); }
+SHIM_API CUresult cuMemsetD32_v2_ptds(CUdeviceptr d, unsigned int v, size_t n) { return cuMemsetD32_v2(d, v, n); }
+SHIM_API CUresult cuMemsetD8Async_ptsz(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  return cuMemsetD8Async(d, v, n, st);
+}
+SHIM_API CUresult cuMemsetD16Async_ptsz(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  return cuMemsetD16Async(d, v, n, st);
+}
+SHIM_API CUresult cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  return cuMemsetD32Async(d, v, n, st);
+}
+SHIM_API CUresult cuStreamSynchronize_ptsz(CUstream st) { return cuStreamSynchronize(st); }
+SHIM_API CUresult cuStreamQuery_ptsz(CUstream st) { return cuStreamQuery(st); }
+SHIM_API CUresult cuStreamWaitEvent_ptsz(CUstream st, CUevent e, unsigned int flags) {
+  return cuStreamWaitEvent(st, e, flags);
+}
+SHIM_API CUresult cuEventRecord_ptsz(CUevent e, CUstream st) { return cuEventRecord(e, st); }
+SHIM_API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                      unsigned int by, unsigned int bz, unsigned int shmem, CUstream st, void** params,
+                                      void** extra) {
+  return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, st, params, extra);
+}
