@@ -22,6 +22,9 @@ std::optional<MElem> melem(Mod t) {
     case Mod::s8: return MElem::s8;
     case Mod::u8: return MElem::u8;
     case Mod::s32: return MElem::s32;
+    case Mod::s4: return MElem::s4;
+    case Mod::u4: return MElem::u4;
+    case Mod::b1: return MElem::b1;
     case Mod::b16: return MElem::f16;  // ldmatrix/stmatrix/movmatrix move 16-bit elements
     default: return std::nullopt;
   }
@@ -109,8 +112,8 @@ void InsnLowering::matrix_op() {
     }
     case Opcode::wmma_mma:
     case Opcode::mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
-      if (has(Mod::sp) || has(Mod::popc) || in.operands.size() != 4)
-        return unsupported("mma.sp and .b1 mma are not supported");
+      if (has(Mod::sp) || in.operands.size() != 4) return unsupported("mma.sp is not supported");
+      if (has(Mod::popc)) s.bop = has(Mod::xor_) ? 2 : has(Mod::and_) ? 1 : 0;
       s.op = MatOp::Mma;
       if (ty.size() == 2) {  // wmma.mma ... .dtype.ctype with .f16 multiplicands
         s.d = ty[0], s.c = ty[1], s.a = s.b = MElem::f16;
@@ -122,12 +125,13 @@ void InsnLowering::matrix_op() {
       bool wm = in.op == Opcode::wmma_mma;
       // Accumulator types (9.7.14.4.5, 9.7.14.5.14): .f16 multiplicands take
       // .f16/.f32, .bf16/.tf32 only .f32, integers .s32, .f64 .f64.
-      bool iab = melem_bits(s.a) == 8;
+      bool iab = melem_bits(s.a) <= 8;
       bool accok = s.a == MElem::f16    ? (s.c == MElem::f16 || s.c == MElem::f32) && (s.d == MElem::f16 || s.d == MElem::f32)
                    : s.a == MElem::f64 ? s.c == MElem::f64 && s.d == MElem::f64
                    : iab               ? s.c == MElem::s32 && s.d == MElem::s32
                                        : s.c == MElem::f32 && s.d == MElem::f32;
       if (!accok) return unsupported("mma: accumulator type does not match the multiplicand type");
+      if ((s.a == MElem::b1) != (s.bop != 0)) return unsupported(".b1 mma needs .and.popc or .xor.popc");
       if (s.satfinite && !iab)
         return unsupported(".satfinite on a floating-point mma is not supported (deprecated for wmma)");
       bool ok;
@@ -143,7 +147,7 @@ void InsnLowering::matrix_op() {
              mma_layout(m, n, k, s.a, Role::A, s.amap, s.ca) && mma_layout(m, n, k, s.b, Role::B, s.bmap, s.cb) &&
              mma_layout(m, n, k, s.a, Role::C, s.cmap, s.cc);
       }
-      if (!ok || (s.a != s.b && !(melem_bits(s.a) == 8 && melem_bits(s.b) == 8)))
+      if (!ok || (s.a != s.b && !(melem_bits(s.a) == melem_bits(s.b) && melem_bits(s.a) <= 8)))
         return unsupported(std::string(wm ? "wmma.mma " : "mma ") + shape_txt + " ." + melem_name(s.d) + "." +
                            melem_name(s.a) + "." + melem_name(s.b) + "." + melem_name(s.c) + " is not supported");
       regs(opd(0), reg_bits(s.d), s.rd);

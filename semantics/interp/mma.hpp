@@ -23,7 +23,7 @@
 
 namespace ptxcheck::interp {
 
-enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32 };
+enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, s4, u4, b1 };
 unsigned melem_bits(MElem e);
 const char* melem_name(MElem e);
 
@@ -47,10 +47,13 @@ unsigned wmma_slots(unsigned m, unsigned n, unsigned k, MElem ab, Role role);
 
 // Matrices as row-major bit patterns (integers sign- or zero-extended per
 // type). A is m x k, B is k x n, C and D m x n.
+// bop: how integer elements combine, 0 multiply, 1 .and (b1), 2 .xor (b1);
+// the b1 forms count the set bits (.popc, 9.7.14.5.14).
 struct MmaShape {
   unsigned m, n, k;
   MElem a, b, c, d;
   bool satfinite;
+  uint8_t bop = 0;
 };
 void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const uint64_t* C, uint64_t* D);
 
@@ -61,6 +64,7 @@ struct MmaSite {
   Role role = Role::A;        // Load/Store
   bool row = true;            // Load/Store: memory layout
   bool satfinite = false;
+  uint8_t bop = 0;            // MmaShape::bop
   bool trans = false;         // ldmatrix/stmatrix/movmatrix
   uint8_t nmat = 1;           // ldmatrix/stmatrix .x1/.x2/.x4
   std::vector<Opnd> rd, ra, rb, rc;  // fragment registers (Load: rd; Store: ra)

@@ -129,7 +129,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
       gather(s.ra, s.amap, s.ca, s.a, s.k, A);
       gather(s.rb, s.bmap, s.cb, s.b, s.n, B);
       gather(s.rc, s.cmap, s.cc, s.c, s.n, C);
-      mma_compute({s.m, s.n, s.k, s.a, s.b, s.c, s.d, s.satfinite}, A.data(), B.data(), C.data(), D.data());
+      mma_compute({s.m, s.n, s.k, s.a, s.b, s.c, s.d, s.satfinite, s.bop}, A.data(), B.data(), C.data(), D.data());
       unsigned eb = melem_bits(s.d), pr = per_reg(s.d);
       for (uint32_t l = 0; l < 32; ++l) {
         uint64_t vals[8] = {};

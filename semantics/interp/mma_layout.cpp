@@ -11,19 +11,23 @@ unsigned melem_bits(MElem e) {
     case MElem::bf16: return 16;
     case MElem::s8:
     case MElem::u8: return 8;
+    case MElem::s4:
+    case MElem::u4: return 4;
+    case MElem::b1: return 1;
     case MElem::f64: return 64;
     default: return 32;
   }
 }
 
 const char* melem_name(MElem e) {
-  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32"};
+  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "s4", "u4", "b1"};
   return n[static_cast<unsigned>(e)];
 }
 
 namespace {
 
 bool is_int8(MElem e) { return e == MElem::s8 || e == MElem::u8; }
+bool is_int4(MElem e) { return e == MElem::s4 || e == MElem::u4; }
 bool is_half(MElem e) { return e == MElem::f16 || e == MElem::bf16; }
 
 // Element i of lane l: g = groupID, t = threadID_in_group (PTX ISA 9.7.14.5).
@@ -39,7 +43,7 @@ bool atom(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned l, u
   // Accumulators of the m16n8 shapes (9.7.14.5.7-9.7.14.5.10): c0,c1 row g,
   // c2,c3 row g+8; columns 2t, 2t+1.
   if (role == Role::C && m == 16 && n == 8) return set(g + 8 * (i >> 1), 2 * t + (i & 1), 4);
-  if (role == Role::C && m == 8 && n == 8 && (is_int8(ab) || ab == MElem::f64)) return set(g, 2 * t + i, 2);
+  if (role == Role::C && m == 8 && n == 8 && ab != MElem::f16) return set(g, 2 * t + i, 2);
   if (m == 16 && n == 8 && k == 16 && is_half(ab)) {  // 9.7.14.5.8
     if (role == Role::A) return set(g + 8 * ((i >> 1) & 1), 2 * t + (i & 1) + 8 * (i >> 2), 8);
     return set(2 * t + (i & 1) + 8 * (i >> 1), g, 4);
@@ -67,6 +71,22 @@ bool atom(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsigned l, u
   if (m == 8 && n == 8 && k == 16 && is_int8(ab)) {  // 9.7.14.5.3
     if (role == Role::A) return set(g, 4 * t + i, 4);
     return set(4 * t + i, g, 4);
+  }
+  if (m == 8 && n == 8 && k == 32 && is_int4(ab)) {  // 9.7.14.5.4
+    if (role == Role::A) return set(g, 8 * t + i, 8);
+    return set(8 * t + i, g, 8);
+  }
+  if (m == 16 && n == 8 && k == 64 && is_int4(ab)) {  // 9.7.14.5.11
+    if (role == Role::A) return set(g + 8 * ((i >> 3) & 1), 8 * t + (i & 7) + 32 * (i >> 4), 32);
+    return set(8 * t + (i & 7) + 32 * (i >> 3), g, 16);
+  }
+  if (m == 8 && n == 8 && k == 128 && ab == MElem::b1) {  // 9.7.14.5.5
+    if (role == Role::A) return set(g, 32 * t + i, 32);
+    return set(32 * t + i, g, 32);
+  }
+  if (m == 16 && n == 8 && k == 128 && ab == MElem::b1) {  // 9.7.14.5.12
+    if (role == Role::A) return set(g + 8 * (i >> 5), 32 * t + (i & 31), 64);
+    return set(32 * t + i, g, 32);
   }
   if (m == 8 && n == 8 && k == 4 && ab == MElem::f64) {  // 9.7.14.5.2
     if (role == Role::A) return set(g, t, 1);

@@ -96,12 +96,17 @@ const Fmt& fmt_of(MElem e) {
   }
 }
 
-bool is_int(MElem e) { return e == MElem::s8 || e == MElem::u8 || e == MElem::s32; }
+bool is_int(MElem e) {
+  return e == MElem::s8 || e == MElem::u8 || e == MElem::s32 || e == MElem::s4 || e == MElem::u4 || e == MElem::b1;
+}
 
 int64_t int_of(MElem e, uint64_t bits) {
   switch (e) {
     case MElem::s8: return static_cast<int8_t>(bits);
     case MElem::u8: return static_cast<uint8_t>(bits);
+    case MElem::s4: return static_cast<int64_t>((bits & 15) ^ 8) - 8;
+    case MElem::u4: return static_cast<int64_t>(bits & 15);
+    case MElem::b1: return static_cast<int64_t>(bits & 1);
     default: return static_cast<int32_t>(bits);
   }
 }
@@ -111,11 +116,15 @@ int64_t int_of(MElem e, uint64_t bits) {
 void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const uint64_t* C, uint64_t* D) {
   if (is_int(s.a)) {
     // Integer mma (PTX ISA 9.7.14.5.14): exact sum; .satfinite clamps to the
-    // s32 range, otherwise the result wraps modulo 2^32.
+    // s32 range, otherwise the result wraps modulo 2^32. .b1: the number of
+    // k with a AND (XOR) b set, plus C.
     for (unsigned i = 0; i < s.m; ++i)
       for (unsigned j = 0; j < s.n; ++j) {
         int64_t acc = int_of(MElem::s32, C[i * s.n + j]);
-        for (unsigned k = 0; k < s.k; ++k) acc += int_of(s.a, A[i * s.k + k]) * int_of(s.b, B[k * s.n + j]);
+        for (unsigned k = 0; k < s.k; ++k) {
+          int64_t x = int_of(s.a, A[i * s.k + k]), y = int_of(s.b, B[k * s.n + j]);
+          acc += s.bop == 0 ? x * y : s.bop == 1 ? (x & y) : (x ^ y);
+        }
         if (s.satfinite) acc = std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, acc));
         D[i * s.n + j] = static_cast<uint32_t>(acc);
       }

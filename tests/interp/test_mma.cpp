@@ -20,7 +20,8 @@ struct Case {
 const Case kMma[] = {{16, 8, 16, MElem::f16}, {16, 8, 16, MElem::bf16}, {16, 8, 8, MElem::f16},
                      {16, 8, 8, MElem::bf16}, {16, 8, 8, MElem::tf32},  {16, 8, 4, MElem::tf32},
                      {16, 8, 16, MElem::s8},  {16, 8, 32, MElem::u8},   {8, 8, 16, MElem::s8},
-                     {8, 8, 4, MElem::f64}};
+                     {8, 8, 4, MElem::f64},   {8, 8, 32, MElem::s4},    {16, 8, 64, MElem::u4},
+                     {8, 8, 128, MElem::b1},  {16, 8, 128, MElem::b1}};
 const Case kWmma[] = {{16, 16, 16, MElem::f16}, {32, 8, 16, MElem::f16}, {8, 32, 16, MElem::f16},
                       {16, 16, 16, MElem::bf16}, {32, 8, 16, MElem::bf16}, {8, 32, 16, MElem::bf16},
                       {16, 16, 8, MElem::tf32},  {16, 16, 16, MElem::s8},  {32, 8, 16, MElem::u8},
@@ -213,4 +214,29 @@ TEST_CASE("f64 mma is exact across the whole exponent range", "[mma]") {
   mma_compute({8, 8, 4, MElem::f64, MElem::f64, MElem::f64, MElem::f64, false}, A.data(), B.data(), C.data(),
               D.data());
   CHECK(D[0] == f64b(1.0 + 0x1p-52));
+}
+
+TEST_CASE("sub-byte integer and .b1 mma", "[mma]") {
+  // s4 elements are sign-extended nibbles: 0xf is -1, 0x8 is -8; u4 0xf is 15.
+  std::vector<uint64_t> A(8 * 32, 0xf), B(32 * 8, 0x8), C(8 * 8, 5), D(8 * 8);
+  mma_compute({8, 8, 32, MElem::s4, MElem::s4, MElem::s32, MElem::s32, false}, A.data(), B.data(), C.data(), D.data());
+  CHECK(static_cast<int32_t>(D[0]) == 5 + 32 * 8);
+  mma_compute({8, 8, 32, MElem::u4, MElem::s4, MElem::s32, MElem::s32, false}, A.data(), B.data(), C.data(), D.data());
+  CHECK(static_cast<int32_t>(D[0]) == 5 - 32 * 15 * 8);
+  // .b1: popc over k of a AND b (or a XOR b), plus C (PTX ISA 9.7.14.5.14).
+  std::vector<uint64_t> X(8 * 128), Y(128 * 8), Z(8 * 8, 100), R(8 * 8);
+  for (unsigned k = 0; k < 128; ++k) {
+    X[k] = k % 2;        // row 0 of A: 0101...
+    Y[k * 8] = k % 3 == 0;  // column 0 of B
+  }
+  unsigned both = 0, diff = 0;
+  for (unsigned k = 0; k < 128; ++k) {
+    both += (k % 2) & (k % 3 == 0);
+    diff += (k % 2) ^ (k % 3 == 0);
+  }
+  mma_compute({8, 8, 128, MElem::b1, MElem::b1, MElem::s32, MElem::s32, false, 1}, X.data(), Y.data(), Z.data(), R.data());
+  CHECK(R[0] == 100 + both);
+  mma_compute({8, 8, 128, MElem::b1, MElem::b1, MElem::s32, MElem::s32, false, 2}, X.data(), Y.data(), Z.data(), R.data());
+  CHECK(R[0] == 100 + diff);
+  CHECK(R[1] == 100 + 64);  // column 1 of B is zero: XOR counts A's ones
 }

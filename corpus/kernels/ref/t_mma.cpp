@@ -360,3 +360,44 @@ REF_TEST(wmma_u8) {
     t.expect("d", d);
     return t;
 }
+
+// mma_sync.cu mma_s4: A 16x64 and B 64x8 (column-major) s4 packed eight per
+// word, lowest nibble first; C partly near the limits; .satfinite.
+REF_TEST(mma_s4) {
+    Test t("mma_s4", "../ptx/sm_80/mma_sync.ptx", "mma_s4", {1}, {32});
+    auto a = t.buffer<uint32_t>("a", 128, values(rand_u32(237, 128)));
+    auto b = t.buffer<uint32_t>("b", 64, values(rand_u32(238, 64)));
+    std::vector<int32_t> cv = rand_i32(239, 128, -2000, 2000);
+    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 100 : INT32_MAX - 100) + cv[i] / 40;
+    auto c = t.buffer<int32_t>("c", 128, values(cv));
+    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    auto nib = [](const std::vector<uint32_t>& v, unsigned i) { return int((v[i / 8] >> (4 * (i % 8)) & 15) ^ 8) - 8; };
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            int64_t s = c[m * 8 + n];
+            for (int k = 0; k < 64; ++k) s += int64_t(nib(a, m * 64 + k)) * nib(b, n * 64 + k);
+            d[m * 8 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
+        }
+    t.expect("d", d);
+    return t;
+}
+
+// mma_sync.cu mma_b1: D = C + number of k with A[m][k] and B[k][n] both set;
+// A 16x128 row-major and B column-major, 32 bits per word, bit 0 first.
+REF_TEST(mma_b1) {
+    Test t("mma_b1", "../ptx/sm_80/mma_sync.ptx", "mma_b1", {1}, {32});
+    auto a = t.buffer<uint32_t>("a", 64, values(rand_u32(240, 64)));
+    auto b = t.buffer<uint32_t>("b", 32, values(rand_u32(241, 32)));
+    auto c = t.buffer<int32_t>("c", 128, values(rand_i32(242, 128, -1000, 1000)));
+    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
+    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            int32_t s = c[m * 8 + n];
+            for (int w = 0; w < 4; ++w) s += int32_t(popc32(a[m * 4 + w] & b[n * 4 + w]));
+            d[m * 8 + n] = s;
+        }
+    t.expect("d", d);
+    return t;
+}

@@ -117,3 +117,34 @@ extern "C" __global__ void mma_f64(const double* a, const double* b, const doubl
     d[g * 8 + 2 * t] = D0;
     d[g * 8 + 2 * t + 1] = D1;
 }
+
+// D(16x8 s32) = A(16x64 s4, row-major) * B(64x8 s4, column-major) + C with
+// .satfinite; eight nibbles per word, the lowest nibble first.
+extern "C" __global__ void mma_s4(const uint32_t* a, const uint32_t* b, const int* c, int* d)
+{
+    unsigned lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
+    uint32_t A[4], B[2];
+    int C[4], D[4];
+    for (int r = 0; r < 4; ++r) A[r] = a[(g + 8 * (r & 1)) * 8 + t + 4 * (r >> 1)];  // columns 8t.. (+32 for r >= 2)
+    for (int r = 0; r < 2; ++r) B[r] = b[g * 8 + t + 4 * r];                          // rows 8t.. (+32 for r = 1)
+    for (int i = 0; i < 4; ++i) C[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+                 : "=r"(D[0]), "=r"(D[1]), "=r"(D[2]), "=r"(D[3])
+                 : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]),
+                   "r"(C[0]), "r"(C[1]), "r"(C[2]), "r"(C[3]));
+    for (int i = 0; i < 4; ++i) d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = D[i];
+}
+
+// D(16x8 s32) = popc over k of A(16x128 b1, row-major) AND B(128x8 b1,
+// column-major), plus C; 32 bits per word, bit 0 first.
+extern "C" __global__ void mma_b1(const uint32_t* a, const uint32_t* b, const int* c, int* d)
+{
+    unsigned lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
+    uint32_t A0 = a[g * 4 + t], A1 = a[(g + 8) * 4 + t], B = b[g * 4 + t];
+    int C[4], D[4];
+    for (int i = 0; i < 4; ++i) C[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+                 : "=r"(D[0]), "=r"(D[1]), "=r"(D[2]), "=r"(D[3])
+                 : "r"(A0), "r"(A1), "r"(B), "r"(C[0]), "r"(C[1]), "r"(C[2]), "r"(C[3]));
+    for (int i = 0; i < 4; ++i) d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = D[i];
+}
