@@ -58,7 +58,7 @@ const std::vector<Mod>& all_types() {
 // Names: symbols never collide with labels or register names, so name
 // resolution (parser/resolve.cpp) leaves them as generated.
 const std::vector<std::string> kSyms = {"gvar", "tbl", "buf", "fn_a", "$str", "_x1", "arr0", "k2"};
-const std::vector<std::string> kRegs = {"%r1", "%r22", "%rd3", "%f4", "%fd5", "%h6", "%p1", "%p7"};
+const std::vector<std::string> kRegs = {"%r1", "%r22", "%rd3", "%f4", "%fd5", "%h6", "%p1", "%p7", "%_t$1", "%SP"};
 const std::vector<std::string> kPreds = {"%p1", "%p2", "%p7"};
 
 // ---- operands ----
@@ -206,6 +206,14 @@ bool no_address(Opcode op) {
   return false;
 }
 
+// Families whose first operand is a memory operand rather than a destination.
+bool first_is_address(Opcode op) {
+  using O = Opcode;
+  for (O o : {O::st, O::red, O::prefetch, O::cp_async, O::cp_async_bulk, O::mbarrier_init, O::st_async})
+    if (o == op) return true;
+  return false;
+}
+
 // The parser reads the longest dotted opcode: `cp.async.bulk` + `.prefetch`
 // would print as the opcode `cp.async.bulk.prefetch`. Such ASTs never come
 // out of the parser, so they are not generated.
@@ -232,7 +240,8 @@ ast::Instruction instruction(const std::vector<std::string>& labels) {
   const int hi = std::min<int>(info.max_operands, info.min_operands + 3);
   const int n = pick(info.min_operands, hi);
   for (int k = 0; k < n; ++k)
-    in.operands.push_back(k == 0 ? dest_operand() : operand(!no_address(in.op), labels));
+    in.operands.push_back(k == 0 ? (first_is_address(in.op) && coin(50) ? address() : dest_operand())
+                                 : operand(!no_address(in.op), labels));
   return in;
 }
 
@@ -282,15 +291,21 @@ ast::VarDecl var(Site site) {
 
 // ---- directives, statements, functions ----
 
-ast::Directive body_directive() {
+ast::Directive body_directive(bool module_scope = false) {
   ast::Directive d;
-  switch (pick(0, 3)) {
+  switch (pick(0, module_scope ? 1 : 3)) {
     case 0:
       d.v = ast::LocDir{static_cast<unsigned>(pick(1, 3)), static_cast<unsigned>(pick(0, 999)),
                         static_cast<unsigned>(pick(0, 80)),
                         one_of<std::string>({"", ", inlined_at 1 2 3", ", function_name $L__info_string0"})};
       break;
-    case 1: d.v = ast::PragmaDir{{one_of<std::string>({"nounroll", "unroll 4", "enable_smem_spilling"})}}; break;
+    case 1: {
+      ast::PragmaDir p;
+      for (int n = pick(1, 2); n > 0; --n)
+        p.strings.push_back(one_of<std::string>({"nounroll", "unroll 4", "enable_smem_spilling", "a\\\"b", ""}));
+      d.v = p;
+      break;
+    }
     case 2: {
       ast::TargetListDir t;
       t.calls = coin(50);
@@ -366,7 +381,7 @@ ast::Function function() {
 
 ast::Directive top_directive() {
   ast::Directive d;
-  switch (pick(0, 3)) {
+  switch (pick(0, 4)) {
     case 0: {
       ast::FileDir f{static_cast<unsigned>(pick(1, 9)), one_of<std::string>({"a.cu", "/tmp/x y.cu", "k.cuh"}),
                      std::nullopt, std::nullopt};
@@ -392,6 +407,7 @@ ast::Directive top_directive() {
       break;
     }
     case 2: d.v = ast::AliasDir{one_of(kSyms), one_of(kSyms)}; break;
+    case 3: d = body_directive(true); break;  // .loc and .pragma
     default: d.v = ast::PragmaDir{{"nounroll"}};
   }
   return d;
