@@ -48,7 +48,8 @@ long double to_ld(const Unp& u) {
 }
 
 // The function in long double (64-bit mantissa), deterministic for the IEEE
-// operations (div, sqrt) and libm-dependent for the others.
+// operations (div, sqrt) and libm-dependent for the others. Both the default
+// value and the check mode's reference (within_approx_bound) come from here.
 long double eval(uint32_t fn, long double x, long double y) {
   switch (fn) {
     case a_rcp: return 1.0L / x;
@@ -181,20 +182,6 @@ ErrBound bound_for(const ErrBound& b0, uint32_t fn, long double x, long double y
   return b;
 }
 
-long double exact_of(uint32_t fn, long double x, long double y) {
-  switch (fn) {
-    case a_rcp: return 1.0L / x;
-    case a_sqrt: return std::sqrt(x);
-    case a_rsqrt: return 1.0L / std::sqrt(x);
-    case a_sin: return std::sin(x);
-    case a_cos: return std::cos(x);
-    case a_lg2: return std::log2(x);
-    case a_ex2: return std::exp2(x);
-    case a_tanh: return std::tanh(x);
-    default: return x / y;
-  }
-}
-
 // One lane: got against the exact value of fn at the (flushed) inputs.
 bool lane_ok(const ErrBound& b0, uint32_t fn, const Fmt& f, bool ftz, bool full, uint64_t xa, uint64_t xb,
              uint64_t ref, uint64_t got) {
@@ -204,7 +191,7 @@ bool lane_ok(const ErrBound& b0, uint32_t fn, const Fmt& f, bool ftz, bool full,
   // The correctly rounded value is always allowed, also where rounding
   // itself exceeds a relative bound (overflow to infinity, underflow to 0).
   if (got == ref) return true;
-  long double x = to_ld(ua), y = to_ld(ub), e = exact_of(fn, x, y);
+  long double x = to_ld(ua), y = to_ld(ub), e = eval(fn, x, y);
   ErrBound b = bound_for(b0, fn, x, y, full);
   // The ISA's special-value tables (zero, infinity, NaN inputs): bit for bit.
   if (ua.cls != Cls::finite || (fn == a_div && ub.cls != Cls::finite)) return got == ref;
