@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -59,13 +60,17 @@ std::vector<std::string> split_csv(const std::string& s) {
 int cmd_gen(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& archs) {
   fs::create_directories(out_dir);
   int rc = 0, ok = 0, bad = 0;
+  std::set<std::string> stems;  // Dat3M reuses file names across folders
   for (const auto& path : litmus_files(inputs)) {
+    std::string base = fs::path(path).stem().string();
+    for (fs::path up = fs::path(path).parent_path(); !stems.insert(base).second; up = up.parent_path())
+      base = (up.filename().empty() ? std::string("x") : up.filename().string()) + "_" + base;
     for (const auto& arch : split_csv(archs)) {
       try {
         std::string text = read_text(path);
         litmus::Test t = litmus::parse_litmus_text(text, path);
         hw::Generated g = hw::generate(t, arch, path, text);
-        std::string stem = (fs::path(out_dir) / fs::path(path).stem()).string() + "." + arch;
+        std::string stem = (fs::path(out_dir) / base).string() + "." + arch;
         std::ofstream(stem + ".ptx") << g.ptx;
         std::ofstream(stem + ".bundle.json") << hw::bundle_to_json(g.bundle).dump(1) << "\n";
         ++ok;

@@ -63,6 +63,38 @@ TEST_CASE("model flags change the permitted set as ptxcheck --model does", "[hw-
   CHECK_THROWS_AS(hw::permitted(t, bogus), std::invalid_argument);
 }
 
+TEST_CASE("an outcome beyond the loop bound is UNDECIDED, not a VIOLATION", "[hw-compare]") {
+  const char* text = R"(PTX count
+{ .global .u32 x = 0; }
+T0 @ cta 0 {
+L:
+  add.u32 %r0, %r0, 1;
+  setp.lt.u32 %p, %r0, 3;
+  @%p bra L;
+  st.global.u32 [x], %r0;
+}
+exists (T0:%r0 == 3)
+)";
+  litmus::Test t = litmus::parse_litmus_text(text, "count.litmus");
+  hw::Recording r;
+  r.test = t.name;
+  r.histogram["0:%r0=3;"] = 10;
+  r.instances = 10;
+  hw::ModelConfig one;
+  one.max_unroll = 1;
+  hw::Permitted cut = hw::permitted(t, one);
+  CHECK(cut.bound_hit);
+  hw::Comparison c = hw::compare(r, cut);
+  CHECK(c.violations == 0);
+  CHECK(c.undecided == 1);
+  hw::Permitted full = hw::permitted(t, {});  // unroll grows until nothing is cut
+  CHECK(!full.bound_hit);
+  CHECK(full.unroll >= 2);
+  CHECK(hw::compare(r, full).witnessed == 1);
+  r.histogram = {{"0:%r0=4;", 10}};
+  CHECK(hw::compare(r, full).violations == 1);
+}
+
 TEST_CASE("recordings are validated", "[hw-compare]") {
   nlohmann::json j = nlohmann::json::parse(hwtest::slurp(fixture("ok/mp.recording.json")));
   nlohmann::json once = hw::recording_to_json(hw::recording_from_json(j));  // parameters completed
