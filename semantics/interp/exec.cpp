@@ -168,8 +168,13 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
   if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
     AccessInfo a;
     a.gid = t.gid;
-    a.cta = w.cta->uid;
-    a.epoch = w.cta->bar_generation;
+    // st.async/red.async writes become visible to the target CTA through its
+    // mbarrier's phase completion, which advances that CTA's generation: they
+    // count as that CTA's accesses in its current generation.
+    const Cta& oc = in.async_tx && out.cta >= 0 && static_cast<size_t>(out.cta) < ctas.size() ? *ctas[static_cast<size_t>(out.cta)]
+                                                                                           : *w.cta;
+    a.cta = oc.uid;
+    a.epoch = oc.bar_generation;
     a.fences = races.thread_fences[t.gid];
     a.warp = w.gwarp;
     a.wepoch = w.sync_gen;
@@ -602,7 +607,7 @@ bool Machine::step(Warp& w) {
           if (pending == 0 && tx == 0 && expected) {
             phase ^= 1;
             pending = expected;
-            ++c.bar_generation;
+            ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : c).bar_generation;
           }
           v = (phase << 63) | (expected << 32) | pending;
           std::memcpy(&mw.region->bytes[mw.off], &v, 8);
@@ -649,7 +654,9 @@ bool Machine::step(Warp& w) {
           if (pending == 0 && tx == 0 && expected) {
             phase ^= 1;
             pending = expected;
-            ++c.bar_generation;  // memory before the phase is visible after a wait
+            // Memory before the phase is visible after a wait in the CTA
+            // owning the object (a remote complete_tx or arrive included).
+            ++(wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c).bar_generation;
           }
           v = (phase << 63) | (expected << 32) | pending;
         }

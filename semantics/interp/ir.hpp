@@ -68,6 +68,7 @@ struct Inst {
   uint8_t flags = 0;    // op-specific flags (see exec.cpp)
   NumKind nk = NumKind::B;
   bool guarded = false, guard_neg = false;
+  bool async_tx = false;  // st.async/red.async: made visible by an mbarrier phase of the target CTA
   uint32_t guard = 0;   // predicate slot
   uint32_t target = 0;  // branch target / callee function index / aux index
   uint32_t dwidth = 64; // destination register width in bits

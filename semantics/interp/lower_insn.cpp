@@ -338,6 +338,8 @@ void InsnLowering::run() {
       i.op = IrOp::StackRestore;
       i.src[0] = value(opd(0), tbits(), false);
       return emit();
+    case Opcode::st_async:
+    case Opcode::red_async:
     case Opcode::cp_async:
     case Opcode::cp_async_bulk:
     case Opcode::cp_async_bulk_commit_group:

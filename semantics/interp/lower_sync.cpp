@@ -241,6 +241,49 @@ void InsnLowering::async_op() {
       }
       return emit();
     }
+    case Opcode::st_async:
+    case Opcode::red_async: {
+      // st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes{.vec}.type [a], b, [mbar]
+      // red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar]
+      // (sm_90): a store / reduction into shared::cluster memory whose
+      // completion performs complete_tx of its size on the mbarrier object.
+      // Lowered as the st / red followed by that complete_tx: completing at
+      // once is a permitted schedule.
+      if (types.empty()) ctx.fail(in.pos, "st.async/red.async without a type");
+      unsigned bits = tbits();
+      if (bits > 64) return unsupported("128-bit st.async elements are not supported");
+      i.size = static_cast<uint8_t>(std::max(1u, bits / 8));
+      i.nk = numkind(types[0]);
+      i.addr = address(opd(0));
+      if (in.op == Opcode::st_async) {
+        i.op = IrOp::St;
+        sources(opd(1), bits, i.nk == NumKind::F);
+        if (vec > 1 && i.nsrc != vec) ctx.fail(in.pos, "vector width does not match the operand list");
+      } else {
+        i.op = IrOp::Red;
+        AtomOp op = has(Mod::inc) ? AtomOp::Inc : has(Mod::dec) ? AtomOp::Dec : has(Mod::min) ? AtomOp::Min
+                  : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And : has(Mod::or_) ? AtomOp::Or
+                  : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Add;
+        if (!has(Mod::add) && op == AtomOp::Add) ctx.fail(in.pos, "red.async without an operation");
+        i.mode = static_cast<uint8_t>(op);
+        i.src[0] = value(opd(1), bits, false);
+        i.nsrc = 1;
+      }
+      unsigned bytes = i.size * i.nsrc;
+      i.async_tx = true;
+      Inst tx;
+      tx.op = IrOp::Mbarrier;
+      tx.mode = 8;  // complete_tx
+      tx.line = i.line;
+      tx.guarded = i.guarded;
+      tx.guard = i.guard;
+      tx.guard_neg = i.guard_neg;
+      tx.addr = address(opd(2));
+      tx.src[0] = Opnd{Opnd::Imm, SReg::zero, false, 0, bytes};
+      emit();
+      ctx.prog.code.push_back(tx);
+      return;
+    }
     default: return unsupported("unexpected asynchronous operation");
   }
 }
