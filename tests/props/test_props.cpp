@@ -1,0 +1,128 @@
+// Properties over random cycle-based litmus tests (litmus_gen.hpp):
+//  [props-litmus-print]  print -> parse is the identity in both dialects
+//  [props-engines]       the Z3 and enumeration engines permit the same outcomes
+//  [props-monotone]      weakening never removes outcomes, strengthening never
+//                        adds any (transform.hpp), SC outcomes are PTX outcomes
+#include <cstdio>
+#include <map>
+
+#include "semantics/litmus/transform.hpp"
+#include "tests/props/props_check.hpp"
+
+using namespace ptxcheck;
+using namespace ptxcheck::litmus;
+using namespace ptxcheck::props;
+
+namespace {
+
+bool has_warp(const Test& t) {
+  for (const auto& th : t.threads)
+    if (th.place.warp >= 0) return true;
+  return false;
+}
+
+std::string show(const std::set<std::string>& s) {
+  std::string r;
+  for (const auto& x : s) r += "  " + x + "\n";
+  return r;
+}
+
+// a \ b, shown.
+std::string missing(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::string r;
+  for (const auto& x : a)
+    if (!b.count(x)) r += "  " + x + "\n";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("generated tests print and parse back", "[props-litmus-print]") {
+  check("native and Dat3M round trip", 300, [] {
+    GenOptions opt;
+    opt.warps = *rc::gen::arbitrary<bool>();
+    Test t = *gen_test(opt);
+    const std::string native = print_native(t);
+    Test back = parse_litmus_text(native, "gen.litmus");  // also checks dialect detection
+    RC_ASSERT(test_difference(t, back) == "");
+    if (has_warp(t)) {
+      RC_ASSERT_THROWS_AS(print_dat3m(t), InputError);
+    } else {
+      const std::string dat3m = print_dat3m(t);
+      Test back2 = parse_litmus_text(dat3m, "gen.litmus");
+      RC_ASSERT(test_difference(t, back2) == "");
+    }
+  });
+}
+
+TEST_CASE("Z3 and enumeration engines permit the same outcomes", "[props-engines]") {
+  auto z3 = mm::make_z3_engine();
+  auto en = mm::make_enum_engine();
+  int tests = 0, outcomes_seen = 0;
+  check("same outcome sets", 2000, [&] {
+    GenOptions opt;  // small enough that 2,000 fit the CI budget (Z3 costs ~3 ms a test)
+    opt.max_threads = 3;
+    opt.max_writes_per_loc = 2;
+    opt.max_accesses = 6;
+    opt.warps = false;
+    Test t = *gen_test(opt);
+    mm::Model m;
+    m.kind = *rc::gen::element(mm::ModelKind::PTX75, mm::ModelKind::PTX75, mm::ModelKind::PTX6, mm::ModelKind::SC);
+    auto a = outcomes(t, *z3, m), b = outcomes(t, *en, m);
+    RC_LOG() << "z3:\n" << show(a) << "enum:\n" << show(b);
+    RC_ASSERT(a == b);
+    ++tests;
+    outcomes_seen += static_cast<int>(a.size());
+  });
+  std::printf("props-engines: %d random litmus tests, %d permitted outcomes, Z3 == enumeration\n", tests,
+              outcomes_seen);
+  CHECK(tests >= 2000);
+}
+
+TEST_CASE("the model is monotone under program changes", "[props-monotone]") {
+  auto en = mm::make_enum_engine();
+  std::map<Change, std::pair<int, int>> seen;  // per change: tests, tests whose outcomes moved
+  check("weakening adds, strengthening removes outcomes", 800, [&] {
+    GenOptions opt;
+    opt.max_threads = 3;
+    Test t = *gen_test(opt);
+    Change k = *rc::gen::elementOf(all_changes());
+    auto ms = mutations(t, k);
+    RC_PRE(!ms.empty());
+    Mutation mu = ms[*rc::gen::inRange<size_t>(0, ms.size())];
+    Test u = apply(t, mu);
+    mm::Model m;
+    auto before = outcomes(t, *en, m), after = outcomes(u, *en, m);
+    RC_LOG() << mu.describe() << "\nbefore:\n" << show(before) << "after:\n" << show(after);
+    if (weakens(k)) RC_ASSERT(missing(before, after) == "");
+    else RC_ASSERT(missing(after, before) == "");
+    ++seen[k].first;
+    seen[k].second += before != after;
+  });
+  int total = 0;
+  for (const auto& [k, n] : seen) {
+    std::printf("props-monotone: %-10s %4d mutated tests, %4d changed the outcomes\n", change_name(k), n.first,
+                n.second);
+    total += n.first;
+    CHECK(n.second > 0);  // each change matters somewhere: the property is not vacuous
+  }
+  CHECK(total >= 800);
+}
+
+TEST_CASE("SC outcomes are PTX outcomes", "[props-monotone]") {
+  auto en = mm::make_enum_engine();
+  int checked = 0, strict = 0;
+  check("SC is a subset of PTX", 400, [&] {
+    Test t = *gen_test(GenOptions{});
+    mm::Model sc, ptx;
+    sc.kind = mm::ModelKind::SC;
+    auto s = outcomes(t, *en, sc), p = outcomes(t, *en, ptx);
+    RC_LOG() << "SC:\n" << show(s) << "PTX:\n" << show(p);
+    RC_ASSERT(missing(s, p) == "");
+    RC_ASSERT(!s.empty());  // SC always has an execution (the program has no loops)
+    ++checked;
+    strict += s != p;
+  });
+  std::printf("props-monotone: %d SC-vs-PTX tests, %d with outcomes SC forbids\n", checked, strict);
+  CHECK(strict > 0);
+}
