@@ -361,7 +361,7 @@ bool Machine::step(Warp& w) {
       // checked here without a call; anything else goes through access().
       const bool gfast = !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
                          in.addr.base != Addr::Frame;
-      Region* const hot = pc_hot_[w.pc];
+      Region* const hot = w.pc < pc_hot_.size() ? pc_hot_[w.pc] : nullptr;
       // Kernel parameters and the const bank: read-only, always initialised,
       // never part of a race.
       Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
