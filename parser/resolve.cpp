@@ -49,6 +49,12 @@ void fix(ast::Operand& o, const Names& n) {
       ast::Reg r = std::get<ast::Reg>(e->args[0].v);
       r.negated = !r.negated;
       o.v = std::move(r);
+    } else if (e->op == ast::ExprOp::Neg && std::holds_alternative<ast::Reg>(e->args[0].v) &&
+               !std::get<ast::Reg>(e->args[0].v).minus) {
+      // -a over a register declared without '%': vmad's negated source, as -%a.
+      ast::Reg r = std::get<ast::Reg>(e->args[0].v);
+      r.minus = true;
+      o.v = std::move(r);
     } else if (e->op == ast::ExprOp::BitOr && std::holds_alternative<ast::Reg>(e->args[0].v) &&
                std::holds_alternative<ast::Reg>(e->args[1].v)) {
       o.v = ast::RegPair{std::get<ast::Reg>(e->args[0].v), std::get<ast::Reg>(e->args[1].v)};
