@@ -61,11 +61,18 @@ const std::vector<std::string> kSyms = {"gvar", "tbl", "buf", "fn_a", "$str", "_
 const std::vector<std::string> kRegs = {"%r1", "%r22", "%rd3", "%f4", "%fd5", "%h6", "%p1", "%p7", "%_t$1", "%SP"};
 const std::vector<std::string> kPreds = {"%p1", "%p2", "%p7"};
 
+// Registers declared without '%' in the function being generated (PTX ISA
+// 4.4: any identifier may name a register); the parser reads them as
+// symbols and parser/resolve.cpp turns them back into registers.
+std::vector<std::string> g_plain_regs;
+
 // ---- operands ----
 
 ast::Reg reg(bool allow_sel = true) {
   ast::Reg r;
-  if (allow_sel && coin(15)) {
+  if (!g_plain_regs.empty() && coin(20)) {
+    r.name = one_of(g_plain_regs);
+  } else if (allow_sel && coin(15)) {
     r.name = one_of<std::string>({"%tid", "%ntid", "%ctaid", "%nctaid"});
     r.sel = one_of<std::string>({"x", "y", "z"});
   } else {
@@ -156,7 +163,11 @@ ast::Operand address() {
 
 ast::Operand dest_operand() {
   switch (pick(0, 5)) {
-    case 0: return wrap(ast::RegPair{reg(false), reg(false)});
+    case 0: {  // p|q: the parser reads a pair only when both halves are spelled alike
+      ast::Reg a = reg(false), b = reg(false);
+      if ((a.name[0] == '%') != (b.name[0] == '%')) b = a;
+      return wrap(ast::RegPair{a, b});
+    }
     case 1: {
       ast::VectorOp v;
       for (int n = pick(1, 4); n > 0; --n) v.elems.push_back(coin(80) ? wrap(reg(false)) : wrap(ast::Sink{}));
@@ -369,13 +380,26 @@ ast::Function function() {
   }
   if (coin(10)) f.pragmas.push_back(ast::PragmaDir{{"nounroll"}});
   f.has_body = coin(85);
+  g_plain_regs.clear();
+  if (f.has_body && coin(30)) {
+    for (const char* n : {"rv", "pq"}) {
+      ast::VarDecl v;
+      v.space = Mod::reg;
+      v.type = n[0] == 'p' ? Mod::pred : Mod::b32;
+      v.name = n;
+      f.body.push_back(stmt(v));
+      g_plain_regs.push_back(n);
+    }
+  }
   if (f.has_body) {
     std::vector<std::string> labels;
     for (int n = pick(0, 3); n > 0; --n) labels.push_back("$L__BB0_" + std::to_string(labels.size() + 1));
     size_t next = 0;
-    f.body = body(2, labels, next);
+    auto more = body(2, labels, next);
+    f.body.insert(f.body.end(), more.begin(), more.end());
     for (; next < labels.size(); ++next) f.body.push_back(stmt(ast::Label{{}, labels[next]}));
   }
+  g_plain_regs.clear();
   return f;
 }
 
