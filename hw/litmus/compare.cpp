@@ -26,6 +26,7 @@ Permitted permitted(const litmus::Test& t, const ModelConfig& cfg) {
     litmus::CheckOptions opt;
     opt.model = model;
     opt.traces.unroll = unroll;
+    opt.limits.timeout_s = cfg.timeout;
     litmus::CheckResult res = litmus::check(p, *engine, opt);
     out.outcomes.clear();
     for (const auto& s : res.states) out.outcomes.insert(s.text);

@@ -21,6 +21,7 @@ struct ModelConfig {
   std::string model = "ptx75";  // as `ptxcheck --model`
   std::string engine = "z3";    // z3 | enum
   int max_unroll = 4;
+  double timeout = 0;  // seconds per check, 0 = none (LimitError beyond)
 };
 
 struct Permitted {

@@ -23,14 +23,18 @@ std::vector<MutantInfo> mutants_of(const litmus::Test& t, const ModelConfig& cfg
     if (!litmus::weakens(k)) continue;
     for (const auto& m : litmus::mutations(t, k)) {
       litmus::Test mt = litmus::apply(t, m);
-      Permitted pm = permitted(mt, cfg);
       MutantInfo info;
       info.test = t.name;
       info.mutant = mt.name;
       info.change = litmus::change_name(k);
       info.description = m.describe();
-      for (const auto& o : pm.outcomes)
-        if (!orig.outcomes.count(o)) info.killing.push_back(o);
+      try {
+        Permitted pm = permitted(mt, cfg);
+        for (const auto& o : pm.outcomes)
+          if (!orig.outcomes.count(o)) info.killing.push_back(o);
+      } catch (const LimitError&) {
+        info.limit = true;
+      }
       out.push_back(std::move(info));
       if (mutant_tests) mutant_tests->push_back(std::move(mt));
     }
@@ -76,7 +80,7 @@ std::string file_safe(std::string s) {
 int run_mutants(const std::vector<std::string>& files, const MutantOptions& opt, std::ostream& out) {
   std::vector<Recording> recs = load_recordings(opt.recordings_dir);
   nlohmann::json table = nlohmann::json::array();
-  size_t total = 0, equivalent = 0, killed = 0, recorded = 0;
+  size_t total = 0, equivalent = 0, killed = 0, recorded = 0, limited = 0, tests_limited = 0;
   int rc = 0;
   std::map<std::string, std::pair<size_t, size_t>> by_change;  // change -> (mutants, equivalent)
   for (const auto& path : files) {
@@ -89,7 +93,14 @@ int run_mutants(const std::vector<std::string>& files, const MutantOptions& opt,
       continue;
     }
     std::vector<litmus::Test> mts;
-    auto ms = mutants_of(t, opt.model, opt.emit_dir.empty() ? nullptr : &mts);
+    std::vector<MutantInfo> ms;
+    try {
+      ms = mutants_of(t, opt.model, opt.emit_dir.empty() ? nullptr : &mts);
+    } catch (const LimitError& e) {
+      std::cerr << path << ": limit reached checking the original: " << e.what() << "\n";
+      ++tests_limited;
+      continue;
+    }
     mark_kills(ms, recs);
     for (size_t i = 0; i < mts.size(); ++i) {
       fs::create_directories(opt.emit_dir);
@@ -108,19 +119,22 @@ int run_mutants(const std::vector<std::string>& files, const MutantOptions& opt,
       if (m.equivalent()) ++equivalent, ++bc.second;
       if (m.recordings) ++recorded;
       if (m.killed) ++killed;
+      if (m.limit) ++limited;
       out << fmt::format("{:<40} {:<11} {:<8} {}{}\n", m.mutant, m.change,
-                         m.equivalent() ? "EQUIV" : fmt::format("kill:{}", m.killing.size()), m.description,
+                         m.limit ? "LIMIT" : m.equivalent() ? "EQUIV" : fmt::format("kill:{}", m.killing.size()),
+                         m.description,
                          m.recordings ? (m.killed ? fmt::format("  KILLED x{}", m.kill_count) : "  survived") : "");
       nlohmann::json j = {{"test", m.test},       {"mutant", m.mutant},         {"change", m.change},
-                          {"description", m.description}, {"killing", m.killing}, {"equivalent", m.equivalent()},
+                          {"description", m.description}, {"killing", m.killing}, {"equivalent", m.equivalent()}, {"limit", m.limit},
                           {"recordings", m.recordings},   {"killed", m.killed}, {"kill_count", m.kill_count}};
       table.push_back(j);
     }
   }
   for (const auto& [change, n] : by_change)
     out << fmt::format("change {:<11} {} mutant(s), {} equivalent\n", change, n.first, n.second);
-  out << fmt::format("mutants {} | equivalent {} | with killing outcomes {} | recorded {} | killed {}\n", total,
-                     equivalent, total - equivalent, recorded, killed);
+  out << fmt::format(
+      "mutants {} | equivalent {} | with killing outcomes {} | limit {} | recorded {} | killed {} | tests at limit {}\n",
+      total, equivalent, total - equivalent - limited, limited, recorded, killed, tests_limited);
   if (!opt.json_out.empty()) std::ofstream(opt.json_out) << table.dump(1) << "\n";
   return rc;
 }

@@ -25,13 +25,15 @@ struct MutantOptions {
 struct MutantInfo {
   std::string test, mutant, change, description;
   std::vector<std::string> killing;  // outcomes
-  bool equivalent() const { return killing.empty(); }
+  bool limit = false;                // the check hit a resource limit: unknown
+  bool equivalent() const { return !limit && killing.empty(); }
   int recordings = 0;                // recordings of this mutant found
   bool killed = false;
   uint64_t kill_count = 0;           // instances showing a killing outcome
 };
 
-// Mutants of one test (weakening changes only), with killing outcomes.
+// Mutants of one test (weakening changes only), with killing outcomes. A
+// mutant whose check hits the limit is kept with limit = true.
 std::vector<MutantInfo> mutants_of(const litmus::Test& t, const ModelConfig& cfg,
                                    std::vector<litmus::Test>* mutant_tests = nullptr);
 

@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
     c->add_option("--model", cfg.model, "ptx75 | ptx6 | sc | ptx75-no-fence-sc-acqrel (as ptxcheck --model)");
     c->add_option("--engine", cfg.engine, "z3 | enum");
     c->add_option("--max-unroll", cfg.max_unroll, "largest loop bound tried when a loop is cut");
+    c->add_option("--timeout", cfg.timeout, "seconds per model check (0 = none; exit 3 / LIMIT beyond)");
   };
   std::vector<std::string> inputs;
   std::string out_dir = "hw-out", archs = "sm_80,sm_90";
