@@ -81,6 +81,11 @@ const LocDecl* decl_of(const Test& t, const std::string& name) {
 
 std::string num(uint64_t v) { return std::to_string(v); }
 
+std::string trimmed(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
 std::string cond_value(const CondValue& v, bool native) {
   switch (v.kind) {
     case CondValue::Reg:
@@ -220,6 +225,8 @@ struct Native {
   }
 
   std::string print() const {
+    if (t.name.empty() || t.name.find_first_of(" \t\r\n\"{") != std::string::npos)
+      no("the test name '" + t.name + "' (one word, no quotes or braces)");
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
       s += "  ." + (d.space.empty() ? std::string("global") : d.space) + " " + type(d.size, 'u') + " " + d.name;
@@ -341,6 +348,8 @@ struct Dat3m {
   }
 
   std::string print() const {
+    if (t.name.empty() || t.name.find_first_of("\r\n{") != std::string::npos || t.name != trimmed(t.name))
+      no("the test name '" + t.name + "'");
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
       if (d.size != 4) no("a location of " + num(d.size) + " bytes");

@@ -74,3 +74,48 @@ TEST_CASE("Dat3M corpus tests print and parse back", "[props-litmus-print]") {
   CHECK(n.dat3m == n.files);
   CHECK(n.native > 0);
 }
+
+TEST_CASE("printers refuse what their dialect cannot express", "[props-litmus-print]") {
+  const char* dat3m_only[] = {
+      "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n blt r0, 1, L ;\n L: ;\nexists (x == 0)\n",      // compare-and-branch
+      "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n bar.cta.sync 1, r2 ;\nexists (x == 0)\n",         // two-operand barrier id
+      "PTX a\n{ x=0; y @ texture aliases x; }\n P0@cta 0,gpu 0 ;\n tld r0, x ;\nexists (x == 0)\n",  // proxy not the location's
+      "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.texture ;\nexists (x == 0)\n",       // not a PTX proxy fence
+      "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.inc r0, x ;\nexists (x == 0)\n",  // inc without bound
+  };
+  for (const char* src : dat3m_only) {
+    INFO(src);
+    Test t = parse_dat3m(src, "a.litmus");
+    CHECK(test_difference(t, parse_dat3m(print_dat3m(t), "a.litmus")) == "");
+    CHECK_THROWS_AS(print_native(t), InputError);
+  }
+  const char* native_only[] = {
+      "PTX a\n{\n}\nT0 @ cta 0, warp 1 {\n  st.global.u32 [x], 1;\n}\nexists (x == 1)\n",          // warp
+      "PTX a\n{\n  .global .u64 x = 0;\n}\nT0 @ cta 0 {\n  st.global.u64 [x], 1;\n}\nexists (x == 1)\n",  // 8 bytes
+      "PTX a\n{\n  .shared .u32 x = 0;\n}\nT0 @ cta 0 {\n  st.shared.u32 [x], 1;\n}\nexists (x == 1)\n",  // .shared
+      "PTX a\n{\n}\nT0 @ cta 0 {\n  setp.eq.u32 %p, 1, 1;\n}\nexists (x == 0)\n",                    // setp
+      "PTX a\n{\n}\nT0 @ cta 0 {\n  mov.u32 %r1, %r0;\n}\nexists (x == 0)\n",                       // mov of a register
+      "PTX a\n{\n}\nT0 @ cta 0 {\n  ld.global.u32 %v, [x];\n}\nexists (x == 0)\n",                  // register name
+      "PTX a\n{\n}\nT0 @ cta 0, cluster 0 {\n  st.global.u32 [x], 1;\n}\nT1 @ cta 1, cluster 0 {\n  st.global.u32 [x], 2;\n}\nexists (x == 1)\n",
+  };
+  for (const char* src : native_only) {
+    INFO(src);
+    Test t = parse_native(src, "a.litmus");
+    CHECK(test_difference(t, parse_native(print_native(t), "a.litmus")) == "");
+    CHECK_THROWS_AS(print_dat3m(t), InputError);
+  }
+  // A difference is reported, not hidden: scope of a strong access, placement, condition.
+  Test t = parse_litmus_file(props::src_root() + "/litmus/mp.litmus");
+  Test u = t;
+  u.threads[0].code[1].scope = mm::Scope::CTA;
+  CHECK(test_difference(t, u) != "");
+  u = t;
+  u.threads[1].place.cluster = 7;
+  CHECK(test_difference(t, u) != "");
+  u = t;
+  u.cond.kids[0].rhs.value = 2;
+  CHECK(test_difference(t, u) != "");
+  u = t;
+  u.threads[0].code[0].scope = mm::Scope::CTA;  // a weak access has no scope
+  CHECK(test_difference(t, u) == "");
+}
