@@ -69,6 +69,7 @@ extern "C" {
 #define cuStreamWaitEvent   cuStreamWaitEvent_ptsz
 #define cuEventRecord       cuEventRecord_ptsz
 #define cuLaunchKernel      cuLaunchKernel_ptsz
+#define cuLaunchKernelEx    cuLaunchKernelEx_ptsz
 #endif
 
 /* ---- handles ----------------------------------------------------------- */
@@ -272,6 +273,70 @@ typedef struct CUctxCreateParams_st {
 #define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void*)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
 
+/* ---- cuLaunchKernelEx: a launch configuration with attributes ------------ */
+typedef enum CUlaunchAttributeID_enum {
+  CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+  CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+  CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+  CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
+  CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+  CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+  CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10,
+  CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
+  CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12
+} CUlaunchAttributeID;
+
+/* The value of one attribute: 64 bytes, 8-byte aligned; the members used
+ * here are those of the attributes above that carry plain values. */
+typedef union CUlaunchAttributeValue_union {
+  char pad[64];
+  int cooperative;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  int programmaticStreamSerializationAllowed;
+  struct {
+    CUevent event;
+    int flags;
+    int triggerAtBlockStart;
+  } programmaticEvent;
+  struct {
+    CUevent event;
+    int flags;
+  } launchCompletionEvent;
+  int priority;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } preferredClusterDim;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+  CUlaunchAttributeID id;
+  char pad[8 - sizeof(CUlaunchAttributeID)];
+  CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig_st {
+  unsigned int gridDimX;
+  unsigned int gridDimY;
+  unsigned int gridDimZ;
+  unsigned int blockDimX;
+  unsigned int blockDimY;
+  unsigned int blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned int numAttrs;
+} CUlaunchConfig;
+
 /* ---- errors ----------------------------------------------------------------- */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr);
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** pStr);
@@ -341,6 +406,7 @@ CUresult CUDAAPI cuMemFreeHost(void* p);
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra);
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra);
 
 /* ---- streams and events --------------------------------------------------------- */
 CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags);

@@ -178,3 +178,6 @@ SHIM_API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned in
                                       void** extra) {
   return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, st, params, extra);
 }
+SHIM_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  return cuLaunchKernelEx(config, f, params, extra);
+}

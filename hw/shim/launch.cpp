@@ -89,11 +89,9 @@ uint32_t dynamic_shared_limit(const CUfunc_st* f) {
   return stat >= kDefaultSharedLimit ? 0 : kDefaultSharedLimit - stat;
 }
 
-}  // namespace
-
-SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                                 unsigned int by, unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
-                                 void** kernelParams, void** extra) {
+// One launch; `cluster` is {0,0,0} unless the launch sets a cluster shape.
+CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream, void** kernelParams, void** extra,
+                CUevent completion) {
   State& s = state();
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
@@ -101,17 +99,21 @@ SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
   if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
   if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
   if (!valid_stream(s, hStream, c)) return CUDA_ERROR_INVALID_HANDLE;
-  if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
-  if (gx > 0x7fffffffu || gy > 65535 || gz > 65535 || bx > 1024 || by > 1024 || bz > 64 ||
-      uint64_t{bx} * by * bz > 1024)
+  if (completion && !is_live(s, completion, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  const auto& g = cfg.grid;
+  const auto& b = cfg.block;
+  if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2]) return CUDA_ERROR_INVALID_VALUE;
+  if (g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535 || b[0] > 1024 || b[1] > 1024 || b[2] > 64 ||
+      uint64_t{b[0]} * b[1] * b[2] > 1024)
     return CUDA_ERROR_INVALID_VALUE;
-  if (sharedMemBytes > dynamic_shared_limit(f)) return CUDA_ERROR_INVALID_VALUE;
+  if (cfg.cluster[0]) {
+    uint64_t n = uint64_t{cfg.cluster[0]} * cfg.cluster[1] * cfg.cluster[2];
+    if (s.dev.sm_major < 9) return CUDA_ERROR_NOT_SUPPORTED;  // clusters are sm_90+
+    if (n == 0 || n > 8) return CUDA_ERROR_INVALID_CLUSTER_SIZE;  // the portable maximum
+  }
+  if (cfg.dynamic_shared_bytes > dynamic_shared_limit(f)) return CUDA_ERROR_INVALID_VALUE;
   std::vector<uint8_t> params;
   if (CUresult r = gather_params(f->k->prog, kernelParams, extra, params)) return r;
-  interp::LaunchConfig cfg;
-  cfg.grid = {gx, gy, gz};
-  cfg.block = {bx, by, bz};
-  cfg.dynamic_shared_bytes = sharedMemBytes;
   interp::RunResult res;
   try {
     res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), s.dev.run);
@@ -127,7 +129,66 @@ SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
   }
   if (!res.printf_output.empty()) std::fwrite(res.printf_output.data(), 1, res.printf_output.size(), stdout);
   c->sticky = outcome(s, res);
+  if (completion) {
+    completion->recorded = true;
+    completion->when = std::chrono::steady_clock::now();
+  }
   return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                 unsigned int by, unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
+                                 void** kernelParams, void** extra) {
+  interp::LaunchConfig cfg;
+  cfg.grid = {gx, gy, gz};
+  cfg.block = {bx, by, bz};
+  cfg.dynamic_shared_bytes = sharedMemBytes;
+  return launch(f, cfg, hStream, kernelParams, extra, nullptr);
+}
+
+// Attributes: a cluster shape; hints (priority, access policy, scheduling and
+// memory-synchronisation preferences) are accepted and ignored; programmatic
+// dependent launch is trivially satisfied (every launch has finished before
+// the next starts). A cooperative launch (grid-wide sync) is refused: the
+// interpreter runs one cluster at a time, so a grid barrier could never
+// complete.
+SHIM_API CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
+  if (!config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
+  interp::LaunchConfig cfg;
+  cfg.grid = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  cfg.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
+  cfg.dynamic_shared_bytes = config->sharedMemBytes;
+  CUevent completion = nullptr;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute& a = config->attrs[i];
+    switch (a.id) {
+      case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+        cfg.cluster = {a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z};
+        if (!cfg.cluster[0] || !cfg.cluster[1] || !cfg.cluster[2]) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+        break;
+      case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+        if (a.value.cooperative) {
+          report("cuLaunchKernelEx: cooperative launches are not supported (clusters run one at a time)");
+          return CUDA_ERROR_NOT_SUPPORTED;
+        }
+        break;
+      case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: completion = a.value.launchCompletionEvent.event; break;
+      case CU_LAUNCH_ATTRIBUTE_IGNORE:
+      case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+      case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+      case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+      case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+      case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+      case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+      case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+      case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+      case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: break;
+      default: return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  return launch(f, cfg, config->hStream, kernelParams, extra, completion);
 }
 
 // ---- function attributes -------------------------------------------------------------

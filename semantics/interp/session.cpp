@@ -132,6 +132,10 @@ RunResult Session::launch(SessionModule& m, SessionKernel& k, const LaunchConfig
   spec.grid = cfg.grid;
   spec.block = cfg.block;
   spec.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+  if (cfg.cluster[0]) {
+    spec.cluster = cfg.cluster;
+    spec.explicit_cluster = true;
+  }
   if (k.prog.const_bytes != m.const_bank) k.prog.const_bytes = m.const_bank;  // host writes to .const
   LaunchImage img{&mem_, std::move(params)};
   return run_program(k.prog, spec, opt, img);

@@ -59,6 +59,7 @@ struct SessionModule {
 struct LaunchConfig {
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   uint32_t dynamic_shared_bytes = 0;
+  std::array<uint32_t, 3> cluster{0, 0, 0};  // 0: the kernel's .reqnctapercluster, else 1x1x1
 };
 
 class Session {

@@ -3,7 +3,7 @@
 
 For every function the clean-room header declares, a program built against
 each header prints the function's C++ type (typeid); for every enumerator
-and CU_ constant, its value. The outputs must be identical, in the default
+and CU_ constant, its value; for the structs, their sizes and offsets. The outputs must be identical, in the default
 build and with CUDA_API_PER_THREAD_DEFAULT_STREAM. The toolkit-header build,
 linked against the toolkit's stub libcuda.so, then runs with LD_LIBRARY_PATH
 at the shim: the dynamic loader resolves every entry point it names (by
@@ -34,9 +34,15 @@ def main():
     text = open(os.path.join(mine, "cuda.h")).read()
     funcs = re.findall(r"CUresult CUDAAPI (cu\w+)\(", text)
     consts = re.findall(r"^\s+(CU\w+)\s*=", text, re.M) + re.findall(r"^#define (CU_\w+) ", text, re.M)
-    src = ['#include "cuda.h"', "#include <cstdio>", "#include <cstdint>", "#include <typeinfo>", "int main() {"]
+    src = ['#include "cuda.h"', "#include <cstdio>", "#include <cstdint>", "#include <cstddef>", "#include <typeinfo>", "int main() {"]
     src += [f'std::printf("%s %s %d\\n", "{f}", typeid(&{f}).name(), &{f} != nullptr);' for f in funcs]
     src += [f'std::printf("%s %llu\\n", "{c}", (unsigned long long)(uintptr_t){c});' for c in consts]
+    layouts = ["sizeof(CUlaunchConfig)", "offsetof(CUlaunchConfig, hStream)", "offsetof(CUlaunchConfig, attrs)",
+               "offsetof(CUlaunchConfig, numAttrs)", "sizeof(CUlaunchAttribute)", "offsetof(CUlaunchAttribute, value)",
+               "alignof(CUlaunchAttributeValue)", "offsetof(CUlaunchAttributeValue, clusterDim.z)",
+               "offsetof(CUlaunchAttributeValue, launchCompletionEvent.flags)", "sizeof(CUctxCreateParams)",
+               "offsetof(CUctxCreateParams, cigParams)"]
+    src += [f'std::printf("%s %zu\\n", "{e}", (size_t)({e}));' for e in layouts]
     src.append("}")
     failures = 0
     with tempfile.TemporaryDirectory() as d:

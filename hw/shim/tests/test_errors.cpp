@@ -18,7 +18,7 @@ namespace {
 // Small limits for every test of this binary: set before cuInit reads them.
 const bool kEnv = [] {
   setenv("PTXCHECK_SHIM_MAX_STEPS", "2000000", 1);
-  setenv("PTXCHECK_SHIM_SM", "8.6", 1);
+  setenv("PTXCHECK_SHIM_SM", "sm_100a", 1);
   setenv("PTXCHECK_SHIM_MEM_MB", "64", 1);
   return true;
 }();
@@ -107,7 +107,7 @@ TEST_CASE("invalid handles and arguments give error codes", "[handles]") {
   int major = 0, minor = 0;
   CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) == CUDA_SUCCESS);
   CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) == CUDA_SUCCESS);
-  CHECK((major == 8 && minor == 6));  // PTXCHECK_SHIM_SM
+  CHECK((major == 10 && minor == 0));  // PTXCHECK_SHIM_SM=sm_100a
   CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(100000), d) == CUDA_ERROR_INVALID_VALUE);
 
   CUdeviceptr p = 0;
@@ -303,4 +303,67 @@ TEST_CASE("memory calls check addresses and sizes", "[memory]") {
   CHECK(launch(m, p) == CUDA_SUCCESS);
   CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
   cap.text();
+}
+
+TEST_CASE("cuLaunchKernelEx: cluster shapes, completion events, refused attributes", "[launch]") {
+  Ctx ctx;
+  std::string text = std::string(".version 8.0\n.target sm_90\n.address_size 64\n") +
+                     ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                     "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\n"
+                     "mov.u32 %r1, %cluster_ctarank;\nmov.u32 %r2, %cluster_nctarank;\nmov.u32 %r3, %ctaid.x;\n"
+                     "mad.lo.u32 %r4, %r2, 100, %r1;\nmul.wide.u32 %rd2, %r3, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                     "st.global.u32 [%rd3], %r4;\nret;\n}\n";
+  CUmodule m = nullptr;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  CUfunction f;
+  REQUIRE(cuModuleGetFunction(&f, m, "k") == CUDA_SUCCESS);
+  CUdeviceptr out;
+  REQUIRE(cuMemAlloc(&out, 6 * 4) == CUDA_SUCCESS);
+  void* args[] = {&out};
+  CUevent done;
+  REQUIRE(cuEventCreate(&done, 0) == CUDA_SUCCESS);
+  CUlaunchAttribute attrs[2] = {};
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attrs[0].value.clusterDim.x = 3;
+  attrs[0].value.clusterDim.y = 1;
+  attrs[0].value.clusterDim.z = 1;
+  attrs[1].id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+  attrs[1].value.launchCompletionEvent.event = done;
+  CUlaunchConfig cfg = {};
+  cfg.gridDimX = 6;
+  cfg.gridDimY = cfg.gridDimZ = 1;
+  cfg.blockDimX = 32;
+  cfg.blockDimY = cfg.blockDimZ = 1;
+  cfg.attrs = attrs;
+  cfg.numAttrs = 2;
+  CHECK(cuEventQuery(done) == CUDA_SUCCESS);
+  REQUIRE(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_SUCCESS);
+  REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+  unsigned got[6];
+  REQUIRE(cuMemcpyDtoH(got, out, sizeof got) == CUDA_SUCCESS);
+  for (unsigned i = 0; i < 6; ++i) CHECK(got[i] == 300 + i % 3);  // rank in a 3-CTA cluster
+  CUevent start;
+  REQUIRE(cuEventCreate(&start, 0) == CUDA_SUCCESS);
+  REQUIRE(cuEventRecord(start, nullptr) == CUDA_SUCCESS);
+  float ms = 0;
+  CHECK(cuEventElapsedTime(&ms, done, start) == CUDA_SUCCESS);  // recorded at completion
+
+  REQUIRE(cuLaunchKernel(f, 6, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) == CUDA_SUCCESS);
+  REQUIRE(cuMemcpyDtoH(got, out, sizeof got) == CUDA_SUCCESS);
+  CHECK(got[5] == 100);  // without a cluster shape: 1-CTA clusters
+
+  StderrCapture cap;
+  attrs[0].value.clusterDim.x = 4;  // 6 CTAs are not whole 4-CTA clusters
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_CLUSTER_SIZE);
+  attrs[0].value.clusterDim.x = 16;
+  cfg.gridDimX = 16;
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_CLUSTER_SIZE);  // over the portable 8
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+  attrs[0].value.cooperative = 1;
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_NOT_SUPPORTED);
+  attrs[0].id = static_cast<CUlaunchAttributeID>(999);
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLaunchKernelEx(nullptr, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
+  cap.text();
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);  // refused launches leave the context clean
 }
