@@ -62,7 +62,7 @@ std::string edge_name(const Edge& e) {
 }
 
 // An internal edge leaving an event of type `cur`; `end` >= 0 forces the type it enters.
-Edge internal_edge(const Pick& pick, bool cur, int end) {
+Edge internal_edge(const Pick& pick, bool cur, int end, bool strong) {
   std::vector<E> cands;
   for (E k : {E::Po, E::Rf, E::Fr, E::Co, E::Data, E::Ctrl, E::Rmw}) {
     bool src = k == E::Rf || k == E::Co;  // write-sourced kinds
@@ -81,7 +81,7 @@ Edge internal_edge(const Pick& pick, bool cur, int end) {
   if (e.kind == E::Po && pick(2) == 1) {
     const mm::Order fences[] = {mm::Order::SC, mm::Order::AcqRel, mm::Order::Acquire, mm::Order::Release};
     e.fence = fences[pick(4)];
-    e.fscope = kScopes[pick(4)];
+    e.fscope = kScopes[pick(strong ? 2 : 4)];
   }
   return e;
 }
@@ -155,7 +155,7 @@ Test generate(const GenOptions& opt, const Pick& pick) {
     if (len == 0 && start != end) len = 1;
     bool cur = start;
     for (int j = 0; j < len; ++j) {
-      Edge e = internal_edge(pick, cur, j + 1 == len ? static_cast<int>(end) : -1);
+      Edge e = internal_edge(pick, cur, j + 1 == len ? static_cast<int>(end) : -1, opt.strong);
       edges.push_back(e);
       thread_of.push_back(t);
       cur = e.dst_w;
@@ -224,7 +224,12 @@ Test generate(const GenOptions& opt, const Pick& pick) {
     const Edge& out = edges[ev];
     const std::string x = loc_name(loc[ev]);
     auto fresh = [&] { return "r" + std::to_string(nreg[th]++); };
-    auto scope = [&] { return kScopes[pick(4)]; };
+    auto scope = [&] { return kScopes[pick(opt.strong ? 2 : 4)]; };  // strong: .sys or .gpu
+    // A plain access's order: Weak is choice 0 unless opt.strong rules it out.
+    auto plain = [&](mm::Order other1, mm::Order other2) {
+      const mm::Order os[] = {mm::Order::Weak, other1, other2};
+      return opt.strong ? os[1 + pick(2)] : os[pick(3)];
+    };
     auto observe = [&](const std::string& r, uint64_t v) {
       CondValue cv;
       cv.kind = CondValue::Reg;
@@ -246,8 +251,7 @@ Test generate(const GenOptions& opt, const Pick& pick) {
       a.op = AluOp::Add;
       a.args = {reg(tmp), imm(value[ev])};
       code.push_back(a);
-      const mm::Order os[] = {mm::Order::Weak, mm::Order::Relaxed, mm::Order::Release};
-      Instr st = access(InstrKind::Store, os[pick(3)], scope(), x);
+      Instr st = access(InstrKind::Store, plain(mm::Order::Relaxed, mm::Order::Release), scope(), x);
       st.args = {reg(tmp)};
       code.push_back(st);
     } else if (!out.src_w && out.kind == E::Rmw) {
@@ -266,8 +270,7 @@ Test generate(const GenOptions& opt, const Pick& pick) {
     } else if (!out.src_w) {  // a read
       Instr r;
       if (pick(4) < 3) {
-        const mm::Order os[] = {mm::Order::Weak, mm::Order::Relaxed, mm::Order::Acquire};
-        r = access(InstrKind::Load, os[pick(3)], scope(), x);
+        r = access(InstrKind::Load, plain(mm::Order::Relaxed, mm::Order::Acquire), scope(), x);
       } else {  // an atom that writes back what it read
         const mm::Order os[] = {mm::Order::Relaxed, mm::Order::Acquire, mm::Order::Release, mm::Order::AcqRel};
         r = access(InstrKind::Rmw, os[pick(4)], scope(), x);
@@ -281,8 +284,7 @@ Test generate(const GenOptions& opt, const Pick& pick) {
       int how = pick(4);
       Instr w;
       if (how < 2) {
-        const mm::Order os[] = {mm::Order::Weak, mm::Order::Relaxed, mm::Order::Release};
-        w = access(InstrKind::Store, os[pick(3)], scope(), x);
+        w = access(InstrKind::Store, plain(mm::Order::Relaxed, mm::Order::Release), scope(), x);
         w.args = {imm(value[ev])};
       } else if (how == 2) {  // red.add: the write after value - 1 in coherence
         const mm::Order os[] = {mm::Order::Relaxed, mm::Order::Release};

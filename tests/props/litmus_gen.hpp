@@ -29,6 +29,7 @@ struct GenOptions {
   int max_threads = 4;      // 2..max_threads threads
   int max_internal = 2;     // internal edges per thread, 0..max_internal
   bool warps = true;        // place threads in warps (not expressible in Dat3M's dialect)
+  bool strong = false;      // no weak accesses; scopes and fence scopes only .sys/.gpu
   std::string name_prefix;  // prepended to the edge-list name
   // Size bounds for fits(): checking cost grows with the coherence orders
   // (factorial in the writes to one location) and with the events.

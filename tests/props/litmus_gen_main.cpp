@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-threads", max_threads, "threads per test, 2..N")->check(CLI::Range(2, 8));
   app.add_option("--max-internal", max_internal, "internal edges per thread")->check(CLI::Range(0, 4));
   app.add_flag("--warps", warps, "place threads in warps (native dialect only)");
+  app.add_flag("--strong", opt.strong, "no weak accesses; scopes .sys/.gpu only");
   app.add_option("--max-writes", opt.max_writes_per_loc, "writes per location")->check(CLI::Range(1, 8));
   app.add_option("--max-accesses", opt.max_accesses, "memory accesses per test")->check(CLI::Range(2, 64));
   try {
