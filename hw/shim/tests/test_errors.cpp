@@ -15,6 +15,10 @@
 
 namespace {
 
+// Invalid enum arguments below stay inside each enum's value range (the
+// smallest bit-field holding its enumerators): outside it the conversion is
+// undefined behaviour, which UBSan rightly reports in the caller.
+
 // Small limits for every test of this binary: set before cuInit reads them.
 const bool kEnv = [] {
   setenv("PTXCHECK_SHIM_MAX_STEPS", "2000000", 1);
@@ -96,7 +100,7 @@ TEST_CASE("invalid handles and arguments give error codes", "[handles]") {
   const char* s = nullptr;
   CHECK(cuGetErrorName(CUDA_ERROR_ILLEGAL_ADDRESS, &s) == CUDA_SUCCESS);
   CHECK(std::string(s) == "CUDA_ERROR_ILLEGAL_ADDRESS");
-  CHECK(cuGetErrorString(static_cast<CUresult>(12345), &s) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGetErrorString(static_cast<CUresult>(1000), &s) == CUDA_ERROR_INVALID_VALUE);
   CHECK(s == nullptr);
   CUdevice d = -1;
   CHECK(cuDeviceGet(&d, 1) == CUDA_ERROR_INVALID_DEVICE);
@@ -108,7 +112,7 @@ TEST_CASE("invalid handles and arguments give error codes", "[handles]") {
   CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) == CUDA_SUCCESS);
   CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) == CUDA_SUCCESS);
   CHECK((major == 10 && minor == 0));  // PTXCHECK_SHIM_SM=sm_100a
-  CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(100000), d) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(127), d) == CUDA_ERROR_INVALID_VALUE);
 
   CUdeviceptr p = 0;
   CHECK(cuMemAlloc(&p, 16) == CUDA_ERROR_INVALID_CONTEXT);  // no current context
@@ -292,7 +296,7 @@ TEST_CASE("memory calls check addresses and sizes", "[memory]") {
   size_t limit = 0;
   CHECK(cuCtxGetLimit(&limit, CU_LIMIT_PRINTF_FIFO_SIZE) == CUDA_SUCCESS);
   CHECK(limit > 0);
-  CHECK(cuCtxSetLimit(static_cast<CUlimit>(99), 1) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuCtxSetLimit(static_cast<CUlimit>(7), 1) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuMemFree(p + 4) == CUDA_ERROR_INVALID_VALUE);  // not an allocation's base
   CHECK(cuMemFree(p) == CUDA_SUCCESS);
   CHECK(cuMemFree(p) == CUDA_ERROR_INVALID_VALUE);  // double free
@@ -361,7 +365,7 @@ TEST_CASE("cuLaunchKernelEx: cluster shapes, completion events, refused attribut
   attrs[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
   attrs[0].value.cooperative = 1;
   CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_NOT_SUPPORTED);
-  attrs[0].id = static_cast<CUlaunchAttributeID>(999);
+  attrs[0].id = static_cast<CUlaunchAttributeID>(15);
   CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuLaunchKernelEx(nullptr, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
   cap.text();
