@@ -6,7 +6,8 @@
 //   heap     alloc(): from kGlobalBase with Memory::add_global's placement
 //            rule (256-aligned, >= 256 unused bytes between allocations), so
 //            buffers allocated in launch-spec order get the addresses that
-//            `ptxcheck run` gives them. Addresses are never reused: a use
+//            `ptxcheck run` gives them (for a module without .global
+//            variables, which `ptxcheck run` places first). Addresses are never reused: a use
 //            after free is an out-of-bounds diagnostic, not silent aliasing.
 //   modules  module slot k's .global variables from kModuleBase + k * 4 GiB
 //            (lower(..., global_base)), so modules loaded together never
