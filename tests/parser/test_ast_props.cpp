@@ -557,6 +557,24 @@ ast::Module valid_module(int sm) {
     globals.push_back(g.name);
     m.items.push_back(ast::TopLevel{{}, g});
   }
+  const bool with_call = coin(50);
+  if (with_call) {  // .func (.param .b32 fr) fhelp(.param .b32 fa): returns its argument
+    ast::Function f;
+    f.name = "fhelp";
+    ast::VarDecl fr, fa;
+    fr.space = fa.space = Mod::param;
+    fr.type = fa.type = Mod::b32;
+    fr.name = "fr";
+    fa.name = "fa";
+    f.rets.push_back(fr);
+    f.params.push_back(fa);
+    f.has_body = true;
+    f.body.push_back(stmt(regs(Mod::b32, "%r")));
+    f.body.push_back(stmt(I(Opcode::ld, {Mod::param, Mod::b32}, {R("r", 0), mem(wrap(ast::Symbol{"fa"}), 0)})));
+    f.body.push_back(stmt(I(Opcode::st, {Mod::param, Mod::b32}, {mem(wrap(ast::Symbol{"fr"}), 0), R("r", 0)})));
+    f.body.push_back(stmt(I(Opcode::ret, {}, {})));
+    m.items.push_back(ast::TopLevel{{}, f});
+  }
   ast::Function k;
   k.is_entry = true;
   k.linkage = table::Linkage::visible;
@@ -580,8 +598,26 @@ ast::Module valid_module(int sm) {
   for (int n = pick(0, 2); n > 0; --n) labels.push_back("$L__BB0_" + std::to_string(labels.size() + 1));
   size_t next = 0;
   for (int n = pick(1, 12); n > 0; --n) {
-    if (next < labels.size() && coin(20)) k.body.push_back(stmt(ast::Label{{}, labels[next++]}));
-    else k.body.push_back(stmt(valid_insn(labels, globals)));
+    if (next < labels.size() && coin(20)) {
+      k.body.push_back(stmt(ast::Label{{}, labels[next++]}));
+    } else if (with_call && coin(15)) {  // { .param a0, r0; st; call.uni (r0), fhelp, (a0); ld }
+      ast::Block b;
+      for (const char* n : {"a0", "r0"}) {
+        ast::VarDecl v;
+        v.space = Mod::param;
+        v.type = Mod::b32;
+        v.name = n;
+        b.body.push_back(stmt(v));
+      }
+      b.body.push_back(stmt(I(Opcode::st, {Mod::param, Mod::b32}, {mem(wrap(ast::Symbol{"a0"}), 0), any_r("r")})));
+      b.body.push_back(stmt(I(Opcode::call, {Mod::uni}, {wrap(ast::ArgList{{wrap(ast::Symbol{"r0"})}}),
+                                                         wrap(ast::Symbol{"fhelp"}),
+                                                         wrap(ast::ArgList{{wrap(ast::Symbol{"a0"})}})})));
+      b.body.push_back(stmt(I(Opcode::ld, {Mod::param, Mod::b32}, {any_r("r"), mem(wrap(ast::Symbol{"r0"}), 0)})));
+      k.body.push_back(stmt(std::move(b)));
+    } else {
+      k.body.push_back(stmt(valid_insn(labels, globals)));
+    }
   }
   for (; next < labels.size(); ++next) k.body.push_back(stmt(ast::Label{{}, labels[next]}));
   k.body.push_back(stmt(I(Opcode::ret, {}, {})));
@@ -658,10 +694,17 @@ TEST_CASE("ptxas accepts printed valid-only modules", "[ast-ptxas]") {
   });
   std::set<std::string> distinct;
   for (int i = 0; i < 50; ++i) {
-    mods.push_back(gen(rc::Random(static_cast<uint64_t>(1000 + i)), 30).value());
+    mods.push_back(gen(rc::Random(static_cast<uint64_t>(1000 + i)), rc::kNominalSize).value());
     distinct.insert(mods.back().first);
   }
   CHECK(distinct.size() > 40);
+  size_t calls = 0, branches = 0;
+  for (const auto& [text, sm] : mods) {
+    calls += text.find("call.uni") != std::string::npos;
+    branches += text.find(" bra ") != std::string::npos;
+  }
+  CHECK(calls > 0);  // the sample reaches the rarer shapes: argument lists, guarded branches
+  CHECK(branches > 0);
   auto dir = std::filesystem::temp_directory_path() / ("ptxcheck-ast-ptxas-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto job = [&](size_t i) {
