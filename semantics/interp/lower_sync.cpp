@@ -86,7 +86,18 @@ void InsnLowering::warp_op() {
       i.mode = static_cast<uint8_t>(has(Mod::add) ? AtomOp::Add : has(Mod::min) ? AtomOp::Min
                                     : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
                                     : has(Mod::or_) ? AtomOp::Or : AtomOp::Xor);
-      if (i.nk == NumKind::F) return unsupported("redux.sync on floats is not supported");
+      if (i.nk == NumKind::F) {
+        // redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a, PTX ISA 9.x
+        // 9.7.13.11): the min/max instruction's semantics folded over the
+        // lanes, on |a| with .abs; .NaN makes any NaN input give NaN.
+        AtomOp op = static_cast<AtomOp>(i.mode);
+        if (op != AtomOp::Min && op != AtomOp::Max) return unsupported("redux.sync on .f32 supports min and max only");
+        std::string mn = std::string(op == AtomOp::Min ? "min" : "max") + (has(Mod::NaN) ? ".NaN" : "") + ".f32";
+        auto r = arith::resolve(mn);
+        if (!r) return unsupported("redux.sync: '" + mn + "': " + r.error);
+        i.fn = *r.desc;
+        i.flags = has(Mod::abs) ? 1 : 0;
+      }
       i.dst[0] = value(opd(0), 32, false);
       i.ndst = 1;
       i.src[0] = value(opd(1), 32, false);

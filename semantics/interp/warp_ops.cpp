@@ -145,9 +145,16 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       bool init = false;
       FOR_LANES(part) {
         uint32_t x = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+        if (in.fn.fn && (in.flags & 1)) x &= 0x7fffffffu;  // .abs (f32)
         if (!init) {
           acc = x;
           init = true;
+          continue;
+        }
+        if (in.fn.fn) {  // .f32 min/max (lowering resolved it)
+          uint64_t s[2] = {acc, x};
+          uint64_t aux = 0;
+          acc = static_cast<uint32_t>(in.fn.fn(s, &aux, in.fn.cfg));
           continue;
         }
         switch (static_cast<AtomOp>(in.mode)) {
@@ -159,6 +166,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
           default: acc ^= x; break;
         }
       }
+      if (in.fn.fn && (acc & 0x7fffffffu) > 0x7f800000u) acc = 0x7fffffffu;  // NaN results are canonical
       FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = acc;
       break;
     }
