@@ -171,7 +171,10 @@ void emit_jump(int role, int pc, int target, const char* pred, std::string& out)
 void emit_one(const litmus::Program& p, int role, int pc, std::string& out, EmitFlags& f) {
   const LInstr& li = p.threads[role].code[pc];
   const auto& in = *li.src;
-  out += fmt::format("R{}_I{}:  // {}\n", role, pc, in.text);
+  std::string note = in.text;  // a comment: one line
+  for (char& c : note)
+    if (c == '\n' || c == '\r') c = ' ';
+  out += fmt::format("R{}_I{}:  // {}\n", role, pc, note);
   if (in.proxy != mm::Proxy::Generic) fail(in, "non-generic proxy");
   switch (in.kind) {
     case InstrKind::Label: return;

@@ -33,6 +33,14 @@ std::vector<std::string> litmus_dir_files() {
   return out;
 }
 
+std::vector<std::string> forms_fixtures() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(src_root() + "/hw/litmus/tests/fixtures/forms"))
+    if (e.path().extension() == ".litmus") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<std::string> dat3m_sample(size_t step) {
   std::vector<std::string> all, out;
   fs::path dir = fs::path(shared_root()) / "corpus/dat3m-ptx/litmus";

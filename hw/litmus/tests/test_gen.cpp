@@ -175,6 +175,8 @@ TEST_CASE("ptxas accepts the modules for sm_80 and sm_90", "[hw-ptxas]") {
   };
   for (const auto& f : hwtest::litmus_dir_files())
     for (const char* arch : {"sm_80", "sm_90"}) add(f, arch);
+  for (const auto& f : hwtest::forms_fixtures())
+    for (const char* arch : {"sm_80", "sm_90"}) add(f, arch);
   size_t dat3m = 0;
   for (const auto& f : hwtest::dat3m_sample(7)) {
     if (dat3m >= 50) break;

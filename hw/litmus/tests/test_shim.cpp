@@ -28,12 +28,20 @@ TEST_CASE("litmus tests on the shim: no violation", "[hw-shim]") {
     "workgroupSize": 64, "spinLimit": 64, "memStressPct": 100, "memStressIterations": 8,
     "preStressPct": 100, "preStressIterations": 4, "barrierPct": 100, "stressTargetLines": 3})";
   const char* toolkit = std::getenv("PTXCHECK_LITMUS_HOST_TOOLKIT");
-  for (const char* name : {"mp", "sb", "mp+bar", "atomicity", "2+2w", "corr", "iriw", "mp+loop", "wrc", "mp+red"}) {
+  // litmus/ tests, and the generator's coverage fixtures: single-thread tests
+  // with one permitted outcome, so the interpreter running the generated PTX
+  // must agree value for value with ptxcheck's litmus semantics.
+  std::vector<std::string> paths;
+  for (const char* name : {"mp", "sb", "mp+bar", "atomicity", "2+2w", "corr", "iriw", "mp+loop", "wrc", "mp+red"})
+    paths.push_back(hwtest::src_root() + "/litmus/" + name + ".litmus");
+  for (const auto& f : hwtest::forms_fixtures()) paths.push_back(f);
+  for (const auto& path : paths) {
+    std::string name = fs::path(path).stem().string();
     // mp also through the host built against the toolkit's cuda.h (same ABI).
-    bool both = std::string(name) == "mp" && toolkit && *toolkit && fs::exists(toolkit);
+    bool both = name == "mp" && toolkit && *toolkit && fs::exists(toolkit);
     for (const char* h : both ? std::vector<const char*>{host, toolkit} : std::vector<const char*>{host}) {
       INFO(name << " with " << h);
-      std::string path = hwtest::src_root() + "/litmus/" + name + ".litmus", text = hwtest::slurp(path);
+      std::string text = hwtest::slurp(path);
       hw::Generated g = hw::generate(litmus::parse_litmus_text(text, path), "sm_80", path, text);
       std::string stem = (dir / name).string();
       std::ofstream(stem + ".ptx") << g.ptx;
