@@ -614,6 +614,24 @@ bool Machine::step(Warp& w) {
         }
       }
       break;
+    case IrOp::StBulk:  // zero-fill, 8 bytes at a time (each chunk checked)
+      FOR_LANES(m) {
+        Thread& t = T[l];
+        uint64_t n = get(in.src[0], t, l, w);
+        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? w.rp[l][in.addr.slot] : 0);
+        if (n % 8) {
+          diag("misaligned", true, c, t, in.line, "st.bulk size must be a multiple of 8");
+          stop_ = true;
+          return true;
+        }
+        for (uint64_t k = 0; k < n; k += 8) {
+          Where wh;
+          if (!access(w, t, in, in.addr.space, a + k, 8, true, false, wh)) return true;
+          std::memset(&wh.region->bytes[wh.off], 0, 8);
+          wh.region->mark_init(wh.off, 8);
+        }
+      }
+      break;
     case IrOp::Mbarrier:
       FOR_LANES(m) {
         Thread& t = T[l];

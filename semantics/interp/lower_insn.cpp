@@ -357,6 +357,18 @@ void InsnLowering::run() {
     case Opcode::mbarrier_pending_count:
     case Opcode::mbarrier_expect_tx:
     case Opcode::mbarrier_complete_tx: return async_op();
+    case Opcode::st_bulk: {
+      // st.bulk{.weak}{.shared::cta} [a], size, initval (sm_100, PTX ISA 9.x
+      // 9.7.9.x): size bytes from a, a multiple of 8, set to initval, which
+      // must be 0.
+      i.op = IrOp::StBulk;
+      i.addr = address(opd(0));
+      i.src[0] = value(opd(1), 64, false);
+      const Opnd iv = value(opd(2), 64, false);
+      if (iv.kind != Opnd::Imm || iv.imm != 0) ctx.fail(opd(2).pos, "st.bulk: initval must be the constant 0");
+      i.nsrc = 1;
+      return emit();
+    }
     case Opcode::createpolicy:
       // An opaque cache-eviction policy (PTX ISA 9.7.8.15) that only other
       // instructions' cache-policy operands consume, and they ignore it here.
