@@ -4,7 +4,7 @@
 #include <bit>
 #include <cstring>
 
-#include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/exec_util.hpp"
 
 namespace ptxcheck::interp {
 
@@ -74,124 +74,6 @@ uint64_t Machine::get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) co
   return 0;
 }
 
-namespace {
-
-inline void put(Thread& t, const Opnd& d, uint64_t v, uint32_t width) {
-  if (d.kind != Opnd::Reg) return;
-  if (width < 64) v &= (1ull << width) - 1;
-  t.regs[t.reg_base + d.slot] = v;
-}
-
-// Fixed-size loads and stores of 1/2/4/8 bytes (a variable-size memcpy into
-// a stack slot costs a store-forwarding stall per element).
-inline uint64_t load_n(const uint8_t* p, unsigned n) {
-  switch (n) {
-    case 1: return *p;
-    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-  uint64_t v = 0;
-  std::memcpy(&v, p, n < 8 ? n : 8);
-  return v;
-}
-inline void store_n(uint8_t* p, uint64_t v, unsigned n) {
-  switch (n) {
-    case 1: *p = static_cast<uint8_t>(v); return;
-    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
-    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
-    case 8: std::memcpy(p, &v, 8); return;
-  }
-  std::memcpy(p, &v, n < 8 ? n : 8);
-}
-
-inline uint64_t sext(uint64_t v, unsigned bits) {
-  if (bits >= 64) return v;
-  uint64_t m = 1ull << (bits - 1);
-  v &= (1ull << bits) - 1;
-  return (v ^ m) - m;
-}
-
-const char* fault_kind(Fault f) {
-  switch (f) {
-    case Fault::Misaligned: return "misaligned";
-    case Fault::ReadOnly: return "read-only-write";
-    default: return "out-of-bounds";
-  }
-}
-
-}  // namespace
-
-// Translates and checks one access; diagnoses and stops on a fault.
-bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
-                     bool atomic, Where& out) {
-  // Fast path: the global allocation this instruction accessed last (an
-  // instruction usually walks one buffer; kernels interleave several).
-  auto pi = (reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(prog.code.data())) / sizeof(Inst);
-  Region*& hot = pi < pc_hot_.size() ? pc_hot_[pi] : hot_;
-  if ((sp == Space::Global || sp == Space::Generic) && hot && addr >= hot->base &&
-      addr - hot->base + size <= hot->bytes.size() && !(addr & (size - 1))) {
-    out.region = hot;
-    out.off = addr - hot->base;
-    out.space = Space::Global;
-    out.cta = -1;
-    out.fault = Fault::None;
-  } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
-             !(addr & (size - 1))) {
-    out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
-    out.off = addr;
-    out.space = Space::Shared;
-    out.cta = static_cast<int>(w.cta->rank);
-    out.fault = Fault::None;
-    if (!write && !out.region->is_init(out.off, size))
-      diag("uninitialized-read", false, *w.cta, t, in.line, "read of uninitialised shared::cta memory");
-  } else {
-    ThreadMem tm = tmem(t, *w.cta);
-    out = mem.translate(sp, addr, size, size, tm);
-    if (out.fault == Fault::None && write && out.region->read_only) out.fault = Fault::ReadOnly;
-    if (out.fault != Fault::None) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s %u-byte %s at %s address 0x%llx", write ? "write of" : "read of", size,
-                    out.fault == Fault::Misaligned ? "access misaligned"
-                    : out.fault == Fault::ReadOnly ? "access to read-only memory"
-                                                   : "access out of bounds",
-                    space_name(sp), static_cast<unsigned long long>(addr));
-      diag(fault_kind(out.fault), true, *w.cta, t, in.line, buf);
-      stop_ = true;
-      return false;
-    }
-    if (out.space == Space::Global) hot = out.region;
-    if (!write && !out.region->is_init(out.off, size))
-      diag("uninitialized-read", false, *w.cta, t, in.line,
-           std::string("read of uninitialised ") + space_name(out.space) + " memory");
-  }
-  if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
-    AccessInfo a;
-    a.gid = t.gid;
-    // st.async/red.async writes become visible to the target CTA through its
-    // mbarrier's phase completion, which advances that CTA's generation: they
-    // count as that CTA's accesses in its current generation.
-    const Cta& oc = in.async_tx && out.cta >= 0 && static_cast<size_t>(out.cta) < ctas.size() ? *ctas[static_cast<size_t>(out.cta)]
-                                                                                           : *w.cta;
-    a.cta = oc.uid;
-    a.epoch = oc.bar_generation;
-    a.fences = races.thread_fences[t.gid];
-    a.warp = w.gwarp;
-    a.wepoch = w.sync_gen;
-    a.cluster = ctas.front()->uid;
-    a.cphase = cluster_phase;
-    a.line = in.line;
-    a.strong = atomic || (in.flags & 1);
-    a.write = write;
-    if (auto hit = races.access(out.region, out.off, size, a)) {
-      diag("data-race", true, *w.cta, t, in.line,
-           std::string(write ? "write" : "read") + " races with a " + (hit->write ? "write" : "read") + " at line " +
-               std::to_string(hit->line) + " by another thread (" + space_name(out.space) +
-               " memory; not morally strong, not ordered by a barrier or fence, PTX ISA 8.7.1)");
-    }
-  }
-  return true;
-}
 
 bool Machine::step(Warp& w) {
   Cta& c = *w.cta;
@@ -412,65 +294,13 @@ bool Machine::step(Warp& w) {
       break;
     }
     case IrOp::Atom:
-    case IrOp::Red: {
-      AtomOp op = static_cast<AtomOp>(in.mode);
-      unsigned bits = in.size * 8u;
-      uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-      // Elements: 1, or the vector width of atom/red .v2/.v4 (each element
-      // its own atomic operation on consecutive locations).
-      const unsigned nel = op == AtomOp::Cas ? 1u : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
-      FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
-        Thread& t = T[l];
-        uint64_t a = static_cast<uint64_t>(in.addr.off);
-        if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
-        else if (in.addr.base == Addr::Frame) a += t.fp;
-        Where wh;
-        if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
-        for (unsigned e = 0; e < nel; ++e) {
-          uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
-          uint64_t old = 0;
-          std::memcpy(&old, p, in.size);
-          uint64_t b = get(in.src[e], t, l, w) & mask;
-          uint64_t nv = old;
-          bool sg = in.nk == NumKind::S;
-          switch (op) {
-            case AtomOp::Add:
-              if (in.nk == NumKind::F || in.flags >= 2) {
-                uint64_t s[2] = {old, b};
-                uint64_t aux = 0;
-                nv = in.fn.fn(s, &aux, in.fn.cfg);
-              } else {
-                nv = old + b;
-              }
-              break;
-            case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;    // PTX ISA 9.7.12.5
-            case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
-            case AtomOp::Min:
-            case AtomOp::Max:
-              if (in.fn.fn) {  // .f16/.bf16/.f16x2/.bf16x2 min/max (lowering resolved it)
-                uint64_t s[2] = {old, b};
-                uint64_t aux = 0;
-                nv = in.fn.fn(s, &aux, in.fn.cfg);
-              } else if (op == AtomOp::Min) {
-                nv = sg ? (static_cast<int64_t>(sext(old, bits)) < static_cast<int64_t>(sext(b, bits)) ? old : b) : std::min(old, b);
-              } else {
-                nv = sg ? (static_cast<int64_t>(sext(old, bits)) > static_cast<int64_t>(sext(b, bits)) ? old : b) : std::max(old, b);
-              }
-              break;
-            case AtomOp::And: nv = old & b; break;
-            case AtomOp::Or: nv = old | b; break;
-            case AtomOp::Xor: nv = old ^ b; break;
-            case AtomOp::Exch: nv = b; break;
-            case AtomOp::Cas: nv = old == b ? (get(in.src[1], t, l, w) & mask) : old; break;
-          }
-          nv &= mask;
-          std::memcpy(p, &nv, in.size);
-          if (in.op == IrOp::Atom) put(t, in.dst[e], old, 64);
-        }
-        wh.region->mark_init(wh.off, in.size * nel);
-      }
+    case IrOp::Red:
+    case IrOp::CpAsync:
+    case IrOp::BulkCopy:
+    case IrOp::StBulk:
+    case IrOp::Mbarrier:  // exec_async.cpp
+      if (exec_atomic_async(w, in, m)) return true;
       break;
-    }
     case IrOp::Bra: {
       uint32_t nt = g & ~m;
       if (!nt) {
@@ -552,140 +382,6 @@ bool Machine::step(Warp& w) {
         diag("trap", true, c, T[std::countr_zero(m)], in.line, "trap executed");
         stop_ = true;
         return true;
-      }
-      break;
-    case IrOp::CpAsync:
-      FOR_LANES(m) {
-        Thread& t = T[l];
-        uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
-        uint32_t srcn = in.src[1].kind == Opnd::None ? n : static_cast<uint32_t>(get(in.src[1], t, l, w));
-        if (in.src[2].kind != Opnd::None && get(in.src[2], t, l, w)) srcn = 0;  // .ignore_src predicate true
-        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
-        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
-        Where dw, sw;
-        if (!access(w, t, in, in.addr.space, da, n, true, false, dw)) return true;
-        uint8_t tmp[16] = {};
-        if (srcn) {
-          if (!access(w, t, in, in.addr2.space, sa, std::min(srcn, n), false, false, sw)) return true;
-          std::memcpy(tmp, &sw.region->bytes[sw.off], std::min<uint32_t>(std::min(srcn, n), 16));
-        }
-        std::memcpy(&dw.region->bytes[dw.off], tmp, std::min<uint32_t>(n, 16));  // zero-fill past src-size
-        dw.region->mark_init(dw.off, n);
-      }
-      break;
-    case IrOp::BulkCopy:
-      FOR_LANES(m) {
-        Thread& t = T[l];
-        uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
-        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
-        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
-        Where dw, sw;
-        if (n % 16 || !n) {
-          diag("misaligned", true, c, t, in.line, "cp.async.bulk size must be a non-zero multiple of 16");
-          stop_ = true;
-          return true;
-        }
-        if (!access(w, t, in, in.addr2.space, sa, 16, false, false, sw) ||
-            !access(w, t, in, in.addr2.space, sa + n - 16, 16, false, false, sw))
-          return true;
-        Where s0;
-        access(w, t, in, in.addr2.space, sa, 16, false, false, s0);
-        if (!access(w, t, in, in.addr.space, da, 16, true, false, dw) ||
-            !access(w, t, in, in.addr.space, da + n - 16, 16, true, false, sw))
-          return true;
-        std::memmove(&dw.region->bytes[dw.off], &s0.region->bytes[s0.off], n);
-        dw.region->mark_init(dw.off, n);
-        if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes
-          uint64_t ma = in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0);
-          Where mw;
-          if (!access(w, t, in, Space::SharedCluster, ma, 8, true, true, mw)) return true;
-          uint64_t v;
-          std::memcpy(&v, &mw.region->bytes[mw.off], 8);
-          int64_t& tx = txcount_[{mw.region, mw.off}];
-          tx -= n;
-          uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-          if (pending == 0 && tx == 0 && expected) {
-            phase ^= 1;
-            pending = expected;
-            ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : c).bar_generation;
-          }
-          v = (phase << 63) | (expected << 32) | pending;
-          std::memcpy(&mw.region->bytes[mw.off], &v, 8);
-        }
-      }
-      break;
-    case IrOp::StBulk:  // zero-fill, 8 bytes at a time (each chunk checked)
-      FOR_LANES(m) {
-        Thread& t = T[l];
-        uint64_t n = get(in.src[0], t, l, w);
-        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? w.rp[l][in.addr.slot] : 0);
-        if (n % 8) {
-          diag("misaligned", true, c, t, in.line, "st.bulk size must be a multiple of 8");
-          stop_ = true;
-          return true;
-        }
-        for (uint64_t k = 0; k < n; k += 8) {
-          Where wh;
-          if (!access(w, t, in, in.addr.space, a + k, 8, true, false, wh)) return true;
-          std::memset(&wh.region->bytes[wh.off], 0, 8);
-          wh.region->mark_init(wh.off, 8);
-        }
-      }
-      break;
-    case IrOp::Mbarrier:
-      FOR_LANES(m) {
-        Thread& t = T[l];
-        if (in.mode == 6) {  // pending_count from a state token
-          put(t, in.dst[0], get(in.src[0], t, l, w) & 0x7fffffffu, 32);
-          continue;
-        }
-        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
-        Where wh;
-        bool writes = in.mode <= 2 || in.mode == 5 || in.mode >= 7;
-        if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
-        uint64_t v = 0;
-        std::memcpy(&v, &wh.region->bytes[wh.off], 8);
-        uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-        uint64_t cnt = (in.mode <= 2 || in.mode >= 7) ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
-        int64_t& tx = txcount_[{wh.region, wh.off}];
-        switch (in.mode) {
-          case 0: v = (cnt << 32) | cnt; tx = 0; break;                 // init
-          case 5: v = 0; tx = 0; break;                                 // inval
-          case 7: tx += static_cast<int64_t>(cnt); break;               // expect_tx
-          case 8: tx -= static_cast<int64_t>(cnt); break;               // complete_tx
-          case 1:
-          case 2: {                                                     // arrive / arrive_drop
-            put(t, in.dst[0], v, 64);  // the state token: the phase before this arrive
-            if (in.flags & 4) {        // .expect_tx: the count is transaction bytes; one arrival
-              tx += static_cast<int64_t>(cnt);
-              cnt = 1;
-            }
-            if (in.mode == 2) expected -= std::min(expected, cnt);
-            pending -= std::min(pending, cnt);
-            break;
-          }
-          case 3: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) >> 63), 1); break;  // test/try_wait
-          case 4: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) & 1), 1); break;    // .parity
-        }
-        // The phase completes when no arrivals and no transaction bytes are pending.
-        if (in.mode == 1 || in.mode == 2 || in.mode >= 7) {
-          if (pending == 0 && tx == 0 && expected) {
-            phase ^= 1;
-            pending = expected;
-            // Memory before the phase is visible after a wait in the CTA
-            // owning the object (a remote complete_tx or arrive included).
-            ++(wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c).bar_generation;
-          }
-          v = (phase << 63) | (expected << 32) | pending;
-        }
-        if (in.mode >= 7) {
-          std::memcpy(&wh.region->bytes[wh.off], &v, 8);
-          continue;
-        }
-        if (writes) {
-          std::memcpy(&wh.region->bytes[wh.off], &v, 8);
-          wh.region->mark_init(wh.off, 8);
-        }
       }
       break;
     case IrOp::Mma:  // mma_exec.cpp

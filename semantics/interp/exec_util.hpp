@@ -1,0 +1,49 @@
+// Internal to the executor (exec.cpp, exec_async.cpp): register writes and
+// fixed-size memory element copies shared by the step function's parts.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+
+namespace ptxcheck::interp {
+namespace {
+
+inline void put(Thread& t, const Opnd& d, uint64_t v, uint32_t width) {
+  if (d.kind != Opnd::Reg) return;
+  if (width < 64) v &= (1ull << width) - 1;
+  t.regs[t.reg_base + d.slot] = v;
+}
+
+// Fixed-size loads and stores of 1/2/4/8 bytes (a variable-size memcpy into
+// a stack slot costs a store-forwarding stall per element).
+inline uint64_t load_n(const uint8_t* p, unsigned n) {
+  switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, p, n < 8 ? n : 8);
+  return v;
+}
+inline void store_n(uint8_t* p, uint64_t v, unsigned n) {
+  switch (n) {
+    case 1: *p = static_cast<uint8_t>(v); return;
+    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
+    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
+    case 8: std::memcpy(p, &v, 8); return;
+  }
+  std::memcpy(p, &v, n < 8 ? n : 8);
+}
+
+inline uint64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return v;
+  uint64_t m = 1ull << (bits - 1);
+  v &= (1ull << bits) - 1;
+  return (v ^ m) - m;
+}
+
+}  // namespace
+}  // namespace ptxcheck::interp
