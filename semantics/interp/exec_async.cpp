@@ -125,7 +125,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           switch (op) {
             case AtomOp::Add:
               if (in.nk == NumKind::F || in.flags >= 2) {
-                uint64_t s[2] = {old, b};
+                uint64_t s[3] = {old, b, 0};  // resolved fns may read a third source
                 uint64_t aux = 0;
                 nv = in.fn.fn(s, &aux, in.fn.cfg);
               } else {
@@ -137,7 +137,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
             case AtomOp::Min:
             case AtomOp::Max:
               if (in.fn.fn) {  // .f16/.bf16/.f16x2/.bf16x2 min/max (lowering resolved it)
-                uint64_t s[2] = {old, b};
+                uint64_t s[3] = {old, b, 0};  // resolved fns may read a third source
                 uint64_t aux = 0;
                 nv = in.fn.fn(s, &aux, in.fn.cfg);
               } else if (op == AtomOp::Min) {

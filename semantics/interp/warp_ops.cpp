@@ -152,7 +152,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
           continue;
         }
         if (in.fn.fn) {  // .f32 min/max (lowering resolved it)
-          uint64_t s[2] = {acc, x};
+          uint64_t s[3] = {acc, x, 0};  // resolved fns may read a third source
           uint64_t aux = 0;
           acc = static_cast<uint32_t>(in.fn.fn(s, &aux, in.fn.cfg));
           continue;
