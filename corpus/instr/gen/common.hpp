@@ -53,6 +53,22 @@ struct Vec {
   }
 };
 
+// One output file of a generator: its name, header line and filler.
+struct VecFile {
+  const char* name;
+  const char* what;
+  void (*fill)(Vec&, std::mt19937_64&);
+};
+// Writes the files in order, all drawing from one stream (so the order of the
+// list fixes every random choice).
+inline void write_all(const std::string& dir, std::mt19937_64& rng, std::initializer_list<VecFile> files) {
+  for (const VecFile& f : files) {
+    Vec v(dir + "/" + f.name, f.what);
+    f.fill(v, rng);
+    std::printf("%s: %zu vectors\n", f.name, v.n);
+  }
+}
+
 // Deterministic thinning of large cross products: keeps about frac of calls.
 inline bool keep(double frac) {
   static std::mt19937_64 r(424242);

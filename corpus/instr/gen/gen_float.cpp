@@ -19,42 +19,37 @@ uint32_t sat32(uint32_t b) {
   return x > 1.0f ? 0x3f800000u : b;
 }
 
-uint32_t ref32(char op, uint32_t a, uint32_t b, uint32_t c, int fe, bool ftz, bool sat) {
-  if (ftz) a = ftz32(a), b = ftz32(b), c = ftz32(c);
-  volatile float x = bfloat(a), y = bfloat(b), z = bfloat(c);
+// One f32/f64 operation in rounding mode fe. volatile keeps the compiler
+// from moving the arithmetic across the fesetround calls.
+template <class F> F host_op(char op, F a, F b, F c, int fe) {
+  volatile F x = a, y = b, z = c;
   std::fesetround(fe);
-  volatile float r = 0;
+  volatile F r = 0;
   switch (op) {
     case '+': r = x + y; break;
     case '-': r = x - y; break;
     case '*': r = x * y; break;
     case '/': r = x / y; break;
-    case 'f': r = std::fma(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)); break;
-    case 's': r = std::sqrt(static_cast<float>(x)); break;
-    case 'r': r = 1.0f / x; break;
+    case 'f': r = std::fma(static_cast<F>(x), static_cast<F>(y), static_cast<F>(z)); break;
+    case 's': r = std::sqrt(static_cast<F>(x)); break;
+    case 'r': r = F(1) / x; break;
   }
   std::fesetround(FE_TONEAREST);
+  return r;
+}
+
+uint32_t ref32(char op, uint32_t a, uint32_t b, uint32_t c, int fe, bool ftz, bool sat) {
+  if (ftz) a = ftz32(a), b = ftz32(b), c = ftz32(c);
+  float r = host_op<float>(op, bfloat(a), bfloat(b), bfloat(c), fe);
   uint32_t rb = fbits(r);
-  if (std::isnan(static_cast<float>(r))) rb = 0x7fffffff;  // canonical NaN
+  if (std::isnan(r)) rb = 0x7fffffff;  // canonical NaN
   else if (ftz && f32_is_sub(rb)) rb &= 0x80000000u;
   return sat ? sat32(rb) : rb;
 }
 
 uint64_t ref64(char op, uint64_t a, uint64_t b, uint64_t c, int fe) {
-  volatile double x = bdouble(a), y = bdouble(b), z = bdouble(c);
-  std::fesetround(fe);
-  volatile double r = 0;
-  switch (op) {
-    case '+': r = x + y; break;
-    case '-': r = x - y; break;
-    case '*': r = x * y; break;
-    case '/': r = x / y; break;
-    case 'f': r = std::fma(static_cast<double>(x), static_cast<double>(y), static_cast<double>(z)); break;
-    case 's': r = std::sqrt(static_cast<double>(x)); break;
-    case 'r': r = 1.0 / x; break;
-  }
-  std::fesetround(FE_TONEAREST);
-  if (std::isnan(static_cast<double>(r))) return 0x7fffffffffffffffull;
+  double r = host_op<double>(op, bdouble(a), bdouble(b), bdouble(c), fe);
+  if (std::isnan(r)) return 0x7fffffffffffffffull;
   return dbits(r);
 }
 
@@ -295,33 +290,13 @@ void gen_cmp(Vec& v, std::mt19937_64& rng);
 void gen_approx(Vec& v, std::mt19937_64& rng);
 
 int main(int argc, char** argv) {
-  std::string dir = argc > 1 ? argv[1] : ".";
   std::mt19937_64 rng(777);
-  {
-    Vec v(dir + "/f32.vec", "f32 arithmetic, PTX ISA 9.2 9.7.3 (all roundings, .ftz, .sat, min/max, testp)");
-    gen_f32(v, rng);
-    std::printf("f32.vec: %zu vectors\n", v.n);
-  }
-  {
-    Vec v(dir + "/f64.vec", "f64 arithmetic, PTX ISA 9.2 9.7.3 (all roundings)");
-    gen_f64(v, rng);
-    std::printf("f64.vec: %zu vectors\n", v.n);
-  }
-  {
-    Vec v(dir + "/half.vec", "f16/bf16 and x2 arithmetic, PTX ISA 9.2 9.7.4");
-    gen_half(v, rng);
-    std::printf("half.vec: %zu vectors\n", v.n);
-  }
-  {
-    Vec v(dir + "/cmp.vec", "setp/set/slct, PTX ISA 9.2 9.7.7 (all compare operators and BoolOps)");
-    gen_cmp(v, rng);
-    std::printf("cmp.vec: %zu vectors\n", v.n);
-  }
-  {
-    Vec v(dir + "/approx.vec", "approx instructions: the deterministic policy of docs/approx.md");
-    gen_approx(v, rng);
-    std::printf("approx.vec: %zu vectors\n", v.n);
-  }
+  write_all(argc > 1 ? argv[1] : ".", rng,
+            {{"f32.vec", "f32 arithmetic, PTX ISA 9.2 9.7.3 (all roundings, .ftz, .sat, min/max, testp)", gen_f32},
+             {"f64.vec", "f64 arithmetic, PTX ISA 9.2 9.7.3 (all roundings)", gen_f64},
+             {"half.vec", "f16/bf16 and x2 arithmetic, PTX ISA 9.2 9.7.4", gen_half},
+             {"cmp.vec", "setp/set/slct, PTX ISA 9.2 9.7.7 (all compare operators and BoolOps)", gen_cmp},
+             {"approx.vec", "approx instructions: the deterministic policy of docs/approx.md", gen_approx}});
 }
 
 #include "gen_cmp_approx.inc"

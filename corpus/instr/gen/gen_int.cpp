@@ -306,16 +306,8 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir = argc > 1 ? argv[1] : ".";
   std::mt19937_64 r(20261123);
-  {
-    Vec v(dir + "/int.vec", "Integer arithmetic, PTX ISA 9.2 9.7.1-9.7.2 (add..max, .sat, .cc chains)");
-    gen_int(v, r);
-    std::printf("int.vec: %zu vectors\n", v.n);
-  }
-  {
-    Vec v(dir + "/bits.vec", "Bit manipulation and logic, PTX ISA 9.2 9.7.1.14-25, 9.7.8, 9.7.9.7");
-    gen_bits(v, r);
-    std::printf("bits.vec: %zu vectors\n", v.n);
-  }
+  write_all(argc > 1 ? argv[1] : ".", r,
+            {{"int.vec", "Integer arithmetic, PTX ISA 9.2 9.7.1-9.7.2 (add..max, .sat, .cc chains)", gen_int},
+             {"bits.vec", "Bit manipulation and logic, PTX ISA 9.2 9.7.1.14-25, 9.7.8, 9.7.9.7", gen_bits}});
 }
