@@ -83,6 +83,12 @@ public:
         return init.make(count);
     }
     void arg_buffer(const std::string& name);
+    // buffer() that is also passed as the next kernel argument.
+    template <class T> std::vector<T> buffer_arg(const std::string& name, size_t count, const Init<T>& init) {
+        std::vector<T> v = buffer<T>(name, count, init);
+        arg_buffer(name);
+        return v;
+    }
     template <class T> void arg(T v) { args_.push_back({TypeInfo<T>::name, fmt(v), sizeof(T), ""}); }
     // Records an output buffer's expected final contents (must match its count).
     template <class T> void expect(const std::string& name, const std::vector<T>& v) {

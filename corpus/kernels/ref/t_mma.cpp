@@ -9,6 +9,7 @@
 // f16 results (53 >= 2p + 2).
 #include "common.hpp"
 #include "inputs.hpp"
+#include <type_traits>
 
 using namespace ref;
 
@@ -25,9 +26,20 @@ i128 mma_units(double x, int u) {
 // The exact value v * 2^-u correctly rounded to double.
 double mma_value(i128 v, int u) { return std::ldexp(double(v), -u); }
 
-std::vector<Half> mma_small_halves(uint64_t seed, size_t n, int lo, int hi) {
-    std::vector<Half> v;
-    for (int32_t x : rand_i32(seed, n, lo, hi)) v.push_back(to_half(x));
+// rand_i32 values as T (f16 and bf16 by exact conversion).
+template <class T> std::vector<T> mma_ints(uint64_t seed, size_t n, int lo, int hi) {
+    std::vector<T> v;
+    for (int32_t x : rand_i32(seed, n, lo, hi)) {
+        if constexpr (std::is_same_v<T, Half>) v.push_back(to_half(x));
+        else if constexpr (std::is_same_v<T, BF16>) v.push_back(to_bf16(x));
+        else v.push_back(T(x));
+    }
+    return v;
+}
+// Small dyadic doubles: random integers times scale.
+std::vector<double> mma_dyadic(uint64_t seed, size_t n, int lo, int hi, double scale) {
+    std::vector<double> v = mma_ints<double>(seed, n, lo, hi);
+    for (double& x : v) x *= scale;
     return v;
 }
 // Random f16 with 11-bit significands and exponents in [emin, emax].
@@ -36,6 +48,32 @@ std::vector<Half> mma_rand_halves(uint64_t seed, size_t n, int emin, int emax) {
     for (float x : rand_f32(seed, n, emin, emax)) v.push_back(to_half(x, Rnd::rz));
     return v;
 }
+// s32 accumulators in [-r, r], every step-th one moved to margin from
+// INT32_MAX (i % period == 0) or INT32_MIN (otherwise), plus its value / div,
+// so that .satfinite clamps or sums wrap.
+std::vector<int32_t> mma_near_limits(uint64_t seed, size_t n, int32_t r, size_t step, size_t period, int32_t margin,
+                                     int32_t div) {
+    std::vector<int32_t> cv = rand_i32(seed, n, -r, r);
+    for (size_t i = 0; i < cv.size(); i += step) cv[i] = (i % period ? INT32_MIN + margin : INT32_MAX - margin) + cv[i] / div;
+    return cv;
+}
+// .satfinite on s32 results: clamp to the s32 range.
+int32_t mma_sat_s32(int64_t s) { return int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s))); }
+
+// D = A * B + C over an M x N x K shape: for every (m, n) the sum, of type
+// Acc, starts at c(m, n) (or at the constant c) and adds prod(m, n, k) for
+// k = 0, 1, ... K-1 in that order; store(m, n, sum) writes the result.
+template <class Acc, class C, class P, class S> void mma_loop(int M, int N, int K, C c, P prod, S store) {
+    for (int m = 0; m < M; ++m)
+        for (int n = 0; n < N; ++n) {
+            Acc s;
+            if constexpr (std::is_invocable_v<C, int, int>) s = c(m, n);
+            else s = c;
+            for (int k = 0; k < K; ++k) s += prod(m, n, k);
+            store(m, n, s);
+        }
+}
+
 // cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): round to 10 fraction bits, ties away.
 float mma_rna_tf32(float x) {
     uint32_t u = bitcast<uint32_t>(x);
@@ -50,19 +88,11 @@ float mma_rna_tf32(float x) {
 // tf32 conversion and accumulation exact.
 REF_TEST(wmma_tf32) {
     Test t("wmma_tf32", "../ptx/sm_80/wmma_tf32.ptx", "wmma_tf32", {1}, {32});
-    std::vector<float> av, bv;
-    for (int32_t x : rand_i32(201, 128, -64, 64)) av.push_back(float(x));
-    for (int32_t x : rand_i32(202, 128, -64, 64)) bv.push_back(float(x));
-    auto a = t.buffer<float>("a", 128, values(av));
-    auto b = t.buffer<float>("b", 128, values(bv));
-    auto d = t.buffer<float>("d", 256, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 16; ++n) {
-            double s = 0;
-            for (int k = 0; k < 8; ++k) s += double(a[m * 8 + k]) * double(b[k * 16 + n]);
-            d[m * 16 + n] = float(s);
-        }
+    auto a = t.buffer_arg<float>("a", 128, values(mma_ints<float>(201, 128, -64, 64)));
+    auto b = t.buffer_arg<float>("b", 128, values(mma_ints<float>(202, 128, -64, 64)));
+    auto d = t.buffer_arg<float>("d", 256, zero<float>());
+    mma_loop<double>(16, 16, 8, 0, [&](int m, int n, int k) { return double(a[m * 8 + k]) * double(b[k * 16 + n]); },
+                     [&](int m, int n, double s) { d[m * 16 + n] = float(s); });
     t.expect("d", d);
     return t;
 }
@@ -70,39 +100,24 @@ REF_TEST(wmma_tf32) {
 // wmma_tf32.cu wmma_bf16: A and B 16x16 bf16 row-major, C = 1, D stored column-major.
 REF_TEST(wmma_bf16) {
     Test t("wmma_bf16", "../ptx/sm_80/wmma_tf32.ptx", "wmma_bf16", {1}, {32});
-    std::vector<BF16> av, bv;
-    for (int32_t x : rand_i32(203, 256, -8, 8)) av.push_back(to_bf16(x));
-    for (int32_t x : rand_i32(204, 256, -8, 8)) bv.push_back(to_bf16(x));
-    auto a = t.buffer<BF16>("a", 256, values(av));
-    auto b = t.buffer<BF16>("b", 256, values(bv));
-    auto d = t.buffer<float>("d", 256, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 16; ++n) {
-            double s = 1;
-            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[k * 16 + n]);
-            d[n * 16 + m] = float(s);
-        }
+    auto a = t.buffer_arg<BF16>("a", 256, values(mma_ints<BF16>(203, 256, -8, 8)));
+    auto b = t.buffer_arg<BF16>("b", 256, values(mma_ints<BF16>(204, 256, -8, 8)));
+    auto d = t.buffer_arg<float>("d", 256, zero<float>());
+    mma_loop<double>(16, 16, 16, 1, [&](int m, int n, int k) { return val(a[m * 16 + k]) * val(b[k * 16 + n]); },
+                     [&](int m, int n, double s) { d[n * 16 + m] = float(s); });
     t.expect("d", d);
     return t;
 }
 
-// wmma_tf32.cu wmma_f64: A 8x4 row-major, B 4x8 column-major, C = 0, D 8x8 row-major.
+// wmma_tf32.cu wmma_f64: A 8x4 row-major, B 4x8 column-major, C = 0, D 8x8
+// row-major; exact: small dyadic values.
 REF_TEST(wmma_f64) {
     Test t("wmma_f64", "../ptx/sm_80/wmma_tf32.ptx", "wmma_f64", {1}, {32});
-    std::vector<double> av, bv;
-    for (int32_t x : rand_i32(205, 32, -1000, 1000)) av.push_back(x * 0.25);
-    for (int32_t x : rand_i32(206, 32, -1000, 1000)) bv.push_back(x * 0.5);
-    auto a = t.buffer<double>("a", 32, values(av));
-    auto b = t.buffer<double>("b", 32, values(bv));
-    auto d = t.buffer<double>("d", 64, zero<double>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
-    for (int m = 0; m < 8; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double s = 0;
-            for (int k = 0; k < 4; ++k) s += a[m * 4 + k] * b[n * 4 + k];  // exact: small dyadic values
-            d[m * 8 + n] = s;
-        }
+    auto a = t.buffer_arg<double>("a", 32, values(mma_dyadic(205, 32, -1000, 1000, 0.25)));
+    auto b = t.buffer_arg<double>("b", 32, values(mma_dyadic(206, 32, -1000, 1000, 0.5)));
+    auto d = t.buffer_arg<double>("d", 64, zero<double>());
+    mma_loop<double>(8, 8, 4, 0, [&](int m, int n, int k) { return a[m * 4 + k] * b[n * 4 + k]; },
+                     [&](int m, int n, double s) { d[m * 8 + n] = s; });
     t.expect("d", d);
     return t;
 }
@@ -110,17 +125,13 @@ REF_TEST(wmma_f64) {
 // mma_sync.cu mma_f16_f32 on small integers: exact, order-independent.
 REF_TEST(mma_f16_f32) {
     Test t("mma_f16_f32", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f32", {1}, {32});
-    auto a = t.buffer<Half>("a", 256, values(mma_small_halves(207, 256, -6, 6)));
-    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(208, 128, -6, 6)));
-    auto c = t.buffer<float>("c", 128, fiota<float>(-64, 1));
-    auto d = t.buffer<float>("d", 128, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double s = c[m * 8 + n];
-            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[n * 16 + k]);
-            d[m * 8 + n] = float(s);
-        }
+    auto a = t.buffer_arg<Half>("a", 256, values(mma_ints<Half>(207, 256, -6, 6)));
+    auto b = t.buffer_arg<Half>("b", 128, values(mma_ints<Half>(208, 128, -6, 6)));
+    auto c = t.buffer_arg<float>("c", 128, fiota<float>(-64, 1));
+    auto d = t.buffer_arg<float>("d", 128, zero<float>());
+    mma_loop<double>(16, 8, 16, [&](int m, int n) { return c[m * 8 + n]; },
+                     [&](int m, int n, int k) { return val(a[m * 16 + k]) * val(b[n * 16 + k]); },
+                     [&](int m, int n, double s) { d[m * 8 + n] = float(s); });
     t.expect("d", d);
     return t;
 }
@@ -130,17 +141,13 @@ REF_TEST(mma_f16_f32) {
 // large C), so a running f32 sum would differ from the exact sum rounded once.
 REF_TEST(mma_f16_round) {
     Test t("mma_f16_round", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f32", {1}, {32});
-    auto a = t.buffer<Half>("a", 256, values(mma_rand_halves(209, 256, -8, 8)));
-    auto b = t.buffer<Half>("b", 128, values(mma_rand_halves(210, 128, -8, 8)));
-    auto c = t.buffer<float>("c", 128, values(rand_f32(211, 128, -6, 20)));
-    auto d = t.buffer<float>("d", 128, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            i128 s = mma_units(c[m * 8 + n], 48);
-            for (int k = 0; k < 16; ++k) s += mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24);
-            d[m * 8 + n] = float(mma_value(s, 48));
-        }
+    auto a = t.buffer_arg<Half>("a", 256, values(mma_rand_halves(209, 256, -8, 8)));
+    auto b = t.buffer_arg<Half>("b", 128, values(mma_rand_halves(210, 128, -8, 8)));
+    auto c = t.buffer_arg<float>("c", 128, values(rand_f32(211, 128, -6, 20)));
+    auto d = t.buffer_arg<float>("d", 128, zero<float>());
+    mma_loop<i128>(16, 8, 16, [&](int m, int n) { return mma_units(c[m * 8 + n], 48); },
+                   [&](int m, int n, int k) { return mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24); },
+                   [&](int m, int n, i128 s) { d[m * 8 + n] = float(mma_value(s, 48)); });
     t.expect("d", d);
     return t;
 }
@@ -148,17 +155,13 @@ REF_TEST(mma_f16_round) {
 // mma_sync.cu mma_f16_f16: f16 accumulator, exact sum rounded once to f16.
 REF_TEST(mma_f16_f16) {
     Test t("mma_f16_f16", "../ptx/sm_80/mma_sync.ptx", "mma_f16_f16", {1}, {32});
-    auto a = t.buffer<Half>("a", 256, values(mma_rand_halves(212, 256, -4, 4)));
-    auto b = t.buffer<Half>("b", 128, values(mma_rand_halves(213, 128, -4, 4)));
-    auto c = t.buffer<Half>("c", 128, values(mma_rand_halves(214, 128, -4, 6)));
-    auto d = t.buffer<Half>("d", 128, zero<Half>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            i128 s = mma_units(val(c[m * 8 + n]), 48);
-            for (int k = 0; k < 16; ++k) s += mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24);
-            d[m * 8 + n] = to_half(mma_value(s, 48));
-        }
+    auto a = t.buffer_arg<Half>("a", 256, values(mma_rand_halves(212, 256, -4, 4)));
+    auto b = t.buffer_arg<Half>("b", 128, values(mma_rand_halves(213, 128, -4, 4)));
+    auto c = t.buffer_arg<Half>("c", 128, values(mma_rand_halves(214, 128, -4, 6)));
+    auto d = t.buffer_arg<Half>("d", 128, zero<Half>());
+    mma_loop<i128>(16, 8, 16, [&](int m, int n) { return mma_units(val(c[m * 8 + n]), 48); },
+                   [&](int m, int n, int k) { return mma_units(val(a[m * 16 + k]), 24) * mma_units(val(b[n * 16 + k]), 24); },
+                   [&](int m, int n, i128 s) { d[m * 8 + n] = to_half(mma_value(s, 48)); });
     t.expect("d", d);
     return t;
 }
@@ -167,22 +170,13 @@ REF_TEST(mma_f16_f16) {
 // limits so that .satfinite clamps.
 REF_TEST(mma_s8_satfinite) {
     Test t("mma_s8_satfinite", "../ptx/sm_80/mma_sync.ptx", "mma_s8_satfinite", {1}, {32});
-    std::vector<int8_t> av, bv;
-    for (int32_t x : rand_i32(215, 512, -128, 127)) av.push_back(int8_t(x));
-    for (int32_t x : rand_i32(216, 256, -128, 127)) bv.push_back(int8_t(x));
-    std::vector<int32_t> cv = rand_i32(217, 128, -100000, 100000);
-    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 20000 : INT32_MAX - 20000) + cv[i] / 50;
-    auto a = t.buffer<int8_t>("a", 512, values(av));
-    auto b = t.buffer<int8_t>("b", 256, values(bv));
-    auto c = t.buffer<int32_t>("c", 128, values(cv));
-    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            int64_t s = c[m * 8 + n];
-            for (int k = 0; k < 32; ++k) s += int64_t(a[m * 32 + k]) * b[n * 32 + k];
-            d[m * 8 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
-        }
+    auto a = t.buffer_arg<int8_t>("a", 512, values(mma_ints<int8_t>(215, 512, -128, 127)));
+    auto b = t.buffer_arg<int8_t>("b", 256, values(mma_ints<int8_t>(216, 256, -128, 127)));
+    auto c = t.buffer_arg<int32_t>("c", 128, values(mma_near_limits(217, 128, 100000, 3, 2, 20000, 50)));
+    auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
+    mma_loop<int64_t>(16, 8, 32, [&](int m, int n) { return c[m * 8 + n]; },
+                      [&](int m, int n, int k) { return int64_t(a[m * 32 + k]) * b[n * 32 + k]; },
+                      [&](int m, int n, int64_t s) { d[m * 8 + n] = mma_sat_s32(s); });
     t.expect("d", d);
     return t;
 }
@@ -190,22 +184,13 @@ REF_TEST(mma_s8_satfinite) {
 // mma_sync.cu mma_u8s8: u8 x s8 over k = 16, C near INT32_MAX: results wrap.
 REF_TEST(mma_u8s8) {
     Test t("mma_u8s8", "../ptx/sm_80/mma_sync.ptx", "mma_u8s8", {1}, {32});
-    std::vector<uint8_t> av;
-    std::vector<int8_t> bv;
-    for (int32_t x : rand_i32(218, 256, 0, 255)) av.push_back(uint8_t(x));
-    for (int32_t x : rand_i32(219, 128, -128, 127)) bv.push_back(int8_t(x));
-    std::vector<int32_t> cv = rand_i32(220, 128, INT32_MAX - 300000, INT32_MAX);
-    auto a = t.buffer<uint8_t>("a", 256, values(av));
-    auto b = t.buffer<int8_t>("b", 128, values(bv));
-    auto c = t.buffer<int32_t>("c", 128, values(cv));
-    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            int64_t s = c[m * 8 + n];
-            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[n * 16 + k];
-            d[m * 8 + n] = int32_t(uint32_t(uint64_t(s)));
-        }
+    auto a = t.buffer_arg<uint8_t>("a", 256, values(mma_ints<uint8_t>(218, 256, 0, 255)));
+    auto b = t.buffer_arg<int8_t>("b", 128, values(mma_ints<int8_t>(219, 128, -128, 127)));
+    auto c = t.buffer_arg<int32_t>("c", 128, values(rand_i32(220, 128, INT32_MAX - 300000, INT32_MAX)));
+    auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
+    mma_loop<int64_t>(16, 8, 16, [&](int m, int n) { return c[m * 8 + n]; },
+                      [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[n * 16 + k]; },
+                      [&](int m, int n, int64_t s) { d[m * 8 + n] = int32_t(uint32_t(uint64_t(s))); });
     t.expect("d", d);
     return t;
 }
@@ -214,18 +199,14 @@ REF_TEST(mma_u8s8) {
 // products and sum, one rounding to f32.
 REF_TEST(mma_tf32) {
     Test t("mma_tf32", "../ptx/sm_80/mma_sync.ptx", "mma_tf32", {1}, {32});
-    auto a = t.buffer<float>("a", 128, values(rand_f32(221, 128, -4, 4)));
-    auto b = t.buffer<float>("b", 64, values(rand_f32(222, 64, -4, 4)));
-    auto c = t.buffer<float>("c", 128, values(rand_f32(223, 128, -4, 12)));
-    auto d = t.buffer<float>("d", 128, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            i128 s = mma_units(c[m * 8 + n], 48);
-            for (int k = 0; k < 8; ++k)
-                s += mma_units(mma_rna_tf32(a[m * 8 + k]), 24) * mma_units(mma_rna_tf32(b[n * 8 + k]), 24);
-            d[m * 8 + n] = float(mma_value(s, 48));
-        }
+    auto a = t.buffer_arg<float>("a", 128, values(rand_f32(221, 128, -4, 4)));
+    auto b = t.buffer_arg<float>("b", 64, values(rand_f32(222, 64, -4, 4)));
+    auto c = t.buffer_arg<float>("c", 128, values(rand_f32(223, 128, -4, 12)));
+    auto d = t.buffer_arg<float>("d", 128, zero<float>());
+    auto tf32 = [](float x) { return mma_units(mma_rna_tf32(x), 24); };
+    mma_loop<i128>(16, 8, 8, [&](int m, int n) { return mma_units(c[m * 8 + n], 48); },
+                   [&](int m, int n, int k) { return tf32(a[m * 8 + k]) * tf32(b[n * 8 + k]); },
+                   [&](int m, int n, i128 s) { d[m * 8 + n] = float(mma_value(s, 48)); });
     t.expect("d", d);
     return t;
 }
@@ -233,20 +214,13 @@ REF_TEST(mma_tf32) {
 // mma_sync.cu mma_f64: A 8x4 row-major, B 4x8 column-major, C 8x8; exact.
 REF_TEST(mma_f64) {
     Test t("mma_f64", "../ptx/sm_80/mma_sync.ptx", "mma_f64", {1}, {32});
-    std::vector<double> av, bv;
-    for (int32_t x : rand_i32(224, 32, -4096, 4096)) av.push_back(x * 0.125);
-    for (int32_t x : rand_i32(225, 32, -4096, 4096)) bv.push_back(x * 0.5);
-    auto a = t.buffer<double>("a", 32, values(av));
-    auto b = t.buffer<double>("b", 32, values(bv));
-    auto c = t.buffer<double>("c", 64, fiota<double>(-1000.5, 31.25));
-    auto d = t.buffer<double>("d", 64, zero<double>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 8; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double s = c[m * 8 + n];
-            for (int k = 0; k < 4; ++k) s += a[m * 4 + k] * b[n * 4 + k];
-            d[m * 8 + n] = s;
-        }
+    auto a = t.buffer_arg<double>("a", 32, values(mma_dyadic(224, 32, -4096, 4096, 0.125)));
+    auto b = t.buffer_arg<double>("b", 32, values(mma_dyadic(225, 32, -4096, 4096, 0.5)));
+    auto c = t.buffer_arg<double>("c", 64, fiota<double>(-1000.5, 31.25));
+    auto d = t.buffer_arg<double>("d", 64, zero<double>());
+    mma_loop<double>(8, 8, 4, [&](int m, int n) { return c[m * 8 + n]; },
+                     [&](int m, int n, int k) { return a[m * 4 + k] * b[n * 4 + k]; },
+                     [&](int m, int n, double s) { d[m * 8 + n] = s; });
     t.expect("d", d);
     return t;
 }
@@ -256,17 +230,12 @@ REF_TEST(mma_f64) {
 // A[0..7][0..7]: row l/4, columns 2(l%4), 2(l%4)+1 of its transpose.
 REF_TEST(ldmatrix_mma) {
     Test t("ldmatrix_mma", "../ptx/sm_80/ldmatrix_mma.ptx", "ldmatrix_mma", {1}, {32});
-    auto a = t.buffer<Half>("a", 256, values(mma_small_halves(226, 256, -5, 5)));
-    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(227, 128, -5, 5)));
-    auto d = t.buffer<float>("d", 128, zero<float>());
-    auto at = t.buffer<uint32_t>("at", 32, zero<uint32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d"); t.arg_buffer("at");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double s = 0;
-            for (int k = 0; k < 16; ++k) s += val(a[m * 16 + k]) * val(b[k * 8 + n]);
-            d[m * 8 + n] = float(s);
-        }
+    auto a = t.buffer_arg<Half>("a", 256, values(mma_ints<Half>(226, 256, -5, 5)));
+    auto b = t.buffer_arg<Half>("b", 128, values(mma_ints<Half>(227, 128, -5, 5)));
+    auto d = t.buffer_arg<float>("d", 128, zero<float>());
+    auto at = t.buffer_arg<uint32_t>("at", 32, zero<uint32_t>());
+    mma_loop<double>(16, 8, 16, 0, [&](int m, int n, int k) { return val(a[m * 16 + k]) * val(b[k * 8 + n]); },
+                     [&](int m, int n, double s) { d[m * 8 + n] = float(s); });
     for (int l = 0; l < 32; ++l) {
         int r = l / 4, c0 = 2 * (l % 4);
         at[l] = uint32_t(a[c0 * 16 + r].bits) | uint32_t(a[(c0 + 1) * 16 + r].bits) << 16;
@@ -281,10 +250,9 @@ REF_TEST(ldmatrix_mma) {
 // matrices row-major; out_t the transposes of matrices 0 and 1.
 REF_TEST(stmatrix_x4) {
     Test t("stmatrix_x4", "../ptx/sm_90/stmatrix.ptx", "stmatrix_x4", {1}, {32});
-    auto in = t.buffer<uint32_t>("in", 128, values(rand_u32(228, 128)));
-    auto out = t.buffer<uint16_t>("out", 256, zero<uint16_t>());
-    auto out_t = t.buffer<uint16_t>("out_t", 128, zero<uint16_t>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg_buffer("out_t");
+    auto in = t.buffer_arg<uint32_t>("in", 128, values(rand_u32(228, 128)));
+    auto out = t.buffer_arg<uint16_t>("out", 256, zero<uint16_t>());
+    auto out_t = t.buffer_arg<uint16_t>("out_t", 128, zero<uint16_t>());
     auto elem = [&](int j, int r, int c) { return uint16_t(in[32 * j + 4 * r + c / 2] >> (16 * (c % 2))); };
     for (int j = 0; j < 4; ++j)
         for (int r = 0; r < 8; ++r)
@@ -302,17 +270,13 @@ REF_TEST(stmatrix_x4) {
 // 40; rows 32..39 of each column untouched). Small integers: exact.
 REF_TEST(wmma_m32n8k16_f16) {
     Test t("wmma_m32n8k16_f16", "../ptx/sm_80/wmma_shapes.ptx", "wmma_m32n8k16_f16", {1}, {32});
-    auto a = t.buffer<Half>("a", 640, values(mma_small_halves(229, 640, -4, 4)));
-    auto b = t.buffer<Half>("b", 128, values(mma_small_halves(230, 128, -4, 4)));
-    auto c = t.buffer<Half>("c", 256, values(mma_small_halves(231, 256, -100, 100)));
-    auto d = t.buffer<Half>("d", 320, zero<Half>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 32; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double s = 2 * val(c[m * 8 + n]);
-            for (int k = 0; k < 16; ++k) s += val(a[k * 40 + m]) * val(b[k * 8 + n]);
-            d[n * 40 + m] = to_half(s);
-        }
+    auto a = t.buffer_arg<Half>("a", 640, values(mma_ints<Half>(229, 640, -4, 4)));
+    auto b = t.buffer_arg<Half>("b", 128, values(mma_ints<Half>(230, 128, -4, 4)));
+    auto c = t.buffer_arg<Half>("c", 256, values(mma_ints<Half>(231, 256, -100, 100)));
+    auto d = t.buffer_arg<Half>("d", 320, zero<Half>());
+    mma_loop<double>(32, 8, 16, [&](int m, int n) { return 2 * val(c[m * 8 + n]); },
+                     [&](int m, int n, int k) { return val(a[k * 40 + m]) * val(b[k * 8 + n]); },
+                     [&](int m, int n, double s) { d[n * 40 + m] = to_half(s); });
     t.expect("d", d);
     return t;
 }
@@ -321,22 +285,13 @@ REF_TEST(wmma_m32n8k16_f16) {
 // C 8x32 row-major with some entries near the int limits; .satfinite.
 REF_TEST(wmma_m8n32k16_s8) {
     Test t("wmma_m8n32k16_s8", "../ptx/sm_80/wmma_shapes.ptx", "wmma_m8n32k16_s8", {1}, {32});
-    std::vector<int8_t> av, bv;
-    for (int32_t x : rand_i32(232, 128, -128, 127)) av.push_back(int8_t(x));
-    for (int32_t x : rand_i32(233, 512, -128, 127)) bv.push_back(int8_t(x));
-    std::vector<int32_t> cv = rand_i32(234, 256, -50000, 50000);
-    for (size_t i = 0; i < cv.size(); i += 4) cv[i] = (i % 8 ? INT32_MIN + 10000 : INT32_MAX - 10000) + cv[i] / 50;
-    auto a = t.buffer<int8_t>("a", 128, values(av));
-    auto b = t.buffer<int8_t>("b", 512, values(bv));
-    auto c = t.buffer<int32_t>("c", 256, values(cv));
-    auto d = t.buffer<int32_t>("d", 256, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 8; ++m)
-        for (int n = 0; n < 32; ++n) {
-            int64_t s = c[m * 32 + n];
-            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[n * 16 + k];
-            d[m * 32 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
-        }
+    auto a = t.buffer_arg<int8_t>("a", 128, values(mma_ints<int8_t>(232, 128, -128, 127)));
+    auto b = t.buffer_arg<int8_t>("b", 512, values(mma_ints<int8_t>(233, 512, -128, 127)));
+    auto c = t.buffer_arg<int32_t>("c", 256, values(mma_near_limits(234, 256, 50000, 4, 8, 10000, 50)));
+    auto d = t.buffer_arg<int32_t>("d", 256, zero<int32_t>());
+    mma_loop<int64_t>(8, 32, 16, [&](int m, int n) { return c[m * 32 + n]; },
+                      [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[n * 16 + k]; },
+                      [&](int m, int n, int64_t s) { d[m * 32 + n] = mma_sat_s32(s); });
     t.expect("d", d);
     return t;
 }
@@ -344,19 +299,11 @@ REF_TEST(wmma_m8n32k16_s8) {
 // wmma_shapes.cu wmma_u8: A and B 16x16 u8 row-major, C = -5, D column-major.
 REF_TEST(wmma_u8) {
     Test t("wmma_u8", "../ptx/sm_80/wmma_shapes.ptx", "wmma_u8", {1}, {32});
-    std::vector<uint8_t> av, bv;
-    for (int32_t x : rand_i32(235, 256, 0, 255)) av.push_back(uint8_t(x));
-    for (int32_t x : rand_i32(236, 256, 0, 255)) bv.push_back(uint8_t(x));
-    auto a = t.buffer<uint8_t>("a", 256, values(av));
-    auto b = t.buffer<uint8_t>("b", 256, values(bv));
-    auto d = t.buffer<int32_t>("d", 256, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 16; ++n) {
-            int64_t s = -5;
-            for (int k = 0; k < 16; ++k) s += int64_t(a[m * 16 + k]) * b[k * 16 + n];
-            d[n * 16 + m] = int32_t(s);
-        }
+    auto a = t.buffer_arg<uint8_t>("a", 256, values(mma_ints<uint8_t>(235, 256, 0, 255)));
+    auto b = t.buffer_arg<uint8_t>("b", 256, values(mma_ints<uint8_t>(236, 256, 0, 255)));
+    auto d = t.buffer_arg<int32_t>("d", 256, zero<int32_t>());
+    mma_loop<int64_t>(16, 16, 16, -5, [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[k * 16 + n]; },
+                      [&](int m, int n, int64_t s) { d[n * 16 + m] = int32_t(s); });
     t.expect("d", d);
     return t;
 }
@@ -365,39 +312,30 @@ REF_TEST(wmma_u8) {
 // word, lowest nibble first; C partly near the limits; .satfinite.
 REF_TEST(mma_s4) {
     Test t("mma_s4", "../ptx/sm_80/mma_sync.ptx", "mma_s4", {1}, {32});
-    auto a = t.buffer<uint32_t>("a", 128, values(rand_u32(237, 128)));
-    auto b = t.buffer<uint32_t>("b", 64, values(rand_u32(238, 64)));
-    std::vector<int32_t> cv = rand_i32(239, 128, -2000, 2000);
-    for (size_t i = 0; i < cv.size(); i += 3) cv[i] = (i % 2 ? INT32_MIN + 100 : INT32_MAX - 100) + cv[i] / 40;
-    auto c = t.buffer<int32_t>("c", 128, values(cv));
-    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    auto a = t.buffer_arg<uint32_t>("a", 128, values(rand_u32(237, 128)));
+    auto b = t.buffer_arg<uint32_t>("b", 64, values(rand_u32(238, 64)));
+    auto c = t.buffer_arg<int32_t>("c", 128, values(mma_near_limits(239, 128, 2000, 3, 2, 100, 40)));
+    auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
     auto nib = [](const std::vector<uint32_t>& v, unsigned i) { return int((v[i / 8] >> (4 * (i % 8)) & 15) ^ 8) - 8; };
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            int64_t s = c[m * 8 + n];
-            for (int k = 0; k < 64; ++k) s += int64_t(nib(a, m * 64 + k)) * nib(b, n * 64 + k);
-            d[m * 8 + n] = int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s)));
-        }
+    mma_loop<int64_t>(16, 8, 64, [&](int m, int n) { return c[m * 8 + n]; },
+                      [&](int m, int n, int k) { return int64_t(nib(a, m * 64 + k)) * nib(b, n * 64 + k); },
+                      [&](int m, int n, int64_t s) { d[m * 8 + n] = mma_sat_s32(s); });
     t.expect("d", d);
     return t;
 }
 
 // mma_sync.cu mma_b1: D = C + number of k with A[m][k] and B[k][n] both set;
-// A 16x128 row-major and B column-major, 32 bits per word, bit 0 first.
+// A 16x128 row-major and B column-major, 32 bits per word, bit 0 first (the
+// loop runs over the four words of a row).
 REF_TEST(mma_b1) {
     Test t("mma_b1", "../ptx/sm_80/mma_sync.ptx", "mma_b1", {1}, {32});
-    auto a = t.buffer<uint32_t>("a", 64, values(rand_u32(240, 64)));
-    auto b = t.buffer<uint32_t>("b", 32, values(rand_u32(241, 32)));
-    auto c = t.buffer<int32_t>("c", 128, values(rand_i32(242, 128, -1000, 1000)));
-    auto d = t.buffer<int32_t>("d", 128, zero<int32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            int32_t s = c[m * 8 + n];
-            for (int w = 0; w < 4; ++w) s += int32_t(popc32(a[m * 4 + w] & b[n * 4 + w]));
-            d[m * 8 + n] = s;
-        }
+    auto a = t.buffer_arg<uint32_t>("a", 64, values(rand_u32(240, 64)));
+    auto b = t.buffer_arg<uint32_t>("b", 32, values(rand_u32(241, 32)));
+    auto c = t.buffer_arg<int32_t>("c", 128, values(rand_i32(242, 128, -1000, 1000)));
+    auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
+    mma_loop<int32_t>(16, 8, 4, [&](int m, int n) { return c[m * 8 + n]; },
+                      [&](int m, int n, int w) { return int32_t(popc32(a[m * 4 + w] & b[n * 4 + w])); },
+                      [&](int m, int n, int32_t s) { d[m * 8 + n] = s; });
     t.expect("d", d);
     return t;
 }
