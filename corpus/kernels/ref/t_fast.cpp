@@ -20,47 +20,38 @@ static std::vector<float> range_f32(uint64_t seed, size_t n, float lo, float hi)
     return v;
 }
 
-REF_TEST(fast_intrinsics) {
+// One fast-math kernel: x (seed) in [0.3, 1.2], y (seed + 1) in [2, 100];
+// out[k * i + j] = fns[j](x[i], y[i]) evaluated in double, rounded to f32.
+using FastFn = double (*)(double a, double b);
+static Test fast_test(const char* name, const char* ptx, uint64_t seed, const std::vector<FastFn>& fns) {
     const int n = 64;
-    Test t("fast_intrinsics", "../ptx/sm_80/fastmath.ptx", "fast_intrinsics", {2}, {32});
-    auto x = t.buffer<float>("x", n, values(range_f32(110, n, 0.3f, 1.2f)));
-    auto y = t.buffer<float>("y", n, values(range_f32(111, n, 2.0f, 100.0f)));
-    auto out = t.buffer<float>("out", 6 * n, zero<float>());
-    t.arg_buffer("x"); t.arg_buffer("y"); t.arg_buffer("out"); t.arg(int32_t(n));
-    for (int i = 0; i < n; ++i) {
-        double a = x[i], b = y[i];
-        float* o = &out[6 * i];
-        o[0] = float(std::sin(a));
-        o[1] = float(std::cos(a));
-        o[2] = float(std::exp(a));
-        o[3] = float(std::log(b));
-        o[4] = float(a / b);
-        o[5] = float(1.0 / std::sqrt(b));
-    }
+    const size_t k = fns.size();
+    Test t(name, ptx, name, {2}, {32});
+    auto x = t.buffer_arg<float>("x", n, values(range_f32(seed, n, 0.3f, 1.2f)));
+    auto y = t.buffer_arg<float>("y", n, values(range_f32(seed + 1, n, 2.0f, 100.0f)));
+    auto out = t.buffer_arg<float>("out", k * n, zero<float>());
+    t.arg(int32_t(n));
+    for (int i = 0; i < n; ++i)
+        for (size_t j = 0; j < k; ++j) out[k * i + j] = float(fns[j](x[i], y[i]));
     t.expect("out", out);
     t.tolerance_ulp(64);
     return t;
 }
 
+// fastmath.cu: __sinf, __cosf, __expf, __logf, __fdividef, rsqrtf.
+REF_TEST(fast_intrinsics) {
+    return fast_test("fast_intrinsics", "../ptx/sm_80/fastmath.ptx", 110,
+                     {[](double a, double) { return std::sin(a); }, [](double a, double) { return std::cos(a); },
+                      [](double a, double) { return std::exp(a); }, [](double, double b) { return std::log(b); },
+                      [](double a, double b) { return a / b; }, [](double, double b) { return 1.0 / std::sqrt(b); }});
+}
+
 // fastmath_flag.cu, compiled with -use_fast_math (all .approx.ftz; inputs
-// are normal so flushing subnormals does not matter).
+// are normal so flushing subnormals does not matter): sinf, expf, a / b,
+// sqrtf, log2f.
 REF_TEST(fast_flag) {
-    const int n = 64;
-    Test t("fast_flag", "../ptx/sm_80/fastmath_flag.ptx", "fast_flag", {2}, {32});
-    auto x = t.buffer<float>("x", n, values(range_f32(112, n, 0.3f, 1.2f)));
-    auto y = t.buffer<float>("y", n, values(range_f32(113, n, 2.0f, 100.0f)));
-    auto out = t.buffer<float>("out", 5 * n, zero<float>());
-    t.arg_buffer("x"); t.arg_buffer("y"); t.arg_buffer("out"); t.arg(int32_t(n));
-    for (int i = 0; i < n; ++i) {
-        double a = x[i], b = y[i];
-        float* o = &out[5 * i];
-        o[0] = float(std::sin(a));
-        o[1] = float(std::exp(a));
-        o[2] = float(a / b);
-        o[3] = float(std::sqrt(b));
-        o[4] = float(std::log2(b));
-    }
-    t.expect("out", out);
-    t.tolerance_ulp(64);
-    return t;
+    return fast_test("fast_flag", "../ptx/sm_80/fastmath_flag.ptx", 112,
+                     {[](double a, double) { return std::sin(a); }, [](double a, double) { return std::exp(a); },
+                      [](double a, double b) { return a / b; }, [](double, double b) { return std::sqrt(b); },
+                      [](double, double b) { return std::log2(b); }});
 }

@@ -20,44 +20,40 @@ REF_TEST(saxpy) {
     return t;
 }
 
-// vecadd.cu vecadd_f32: c[i] = a[i] + b[i] (add.f32, round to nearest even);
-// threads past n (512 launched, n = 500) write nothing.
-REF_TEST(vecadd_f32) {
-    const unsigned n = 500;
-    Test t("vecadd_f32", "../ptx/sm_80/vecadd.ptx", "vecadd_f32", {2}, {256});
-    auto a = t.buffer<float>("a", n, values(rand_f32(2, n, -20, 20)));
-    auto b = t.buffer<float>("b", n, values(rand_f32(3, n, -20, 20)));
-    auto c = t.buffer<float>("c", n, fill(-1.0f));
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
-    for (unsigned i = 0; i < n; ++i) c[i] = a[i] + b[i];
+// vecadd.cu: c[i] = op(a[i], b[i]) for i < n; c has c_count elements and
+// keeps its initial value past n.
+template <class T, class Op>
+static Test vec_binop(const char* kernel, std::vector<unsigned> grid, std::vector<unsigned> block, unsigned n,
+                      const Init<T>& a_init, const Init<T>& b_init, const Init<T>& c_init, unsigned c_count, Op op) {
+    Test t(kernel, "../ptx/sm_80/vecadd.ptx", kernel, grid, block);
+    auto a = t.buffer_arg<T>("a", n, a_init);
+    auto b = t.buffer_arg<T>("b", n, b_init);
+    auto c = t.buffer_arg<T>("c", c_count, c_init);
+    t.arg(n);
+    for (unsigned i = 0; i < n; ++i) c[i] = op(a[i], b[i]);
     t.expect("c", c);
     return t;
 }
 
+// vecadd.cu vecadd_f32: c[i] = a[i] + b[i] (add.f32, round to nearest even);
+// threads past n (512 launched, n = 500) write nothing.
+REF_TEST(vecadd_f32) {
+    const unsigned n = 500;
+    return vec_binop<float>("vecadd_f32", {2}, {256}, n, values(rand_f32(2, n, -20, 20)),
+                            values(rand_f32(3, n, -20, 20)), fill(-1.0f), n, [](float x, float y) { return x + y; });
+}
+
 // vecadd.cu vecadd_u32: wrapping unsigned addition.
 REF_TEST(vecadd_u32) {
-    const unsigned n = 300;
-    Test t("vecadd_u32", "../ptx/sm_80/vecadd.ptx", "vecadd_u32", {3}, {128});
-    auto a = t.buffer<uint32_t>("a", n, values(rand_u32(4, 64)));
-    auto b = t.buffer<uint32_t>("b", n, iota<uint32_t>(1000, 7919));
-    auto c = t.buffer<uint32_t>("c", 384, zero<uint32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
-    for (unsigned i = 0; i < n; ++i) c[i] = a[i] + b[i];
-    t.expect("c", c);
-    return t;
+    return vec_binop<uint32_t>("vecadd_u32", {3}, {128}, 300, values(rand_u32(4, 64)), iota<uint32_t>(1000, 7919),
+                               zero<uint32_t>(), 384, [](uint32_t x, uint32_t y) { return x + y; });
 }
 
 // vecadd.cu vecsub_f64: sub.f64.
 REF_TEST(vecsub_f64) {
     const unsigned n = 200;
-    Test t("vecsub_f64", "../ptx/sm_80/vecadd.ptx", "vecsub_f64", {4}, {64});
-    auto a = t.buffer<double>("a", n, values(rand_f64(5, n, -40, 40)));
-    auto b = t.buffer<double>("b", n, values(rand_f64(6, n, -40, 40)));
-    auto c = t.buffer<double>("c", n, zero<double>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(n);
-    for (unsigned i = 0; i < n; ++i) c[i] = a[i] - b[i];
-    t.expect("c", c);
-    return t;
+    return vec_binop<double>("vecsub_f64", {4}, {64}, n, values(rand_f64(5, n, -40, 40)),
+                             values(rand_f64(6, n, -40, 40)), zero<double>(), n, [](double x, double y) { return x - y; });
 }
 
 // fma_rounding.cu: eight results per element; each directed mode is
@@ -65,11 +61,11 @@ REF_TEST(vecsub_f64) {
 REF_TEST(fma_rounding) {
     const int n = 96;
     Test t("fma_rounding", "../ptx/sm_80/fma_rounding.ptx", "fma_rounding", {3}, {32});
-    auto a = t.buffer<float>("a", n, values(rand_f32(7, n, -8, 8)));
-    auto b = t.buffer<float>("b", n, values(rand_f32(8, n, -8, 8)));
-    auto c = t.buffer<float>("c", n, values(rand_f32(9, n, -4, 12)));
-    auto out = t.buffer<float>("out", 8 * n, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<float>("a", n, values(rand_f32(7, n, -8, 8)));
+    auto b = t.buffer_arg<float>("b", n, values(rand_f32(8, n, -8, 8)));
+    auto c = t.buffer_arg<float>("c", n, values(rand_f32(9, n, -4, 12)));
+    auto out = t.buffer_arg<float>("out", 8 * n, zero<float>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         float x = a[i], y = b[i], z = c[i];
         float* o = &out[8 * i];
@@ -107,10 +103,10 @@ REF_TEST(grid_stride) {
 REF_TEST(f32_div_sqrt) {
     const int n = 64;
     Test t("f32_div_sqrt", "../ptx/sm_80/f32_div_sqrt.ptx", "f32_div_sqrt", {2}, {32});
-    auto a = t.buffer<float>("a", n, values(rand_f32(10, n, -30, 30)));
-    auto b = t.buffer<float>("b", n, values(rand_f32(11, n, -30, 30, true)));
-    auto out = t.buffer<float>("out", 6 * n, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<float>("a", n, values(rand_f32(10, n, -30, 30)));
+    auto b = t.buffer_arg<float>("b", n, values(rand_f32(11, n, -30, 30, true)));
+    auto out = t.buffer_arg<float>("out", 6 * n, zero<float>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         float x = a[i], y = b[i];
         float* o = &out[6 * i];
@@ -132,10 +128,10 @@ REF_TEST(f32_div_sqrt) {
 REF_TEST(fp64_math) {
     const int n = 64;
     Test t("fp64_math", "../ptx/sm_80/fp64_math.ptx", "fp64_math", {1}, {64});
-    auto a = t.buffer<double>("a", n, values(rand_f64(12, n, -100, 100)));
-    auto b = t.buffer<double>("b", n, values(rand_f64(13, n, -100, 100)));
-    auto out = t.buffer<double>("out", 8 * n, zero<double>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<double>("a", n, values(rand_f64(12, n, -100, 100)));
+    auto b = t.buffer_arg<double>("b", n, values(rand_f64(13, n, -100, 100)));
+    auto out = t.buffer_arg<double>("out", 8 * n, zero<double>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         double x = a[i], y = b[i];
         double* o = &out[8 * i];
