@@ -12,9 +12,8 @@ using namespace ref;
 REF_TEST(atomic_ref_counters) {
     const unsigned blocks = 4, threads = 64;
     Test t("atomic_ref_counters", "../ptx/sm_80/atomic_ref.ptx", "atomic_ref_counters", {blocks}, {threads});
-    auto ctr = t.buffer<uint32_t>("ctr", 8, values<uint32_t>({0, 0, 0, 0, 0, 0, 0, 1000}));
-    auto sum = t.buffer<uint64_t>("sum64", 1, zero<uint64_t>());
-    t.arg_buffer("ctr"); t.arg_buffer("sum64");
+    auto ctr = t.buffer_arg<uint32_t>("ctr", 8, values<uint32_t>({0, 0, 0, 0, 0, 0, 0, 1000}));
+    auto sum = t.buffer_arg<uint64_t>("sum64", 1, zero<uint64_t>());
     for (unsigned b = 0; b < blocks; ++b)
         for (unsigned l = 0; l < threads; ++l) {
             unsigned gid = b * threads + l;
@@ -35,9 +34,8 @@ REF_TEST(atomic_ref_counters) {
 REF_TEST(atomic_ref_publish) {
     const unsigned n = 64;
     Test t("atomic_ref_publish", "../ptx/sm_80/atomic_ref.ptx", "atomic_ref_publish", {1}, {n});
-    auto slots = t.buffer<int32_t>("slots", n, zero<int32_t>());
-    auto out = t.buffer<int32_t>("out", n, zero<int32_t>());
-    t.arg_buffer("slots"); t.arg_buffer("out");
+    auto slots = t.buffer_arg<int32_t>("slots", n, zero<int32_t>());
+    auto out = t.buffer_arg<int32_t>("out", n, zero<int32_t>());
     for (unsigned i = 0; i < n; ++i) slots[i] = int32_t(i * 3 + 1);
     for (unsigned i = 0; i < n; ++i) out[i] = slots[(i + 1) % n] * 1000 + slots[(i + 2) % n];
     t.expect("slots", slots);
@@ -50,9 +48,8 @@ REF_TEST(atomic_ref_publish) {
 REF_TEST(atomic_ref_claim) {
     const unsigned blocks = 4;
     Test t("atomic_ref_claim", "../ptx/sm_80/atomic_ref.ptx", "atomic_ref_claim", {blocks}, {32});
-    auto owner = t.buffer<int32_t>("owner", blocks, fill(int32_t(-1)));
-    auto win = t.buffer<uint32_t>("winners", 2, zero<uint32_t>());
-    t.arg_buffer("owner"); t.arg_buffer("winners");
+    auto owner = t.buffer_arg<int32_t>("owner", blocks, fill(int32_t(-1)));
+    auto win = t.buffer_arg<uint32_t>("winners", 2, zero<uint32_t>());
     for (unsigned b = 0; b < blocks; ++b) { owner[b] = int32_t(100 + b); win[0] += 1; win[1] += 1; }
     t.expect("owner", owner);
     t.expect("winners", win);
@@ -64,9 +61,9 @@ REF_TEST(histogram) {
     const int n = 1000;
     const unsigned nbins = 10;
     Test t("histogram", "../ptx/sm_80/atomics_basic.ptx", "histogram", {4}, {256});
-    auto in = t.buffer<uint32_t>("in", n, values(rand_u32(30, n)));
-    auto hist = t.buffer<uint32_t>("hist", nbins, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("hist"); t.arg(int32_t(n)); t.arg(nbins);
+    auto in = t.buffer_arg<uint32_t>("in", n, values(rand_u32(30, n)));
+    auto hist = t.buffer_arg<uint32_t>("hist", nbins, zero<uint32_t>());
+    t.arg(int32_t(n)); t.arg(nbins);
     for (int i = 0; i < n; ++i) hist[in[i] % nbins] += 1;
     t.expect("hist", hist);
     return t;
@@ -78,11 +75,10 @@ REF_TEST(histogram) {
 REF_TEST(atomic_mix) {
     const int threads = 128;
     Test t("atomic_mix", "../ptx/sm_80/atomics_basic.ptx", "atomic_mix", {2}, {64});
-    auto in = t.buffer<int32_t>("in", threads, values(rand_i32(31, threads, -1000, 1000)));
-    auto ri = t.buffer<int32_t>("ri", 4, values<int32_t>({-1000000, 1000000, 0, 0}));
-    auto ru = t.buffer<uint32_t>("ru", 6, values<uint32_t>({0, 0xffffffffu, 0, 0, 0, 0}));
-    auto rf = t.buffer<float>("rf", 1, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("ri"); t.arg_buffer("ru"); t.arg_buffer("rf");
+    auto in = t.buffer_arg<int32_t>("in", threads, values(rand_i32(31, threads, -1000, 1000)));
+    auto ri = t.buffer_arg<int32_t>("ri", 4, values<int32_t>({-1000000, 1000000, 0, 0}));
+    auto ru = t.buffer_arg<uint32_t>("ru", 6, values<uint32_t>({0, 0xffffffffu, 0, 0, 0, 0}));
+    auto rf = t.buffer_arg<float>("rf", 1, zero<float>());
     double fsum = 0;
     for (int i = 0; i < threads; ++i) {
         int32_t v = in[i];
@@ -110,10 +106,9 @@ REF_TEST(atomic_mix) {
 REF_TEST(cas_loops) {
     const int threads = 64;
     Test t("cas_loops", "../ptx/sm_80/atomic_cas.ptx", "cas_loops", {2}, {32});
-    auto in = t.buffer<float>("in", threads, values(rand_f32(32, threads, -10, 10)));
-    auto fmax = t.buffer<float>("fmax", 1, fill(-std::numeric_limits<float>::infinity()));
-    auto prod = t.buffer<uint64_t>("prod", 1, fill<uint64_t>(1));
-    t.arg_buffer("in"); t.arg_buffer("fmax"); t.arg_buffer("prod");
+    auto in = t.buffer_arg<float>("in", threads, values(rand_f32(32, threads, -10, 10)));
+    auto fmax = t.buffer_arg<float>("fmax", 1, fill(-std::numeric_limits<float>::infinity()));
+    auto prod = t.buffer_arg<uint64_t>("prod", 1, fill<uint64_t>(1));
     for (int i = 0; i < threads; ++i) {
         fmax[0] = std::max(fmax[0], in[i]);
         prod[0] *= uint64_t(i % 3 + 1);
@@ -129,9 +124,9 @@ REF_TEST(histogram_smem) {
     Test t("histogram_smem", "../ptx/sm_80/histogram_smem.ptx", "histogram_smem", {2}, {64});
     std::vector<uint8_t> vals;
     for (uint32_t x : rand_u32(33, 251)) vals.push_back(uint8_t(x >> 8));
-    auto in = t.buffer<uint8_t>("in", n, values(vals));
-    auto hist = t.buffer<uint32_t>("hist", 32, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("hist"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<uint8_t>("in", n, values(vals));
+    auto hist = t.buffer_arg<uint32_t>("hist", 32, zero<uint32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) hist[in[i] % 32] += 1;
     t.expect("hist", hist);
     return t;

@@ -15,12 +15,11 @@ REF_TEST(device_calls) {
     auto av = rand_i32(70, n, -100000, 100000), bv = rand_i32(71, n, -1000, 1000);
     for (auto& v : bv) if (v == 0) v = 7;
     av[0] = 462; bv[0] = 1071;
-    auto a = t.buffer<int32_t>("a", n, values(av));
-    auto b = t.buffer<int32_t>("b", n, values(bv));
-    auto coef = t.buffer<float>("coef", 5, values<float>({1.5f, -0.3f, 0.7f, 0.01f, -0.125f}));
-    auto oi = t.buffer<int32_t>("out_i", 3 * n, zero<int32_t>());
-    auto of = t.buffer<float>("out_f", n, zero<float>());
-    for (const char* s : {"a", "b", "coef", "out_i", "out_f"}) t.arg_buffer(s);
+    auto a = t.buffer_arg<int32_t>("a", n, values(av));
+    auto b = t.buffer_arg<int32_t>("b", n, values(bv));
+    auto coef = t.buffer_arg<float>("coef", 5, values<float>({1.5f, -0.3f, 0.7f, 0.01f, -0.125f}));
+    auto oi = t.buffer_arg<int32_t>("out_i", 3 * n, zero<int32_t>());
+    auto of = t.buffer_arg<float>("out_f", n, zero<float>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         int x = a[i], y = b[i];
@@ -43,10 +42,10 @@ REF_TEST(recursion) {
     Test t("recursion", "../ptx/sm_80/recursion.ptx", "recursion", {1}, {32});
     std::vector<int32_t> iv;
     for (int i = 0; i < 11; ++i) iv.push_back(i);
-    auto in = t.buffer<int32_t>("in", n, values(iv));   // 0..10 repeated
-    auto fibs = t.buffer<int32_t>("fibs", n, zero<int32_t>());
-    auto facts = t.buffer<uint64_t>("facts", n, zero<uint64_t>());
-    t.arg_buffer("in"); t.arg_buffer("fibs"); t.arg_buffer("facts"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<int32_t>("in", n, values(iv));   // 0..10 repeated
+    auto fibs = t.buffer_arg<int32_t>("fibs", n, zero<int32_t>());
+    auto facts = t.buffer_arg<uint64_t>("facts", n, zero<uint64_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         int f0 = 0, f1 = 1;
         for (int k = 0; k < in[i]; ++k) { int f2 = f0 + f1; f0 = f1; f1 = f2; }
@@ -64,10 +63,10 @@ REF_TEST(recursion) {
 REF_TEST(local_sort) {
     const int n = 32;  // ~1500 thread-instructions each (insertion sort in .local)
     Test t("local_sort", "../ptx/sm_80/local_array.ptx", "local_sort", {1}, {32});
-    auto in = t.buffer<int32_t>("in", n, values(rand_i32(72, n, -1000, 1000)));
-    auto idx = t.buffer<int32_t>("idx", n, values(rand_i32(73, n, 0, 1000)));
-    auto out = t.buffer<int32_t>("out", 2 * n, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("idx"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<int32_t>("in", n, values(rand_i32(72, n, -1000, 1000)));
+    auto idx = t.buffer_arg<int32_t>("idx", n, values(rand_i32(73, n, 0, 1000)));
+    auto out = t.buffer_arg<int32_t>("out", 2 * n, zero<int32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         std::vector<int32_t> buf(16);
         for (int k = 0; k < 16; ++k) buf[k] = in[(i * 5 + k * 3) % n];
@@ -83,10 +82,10 @@ REF_TEST(local_sort) {
 REF_TEST(select_pred) {
     const int n = 96;
     Test t("select_pred", "../ptx/sm_80/select_pred.ptx", "select_pred", {3}, {32});
-    auto in = t.buffer<int32_t>("in", n, values(rand_i32(74, n, -1000, 1000)));
-    auto out = t.buffer<int32_t>("out", n, zero<int32_t>());
-    auto outf = t.buffer<float>("outf", n, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg_buffer("outf"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<int32_t>("in", n, values(rand_i32(74, n, -1000, 1000)));
+    auto out = t.buffer_arg<int32_t>("out", n, zero<int32_t>());
+    auto outf = t.buffer_arg<float>("outf", n, zero<float>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         int v = in[i];
         int r = v > 0 ? v * 2 : -v + 7;
@@ -108,9 +107,9 @@ REF_TEST(select_pred) {
 REF_TEST(loops) {
     const int n = 64;
     Test t("loops", "../ptx/sm_80/loops.ptx", "loops", {2}, {32});
-    auto steps = t.buffer<int32_t>("steps", n, zero<int32_t>());
-    auto acc = t.buffer<uint32_t>("acc", n, zero<uint32_t>());
-    t.arg_buffer("steps"); t.arg_buffer("acc"); t.arg(int32_t(n));
+    auto steps = t.buffer_arg<int32_t>("steps", n, zero<int32_t>());
+    auto acc = t.buffer_arg<uint32_t>("acc", n, zero<uint32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         uint32_t x = uint32_t(i) + 1;
         int s = 0;
@@ -136,9 +135,9 @@ REF_TEST(loops) {
 REF_TEST(switch_dense) {
     const int n = 64;
     Test t("switch_dense", "../ptx/sm_80/switch.ptx", "switch_dense", {2}, {32});
-    auto in = t.buffer<int32_t>("in", n, values(rand_i32(75, n, -2, 9)));
-    auto out = t.buffer<int32_t>("out", n, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<int32_t>("in", n, values(rand_i32(75, n, -2, 9)));
+    auto out = t.buffer_arg<int32_t>("out", n, zero<int32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         int v = in[i], r;
         switch (v) {

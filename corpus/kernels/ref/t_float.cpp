@@ -90,9 +90,9 @@ REF_TEST(fma_rounding) {
 REF_TEST(grid_stride) {
     const int n = 1000;
     Test t("grid_stride", "../ptx/sm_80/grid_stride.ptx", "scale_grid_stride", {2}, {64});
-    auto x = t.buffer<float>("x", n, fiota<float>(-10, 0.03125));
+    auto x = t.buffer_arg<float>("x", n, fiota<float>(-10, 0.03125));
     const float s = 1.1f;
-    t.arg_buffer("x"); t.arg(s); t.arg(int32_t(n));
+    t.arg(s); t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) x[i] = std::fma(x[i], s, 1.0f);
     t.expect("x", x);
     return t;

@@ -13,9 +13,9 @@ using namespace ref;
 REF_TEST(stencil2d) {
     const int w = 24, h = 20;
     Test t("stencil2d", "../ptx/sm_80/stencil2d.ptx", "stencil2d", {3, 3}, {8, 8});
-    auto in = t.buffer<float>("in", w * h, values(rand_f32(90, w * h, -4, 4)));
-    auto out = t.buffer<float>("out", w * h, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg(int32_t(w)); t.arg(int32_t(h));
+    auto in = t.buffer_arg<float>("in", w * h, values(rand_f32(90, w * h, -4, 4)));
+    auto out = t.buffer_arg<float>("out", w * h, zero<float>());
+    t.arg(int32_t(w)); t.arg(int32_t(h));
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             int xl = std::max(x - 1, 0), xr = std::min(x + 1, w - 1);
@@ -34,8 +34,7 @@ REF_TEST(grid3d) {
     const unsigned gx = 2, gy = 2, gz = 2, bx_ = 4, by_ = 2, bz_ = 2;
     Test t("grid3d", "../ptx/sm_80/grid3d.ptx", "grid3d", {gx, gy, gz}, {bx_, by_, bz_});
     const unsigned total = gx * gy * gz * bx_ * by_ * bz_;
-    auto out = t.buffer<uint32_t>("out", 2 * total, fill(0xdeadbeefu));
-    t.arg_buffer("out");
+    auto out = t.buffer_arg<uint32_t>("out", 2 * total, fill(0xdeadbeefu));
     for (unsigned bz = 0; bz < gz; ++bz) for (unsigned by = 0; by < gy; ++by) for (unsigned bx = 0; bx < gx; ++bx)
     for (unsigned tz = 0; tz < bz_; ++tz) for (unsigned ty = 0; ty < by_; ++ty) for (unsigned tx = 0; tx < bx_; ++tx) {
         unsigned block = (bz * gy + by) * gx + bx;
@@ -53,10 +52,10 @@ REF_TEST(grid3d) {
 REF_TEST(matmul_tiled) {
     const int n = 16;
     Test t("matmul_tiled", "../ptx/sm_80/matmul_tiled.ptx", "matmul_tiled", {2, 2}, {8, 8});
-    auto a = t.buffer<float>("a", n * n, values(rand_f32(91, n * n, -3, 3)));
-    auto b = t.buffer<float>("b", n * n, values(rand_f32(92, n * n, -3, 3)));
-    auto c = t.buffer<float>("c", n * n, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<float>("a", n * n, values(rand_f32(91, n * n, -3, 3)));
+    auto b = t.buffer_arg<float>("b", n * n, values(rand_f32(92, n * n, -3, 3)));
+    auto c = t.buffer_arg<float>("c", n * n, zero<float>());
+    t.arg(int32_t(n));
     for (int r = 0; r < n; ++r)
         for (int col = 0; col < n; ++col) {
             float acc = 0.0f;
@@ -71,8 +70,7 @@ REF_TEST(matmul_tiled) {
 // 256 bytes of dynamic shared memory.
 REF_TEST(reverse_block) {
     Test t("reverse_block", "../ptx/sm_80/dyn_smem.ptx", "reverse_block", {3}, {64}, 256);
-    auto data = t.buffer<int32_t>("data", 192, iota<int32_t>(-50, 3));
-    t.arg_buffer("data");
+    auto data = t.buffer_arg<int32_t>("data", 192, iota<int32_t>(-50, 3));
     std::vector<int32_t> out(192);
     for (int b = 0; b < 3; ++b)
         for (int i = 0; i < 64; ++i) out[b * 64 + i] = data[b * 64 + 63 - i];
@@ -84,10 +82,9 @@ REF_TEST(reverse_block) {
 REF_TEST(dyn_two_arrays) {
     const int n = 32, blocks = 2;
     Test t("dyn_two_arrays", "../ptx/sm_80/dyn_smem.ptx", "dyn_two_arrays", {blocks}, {n}, 2 * n * 4);
-    auto in = t.buffer<float>("in", n * blocks, values(rand_f32(93, n * blocks, -6, 6)));
-    auto of = t.buffer<float>("out_f", n * blocks, zero<float>());
-    auto oi = t.buffer<int32_t>("out_i", n * blocks, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out_f"); t.arg_buffer("out_i");
+    auto in = t.buffer_arg<float>("in", n * blocks, values(rand_f32(93, n * blocks, -6, 6)));
+    auto of = t.buffer_arg<float>("out_f", n * blocks, zero<float>());
+    auto oi = t.buffer_arg<int32_t>("out_i", n * blocks, zero<int32_t>());
     for (int b = 0; b < blocks; ++b)
         for (int i = 0; i < n; ++i) {
             of[b * n + i] = in[b * n + (i + 1) % n] - in[b * n + i];
@@ -103,13 +100,12 @@ REF_TEST(dyn_two_arrays) {
 REF_TEST(vector_loads) {
     const int n = 40;
     Test t("vector_loads", "../ptx/sm_80/vector_loads.ptx", "vector_loads", {2}, {32});
-    auto a = t.buffer<float>("a", 4 * n, values(rand_f32(94, 4 * n, -10, 10)));
-    auto b = t.buffer<int32_t>("b", 2 * n, values(rand_i32(95, 2 * n, -30000, 30000)));
-    auto c = t.buffer<double>("c", 2 * n, values(rand_f64(96, 2 * n, -10, 10)));
-    auto o4 = t.buffer<float>("o4", 4 * n, zero<float>());
-    auto o2 = t.buffer<int32_t>("o2", 2 * n, zero<int32_t>());
-    auto od = t.buffer<double>("od", n, zero<double>());
-    for (const char* s : {"a", "b", "c", "o4", "o2", "od"}) t.arg_buffer(s);
+    auto a = t.buffer_arg<float>("a", 4 * n, values(rand_f32(94, 4 * n, -10, 10)));
+    auto b = t.buffer_arg<int32_t>("b", 2 * n, values(rand_i32(95, 2 * n, -30000, 30000)));
+    auto c = t.buffer_arg<double>("c", 2 * n, values(rand_f64(96, 2 * n, -10, 10)));
+    auto o4 = t.buffer_arg<float>("o4", 4 * n, zero<float>());
+    auto o2 = t.buffer_arg<int32_t>("o2", 2 * n, zero<int32_t>());
+    auto od = t.buffer_arg<double>("od", n, zero<double>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         o4[4 * i] = a[4 * i + 3];
@@ -134,14 +130,13 @@ REF_TEST(narrow_types) {
     auto r = rand_u32(97, n);
     std::vector<uint8_t> u8v; std::vector<int8_t> s8v; std::vector<uint16_t> u16v; std::vector<int16_t> s16v;
     for (uint32_t x : r) { u8v.push_back(uint8_t(x)); s8v.push_back(int8_t(x >> 8)); u16v.push_back(uint16_t(x >> 3)); s16v.push_back(int16_t(x >> 16)); }
-    auto u8 = t.buffer<uint8_t>("u8", n, values(u8v));
-    auto s8 = t.buffer<int8_t>("s8", n, values(s8v));
-    auto u16 = t.buffer<uint16_t>("u16", n, values(u16v));
-    auto s16 = t.buffer<int16_t>("s16", n, values(s16v));
-    auto out = t.buffer<int32_t>("out", n, zero<int32_t>());
-    auto out16 = t.buffer<int16_t>("out16", n, zero<int16_t>());
-    auto out8 = t.buffer<int8_t>("out8", n, zero<int8_t>());
-    for (const char* s : {"u8", "s8", "u16", "s16", "out", "out16", "out8"}) t.arg_buffer(s);
+    auto u8 = t.buffer_arg<uint8_t>("u8", n, values(u8v));
+    auto s8 = t.buffer_arg<int8_t>("s8", n, values(s8v));
+    auto u16 = t.buffer_arg<uint16_t>("u16", n, values(u16v));
+    auto s16 = t.buffer_arg<int16_t>("s16", n, values(s16v));
+    auto out = t.buffer_arg<int32_t>("out", n, zero<int32_t>());
+    auto out16 = t.buffer_arg<int16_t>("out16", n, zero<int16_t>());
+    auto out8 = t.buffer_arg<int8_t>("out8", n, zero<int8_t>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         out[i] = int(u8[i]) + int(s8[i]) * 1000 + int(u16[i]) - int(s16[i]) * 3;
@@ -159,9 +154,8 @@ REF_TEST(narrow_types) {
 REF_TEST(cp_async_stage) {
     const int blocks = 2;
     Test t("cp_async_stage", "../ptx/sm_80/cp_async.ptx", "cp_async_stage", {blocks}, {64});
-    auto in = t.buffer<float>("in", blocks * 64 * 4, values(rand_f32(98, blocks * 256, -8, 8)));
-    auto out = t.buffer<float>("out", blocks * 64, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<float>("in", blocks * 64 * 4, values(rand_f32(98, blocks * 256, -8, 8)));
+    auto out = t.buffer_arg<float>("out", blocks * 64, zero<float>());
     for (int b = 0; b < blocks; ++b)
         for (int i = 0; i < 64; ++i) {
             const float* v = &in[(b * 64 + 63 - i) * 4];
@@ -179,9 +173,8 @@ REF_TEST(cp_async_stage) {
 REF_TEST(memcpy_async_barrier) {
     const int blocks = 2;
     Test t("memcpy_async_barrier", "../ptx/sm_80/cp_async.ptx", "memcpy_async_barrier", {blocks}, {128});
-    auto in = t.buffer<int32_t>("in", blocks * 128, values(rand_i32(99, blocks * 128, -100000, 100000)));
-    auto out = t.buffer<int32_t>("out", blocks * 128, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", blocks * 128, values(rand_i32(99, blocks * 128, -100000, 100000)));
+    auto out = t.buffer_arg<int32_t>("out", blocks * 128, zero<int32_t>());
     for (int b = 0; b < blocks; ++b)
         for (int i = 0; i < 128; ++i) out[b * 128 + i] = in[b * 128 + 127 - i] * 2;
     t.expect("out", out);
@@ -192,9 +185,8 @@ REF_TEST(memcpy_async_barrier) {
 REF_TEST(mbarrier_split) {
     const int blocks = 2;
     Test t("mbarrier_split", "../ptx/sm_80/mbarrier_split.ptx", "mbarrier_split", {blocks}, {64});
-    auto in = t.buffer<int32_t>("in", blocks * 64, values(rand_i32(100, blocks * 64, -1000, 1000)));
-    auto out = t.buffer<int32_t>("out", 3 * blocks * 64, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", blocks * 64, values(rand_i32(100, blocks * 64, -1000, 1000)));
+    auto out = t.buffer_arg<int32_t>("out", 3 * blocks * 64, zero<int32_t>());
     for (int phase = 0; phase < 3; ++phase)
         for (int b = 0; b < blocks; ++b)
             for (int i = 0; i < 64; ++i)
@@ -211,11 +203,10 @@ REF_TEST(wmma_16x16x16) {
     std::vector<Half> av, bv;
     for (int32_t v : rand_i32(101, 256, -4, 4)) av.push_back(to_half(v));
     for (int32_t v : rand_i32(102, 256, -4, 4)) bv.push_back(to_half(v));
-    auto a = t.buffer<Half>("a", 256, values(av));
-    auto b = t.buffer<Half>("b", 256, values(bv));
-    auto c = t.buffer<float>("c", 256, fiota<float>(-100, 1));
-    auto d = t.buffer<float>("d", 256, zero<float>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("d");
+    auto a = t.buffer_arg<Half>("a", 256, values(av));
+    auto b = t.buffer_arg<Half>("b", 256, values(bv));
+    auto c = t.buffer_arg<float>("c", 256, fiota<float>(-100, 1));
+    auto d = t.buffer_arg<float>("d", 256, zero<float>());
     for (int m = 0; m < 16; ++m)
         for (int nn = 0; nn < 16; ++nn) {
             float s = c[m * 16 + nn];

@@ -29,13 +29,12 @@ static std::vector<Half> rand_half(uint64_t seed, size_t n, int emin, int emax) 
 REF_TEST(half2_ops) {
     const int n = 48;  // __half2 elements
     Test t("half2_ops", "../ptx/sm_80/half_math.ptx", "half2_ops", {2}, {32});
-    auto a = t.buffer<Half>("a", 2 * n, values(rand_half(40, 2 * n, -6, 6)));
-    auto b = t.buffer<Half>("b", 2 * n, values(rand_half(41, 2 * n, -6, 6)));
-    auto c = t.buffer<Half>("c", 2 * n, values(rand_half(42, 2 * n, -6, 6)));
-    auto add = t.buffer<Half>("add", 2 * n, zero<Half>());
-    auto mul = t.buffer<Half>("mul", 2 * n, zero<Half>());
-    auto fma = t.buffer<Half>("fma", 2 * n, zero<Half>());
-    for (const char* s : {"a", "b", "c", "add", "mul", "fma"}) t.arg_buffer(s);
+    auto a = t.buffer_arg<Half>("a", 2 * n, values(rand_half(40, 2 * n, -6, 6)));
+    auto b = t.buffer_arg<Half>("b", 2 * n, values(rand_half(41, 2 * n, -6, 6)));
+    auto c = t.buffer_arg<Half>("c", 2 * n, values(rand_half(42, 2 * n, -6, 6)));
+    auto add = t.buffer_arg<Half>("add", 2 * n, zero<Half>());
+    auto mul = t.buffer_arg<Half>("mul", 2 * n, zero<Half>());
+    auto fma = t.buffer_arg<Half>("fma", 2 * n, zero<Half>());
     t.arg(int32_t(n));
     for (int i = 0; i < 2 * n; ++i) {
         double x = val(a[i]), y = val(b[i]), z = val(c[i]);
@@ -59,12 +58,11 @@ REF_TEST(half_convert) {
     for (float x : rand_f32(43, 40, -20, 14)) in.push_back(x);
     const int n = int(in.size());
     Test t("half_convert", "../ptx/sm_80/half_math.ptx", "half_convert", {1}, {64});
-    auto x = t.buffer<float>("in", n, values(in));
-    auto rn = t.buffer<Half>("rn", n, zero<Half>());
-    auto rz = t.buffer<Half>("rz", n, zero<Half>());
-    auto back = t.buffer<float>("back", n, zero<float>());
-    auto toint = t.buffer<int32_t>("toint", n, zero<int32_t>());
-    for (const char* s : {"in", "rn", "rz", "back", "toint"}) t.arg_buffer(s);
+    auto x = t.buffer_arg<float>("in", n, values(in));
+    auto rn = t.buffer_arg<Half>("rn", n, zero<Half>());
+    auto rz = t.buffer_arg<Half>("rz", n, zero<Half>());
+    auto back = t.buffer_arg<float>("back", n, zero<float>());
+    auto toint = t.buffer_arg<int32_t>("toint", n, zero<int32_t>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         rn[i] = to_half(x[i], Rnd::rn);
@@ -87,10 +85,10 @@ REF_TEST(half_scalar) {
     auto bv = rand_half(45, n, -8, 8);
     bv[3] = av[3];            // x - x = +0
     bv[7] = Half{0x8000};     // -0
-    auto a = t.buffer<Half>("a", n, values(av));
-    auto b = t.buffer<Half>("b", n, values(bv));
-    auto out = t.buffer<Half>("out", 4 * n, zero<Half>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<Half>("a", n, values(av));
+    auto b = t.buffer_arg<Half>("b", n, values(bv));
+    auto out = t.buffer_arg<Half>("out", 4 * n, zero<Half>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         double x = val(a[i]), y = val(b[i]);
         out[4 * i + 0] = to_half(exact_sum(x, -y));
@@ -109,14 +107,13 @@ REF_TEST(bf16_ops) {
     for (float v : rand_f32(46, 40, -6, 6)) xs.push_back(v);
     const int n = int(xs.size());
     Test t("bf16_ops", "../ptx/sm_80/bf16_math.ptx", "bf16_ops", {2}, {32});
-    auto x = t.buffer<float>("x", n, values(xs));
-    auto y = t.buffer<float>("y", n, values(rand_f32(47, n, -6, 6)));
-    auto rn = t.buffer<BF16>("rn", n, zero<BF16>());
-    auto rz = t.buffer<BF16>("rz", n, zero<BF16>());
-    auto sum2 = t.buffer<BF16>("sum2", 2 * n, zero<BF16>());
-    auto fma = t.buffer<BF16>("fma", n, zero<BF16>());
-    auto back = t.buffer<float>("back", n, zero<float>());
-    for (const char* s : {"x", "y", "rn", "rz", "sum2", "fma", "back"}) t.arg_buffer(s);
+    auto x = t.buffer_arg<float>("x", n, values(xs));
+    auto y = t.buffer_arg<float>("y", n, values(rand_f32(47, n, -6, 6)));
+    auto rn = t.buffer_arg<BF16>("rn", n, zero<BF16>());
+    auto rz = t.buffer_arg<BF16>("rz", n, zero<BF16>());
+    auto sum2 = t.buffer_arg<BF16>("sum2", 2 * n, zero<BF16>());
+    auto fma = t.buffer_arg<BF16>("fma", n, zero<BF16>());
+    auto back = t.buffer_arg<float>("back", n, zero<float>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         BF16 a = to_bf16(x[i]), b = to_bf16(y[i]);

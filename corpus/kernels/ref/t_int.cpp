@@ -22,10 +22,10 @@ REF_TEST(int64_ops) {
     }
     av[1] = 0x8000000000000000ull; bv[1] = 2;
     av[2] = 0; bv[2] = 0xfffffffffffffffeull;
-    auto a = t.buffer<uint64_t>("a", n, values(av));
-    auto b = t.buffer<uint64_t>("b", n, values(bv));
-    auto out = t.buffer<uint64_t>("out", 12 * n, zero<uint64_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<uint64_t>("a", n, values(av));
+    auto b = t.buffer_arg<uint64_t>("b", n, values(bv));
+    auto out = t.buffer_arg<uint64_t>("out", 12 * n, zero<uint64_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         uint64_t x = a[i], y = b[i];
         int64_t sx = int64_t(x), sy = int64_t(y);
@@ -72,11 +72,11 @@ REF_TEST(int_intrinsics) {
     av[0] = 0; bv[0] = 0; cv[0] = 32;          // clz/ffs of 0, clamp at 32
     av[1] = 1; bv[1] = 0x80000000u; cv[1] = 63;
     av[2] = 0xffffffffu; bv[2] = 0x7f7f8080u; cv[2] = 31;
-    auto a = t.buffer<uint32_t>("a", n, values(av));
-    auto b = t.buffer<uint32_t>("b", n, values(bv));
-    auto c = t.buffer<uint32_t>("c", n, values(cv));
-    auto out = t.buffer<uint32_t>("out", 16 * n, zero<uint32_t>());
-    t.arg_buffer("a"); t.arg_buffer("b"); t.arg_buffer("c"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto a = t.buffer_arg<uint32_t>("a", n, values(av));
+    auto b = t.buffer_arg<uint32_t>("b", n, values(bv));
+    auto c = t.buffer_arg<uint32_t>("c", n, values(cv));
+    auto out = t.buffer_arg<uint32_t>("out", 16 * n, zero<uint32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         uint32_t x = a[i], y = b[i], z = c[i];
         uint64_t yx = (uint64_t(y) << 32) | x;
@@ -120,9 +120,9 @@ REF_TEST(bitfield) {
     Test t("bitfield", "../ptx/sm_80/bitfield.ptx", "bitfield", {3}, {32});
     auto xv = rand_u32(55, n);
     xv[0] = 0; xv[1] = 0x80000001u; xv[2] = 0x00010100u;
-    auto in = t.buffer<uint32_t>("in", n, values(xv));
-    auto out = t.buffer<uint32_t>("out", 5 * n, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<uint32_t>("in", n, values(xv));
+    auto out = t.buffer_arg<uint32_t>("out", 5 * n, zero<uint32_t>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         uint32_t x = in[i], pos = uint32_t(i) % 24, len = uint32_t(i) % 9 + 1;
         uint32_t mask = (1u << len) - 1;
@@ -155,12 +155,11 @@ REF_TEST(cvt_f2i) {
                               -1e-300, 123456789.75, -98765.25, 7.0};
     const int n = int(fx.size());
     Test t("cvt_f2i", "../ptx/sm_80/cvt_f2i.ptx", "cvt_f2i", {1}, {32});
-    auto in = t.buffer<float>("in", n, values(fx));
-    auto ind = t.buffer<double>("ind", n, values(dx));
-    auto si = t.buffer<int32_t>("si", 5 * n, zero<int32_t>());
-    auto ui = t.buffer<uint32_t>("ui", 2 * n, zero<uint32_t>());
-    auto sl = t.buffer<int64_t>("sl", 2 * n, zero<int64_t>());
-    for (const char* s : {"in", "ind", "si", "ui", "sl"}) t.arg_buffer(s);
+    auto in = t.buffer_arg<float>("in", n, values(fx));
+    auto ind = t.buffer_arg<double>("ind", n, values(dx));
+    auto si = t.buffer_arg<int32_t>("si", 5 * n, zero<int32_t>());
+    auto ui = t.buffer_arg<uint32_t>("ui", 2 * n, zero<uint32_t>());
+    auto sl = t.buffer_arg<int64_t>("sl", 2 * n, zero<int64_t>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         double x = in[i], d = ind[i];
@@ -190,11 +189,10 @@ REF_TEST(cvt_i2f) {
     for (uint64_t r : rand_u64(57, 22)) lv.push_back(int64_t(r) >> (r % 50));
     const int n = int(iv.size());
     Test t("cvt_i2f", "../ptx/sm_80/cvt_f2i.ptx", "cvt_i2f", {1}, {32});
-    auto in = t.buffer<int32_t>("in", n, values(iv));
-    auto inl = t.buffer<int64_t>("inl", n, values(lv));
-    auto out = t.buffer<float>("out", 6 * n, zero<float>());
-    auto outd = t.buffer<double>("outd", n, zero<double>());
-    for (const char* s : {"in", "inl", "out", "outd"}) t.arg_buffer(s);
+    auto in = t.buffer_arg<int32_t>("in", n, values(iv));
+    auto inl = t.buffer_arg<int64_t>("inl", n, values(lv));
+    auto out = t.buffer_arg<float>("out", 6 * n, zero<float>());
+    auto outd = t.buffer_arg<double>("outd", n, zero<double>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         volatile int32_t x = in[i];
@@ -227,14 +225,13 @@ REF_TEST(saturate) {
     auto xv = rand_f32(58, n, -3, 1), yv = rand_f32(59, n, -3, 1);
     auto av = rand_i32(60, n, INT32_MIN, INT32_MAX), bv = rand_i32(61, n, INT32_MIN, INT32_MAX);
     av[0] = INT32_MAX; bv[0] = 1; av[1] = INT32_MIN; bv[1] = 1; av[2] = INT32_MIN; bv[2] = -1;
-    auto x = t.buffer<float>("x", n, values(xv));
-    auto y = t.buffer<float>("y", n, values(yv));
-    auto a = t.buffer<int32_t>("a", n, values(av));
-    auto b = t.buffer<int32_t>("b", n, values(bv));
-    auto outf = t.buffer<float>("outf", 3 * n, zero<float>());
-    auto outi = t.buffer<int32_t>("outi", 2 * n, zero<int32_t>());
-    auto outh = t.buffer<Half>("outh", n, zero<Half>());
-    for (const char* s : {"x", "y", "a", "b", "outf", "outi", "outh"}) t.arg_buffer(s);
+    auto x = t.buffer_arg<float>("x", n, values(xv));
+    auto y = t.buffer_arg<float>("y", n, values(yv));
+    auto a = t.buffer_arg<int32_t>("a", n, values(av));
+    auto b = t.buffer_arg<int32_t>("b", n, values(bv));
+    auto outf = t.buffer_arg<float>("outf", 3 * n, zero<float>());
+    auto outi = t.buffer_arg<int32_t>("outi", 2 * n, zero<int32_t>());
+    auto outh = t.buffer_arg<Half>("outh", n, zero<Half>());
     t.arg(int32_t(n));
     auto sat = [](float v) { return std::isnan(v) ? 0.0f : std::min(std::max(v, 0.0f), 1.0f); };
     auto clamp32 = [](int64_t v) { return int32_t(std::min<int64_t>(std::max<int64_t>(v, INT32_MIN), INT32_MAX)); };
@@ -266,16 +263,15 @@ REF_TEST(minmax) {
     auto av = rand_i32(62, n, INT32_MIN, INT32_MAX), bv = rand_i32(63, n, INT32_MIN, INT32_MAX);
     auto xv = rand_f32(64, n, -5, 5), yv = rand_f32(65, n, -5, 5);
     xv[0] = nan; xv[1] = inf; yv[2] = nan; yv[3] = -inf; xv[4] = -inf; yv[5] = inf; xv[6] = yv[6];
-    auto a = t.buffer<int32_t>("a", n, values(av));
-    auto b = t.buffer<int32_t>("b", n, values(bv));
-    auto x = t.buffer<float>("x", n, values(xv));
-    auto y = t.buffer<float>("y", n, values(yv));
-    auto oi = t.buffer<int32_t>("oi", 2 * n, zero<int32_t>());
-    auto ou = t.buffer<uint32_t>("ou", 2 * n, zero<uint32_t>());
-    auto ol = t.buffer<int64_t>("ol", n, zero<int64_t>());
-    auto of = t.buffer<float>("of", 2 * n, zero<float>());
-    auto od = t.buffer<double>("od", n, zero<double>());
-    for (const char* s : {"a", "b", "x", "y", "oi", "ou", "ol", "of", "od"}) t.arg_buffer(s);
+    auto a = t.buffer_arg<int32_t>("a", n, values(av));
+    auto b = t.buffer_arg<int32_t>("b", n, values(bv));
+    auto x = t.buffer_arg<float>("x", n, values(xv));
+    auto y = t.buffer_arg<float>("y", n, values(yv));
+    auto oi = t.buffer_arg<int32_t>("oi", 2 * n, zero<int32_t>());
+    auto ou = t.buffer_arg<uint32_t>("ou", 2 * n, zero<uint32_t>());
+    auto ol = t.buffer_arg<int64_t>("ol", n, zero<int64_t>());
+    auto of = t.buffer_arg<float>("of", 2 * n, zero<float>());
+    auto od = t.buffer_arg<double>("od", n, zero<double>());
     t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) {
         oi[2 * i] = std::min(a[i], b[i]);

@@ -23,9 +23,8 @@ template <class T> static T warp_down_sum(const T* in) {
 REF_TEST(warp_sum_i32) {
     const int threads = 256;
     Test t("warp_sum_i32", "../ptx/sm_80/warp_shfl_reduce.ptx", "warp_sum_i32", {2}, {128});
-    auto in = t.buffer<int32_t>("in", threads, values(rand_i32(20, threads, -1000000, 1000000)));
-    auto out = t.buffer<int32_t>("out", threads / 32, fill(int32_t(-7)));
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", threads, values(rand_i32(20, threads, -1000000, 1000000)));
+    auto out = t.buffer_arg<int32_t>("out", threads / 32, fill(int32_t(-7)));
     for (int w = 0; w < threads / 32; ++w) out[w] = warp_down_sum(&in[32 * w]);
     t.expect("out", out);
     return t;
@@ -34,9 +33,8 @@ REF_TEST(warp_sum_i32) {
 REF_TEST(warp_sum_f32) {
     const int threads = 128;
     Test t("warp_sum_f32", "../ptx/sm_80/warp_shfl_reduce.ptx", "warp_sum_f32", {1}, {128});
-    auto in = t.buffer<float>("in", threads, values(rand_f32(21, threads, -10, 10)));
-    auto out = t.buffer<float>("out", threads / 32, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<float>("in", threads, values(rand_f32(21, threads, -10, 10)));
+    auto out = t.buffer_arg<float>("out", threads / 32, zero<float>());
     for (int w = 0; w < threads / 32; ++w) out[w] = warp_down_sum(&in[32 * w]);
     t.expect("out", out);
     return t;
@@ -46,9 +44,8 @@ REF_TEST(warp_sum_f32) {
 REF_TEST(warp_redux) {
     const int threads = 96;
     Test t("warp_redux", "../ptx/sm_80/warp_reduce_sync.ptx", "warp_redux", {3}, {32});
-    auto in = t.buffer<uint32_t>("in", threads, values(rand_u32(22, threads)));
-    auto out = t.buffer<uint32_t>("out", 8 * threads / 32, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<uint32_t>("in", threads, values(rand_u32(22, threads)));
+    auto out = t.buffer_arg<uint32_t>("out", 8 * threads / 32, zero<uint32_t>());
     for (int w = 0; w < threads / 32; ++w) {
         const uint32_t* v = &in[32 * w];
         uint32_t add = 0, umin = ~0u, umax = 0, a = ~0u, o = 0, x = 0;
@@ -77,9 +74,8 @@ template <class T> static T block_tree(const T* in) {
 
 REF_TEST(block_sum_i32) {
     Test t("block_sum_i32", "../ptx/sm_80/block_reduce.ptx", "block_sum_i32", {3}, {128});
-    auto in = t.buffer<int32_t>("in", 384, values(rand_i32(23, 384, -50000, 50000)));
-    auto out = t.buffer<int32_t>("out", 3, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", 384, values(rand_i32(23, 384, -50000, 50000)));
+    auto out = t.buffer_arg<int32_t>("out", 3, zero<int32_t>());
     for (int b = 0; b < 3; ++b) out[b] = block_tree(&in[128 * b]);
     t.expect("out", out);
     return t;
@@ -87,9 +83,8 @@ REF_TEST(block_sum_i32) {
 
 REF_TEST(block_sum_f32) {
     Test t("block_sum_f32", "../ptx/sm_80/block_reduce.ptx", "block_sum_f32", {2}, {128});
-    auto in = t.buffer<float>("in", 256, values(rand_f32(24, 256, -12, 12)));
-    auto out = t.buffer<float>("out", 2, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<float>("in", 256, values(rand_f32(24, 256, -12, 12)));
+    auto out = t.buffer_arg<float>("out", 2, zero<float>());
     for (int b = 0; b < 2; ++b) out[b] = block_tree(&in[128 * b]);
     t.expect("out", out);
     return t;
@@ -100,10 +95,9 @@ REF_TEST(block_sum_f32) {
 // exclusive value minus 10^10.
 REF_TEST(scan_block) {
     Test t("scan_block", "../ptx/sm_80/scan_block.ptx", "scan_block", {2}, {128});
-    auto in = t.buffer<int32_t>("in", 256, values(rand_i32(25, 256, -100000, 100000)));
-    auto out = t.buffer<int32_t>("out", 256, zero<int32_t>());
-    auto excl = t.buffer<int64_t>("excl", 256, zero<int64_t>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg_buffer("excl");
+    auto in = t.buffer_arg<int32_t>("in", 256, values(rand_i32(25, 256, -100000, 100000)));
+    auto out = t.buffer_arg<int32_t>("out", 256, zero<int32_t>());
+    auto excl = t.buffer_arg<int64_t>("excl", 256, zero<int64_t>());
     for (int b = 0; b < 2; ++b) {
         int32_t acc = 0;
         for (int i = 0; i < 128; ++i) {
@@ -122,9 +116,8 @@ REF_TEST(scan_block) {
 REF_TEST(coop_groups) {
     const int threads = 128;
     Test t("coop_groups", "../ptx/sm_80/coop_groups.ptx", "coop_groups", {2}, {64});
-    auto in = t.buffer<int32_t>("in", threads, values(rand_i32(26, threads, -500, 500)));
-    auto out = t.buffer<int32_t>("out", 3 * threads, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", threads, values(rand_i32(26, threads, -500, 500)));
+    auto out = t.buffer_arg<int32_t>("out", 3 * threads, zero<int32_t>());
     for (int g = 0; g < threads; ++g) {
         int base = g & ~15, r = g & 15;
         int sum = 0, mx = INT32_MIN;

@@ -12,8 +12,7 @@ using namespace ref;
 REF_TEST(cluster_exchange) {
     const unsigned blocks = 4;
     Test t("cluster_exchange", "../ptx/sm_90/cluster_dsmem.ptx", "cluster_exchange", {blocks}, {64});
-    auto out = t.buffer<int32_t>("out", blocks * 64, zero<int32_t>());
-    t.arg_buffer("out");
+    auto out = t.buffer_arg<int32_t>("out", blocks * 64, zero<int32_t>());
     for (unsigned b = 0; b < blocks; ++b)
         for (unsigned i = 0; i < 64; ++i) out[b * 64 + i] = int32_t(((b % 2) ^ 1) * 1000 + i + 2);
     t.expect("out", out);
@@ -26,9 +25,9 @@ REF_TEST(cluster_exchange) {
 REF_TEST(griddep) {
     const int n = 100;
     Test t("griddep", "../ptx/sm_90/griddep.ptx", "griddep", {2}, {64});
-    auto in = t.buffer<float>("in", n, values(rand_f32(120, n, -10, 10)));
-    auto out = t.buffer<float>("out", n + 1, zero<float>());
-    t.arg_buffer("in"); t.arg_buffer("out"); t.arg(int32_t(n));
+    auto in = t.buffer_arg<float>("in", n, values(rand_f32(120, n, -10, 10)));
+    auto out = t.buffer_arg<float>("out", n + 1, zero<float>());
+    t.arg(int32_t(n));
     for (int i = 0; i < n; ++i) out[i] = in[i] * 3.0f;
     out[n] = 1.0f;
     t.expect("out", out);
@@ -40,9 +39,8 @@ REF_TEST(griddep) {
 REF_TEST(tma_bulk) {
     const unsigned blocks = 2;
     Test t("tma_bulk", "../ptx/sm_90/tma_bulk.ptx", "tma_bulk", {blocks}, {256});
-    auto in = t.buffer<int32_t>("in", blocks * 256, values(rand_i32(121, blocks * 256, -1000000, 1000000)));
-    auto out = t.buffer<int32_t>("out", blocks * 256, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", blocks * 256, values(rand_i32(121, blocks * 256, -1000000, 1000000)));
+    auto out = t.buffer_arg<int32_t>("out", blocks * 256, zero<int32_t>());
     for (unsigned b = 0; b < blocks; ++b)
         for (unsigned i = 0; i < 256; ++i) out[b * 256 + i] = in[b * 256 + 255 - i] + 1;
     t.expect("out", out);

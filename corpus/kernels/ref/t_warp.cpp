@@ -14,9 +14,8 @@ REF_TEST(warp_vote) {
     w1[9] = 0;
     std::vector<int32_t> iv(w0);
     iv.insert(iv.end(), w1.begin(), w1.end());
-    auto in = t.buffer<int32_t>("in", n, values(iv));
-    auto out = t.buffer<uint32_t>("out", 4 * n, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", n, values(iv));
+    auto out = t.buffer_arg<uint32_t>("out", 4 * n, zero<uint32_t>());
     for (int w = 0; w < 2; ++w) {
         const int32_t* v = &in[32 * w];
         uint32_t ballot = 0, odd16 = 0, neg = 0;
@@ -48,9 +47,8 @@ REF_TEST(warp_match) {
     Test t("warp_match", "../ptx/sm_80/warp_match.ptx", "warp_match", {1}, {64});
     auto iv = rand_i32(82, n, 0, 5);
     iv[40] = 64;  // the second warp is not uniform in v / 64
-    auto in = t.buffer<int32_t>("in", n, values(iv));
-    auto out = t.buffer<uint32_t>("out", 3 * n, zero<uint32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", n, values(iv));
+    auto out = t.buffer_arg<uint32_t>("out", 3 * n, zero<uint32_t>());
     for (int w = 0; w < 2; ++w) {
         const int32_t* v = &in[32 * w];
         bool uniform = true;
@@ -75,9 +73,8 @@ REF_TEST(warp_match) {
 REF_TEST(shfl_variants) {
     const int n = 64;
     Test t("shfl_variants", "../ptx/sm_80/shfl_variants.ptx", "shfl_variants", {1}, {64});
-    auto in = t.buffer<int32_t>("in", n, values(rand_i32(83, n, -1000, 1000)));
-    auto out = t.buffer<int32_t>("out", 6 * n, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", n, values(rand_i32(83, n, -1000, 1000)));
+    auto out = t.buffer_arg<int32_t>("out", 6 * n, zero<int32_t>());
     for (int w = 0; w < 2; ++w) {
         const int32_t* v = &in[32 * w];
         int32_t scan[32];
@@ -110,9 +107,8 @@ REF_TEST(shfl_variants) {
 REF_TEST(syncwarp_rotate) {
     const int n = 128;
     Test t("syncwarp_rotate", "../ptx/sm_80/syncwarp.ptx", "syncwarp_rotate", {2}, {64});
-    auto in = t.buffer<int32_t>("in", n, values(rand_i32(84, n, -100000, 100000)));
-    auto out = t.buffer<int32_t>("out", n, zero<int32_t>());
-    t.arg_buffer("in"); t.arg_buffer("out");
+    auto in = t.buffer_arg<int32_t>("in", n, values(rand_i32(84, n, -100000, 100000)));
+    auto out = t.buffer_arg<int32_t>("out", n, zero<int32_t>());
     for (int w = 0; w < n / 32; ++w) {
         int32_t v[32];
         for (int l = 0; l < 32; ++l) v[l] = in[32 * w + l];
