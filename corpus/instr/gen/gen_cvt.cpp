@@ -39,23 +39,21 @@ long double fval(uint64_t b, const T& t) {
 }
 uint64_t canon(const T& t) { return t.w == 64 ? 0x7fffffffffffffffull : t.w == 32 ? 0x7fffffffu : 0x7fffu; }
 
+// x rounded to F under host mode fe; volatile keeps the conversion between
+// the fesetround calls.
+template <class F> F host_round(long double x, int fe) {
+  std::fesetround(fe);
+  volatile long double vx = x;
+  volatile F r = static_cast<F>(vx);
+  std::fesetround(FE_TONEAREST);
+  return r;
+}
+
 // Round an exact long double to float type t under host mode fe.
 uint64_t fround(long double x, const T& t, int fe) {
   if (std::isnan(x)) return canon(t);
-  if (t.w == 64) {
-    std::fesetround(fe);
-    volatile long double vx = x;
-    volatile double d = static_cast<double>(vx);
-    std::fesetround(FE_TONEAREST);
-    return dbits(d);
-  }
-  if (t.w == 32) {
-    std::fesetround(fe);
-    volatile long double vx = x;
-    volatile float f = static_cast<float>(vx);
-    std::fesetround(FE_TONEAREST);
-    return fbits(f);
-  }
+  if (t.w == 64) return dbits(host_round<double>(x, fe));
+  if (t.w == 32) return fbits(host_round<float>(x, fe));
   double o = odd_double(x);
   if (t.k == 'h') {
     float of = odd_float(o);
