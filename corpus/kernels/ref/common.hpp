@@ -72,6 +72,15 @@ template <class T> Init<T> values(std::vector<T> vals) {
             }};
 }
 
+// The block-reversal kernels: every block of `per` elements of in reversed,
+// each element mapped by f.
+template <class T, class F> std::vector<T> reversed_blocks(const std::vector<T>& in, size_t per, F f) {
+    std::vector<T> out(in.size());
+    for (size_t b = 0; b < in.size() / per; ++b)
+        for (size_t i = 0; i < per; ++i) out[b * per + i] = T(f(in[b * per + per - 1 - i]));
+    return out;
+}
+
 class Test {
 public:
     // ptx is relative to corpus/kernels/, e.g. "../ptx/sm_80/saxpy.ptx".

@@ -73,6 +73,9 @@ double mul_f64(double a, double b, Rnd r);
 // Exact value (an integer or a double) rounded to f32 in mode r.
 inline float to_f32(double exact, Rnd r) { return float(round_to_format(exact, 23, -126, 127, r)); }
 
+// Saturation to the s32 range (.sat / .satfinite on s32 results).
+inline int32_t sat_s32(int64_t v) { return int32_t(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
+
 inline uint32_t popc32(uint32_t x) { return uint32_t(__builtin_popcount(x)); }
 inline uint32_t clz32(uint32_t x) { return x ? uint32_t(__builtin_clz(x)) : 32u; }
 inline uint32_t brev32(uint32_t x) {

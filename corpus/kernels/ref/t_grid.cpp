@@ -71,10 +71,7 @@ REF_TEST(matmul_tiled) {
 REF_TEST(reverse_block) {
     Test t("reverse_block", "../ptx/sm_80/dyn_smem.ptx", "reverse_block", {3}, {64}, 256);
     auto data = t.buffer_arg<int32_t>("data", 192, iota<int32_t>(-50, 3));
-    std::vector<int32_t> out(192);
-    for (int b = 0; b < 3; ++b)
-        for (int i = 0; i < 64; ++i) out[b * 64 + i] = data[b * 64 + 63 - i];
-    t.expect("data", out);
+    t.expect("data", reversed_blocks(data, 64, [](int32_t x) { return x; }));
     return t;
 }
 
@@ -174,10 +171,8 @@ REF_TEST(memcpy_async_barrier) {
     const int blocks = 2;
     Test t("memcpy_async_barrier", "../ptx/sm_80/cp_async.ptx", "memcpy_async_barrier", {blocks}, {128});
     auto in = t.buffer_arg<int32_t>("in", blocks * 128, values(rand_i32(99, blocks * 128, -100000, 100000)));
-    auto out = t.buffer_arg<int32_t>("out", blocks * 128, zero<int32_t>());
-    for (int b = 0; b < blocks; ++b)
-        for (int i = 0; i < 128; ++i) out[b * 128 + i] = in[b * 128 + 127 - i] * 2;
-    t.expect("out", out);
+    t.buffer_arg<int32_t>("out", blocks * 128, zero<int32_t>());
+    t.expect("out", reversed_blocks(in, 128, [](int32_t x) { return x * 2; }));
     return t;
 }
 

@@ -234,7 +234,6 @@ REF_TEST(saturate) {
     auto outh = t.buffer_arg<Half>("outh", n, zero<Half>());
     t.arg(int32_t(n));
     auto sat = [](float v) { return std::isnan(v) ? 0.0f : std::min(std::max(v, 0.0f), 1.0f); };
-    auto clamp32 = [](int64_t v) { return int32_t(std::min<int64_t>(std::max<int64_t>(v, INT32_MIN), INT32_MAX)); };
     for (int i = 0; i < n; ++i) {
         float u = x[i], v = y[i];
         outf[3 * i + 0] = sat(u);
@@ -243,8 +242,8 @@ REF_TEST(saturate) {
         float f = std::fma(u, v, 0.25f);
         require(f != 0, "saturate: avoid signed zeros in max.f32");
         outf[3 * i + 2] = f > 1.0f ? 1.0f : std::max(f, 0.0f);
-        outi[2 * i + 0] = clamp32(int64_t(a[i]) + b[i]);
-        outi[2 * i + 1] = clamp32(int64_t(a[i]) - b[i]);
+        outi[2 * i + 0] = sat_s32(int64_t(a[i]) + b[i]);
+        outi[2 * i + 1] = sat_s32(int64_t(a[i]) - b[i]);
         double hs = val(to_half(u)) + val(to_half(v));   // exact: both are f16 values of similar range
         outh[i] = to_half(std::min(std::max(val(to_half(hs)), 0.0), 1.0));
     }

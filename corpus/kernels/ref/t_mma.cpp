@@ -57,8 +57,6 @@ std::vector<int32_t> mma_near_limits(uint64_t seed, size_t n, int32_t r, size_t 
     for (size_t i = 0; i < cv.size(); i += step) cv[i] = (i % period ? INT32_MIN + margin : INT32_MAX - margin) + cv[i] / div;
     return cv;
 }
-// .satfinite on s32 results: clamp to the s32 range.
-int32_t mma_sat_s32(int64_t s) { return int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, s))); }
 
 // D = A * B + C over an M x N x K shape: for every (m, n) the sum, of type
 // Acc, starts at c(m, n) (or at the constant c) and adds prod(m, n, k) for
@@ -176,7 +174,7 @@ REF_TEST(mma_s8_satfinite) {
     auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
     mma_loop<int64_t>(16, 8, 32, [&](int m, int n) { return c[m * 8 + n]; },
                       [&](int m, int n, int k) { return int64_t(a[m * 32 + k]) * b[n * 32 + k]; },
-                      [&](int m, int n, int64_t s) { d[m * 8 + n] = mma_sat_s32(s); });
+                      [&](int m, int n, int64_t s) { d[m * 8 + n] = sat_s32(s); });
     t.expect("d", d);
     return t;
 }
@@ -291,7 +289,7 @@ REF_TEST(wmma_m8n32k16_s8) {
     auto d = t.buffer_arg<int32_t>("d", 256, zero<int32_t>());
     mma_loop<int64_t>(8, 32, 16, [&](int m, int n) { return c[m * 32 + n]; },
                       [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[n * 16 + k]; },
-                      [&](int m, int n, int64_t s) { d[m * 32 + n] = mma_sat_s32(s); });
+                      [&](int m, int n, int64_t s) { d[m * 32 + n] = sat_s32(s); });
     t.expect("d", d);
     return t;
 }
@@ -319,7 +317,7 @@ REF_TEST(mma_s4) {
     auto nib = [](const std::vector<uint32_t>& v, unsigned i) { return int((v[i / 8] >> (4 * (i % 8)) & 15) ^ 8) - 8; };
     mma_loop<int64_t>(16, 8, 64, [&](int m, int n) { return c[m * 8 + n]; },
                       [&](int m, int n, int k) { return int64_t(nib(a, m * 64 + k)) * nib(b, n * 64 + k); },
-                      [&](int m, int n, int64_t s) { d[m * 8 + n] = mma_sat_s32(s); });
+                      [&](int m, int n, int64_t s) { d[m * 8 + n] = sat_s32(s); });
     t.expect("d", d);
     return t;
 }

@@ -40,9 +40,7 @@ REF_TEST(tma_bulk) {
     const unsigned blocks = 2;
     Test t("tma_bulk", "../ptx/sm_90/tma_bulk.ptx", "tma_bulk", {blocks}, {256});
     auto in = t.buffer_arg<int32_t>("in", blocks * 256, values(rand_i32(121, blocks * 256, -1000000, 1000000)));
-    auto out = t.buffer_arg<int32_t>("out", blocks * 256, zero<int32_t>());
-    for (unsigned b = 0; b < blocks; ++b)
-        for (unsigned i = 0; i < 256; ++i) out[b * 256 + i] = in[b * 256 + 255 - i] + 1;
-    t.expect("out", out);
+    t.buffer_arg<int32_t>("out", blocks * 256, zero<int32_t>());
+    t.expect("out", reversed_blocks(in, 256, [](int32_t x) { return x + 1; }));
     return t;
 }
