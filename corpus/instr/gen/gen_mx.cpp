@@ -126,29 +126,23 @@ int main(int argc, char** argv) {
         uint64_t r = (uint64_t(to_narrow(n, bfloat(a), relu)) << n.lane) | to_narrow(n, bfloat(b), relu);
         v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + ".f32", {a, b}, r);
       }
-  // f16x2 -> fp4/fp6 (PTX 9.1), upper half to the upper lane
-  std::vector<uint16_t> e16 = f16_edges();
-  for (uint16_t h : {0x3400, 0x3a00, 0x4500, 0x4600, 0x4680, 0x4700, 0x4f00, 0x4f80, 0x2c00, 0x2e00}) e16.push_back(h);
-  for (const Narrow& n : kNarrow)
-    for (int relu = 0; relu < 2; ++relu)
-      for (size_t i = 0; i < e16.size(); ++i) {
-        uint16_t lo = e16[i], hi = e16[(i * 5 + 2) % e16.size()];
-        uint64_t r = (uint64_t(to_narrow(n, (long double)bhalf(hi), relu)) << n.lane) |
-                     to_narrow(n, (long double)bhalf(lo), relu);
-        v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + ".f16x2",
-              {uint64_t(lo) | (uint64_t(hi) << 16)}, r);
-      }
-  // bf16x2 -> fp4/fp6 (PTX 9.1)
-  std::vector<uint16_t> eb16 = bf16_edges();
-  for (uint16_t h : {0x3e80, 0x3f40, 0x40a0, 0x40c0, 0x40d0, 0x40e0, 0x41e0, 0x41f0, 0x3d80, 0x3dc0}) eb16.push_back(h);
-  for (const Narrow& n : kNarrow)
-    for (int relu = 0; relu < 2; ++relu)
-      for (size_t i = 0; i < eb16.size(); ++i) {
-        uint16_t lo = eb16[i], hi = eb16[(i * 5 + 2) % eb16.size()];
-        uint64_t r = (uint64_t(to_narrow(n, bf16_value(hi), relu)) << n.lane) | to_narrow(n, bf16_value(lo), relu);
-        v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + ".bf16x2",
-              {uint64_t(lo) | (uint64_t(hi) << 16)}, r);
-      }
+  // f16x2 and bf16x2 -> fp4/fp6 (PTX 9.1), upper half to the upper lane
+  auto x2 = [&](std::vector<uint16_t> e, std::initializer_list<uint16_t> extra, const char* type,
+                long double (*value)(uint16_t)) {
+    for (uint16_t h : extra) e.push_back(h);
+    for (const Narrow& n : kNarrow)
+      for (int relu = 0; relu < 2; ++relu)
+        for (size_t i = 0; i < e.size(); ++i) {
+          uint16_t lo = e[i], hi = e[(i * 5 + 2) % e.size()];
+          uint64_t r = (uint64_t(to_narrow(n, value(hi), relu)) << n.lane) | to_narrow(n, value(lo), relu);
+          v.put(std::string("cvt.rn.satfinite") + (relu ? ".relu." : ".") + n.name + type,
+                {uint64_t(lo) | (uint64_t(hi) << 16)}, r);
+        }
+  };
+  x2(f16_edges(), {0x3400, 0x3a00, 0x4500, 0x4600, 0x4680, 0x4700, 0x4f00, 0x4f80, 0x2c00, 0x2e00}, ".f16x2",
+     [](uint16_t b) { return (long double)bhalf(b); });
+  x2(bf16_edges(), {0x3e80, 0x3f40, 0x40a0, 0x40c0, 0x40d0, 0x40e0, 0x41e0, 0x41f0, 0x3d80, 0x3dc0}, ".bf16x2",
+     [](uint16_t b) { return (long double)bf16_value(b); });
   // fp4/fp6 -> f16x2 and (PTX 9.2) bf16x2: every code in each lane
   for (const Narrow& n : kNarrow) {
     unsigned codes = 1u << (1 + n.ebits + n.mbits);
