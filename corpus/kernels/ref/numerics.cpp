@@ -75,25 +75,24 @@ int32_t cvt_s32(double x, Rnd r, Src src) { return cvt_int<int32_t>(x, r, src); 
 uint32_t cvt_u32(double x, Rnd r, Src src) { return cvt_int<uint32_t>(x, r, src); }
 int64_t cvt_s64(double x, Rnd r, Src src) { return cvt_int<int64_t>(x, r, src); }
 
-float round_f32(double s, double e, Rnd r) {
-    float f = float(s);
-    if (double(f) != s) return to_f32(s, r);  // no float lies between s and s + e
+// f is the exact round-to-nearest value of s + e (e the remainder, possibly
+// 0): steps it one ulp of F away when mode r rounds the other way.
+template <class F> static F step_towards(F f, double e, Rnd r) {
     if (e == 0 || r == Rnd::rn) return f;
-    bool up = (r == Rnd::rp && e > 0) || (r == Rnd::rz && s < 0 && e > 0);
-    bool down = (r == Rnd::rm && e < 0) || (r == Rnd::rz && s > 0 && e < 0);
-    if (up) return std::nextafter(f, std::numeric_limits<float>::infinity());
-    if (down) return std::nextafter(f, -std::numeric_limits<float>::infinity());
+    bool up = (r == Rnd::rp && e > 0) || (r == Rnd::rz && f < 0 && e > 0);
+    bool down = (r == Rnd::rm && e < 0) || (r == Rnd::rz && f > 0 && e < 0);
+    if (up) return std::nextafter(f, std::numeric_limits<F>::infinity());
+    if (down) return std::nextafter(f, -std::numeric_limits<F>::infinity());
     return f;
 }
 
-double round_f64(double s, double e, Rnd r) {
-    if (e == 0 || r == Rnd::rn) return s;
-    bool up = (r == Rnd::rp && e > 0) || (r == Rnd::rz && s < 0 && e > 0);
-    bool down = (r == Rnd::rm && e < 0) || (r == Rnd::rz && s > 0 && e < 0);
-    if (up) return std::nextafter(s, std::numeric_limits<double>::infinity());
-    if (down) return std::nextafter(s, -std::numeric_limits<double>::infinity());
-    return s;
+float round_f32(double s, double e, Rnd r) {
+    float f = float(s);
+    if (double(f) != s) return to_f32(s, r);  // no float lies between s and s + e
+    return step_towards(f, e, r);
 }
+
+double round_f64(double s, double e, Rnd r) { return step_towards(s, e, r); }
 
 float add_f32(float a, float b, Rnd r) {
     double s = double(a) + double(b);
