@@ -20,24 +20,27 @@ template <class T> static T warp_down_sum(const T* in) {
     return v[0];
 }
 
-REF_TEST(warp_sum_i32) {
-    const int threads = 256;
-    Test t("warp_sum_i32", "../ptx/sm_80/warp_shfl_reduce.ptx", "warp_sum_i32", {2}, {128});
-    auto in = t.buffer_arg<int32_t>("in", threads, values(rand_i32(20, threads, -1000000, 1000000)));
-    auto out = t.buffer_arg<int32_t>("out", threads / 32, fill(int32_t(-7)));
-    for (int w = 0; w < threads / 32; ++w) out[w] = warp_down_sum(&in[32 * w]);
+// The reduction kernels: in holds in_vals, out one value per group of `size`
+// elements (initially out_init); out[g] = reduce(&in[size * g]).
+template <class T, class R>
+static Test group_reduce(const char* name, const char* ptx, unsigned grid, unsigned block, size_t size,
+                         const std::vector<T>& in_vals, const Init<T>& out_init, R reduce) {
+    Test t(name, ptx, name, {grid}, {block});
+    auto in = t.buffer_arg<T>("in", in_vals.size(), values(in_vals));
+    auto out = t.buffer_arg<T>("out", in_vals.size() / size, out_init);
+    for (size_t g = 0; g < out.size(); ++g) out[g] = reduce(&in[size * g]);
     t.expect("out", out);
     return t;
 }
 
+REF_TEST(warp_sum_i32) {
+    return group_reduce("warp_sum_i32", "../ptx/sm_80/warp_shfl_reduce.ptx", 2, 128, 32,
+                        rand_i32(20, 256, -1000000, 1000000), fill(int32_t(-7)), warp_down_sum<int32_t>);
+}
+
 REF_TEST(warp_sum_f32) {
-    const int threads = 128;
-    Test t("warp_sum_f32", "../ptx/sm_80/warp_shfl_reduce.ptx", "warp_sum_f32", {1}, {128});
-    auto in = t.buffer_arg<float>("in", threads, values(rand_f32(21, threads, -10, 10)));
-    auto out = t.buffer_arg<float>("out", threads / 32, zero<float>());
-    for (int w = 0; w < threads / 32; ++w) out[w] = warp_down_sum(&in[32 * w]);
-    t.expect("out", out);
-    return t;
+    return group_reduce("warp_sum_f32", "../ptx/sm_80/warp_shfl_reduce.ptx", 1, 128, 32, rand_f32(21, 128, -10, 10),
+                        zero<float>(), warp_down_sum<float>);
 }
 
 // warp_reduce_sync.cu: redux.sync add/min/max (u32 and s32)/and/or/xor.
@@ -73,21 +76,13 @@ template <class T> static T block_tree(const T* in) {
 }
 
 REF_TEST(block_sum_i32) {
-    Test t("block_sum_i32", "../ptx/sm_80/block_reduce.ptx", "block_sum_i32", {3}, {128});
-    auto in = t.buffer_arg<int32_t>("in", 384, values(rand_i32(23, 384, -50000, 50000)));
-    auto out = t.buffer_arg<int32_t>("out", 3, zero<int32_t>());
-    for (int b = 0; b < 3; ++b) out[b] = block_tree(&in[128 * b]);
-    t.expect("out", out);
-    return t;
+    return group_reduce("block_sum_i32", "../ptx/sm_80/block_reduce.ptx", 3, 128, 128,
+                        rand_i32(23, 384, -50000, 50000), zero<int32_t>(), block_tree<int32_t>);
 }
 
 REF_TEST(block_sum_f32) {
-    Test t("block_sum_f32", "../ptx/sm_80/block_reduce.ptx", "block_sum_f32", {2}, {128});
-    auto in = t.buffer_arg<float>("in", 256, values(rand_f32(24, 256, -12, 12)));
-    auto out = t.buffer_arg<float>("out", 2, zero<float>());
-    for (int b = 0; b < 2; ++b) out[b] = block_tree(&in[128 * b]);
-    t.expect("out", out);
-    return t;
+    return group_reduce("block_sum_f32", "../ptx/sm_80/block_reduce.ptx", 2, 128, 128, rand_f32(24, 256, -12, 12),
+                        zero<float>(), block_tree<float>);
 }
 
 // scan_block.cu: inclusive prefix sums per block of 128 (int addition is
