@@ -79,6 +79,17 @@ float mma_rna_tf32(float x) {
     return bitcast<float>(u);
 }
 
+// The integer layout of mma.sync and the s8 wmma: A M x K row-major and B
+// K x N column-major (both with leading dimension K), C and D M x N
+// row-major; exact sums in int64_t, store(i, sum) writes D[i].
+template <class TA, class TB, class St>
+void mma_int_rowcol(int M, int N, int K, const std::vector<TA>& a, const std::vector<TB>& b,
+                    const std::vector<int32_t>& c, St store) {
+    mma_loop<int64_t>(M, N, K, [&](int m, int n) { return c[m * N + n]; },
+                      [&](int m, int n, int k) { return int64_t(a[m * K + k]) * b[n * K + k]; },
+                      [&](int m, int n, int64_t s) { store(m * N + n, s); });
+}
+
 }  // namespace
 
 // wmma_tf32.cu wmma_tf32: A 16x8 row-major (converted to tf32 in the kernel),
@@ -172,9 +183,7 @@ REF_TEST(mma_s8_satfinite) {
     auto b = t.buffer_arg<int8_t>("b", 256, values(mma_ints<int8_t>(216, 256, -128, 127)));
     auto c = t.buffer_arg<int32_t>("c", 128, values(mma_near_limits(217, 128, 100000, 3, 2, 20000, 50)));
     auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
-    mma_loop<int64_t>(16, 8, 32, [&](int m, int n) { return c[m * 8 + n]; },
-                      [&](int m, int n, int k) { return int64_t(a[m * 32 + k]) * b[n * 32 + k]; },
-                      [&](int m, int n, int64_t s) { d[m * 8 + n] = sat_s32(s); });
+    mma_int_rowcol(16, 8, 32, a, b, c, [&](int i, int64_t s) { d[i] = sat_s32(s); });
     t.expect("d", d);
     return t;
 }
@@ -186,9 +195,7 @@ REF_TEST(mma_u8s8) {
     auto b = t.buffer_arg<int8_t>("b", 128, values(mma_ints<int8_t>(219, 128, -128, 127)));
     auto c = t.buffer_arg<int32_t>("c", 128, values(rand_i32(220, 128, INT32_MAX - 300000, INT32_MAX)));
     auto d = t.buffer_arg<int32_t>("d", 128, zero<int32_t>());
-    mma_loop<int64_t>(16, 8, 16, [&](int m, int n) { return c[m * 8 + n]; },
-                      [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[n * 16 + k]; },
-                      [&](int m, int n, int64_t s) { d[m * 8 + n] = int32_t(uint32_t(uint64_t(s))); });
+    mma_int_rowcol(16, 8, 16, a, b, c, [&](int i, int64_t s) { d[i] = int32_t(uint32_t(uint64_t(s))); });
     t.expect("d", d);
     return t;
 }
@@ -287,9 +294,7 @@ REF_TEST(wmma_m8n32k16_s8) {
     auto b = t.buffer_arg<int8_t>("b", 512, values(mma_ints<int8_t>(233, 512, -128, 127)));
     auto c = t.buffer_arg<int32_t>("c", 256, values(mma_near_limits(234, 256, 50000, 4, 8, 10000, 50)));
     auto d = t.buffer_arg<int32_t>("d", 256, zero<int32_t>());
-    mma_loop<int64_t>(8, 32, 16, [&](int m, int n) { return c[m * 32 + n]; },
-                      [&](int m, int n, int k) { return int64_t(a[m * 16 + k]) * b[n * 16 + k]; },
-                      [&](int m, int n, int64_t s) { d[m * 32 + n] = sat_s32(s); });
+    mma_int_rowcol(8, 32, 16, a, b, c, [&](int i, int64_t s) { d[i] = sat_s32(s); });
     t.expect("d", d);
     return t;
 }
