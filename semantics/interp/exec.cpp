@@ -253,7 +253,7 @@ bool Machine::step(Warp& w) {
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
-        if (in.addr.base == Addr::Reg) a += w.rp[l][in.addr.slot];
+        if (in.addr.base == Addr::Reg) a = in.addr.wrap(a + w.rp[l][in.addr.slot]);
         else if (in.addr.base == Addr::Frame) a += t.fp;
         uint8_t* p;
         Region* rg;

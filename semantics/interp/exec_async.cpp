@@ -111,7 +111,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
-        if (in.addr.base == Addr::Reg) a += t.regs[t.reg_base + in.addr.slot];
+        if (in.addr.base == Addr::Reg) a = in.addr.wrap(a + t.regs[t.reg_base + in.addr.slot]);
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
         if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
@@ -166,8 +166,8 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
         uint32_t srcn = in.src[1].kind == Opnd::None ? n : static_cast<uint32_t>(get(in.src[1], t, l, w));
         if (in.src[2].kind != Opnd::None && get(in.src[2], t, l, w)) srcn = 0;  // .ignore_src predicate true
-        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
-        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
+        uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
+        uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
         Where dw, sw;
         if (!access(w, t, in, in.addr.space, da, n, true, false, dw)) return true;
         uint8_t tmp[16] = {};
@@ -183,8 +183,8 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       FOR_LANES(m) {
         Thread& t = T[l];
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
-        uint64_t da = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
-        uint64_t sa = static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0);
+        uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
+        uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
         Where dw, sw;
         if (n % 16 || !n) {
           diag("misaligned", true, c, t, in.line, "cp.async.bulk size must be a non-zero multiple of 16");
@@ -224,7 +224,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t n = get(in.src[0], t, l, w);
-        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? w.rp[l][in.addr.slot] : 0);
+        uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? w.rp[l][in.addr.slot] : 0));
         if (n % 8) {
           diag("misaligned", true, c, t, in.line, "st.bulk size must be a multiple of 8");
           stop_ = true;
@@ -245,7 +245,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           put(t, in.dst[0], get(in.src[0], t, l, w) & 0x7fffffffu, 32);
           continue;
         }
-        uint64_t a = static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0);
+        uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
         Where wh;
         bool writes = in.mode <= 2 || in.mode == 5 || in.mode >= 7;
         if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;

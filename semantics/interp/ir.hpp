@@ -55,6 +55,11 @@ struct Addr {
   enum Base : uint8_t { Abs, Reg, Frame } base = Abs;
   uint32_t slot = 0;
   int64_t off = 0;
+  // The base is a 32-bit register: base + offset is computed in 32 bits and
+  // zero-extended (PTX ISA 9.2 6.4.1 Addresses as Operands; nvcc's shared
+  // memory loops rely on the wrap, e.g. [%r33+128] with %r33 = -128).
+  bool addr32 = false;
+  uint64_t wrap(uint64_t a) const { return addr32 ? (a & 0xffff'ffffull) : a; }
 };
 
 enum class AtomOp : uint8_t { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };

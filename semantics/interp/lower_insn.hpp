@@ -228,10 +228,12 @@ class InsnLowering {
     r.space = space();
     r.off = ad->offset;
     if (ad->reg) {
-      Opnd o = reg(*ad->reg, a.pos);
+      uint32_t width = 64;
+      Opnd o = reg(*ad->reg, a.pos, &width);
       if (o.kind != Opnd::Reg) ctx.fail(a.pos, "address base must be a register");
       r.base = Addr::Reg;
       r.slot = o.slot;
+      r.addr32 = width <= 32;
       return r;
     }
     if (ad->sym) {
@@ -249,6 +251,7 @@ class InsnLowering {
         }
         r.base = Addr::Reg;  // [%r] written as a bare register name
         r.slot = s->slot;
+        r.addr32 = s->width <= 32;
         return r;
       }
       auto it = ctx.msyms.find(*ad->sym);

@@ -60,7 +60,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
   };
   auto base = [&](uint32_t l) {
     uint64_t a = static_cast<uint64_t>(s.addr.off);
-    if (s.addr.base == Addr::Reg) a += T[l].regs[T[l].reg_base + s.addr.slot];
+    if (s.addr.base == Addr::Reg) a = s.addr.wrap(a + T[l].regs[T[l].reg_base + s.addr.slot]);
     else if (s.addr.base == Addr::Frame) a += T[l].fp;
     return a;
   };
