@@ -23,7 +23,7 @@ if ! probe; then
   probe || { echo "fuzz smoke: clang++ has no libFuzzer runtime" >&2; exit 1; }
 fi
 
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I.)
+flags=(-std=c++20 -O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I.)
 srcs=(parser/diagnostic.cpp parser/table/table.cpp parser/x3/grammar.cpp parser/parse.cpp parser/insn.cpp
       parser/decl.cpp parser/expr.cpp parser/resolve.cpp parser/printer.cpp tests/fuzz/fuzz_parse.cpp)
 objs=()
