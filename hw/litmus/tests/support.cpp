@@ -72,7 +72,8 @@ int run(const std::string& cmd, std::string& output) {
 
 bool have_program(const std::string& name) {
   std::string out;
-  return run("command -v " + name, out) == 0;
+  // Found and runnable: a wrapper left behind by a removed toolkit counts as absent.
+  return run("command -v " + name + " && " + name + " --version", out) == 0;
 }
 
 }  // namespace hwtest
