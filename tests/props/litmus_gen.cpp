@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "memmodel/names.hpp"
+
 namespace ptxcheck::props {
 
 using namespace ptxcheck::litmus;
@@ -26,15 +28,6 @@ struct Edge {
 bool po_like(E k) { return k == E::Po || k == E::Data || k == E::Ctrl; }
 
 const mm::Scope kScopes[] = {mm::Scope::Sys, mm::Scope::GPU, mm::Scope::CTA, mm::Scope::Cluster};
-const char* scope_tag(mm::Scope s) {
-  switch (s) {
-    case mm::Scope::CTA: return "cta";
-    case mm::Scope::Cluster: return "cluster";
-    case mm::Scope::GPU: return "gpu";
-    case mm::Scope::Sys: return "sys";
-  }
-  return "?";
-}
 const char* fence_tag(mm::Order o) {
   switch (o) {
     case mm::Order::SC: return "sc";
@@ -56,7 +49,7 @@ std::string edge_name(const Edge& e) {
     case E::Ctrl: return std::string("DpCtrl") + (e.same_loc ? "s" : "d") + t(e.dst_w);
     case E::Po:
       if (e.fence == mm::Order::Weak) return std::string(e.same_loc ? "Pos" : "Pod") + rw;
-      return std::string("Fence.") + fence_tag(e.fence) + "." + scope_tag(e.fscope) + (e.same_loc ? ".s" : ".d") + rw;
+      return std::string("Fence.") + fence_tag(e.fence) + "." + mm::to_string(e.fscope) + (e.same_loc ? ".s" : ".d") + rw;
   }
   return "?";
 }
