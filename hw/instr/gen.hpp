@@ -3,7 +3,7 @@
 // +-0, +-inf, subnormals, INT_MIN, -1, large shift counts, plus random bits)
 // from buffer `in`, runs a random sequence drawn from forms(), and stores
 // every result to its own 64-bit slot of buffer `out`; plus a launch spec
-// (../shared/docs/launch-spec.md) and a manifest describing each slot.
+// (docs/launch-spec.md) and a manifest describing each slot.
 // Contract: generation is a pure function of (seed, index, options), the
 // same on every host; `.approx` results are stored but never feed later
 // instructions, so one bounded difference cannot spread; integer divisors

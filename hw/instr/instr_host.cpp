@@ -3,7 +3,7 @@
 //
 //   ptxcheck-instr-host SPEC.json --out RECORDING.json [--device N]
 //
-// SPEC follows ../shared/docs/launch-spec.md with these restrictions: buffer
+// SPEC follows docs/launch-spec.md with these restrictions: buffer
 // init is "zero", {"fill": V}, {"values": [...]}, {"iota": {...}} or
 // {"file": PATH}, where V and the values are integers, hex-string bit
 // patterns ("0x3f800000"), or numbers for f32/f64 buffers; scalar args are

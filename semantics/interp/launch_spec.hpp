@@ -1,6 +1,5 @@
 // Launch specs: which kernel of which PTX module runs on what grid with what
-// memory (contract: /work/shared/docs/launch-spec.md, mirrored in
-// docs/interpreter.md). load_launch_spec validates the whole spec and
+// memory (contract: docs/launch-spec.md). load_launch_spec validates the whole spec and
 // materialises every buffer's initial bytes; any defect throws
 // InputError(spec file, position of the offending key or value, message).
 #pragma once
