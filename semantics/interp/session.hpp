@@ -1,4 +1,4 @@
-// A persistent device for the CUDA driver-API shim (hw/shim): global memory
+// A persistent device for the CUDA driver-API shim (cuda/): global memory
 // that outlives launches, modules parsed and lowered once, and kernels
 // launched with caller-given parameter bytes (LaunchImage, machine.hpp).
 //

@@ -1,5 +1,5 @@
 // End to end without a GPU: generated modules run by the unmodified host
-// program on the driver-API shim (hw/shim: libcuda.so.1 on the ptxcheck
+// program on the driver-API shim (cuda/: libcuda.so.1 on the ptxcheck
 // interpreter) with tiny parameters; every recording must compare without a
 // VIOLATION. Skips when the host program or the shim was not built.
 #include <catch2/catch.hpp>

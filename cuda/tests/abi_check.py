@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The clean-room hw/include/cuda.h against a CUDA toolkit's cuda.h.
+"""The clean-room cuda/include/cuda.h against a CUDA toolkit's cuda.h.
 
 For every function the clean-room header declares, a program built against
 each header prints the function's C++ type (typeid); for every enumerator

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "hw/shim/state.hpp"
+#include "cuda/shim/state.hpp"
 
 using namespace shim;
 

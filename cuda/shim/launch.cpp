@@ -1,12 +1,12 @@
 // Driver API: kernel launches, function attributes, streams and events
-// (hw/README.md). A launch runs to completion inside cuLaunchKernel; a fault
+// (cuda/README.md). A launch runs to completion inside cuLaunchKernel; a fault
 // it reports becomes the context's sticky error, returned by every later
 // call on the context (as after a GPU fault), while cuLaunchKernel itself
 // returns CUDA_SUCCESS as an asynchronous launch would.
 #include <cstdio>
 #include <cstring>
 
-#include "hw/shim/state.hpp"
+#include "cuda/shim/state.hpp"
 
 using namespace shim;
 namespace interp = ptxcheck::interp;
@@ -23,7 +23,7 @@ struct DiagCode {
 };
 constexpr DiagCode kDiagCodes[] = {
 #define SHIM_DIAG(kind, code, fatal) {kind, code, fatal},
-#include "hw/shim/diag_codes.def"
+#include "cuda/shim/diag_codes.def"
 #undef SHIM_DIAG
 };
 

@@ -3,7 +3,7 @@
  * Contract: a host program that uses only what is declared here compiles
  * unchanged against this header or against the CUDA 13 toolkit's cuda.h, and
  * its binary links against either NVIDIA's libcuda.so.1 or ptxcheck's shim
- * (hw/shim, libcuda.so.1 running kernels on the reference interpreter).
+ * (cuda/, libcuda.so.1 running kernels on the reference interpreter).
  * Written from the documented driver API (CUDA Driver API reference); the
  * values of enumerators, the struct layouts and the names of versioned entry
  * points (cuMemAlloc -> cuMemAlloc_v2, cuCtxCreate -> cuCtxCreate_v4, ...)

@@ -1,11 +1,11 @@
-// Driver API: device memory and modules (hw/README.md). Device addresses are
+// Driver API: device memory and modules (cuda/README.md). Device addresses are
 // the interpreter's global addresses (semantics/interp/session.hpp).
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include "hw/shim/state.hpp"
+#include "cuda/shim/state.hpp"
 
 using namespace shim;
 

@@ -1,9 +1,9 @@
-// Driver API: errors, initialisation, the device, contexts (hw/README.md).
+// Driver API: errors, initialisation, the device, contexts (cuda/README.md).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include "hw/shim/state.hpp"
+#include "cuda/shim/state.hpp"
 
 namespace shim {
 
@@ -107,7 +107,7 @@ SHIM_API CUresult cuGetErrorName(CUresult error, const char** pStr) {
   switch (static_cast<int>(error)) {
 #define SHIM_ERROR(name, value, text) \
   case value: *pStr = #name; return CUDA_SUCCESS;
-#include "hw/shim/errors.def"
+#include "cuda/shim/errors.def"
 #undef SHIM_ERROR
   }
   *pStr = nullptr;
@@ -119,7 +119,7 @@ SHIM_API CUresult cuGetErrorString(CUresult error, const char** pStr) {
   switch (static_cast<int>(error)) {
 #define SHIM_ERROR(name, value, text) \
   case value: *pStr = text; return CUDA_SUCCESS;
-#include "hw/shim/errors.def"
+#include "cuda/shim/errors.def"
 #undef SHIM_ERROR
   }
   *pStr = nullptr;

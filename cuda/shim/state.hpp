@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hw/include/cuda.h"
+#include "cuda/include/cuda.h"
 #include "semantics/interp/session.hpp"
 
 struct CUctx_st {

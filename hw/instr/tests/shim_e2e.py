@@ -7,7 +7,7 @@ from the shim, and requires its recording to equal, bit for bit, the one
 ptxcheck's interpreter makes directly (`selfrecord`, the values of `ptxcheck
 run`), and to pass `ptxcheck-instrgen compare`.
 
-usage: instr_e2e.py INSTRGEN HOST SHIM_DIR [--seed S] [--count N]
+usage: shim_e2e.py INSTRGEN HOST SHIM_DIR [--seed S] [--count N]
 Exit 0 when every test agrees, 1 otherwise.
 """
 import json

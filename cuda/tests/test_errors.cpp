@@ -2,7 +2,7 @@
 // (only <cuda.h>): invalid handles and arguments yield error codes, invalid
 // PTX yields CUDA_ERROR_INVALID_PTX with the parser's message, and a
 // faulting kernel poisons its context with the GPU's error code.
-// Each tag runs in its own process (hw/shim/meson.build).
+// Each tag runs in its own process (cuda/tests/meson.build).
 #include <cuda.h>
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 // vectorAddDrv sample): it loads PTX modules of corpus/ptx, runs six kernels
 // and checks every result against the same computation on the host. It
 // includes <cuda.h> and links -lcuda, nothing else, so the same source
-// builds against hw/include/cuda.h or a CUDA toolkit, and the binary runs on
+// builds against cuda/include/cuda.h or a CUDA toolkit, and the binary runs on
 // a GPU or, with LD_LIBRARY_PATH at ptxcheck's shim, on the interpreter.
 //
 // Usage: run_kernels PTX_DIR   (e.g. corpus/ptx/sm_80). Exit 0 when every
