@@ -1,0 +1,33 @@
+// mbarrier_handoff with the arrival before the write (broken twin): the
+// waiting thread is ordered after the arrival only, not after the write
+// that follows it.
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar)
+{
+    asm volatile("{\n\t.reg .b64 state;\n\tmbarrier.arrive.shared.b64 state, [%0];\n\t}" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ bool mbar_test_wait_parity(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    asm volatile("{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return done != 0;
+}
+
+extern "C" __global__ void mbarrier_early(int* data, int* out)
+{
+    __shared__ unsigned long long mbar;
+    unsigned bar = (unsigned)__cvta_generic_to_shared(&mbar);
+    if (threadIdx.x == 0) mbar_init(bar, 1);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        mbar_arrive(bar);
+        *data = 42;
+    } else if (threadIdx.x == blockDim.x - 1) {
+        while (!mbar_test_wait_parity(bar, 0)) { }
+        *out = *data;
+    }
+}
