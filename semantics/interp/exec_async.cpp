@@ -103,6 +103,28 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
     case IrOp::Atom:
     case IrOp::Red: {
       AtomOp op = static_cast<AtomOp>(in.mode);
+      if (in.size == 16) {  // atom.exch/.cas.b128 (sm_90): one 16-byte atomic operation
+        FOR_LANES(m) {
+          Thread& t = T[l];
+          uint64_t a = static_cast<uint64_t>(in.addr.off);
+          if (in.addr.base == Addr::Reg) a = in.addr.wrap(a + t.regs[t.reg_base + in.addr.slot]);
+          else if (in.addr.base == Addr::Frame) a += t.fp;
+          Where wh;
+          if (!access(w, t, in, in.addr.space, a, 16, true, true, wh)) return true;
+          uint8_t* p = &wh.region->bytes[wh.off];
+          uint64_t old[2], b[2] = {get(in.src[0], t, l, w), get(in.src[1], t, l, w)};
+          std::memcpy(old, p, 16);
+          if (op == AtomOp::Exch || (old[0] == b[0] && old[1] == b[1])) {
+            uint64_t nv[2] = {b[0], b[1]};
+            if (op == AtomOp::Cas) nv[0] = get(in.src[2], t, l, w), nv[1] = get(in.src[3], t, l, w);
+            std::memcpy(p, nv, 16);
+          }
+          wh.region->mark_init(wh.off, 16);
+          put(t, in.dst[0], old[0], 64);
+          put(t, in.dst[1], old[1], 64);
+        }
+        break;
+      }
       unsigned bits = in.size * 8u;
       uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
       // Elements: 1, or the vector width of atom/red .v2/.v4 (each element

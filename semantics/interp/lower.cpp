@@ -154,14 +154,21 @@ void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
   if (d.space == Mod::reg) {
     uint32_t w = table::is_type(d.type) ? table::type_bits(d.type) : 64;
     if (d.vec) w *= d.vec;
-    if (w > 64) w = 64;
+    if (w > 64 && !(w == 128 && !d.vec)) w = 64;
+    // A .b128 register (PTX ISA 9.2 5.2.2, sm_90) is two consecutive 64-bit
+    // slots, low half first (ir.hpp: reg_slot_hi).
+    auto slot = [&] {
+      uint32_t s0 = ctx.new_slot(w);
+      if (w == 128) ctx.new_slot(64);
+      return s0;
+    };
     if (d.range) {
       for (uint32_t i = 0; i < *d.range; ++i) {
-        LocalSym s{LocalSym::Reg, ctx.new_slot(w), 0, w};
+        LocalSym s{LocalSym::Reg, slot(), 0, w};
         scope[d.name + std::to_string(i)] = s;
       }
     } else {
-      scope[d.name] = LocalSym{LocalSym::Reg, ctx.new_slot(w), 0, w};
+      scope[d.name] = LocalSym{LocalSym::Reg, slot(), 0, w};
     }
     return;
   }
@@ -210,8 +217,10 @@ Formal formal_of(LowerCtx& ctx, const ast::VarDecl& d) {
   f.size = decl_size(d);
   if (d.space == Mod::reg) {
     f.is_reg = true;
-    f.width = std::min(64u, table::is_type(d.type) ? table::type_bits(d.type) : 64u);
+    f.width = table::is_type(d.type) ? table::type_bits(d.type) : 64u;
+    if (f.width > 64 && !(f.width == 128 && !d.vec)) f.width = 64;
     f.slot = ctx.new_slot(f.width);
+    if (f.width == 128) ctx.new_slot(64);  // the high half of a .b128 register
     ctx.scopes.back()[d.name] = LocalSym{LocalSym::Reg, f.slot, 0, f.width};
   } else {
     f.frame_off = ctx.frame_alloc(f.size, decl_align(d));

@@ -8,6 +8,39 @@ namespace ptxcheck::interp {
 
 uint64_t InsnLowering::double_to_half(double d) { return double_to_float_bits(d, ElemType::f16); }
 
+// .b128 operands (PTX ISA 9.2 5.2.2, sm_90): a .b128 register is two 64-bit
+// slots, low half first (lower.cpp declare_local). An integer constant is a
+// 64-bit value (PTX ISA 4.5.1), extended to 128 bits by its signedness
+// (ptxas accepts `mov.b128 %q, -1` and `st.b128 [a], 5`).
+void InsnLowering::wide_opnds(const ast::Operand& a, Opnd* out, uint8_t& n) {
+  auto one = [&](const ast::Operand& e) {
+    if (n + 2 > 4) ctx.fail(e.pos, "too many .b128 operands");
+    if (std::holds_alternative<ast::Sink>(e.v)) {
+      out[n++] = Opnd{};
+      out[n++] = Opnd{};
+      return;
+    }
+    if (auto* k = std::get_if<ast::IntImm>(&e.v)) {
+      out[n++] = Opnd{Opnd::Imm, SReg::zero, false, 0, k->value};
+      bool neg = !k->is_unsigned && static_cast<int64_t>(k->value) < 0;
+      out[n++] = Opnd{Opnd::Imm, SReg::zero, false, 0, neg ? ~0ull : 0};
+      return;
+    }
+    uint32_t w = 64;
+    Opnd o = value(e, 64, false, &w);
+    if (o.kind != Opnd::Reg || w != 128) ctx.fail(e.pos, "a .b128 operand must be a .b128 register or an integer constant");
+    Opnd hi = o;
+    hi.slot = o.slot + 1;
+    out[n++] = o;
+    out[n++] = hi;
+  };
+  if (auto* v = std::get_if<ast::VectorOp>(&a.v)) {
+    for (const auto& e : v->elems) one(e);
+  } else {
+    one(a);
+  }
+}
+
 void InsnLowering::ld_st(bool is_ld) {
   if (types.empty()) ctx.fail(in.pos, "ld/st without a type");
   unsigned bits = tbits();
@@ -15,7 +48,25 @@ void InsnLowering::ld_st(bool is_ld) {
   i.size = static_cast<uint8_t>(std::max(1u, bits / 8));
   i.nk = numkind(types[0]);
   i.flags = strong() ? 1 : 0;
-  if (bits > 64) return unsupported("128-bit ld/st elements are not supported");
+  if (bits == 128) {
+    // ld/st .b128 (sm_90): one 16-byte access, aligned to 16, as two 8-byte
+    // elements into the register's two slots. ptxas rejects vectors of
+    // .b128 ("exceeds 128 bit limit").
+    if (vec > 1) ctx.fail(in.pos, "a vector of .b128 elements exceeds 128 bits");
+    i.size = 8;
+    i.nk = NumKind::B;
+    i.ndst = i.nsrc = 0;
+    if (is_ld) {
+      wide_opnds(opd(0), i.dst, i.ndst);
+      i.addr = address(opd(1));
+    } else {
+      i.addr = address(opd(0));
+      wide_opnds(opd(1), i.src, i.nsrc);
+    }
+    if ((is_ld ? i.ndst : i.nsrc) != 2) ctx.fail(in.pos, "ld/st .b128 takes one 128-bit operand");
+    return emit();
+  }
+  if (bits > 64) return unsupported("ld/st elements wider than 128 bits are not supported");
   if (is_ld) {
     dests(opd(0), bits);
     i.addr = address(opd(1));
@@ -28,6 +79,28 @@ void InsnLowering::ld_st(bool is_ld) {
   }
   if (vec > 1 && (is_ld ? i.ndst : i.nsrc) != vec) ctx.fail(in.pos, "vector width does not match the operand list");
   emit();
+  // A narrower load into a .b128 register (ptxas accepts `ld.u32 %q, [a]`)
+  // extends it to the register width (PTX ISA 9.2 6.4.2): the high slot is
+  // the sign of the low one for signed types, zero otherwise.
+  if (is_ld && i.ndst == 1 && i.dst[0].kind == Opnd::Reg && ctx.fn->reg_width[i.dst[0].slot] == 128) {
+    Inst h = i;
+    h.addr = Addr{};
+    h.dst[0].slot = i.dst[0].slot + 1;
+    h.dwidth = 64;
+    h.nsrc = 1;
+    h.src[0] = Opnd{Opnd::Imm, SReg::zero, false, 0, 0};
+    h.op = IrOp::Mov;
+    if (i.nk == NumKind::S) {
+      auto r = arith::resolve("shr.s64");
+      if (!r) ctx.fail(in.pos, "shr.s64: " + r.error);
+      h.op = IrOp::Arith;
+      h.fn = *r.desc;
+      h.nsrc = 2;
+      h.src[0] = i.dst[0];
+      h.src[1] = Opnd{Opnd::Imm, SReg::zero, false, 0, 63};
+    }
+    ctx.prog.code.push_back(h);
+  }
 }
 
 void InsnLowering::atom(bool is_red) {
@@ -42,6 +115,22 @@ void InsnLowering::atom(bool is_red) {
   // with ptxas 13: .add.v2/.v4.f32, .{add,min,max}.noftz.v2/.v4/.v8 of
   // .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2).
   if (vec > 4) return unsupported("atom/red with more than 4 vector elements (.v8) is not supported");
+  if (bits == 128) {
+    // atom.exch/.cas.b128 (sm_90, PTX ISA 9.x 9.7.13.5): one 16-byte atomic
+    // operation; dst, b and c are .b128 registers (two slots each).
+    if (is_red || !(has(Mod::exch) || has(Mod::cas)) || vec > 1)
+      return unsupported("atom/red on .b128 is a PTX form only as atom.exch/atom.cas");
+    i.size = 16;
+    i.nk = NumKind::B;
+    i.mode = static_cast<uint8_t>(has(Mod::cas) ? AtomOp::Cas : AtomOp::Exch);
+    i.ndst = i.nsrc = 0;
+    wide_opnds(opd(0), i.dst, i.ndst);
+    i.addr = address(opd(1));
+    wide_opnds(opd(2), i.src, i.nsrc);
+    if (has(Mod::cas)) wide_opnds(opd(3), i.src, i.nsrc);
+    if (i.ndst != 2 || i.nsrc != (has(Mod::cas) ? 4 : 2)) ctx.fail(in.pos, "atom .b128: wrong operand count");
+    return emit();
+  }
   // The packed float types add lane-wise (PTX ISA 9.7.12.5).
   if (t == Mod::f16x2) i.flags = 2;
   if (t == Mod::bf16x2) i.flags = 3;
@@ -140,8 +229,73 @@ void InsnLowering::arith() {
   emit();
 }
 
+// mov.b128 (sm_90): between a .b128 register and another, a constant, or
+// a vector of two .b64 or four .b32 registers (all accepted by ptxas 13),
+// as moves of the two 64-bit halves.
+void InsnLowering::wide_mov() {
+  const ast::Operand& d = opd(0);
+  const ast::Operand& s = opd(1);
+  auto* dv = std::get_if<ast::VectorOp>(&d.v);
+  auto* sv = std::get_if<ast::VectorOp>(&s.v);
+  if (dv && sv) ctx.fail(in.pos, "mov.b128: one side must be a .b128 register");
+  const std::vector<ast::Operand>* elems = dv ? &dv->elems : sv ? &sv->elems : nullptr;
+  size_t n = elems ? elems->size() : 1;
+  if (elems && n != 2 && n != 4) ctx.fail((dv ? d : s).pos, "mov.b128: a vector of two .b64 or four .b32 elements expected");
+  Opnd half[4];
+  uint8_t nh = 0;
+  wide_opnds(dv ? s : d, half, nh);
+  if (nh != 2) ctx.fail(in.pos, "mov.b128 takes one 128-bit operand");
+  Inst base = i;
+  for (unsigned h = 0; h < 2; ++h) {
+    i = base;
+    if (!elems) {  // register or constant to register
+      uint8_t ns = 0;
+      Opnd sh[4];
+      wide_opnds(s, sh, ns);
+      i.op = IrOp::Mov;
+      i.dst[0] = half[h];
+      i.src[0] = sh[h];
+      i.ndst = i.nsrc = 1;
+      i.dwidth = 64;
+    } else if (n == 2) {  // {a, b}: a the low half
+      const ast::Operand& e = (*elems)[h];
+      i.op = IrOp::Mov;
+      i.ndst = i.nsrc = 1;
+      i.dwidth = 64;
+      if (dv) {
+        i.src[0] = half[h];
+        i.dst[0] = std::holds_alternative<ast::Sink>(e.v) ? Opnd{} : value(e, 64, false);
+      } else {
+        i.dst[0] = half[h];
+        i.src[0] = value(e, 64, false);
+      }
+    } else {  // {a, b, c, d} of .b32: a, b the low half
+      i.size = 4;
+      i.dwidth = 64;
+      if (dv) {
+        i.op = IrOp::Unpack;
+        i.src[0] = half[h];
+        i.nsrc = 1;
+        for (unsigned k = 0; k < 2; ++k) {
+          const ast::Operand& e = (*elems)[2 * h + k];
+          i.dst[k] = std::holds_alternative<ast::Sink>(e.v) ? Opnd{} : value(e, 32, false);
+        }
+        i.ndst = 2;
+      } else {
+        i.op = IrOp::Pack;
+        i.dst[0] = half[h];
+        i.ndst = 1;
+        for (unsigned k = 0; k < 2; ++k) i.src[k] = value((*elems)[2 * h + k], 32, false);
+        i.nsrc = 2;
+      }
+    }
+    emit();
+  }
+}
+
 void InsnLowering::mov() {
   unsigned bits = types.empty() ? 64 : table::type_bits(types[0]);
+  if (bits == 128) return wide_mov();
   bool isf = !types.empty() && table::type_kind(types[0]) == table::TypeKind::F;
   const ast::Operand& d = opd(0);
   const ast::Operand& s = opd(1);

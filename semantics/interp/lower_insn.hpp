@@ -315,6 +315,11 @@ class InsnLowering {
     }
   }
 
+  // Appends the 64-bit halves of .b128 operands (a register, a constant or
+  // `_`, or a vector of them) to out[n..] (lower_insn.cpp).
+  void wide_opnds(const ast::Operand& a, Opnd* out, uint8_t& n);
+  void wide_mov();
+
   void ld_st(bool is_ld);
   void atom(bool is_red);
   void arith();

@@ -262,11 +262,19 @@ void InsnLowering::async_op() {
       // once is a permitted schedule.
       if (types.empty()) ctx.fail(in.pos, "st.async/red.async without a type");
       unsigned bits = tbits();
-      if (bits > 64) return unsupported("128-bit st.async elements are not supported");
+      if (bits > 128 || (bits == 128 && (in.op != Opcode::st_async || vec > 1)))
+        return unsupported("st.async/red.async element wider than the PTX forms");
       i.size = static_cast<uint8_t>(std::max(1u, bits / 8));
       i.nk = numkind(types[0]);
       i.addr = address(opd(0));
-      if (in.op == Opcode::st_async) {
+      if (bits == 128) {  // .b128: one 16-byte store as the register's two 64-bit halves
+        i.op = IrOp::St;
+        i.size = 8;
+        i.nk = NumKind::B;
+        i.nsrc = 0;
+        wide_opnds(opd(1), i.src, i.nsrc);
+        if (i.nsrc != 2) ctx.fail(in.pos, "st.async .b128 takes one 128-bit operand");
+      } else if (in.op == Opcode::st_async) {
         i.op = IrOp::St;
         sources(opd(1), bits, i.nk == NumKind::F);
         if (vec > 1 && i.nsrc != vec) ctx.fail(in.pos, "vector width does not match the operand list");

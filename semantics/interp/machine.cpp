@@ -234,6 +234,12 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
         t.local.mark_init(new_fp + fm.frame_off, std::min(8u, fm.size));
       }
     }
+    if (fm.is_reg && fm.width == 128) {  // the high half of a .b128 formal
+      uint64_t hi = 0;
+      if (a.in_frame) std::memcpy(&hi, &t.local.bytes[t.fp + a.frame_off + 8], 8);
+      else if (a.value.kind == Opnd::Reg) hi = t.regs[t.reg_base + a.value.slot + 1];
+      t.regs[new_base + fm.slot + 1] = hi;
+    }
   }
   t.frames.push_back(fr);
   t.reg_base = new_base;
@@ -269,6 +275,14 @@ void Machine::do_ret(Warp& w, Thread& t, const Inst& in) {
       }
     } else if (a.value.kind == Opnd::Reg) {
       t.regs[fr.reg_base + a.value.slot] = v;
+    }
+    if (fm.is_reg && fm.width == 128) {  // the high half of a .b128 return value
+      uint64_t hi = t.regs[t.reg_base + fm.slot + 1];
+      if (a.in_frame) {
+        std::memcpy(&t.local.bytes[fr.fp + a.frame_off + 8], &hi, 8);
+        t.local.mark_init(fr.fp + a.frame_off + 8, 8);
+      }
+      else if (a.value.kind == Opnd::Reg) t.regs[fr.reg_base + a.value.slot + 1] = hi;
     }
   }
   t.regs.resize(t.reg_base);
