@@ -1,4 +1,4 @@
-// `ptxcheck [options] FILE.litmus|DIR...`: decide litmus tests under the
+// `ptxcheck [litmus] [options] FILE.litmus|DIR...`: decide litmus tests under the
 // PTX memory model and print herd7-style results (or JSON lines).
 // Exit: 0 all decided (and every --expect met), 1 an expectation not met,
 // 2 invalid input or usage, 3 a resource limit (timeout, too many paths).
@@ -93,7 +93,7 @@ int expected_for(const std::string& path, const std::vector<std::pair<std::strin
 
 int cmd_litmus(const Args& args) {
   Options o;
-  CLI::App app{"ptxcheck: decide PTX litmus tests under the PTX memory model (PTX ISA 9.2 ch. 8)"};
+  CLI::App app{"Decide PTX litmus tests under the PTX memory model (PTX ISA 9.2 chapter 8).", "ptxcheck litmus"};
   app.add_option("inputs", o.inputs, "litmus files or directories (searched for *.litmus)");
   app.add_flag("--json", o.json, "one JSON object per test");
   app.add_option("--model", o.model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
@@ -107,16 +107,7 @@ int cmd_litmus(const Args& args) {
   app.add_option("--unroll", o.unroll, "times a loop's backward jump may be taken per path")->check(CLI::Range(0, 64));
   app.add_flag("-q,--quiet", o.quiet, "print only the summary (and mismatches)");
   app.add_flag("--summary", o.summary, "print the summary table even for one test");
-  std::vector<std::string> rev(args.rbegin(), args.rend());
-  try {
-    app.parse(rev);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "ptxcheck: %s\n", e.what());
-    return kExitInvalidInput;
-  }
+  if (int rc = parse_args(app, args); rc >= 0) return rc;
   RunConfig cfg;
   if (!parse_model(o.model, cfg.model)) {
     std::fprintf(stderr, "ptxcheck: unknown --model '%s' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)\n", o.model.c_str());

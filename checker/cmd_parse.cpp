@@ -1,4 +1,4 @@
-// `ptxcheck parse [--json] FILE...`: parse PTX modules and print them as
+// `ptxcheck parse [--json] FILE.ptx...`: parse PTX modules and print them as
 // canonical PTX (default) or as a JSON AST. Exit 0 when every file parses,
 // 2 on the first malformed file (error with source line and caret) or on a
 // usage error.
@@ -18,24 +18,10 @@ namespace ptxcheck::cli {
 int cmd_parse(const Args& args) {
   bool json = false;
   std::vector<std::string> files;
-  for (const auto& a : args) {
-    if (a == "--json") {
-      json = true;
-    } else if (a == "-h" || a == "--help") {
-      std::fputs("usage: ptxcheck parse [--json] FILE.ptx...\n", stdout);
-      return kExitOk;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "ptxcheck parse: unknown option '%s'\nusage: ptxcheck parse [--json] FILE.ptx...\n",
-                   a.c_str());
-      return kExitInvalidInput;
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.empty()) {
-    std::fputs("usage: ptxcheck parse [--json] FILE.ptx...\n", stderr);
-    return kExitInvalidInput;
-  }
+  CLI::App app{"Parse PTX modules (PTX ISA 9.2) and print them as canonical PTX or as a JSON AST.", "ptxcheck parse"};
+  app.add_flag("--json", json, "print the JSON AST (an array when several files are given)");
+  app.add_option("files", files, "PTX files")->required();
+  if (int rc = parse_args(app, args); rc >= 0) return rc;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);

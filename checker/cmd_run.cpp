@@ -11,51 +11,27 @@
 
 namespace ptxcheck::cli {
 
-namespace {
-constexpr const char* kRunUsage =
-    "usage: ptxcheck run SPEC.json [--json] [--expect FILE] [--max-steps N] [--no-races]\n"
-    "  --json         print the result object as JSON\n"
-    "  --expect FILE  compare the outputs with FILE (bit-exact or {\"tolerance\": {\"ulp\": N}})\n"
-    "  --max-steps N  stop after N thread instructions (exit 3); default 2000000000\n"
-    "  --no-races     do not track data races\n";
-}
-
 int cmd_run(const Args& args) {
-  std::string spec, expect;
-  bool json = false;
+  std::string spec, expect, max_steps;
+  bool json = false, no_races = false;
   interp::RunOptions opt;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--expect" && i + 1 < args.size()) {
-      expect = args[++i];
-    } else if (a == "--max-steps" && i + 1 < args.size()) {
-      const std::string& n = args[++i];
-      if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 19) {
-        std::fprintf(stderr, "ptxcheck run: --max-steps needs a non-negative integer\n%s", kRunUsage);
-        return kExitInvalidInput;
-      }
-      opt.max_steps = std::stoull(n);
-    } else if (a == "--no-races") {
-      opt.check_races = false;
-    } else if (a == "-h" || a == "--help") {
-      std::fputs(kRunUsage, stdout);
-      return kExitOk;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "ptxcheck run: unknown option '%s'\n%s", a.c_str(), kRunUsage);
-      return kExitInvalidInput;
-    } else if (spec.empty()) {
-      spec = a;
-    } else {
-      std::fprintf(stderr, "ptxcheck run: one launch spec at a time\n%s", kRunUsage);
-      return kExitInvalidInput;
-    }
-  }
-  if (spec.empty()) {
-    std::fputs(kRunUsage, stderr);
-    return kExitInvalidInput;
-  }
+  CLI::App app{"Execute one kernel launch described by a launch spec (docs/launch-spec.md).", "ptxcheck run"};
+  app.add_option("spec", spec, "launch spec (JSON)")->required();
+  app.add_flag("--json", json, "print the result object as JSON");
+  app.add_option("--expect", expect, "compare the outputs with FILE (bit-exact or {\"tolerance\": {\"ulp\": N}})")
+      ->type_name("FILE");
+  app.add_option("--max-steps", max_steps,
+                 "stop after N thread instructions (exit 3); default " + std::to_string(opt.max_steps))
+      ->type_name("N")
+      ->check([](const std::string& n) {
+        return n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 19
+                   ? std::string("needs a non-negative integer")
+                   : std::string();
+      });
+  app.add_flag("--no-races", no_races, "do not track data races");
+  if (int rc = parse_args(app, args); rc >= 0) return rc;
+  if (!max_steps.empty()) opt.max_steps = std::stoull(max_steps);
+  if (no_races) opt.check_races = false;
   interp::RunReport r = interp::run_spec_file(spec, opt);
   std::string text = json ? interp::format_json(r) : interp::format_text(r);
   std::fputs(text.c_str(), stdout);

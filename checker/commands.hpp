@@ -1,14 +1,22 @@
-// Subcommands of the ptxcheck CLI. Each takes the arguments after its name
-// (for the litmus checker, all arguments) and returns an exit code from
+// Subcommands of the ptxcheck CLI (rows of checker/subcommands.def). Each
+// takes the arguments after its name (for the default litmus checker called
+// without its name, all arguments) and returns an exit code from
 // parser/diagnostic.hpp: 0 ok, 1 expectation not met, 2 invalid input or
 // usage, 3 resource limit reached.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 namespace ptxcheck::cli {
 using Args = std::vector<std::string>;
-int cmd_litmus(const Args& args);  // ptxcheck [options] FILE.litmus|DIR...   (checker/cmd_litmus.cpp)
-int cmd_parse(const Args& args);   // ptxcheck parse [--json] FILE.ptx...     (checker/cmd_parse.cpp)
-int cmd_run(const Args& args);     // ptxcheck run SPEC.json [--json] [--expect F] (checker/cmd_run.cpp)
+
+#define PTXCHECK_SUBCOMMAND(name, fn, arguments, summary) int fn(const Args& args);
+#include "checker/subcommands.def"
+#undef PTXCHECK_SUBCOMMAND
+
+// Parses `args` with `app` (named "ptxcheck SUB"). Returns -1 when the
+// subcommand should go on; otherwise the exit code to return: 0 after
+// printing --help, 2 after a one-line usage error on stderr.
+int parse_args(CLI::App& app, const Args& args);
 }  // namespace ptxcheck::cli

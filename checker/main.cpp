@@ -1,6 +1,7 @@
 // ptxcheck: which outcomes does the PTX memory model allow, and what does a
-// PTX kernel compute. Dispatches to a subcommand; the default is the litmus
-// checker.
+// PTX kernel compute. Dispatches to a subcommand of checker/subcommands.def;
+// without a subcommand name, the first row (the litmus checker) runs.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -9,27 +10,70 @@
 #include "parser/diagnostic.hpp"
 
 namespace {
-constexpr const char* kUsage =
-    "usage: ptxcheck [options] FILE.litmus|DIR...   check litmus tests (see --help)\n"
-    "       ptxcheck parse [--json] FILE.ptx...      parse PTX, print canonical PTX or JSON AST\n"
-    "       ptxcheck run SPEC.json [--json] [--expect FILE]   execute a kernel\n";
+
+// The PTX ISA version whose semantics ptxcheck implements.
+constexpr const char* kPtxIsaVersion = "9.2";
+
+struct Subcommand {
+  const char* name;
+  int (*fn)(const ptxcheck::cli::Args&);
+  const char* arguments;
+  const char* summary;
+};
+
+constexpr Subcommand kSubcommands[] = {
+#define PTXCHECK_SUBCOMMAND(name, fn, arguments, summary) {name, &ptxcheck::cli::fn, arguments, summary},
+#include "checker/subcommands.def"
+#undef PTXCHECK_SUBCOMMAND
+};
+
+std::string overview() {
+  std::string s =
+      "usage: ptxcheck [SUBCOMMAND] [options] ARGS...\n"
+      "Executable reference semantics of NVIDIA PTX (PTX ISA " + std::string(kPtxIsaVersion) + ").\n\n"
+      "subcommands (`ptxcheck SUBCOMMAND --help` lists its options):\n";
+  size_t w = 0;
+  for (const auto& c : kSubcommands) w = std::max(w, std::string(c.name).size());
+  for (const auto& c : kSubcommands) {
+    std::string name = c.name;
+    s += "  " + name + std::string(w + 2 - name.size(), ' ') + c.summary + "\n";
+    s += "  " + std::string(w + 2, ' ') + "ptxcheck " + name + " " + c.arguments + "\n";
+  }
+  s += "\nWithout a SUBCOMMAND, ptxcheck runs `" + std::string(kSubcommands[0].name) +
+       "` on its arguments.\n\n"
+       "options:\n"
+       "  -h, --help   print this list\n"
+       "  --version    print the ptxcheck version and the PTX ISA version it implements\n";
+  return s;
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   ptxcheck::cli::Args args(argv + 1, argv + argc);
   try {
     if (args.empty()) {
-      std::fputs(kUsage, stderr);
+      std::fputs("ptxcheck: no arguments (see ptxcheck --help)\n", stderr);
       return ptxcheck::kExitInvalidInput;
     }
     const std::string& first = args[0];
-    if (first == "parse") return ptxcheck::cli::cmd_parse({args.begin() + 1, args.end()});
-    if (first == "run") return ptxcheck::cli::cmd_run({args.begin() + 1, args.end()});
-    if (first == "help") {
-      std::fputs(kUsage, stdout);
+    if (first == "-h" || first == "--help" || (first == "help" && args.size() == 1)) {
+      std::fputs(overview().c_str(), stdout);
       return ptxcheck::kExitOk;
     }
-    return ptxcheck::cli::cmd_litmus(args);
+    if (first == "--version") {
+      std::printf("ptxcheck %s (PTX ISA %s)\n", PTXCHECK_VERSION, kPtxIsaVersion);
+      return ptxcheck::kExitOk;
+    }
+    if (first == "help") {  // `ptxcheck help SUB` is `ptxcheck SUB --help`
+      for (const auto& c : kSubcommands)
+        if (args[1] == c.name) return c.fn({"--help"});
+      std::fprintf(stderr, "ptxcheck: no subcommand '%s' (see ptxcheck --help)\n", args[1].c_str());
+      return ptxcheck::kExitInvalidInput;
+    }
+    for (const auto& c : kSubcommands)
+      if (first == c.name) return c.fn({args.begin() + 1, args.end()});
+    return kSubcommands[0].fn(args);
   } catch (const ptxcheck::InputError& e) {
     std::fprintf(stderr, "%s\n", ptxcheck::format_error(e.file(), e.pos(), e.what()).c_str());
     return ptxcheck::kExitInvalidInput;
