@@ -187,10 +187,14 @@ void Encoding::encode_obs() {
     }
 }
 
+// Observation order between x and y: W -> R edges as above, and (Dat3M
+// v7.5 reading, !obs_rmw) the rmw edge from an atomic's read to its write.
 z3::expr Encoding::obs(int x, int y) {
-  if (f_.W[x] && f_.R[y] && f_.loc(x, y))
-    if (const auto& v = obs_.empty() ? std::nullopt : obs_[size_t(x) * n_ + y]) return *v;
+  if (f_.W[x] && f_.R[y] && f_.loc(x, y)) {
+    if (!obs_.empty())
+      if (const auto& v = obs_[size_t(x) * n_ + y]) return *v;
     return msrf(x, y);
+  }
   if (!f_.obs_rmw && f_.R[x])
     for (auto [r, w] : f_.rmw)
       if (r == x && w == y) return T_;

@@ -47,6 +47,11 @@ class Encoding {
   z3::expr blocking_clause(const z3::model& m) const;
   // A clause excluding the execution of `c` (found under another encoding).
   z3::expr exclusion_clause(const Candidate& c) const;
+  // The causality order (PTX ISA 8.9.5 Causality order) between x and y as
+  // a formula over this encoding's variables, for tests that compare it
+  // with oracle_cause() on each model. It may define auxiliary variables:
+  // call it before solving.
+  z3::expr causality(int x, int y) { return cause(x, y); }
 
  private:
   using Opt = std::optional<z3::expr>;
