@@ -270,6 +270,9 @@ std::string format_value(uint64_t bits, ElemType t) {
     return "\"0x" + std::string(buf, r.ptr) + "\"";
   }
   if (std::isinf(d)) return d > 0 ? "\"inf\"" : "\"-inf\"";
+  // Negative zero keeps a fraction so that JSON readers that map integer
+  // spellings to integers (Python's json: `-0` is int 0) keep the sign.
+  if (d == 0 && std::signbit(d)) return "-0.0";
   if (t == ElemType::f64) {
     auto r = std::to_chars(buf, buf + sizeof buf, d);
     return std::string(buf, r.ptr);

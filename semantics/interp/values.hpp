@@ -45,7 +45,8 @@ uint64_t double_to_float_bits(double x, ElemType t);
 double float_bits_to_double(uint64_t bits, ElemType t);
 
 // JSON spelling of a value: integers as JSON integers, floats shortest
-// round-trip, specials as JSON strings ("nan", "inf", "-inf", "0x7fc00000").
+// round-trip (negative zero as -0.0), specials as JSON strings ("nan", "inf",
+// "-inf", "0x7fc00000").
 std::string format_value(uint64_t bits, ElemType t);
 
 // Sign-extend or mask `bits` to the element width (keeps the value's class).

@@ -9,9 +9,12 @@
 #include <cstdio>
 #include <unistd.h>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/launch_spec.hpp"
@@ -41,6 +44,37 @@ std::string errors_of(const RunReport& r) {
   for (const auto& d : r.result.diagnostics)
     s += d.file + ":" + std::to_string(d.line) + ": " + d.severity + ": " + d.kind + ": " + d.message + "\n";
   return s;
+}
+
+// The outputs printed by format_json, read back with nlohmann::json, are the
+// launch's bits (docs/launch-spec.md: values print as the shortest decimal
+// that reads back exactly; -0.0 keeps its sign). Returns the first mismatch.
+std::string json_readback_mismatch(const RunReport& r) {
+  nlohmann::json j = nlohmann::json::parse(format_json(r));
+  for (const auto& name : r.spec.outputs) {
+    const BufferSpec& bs = r.spec.buffers[static_cast<size_t>(r.spec.buffer_index(name))];
+    const auto& bytes = r.result.buffers.at(static_cast<size_t>(r.spec.buffer_index(name)));
+    const auto& vals = j.at("outputs").at(name);
+    unsigned sz = elem_size(bs.type);
+    for (uint64_t k = 0; k < bs.count; ++k) {
+      uint64_t got = 0, back = 0;
+      std::memcpy(&got, &bytes[k * sz], sz);
+      const nlohmann::json& v = vals.at(k);
+      if (v.is_string()) {
+        std::string t = v.get<std::string>();
+        if (t.rfind("0x", 0) == 0) back = std::stoull(t.substr(2), nullptr, 16);
+        else if (t == "nan") back = canonical_nan(bs.type);
+        else back = decimal_to_float_bits(t, bs.type).value_or(~got);
+      } else if (elem_is_float(bs.type)) {
+        back = double_to_float_bits(v.get<double>(), bs.type);
+      } else {
+        back = v.is_number_unsigned() ? v.get<uint64_t>() : static_cast<uint64_t>(v.get<int64_t>());
+      }
+      if (mask_to(back, bs.type) != mask_to(got, bs.type))
+        return name + "[" + std::to_string(k) + "] prints as " + v.dump() + " and reads back as other bits";
+    }
+  }
+  return "";
 }
 }  // namespace
 
@@ -78,6 +112,7 @@ TEST_CASE("corpus kernels compute their expected outputs", "[kernels]") {
       INFO(mm);
       CHECK(e.ok);
       if (fs::exists(exp)) CHECK(e.compared > 0);
+      CHECK(json_readback_mismatch(r) == "");
     }
   }
 }
