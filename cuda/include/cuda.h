@@ -41,6 +41,15 @@ extern "C" {
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
 #define cuMemAllocHost            cuMemAllocHost_v2
+#define cuMemHostRegister         cuMemHostRegister_v2
+#define cuMemAllocPitch           cuMemAllocPitch_v2
+#define cuMemGetAddressRange      cuMemGetAddressRange_v2
+#define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
+#define cuMemAdvise               cuMemAdvise_v2
+#define cuDevicePrimaryCtxSetFlags cuDevicePrimaryCtxSetFlags_v2
+#define cuDeviceGetUuid           cuDeviceGetUuid_v2
+#define cuGetProcAddress          cuGetProcAddress_v2
+#define cuMemPrefetchAsync        PTXCHECK_API_PTSZ(cuMemPrefetchAsync_v2)
 
 /* Built with CUDA_API_PER_THREAD_DEFAULT_STREAM, stream-ordered calls use
  * the per-thread default stream through _ptds/_ptsz entry points. */
@@ -60,6 +69,14 @@ extern "C" {
 #define cuMemsetD8         PTXCHECK_API_PTDS(cuMemsetD8_v2)
 #define cuMemsetD16        PTXCHECK_API_PTDS(cuMemsetD16_v2)
 #define cuMemsetD32        PTXCHECK_API_PTDS(cuMemsetD32_v2)
+#define cuMemsetD2D8       PTXCHECK_API_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16      PTXCHECK_API_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32      PTXCHECK_API_PTDS(cuMemsetD2D32_v2)
+#define cuMemcpy2D         PTXCHECK_API_PTDS(cuMemcpy2D_v2)
+#define cuMemcpy2DUnaligned PTXCHECK_API_PTDS(cuMemcpy2DUnaligned_v2)
+#define cuMemcpy3D         PTXCHECK_API_PTDS(cuMemcpy3D_v2)
+#define cuMemcpy2DAsync    PTXCHECK_API_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemcpy3DAsync    PTXCHECK_API_PTSZ(cuMemcpy3DAsync_v2)
 #if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuMemsetD8Async     cuMemsetD8Async_ptsz
 #define cuMemsetD16Async    cuMemsetD16Async_ptsz
@@ -70,6 +87,20 @@ extern "C" {
 #define cuEventRecord       cuEventRecord_ptsz
 #define cuLaunchKernel      cuLaunchKernel_ptsz
 #define cuLaunchKernelEx    cuLaunchKernelEx_ptsz
+#define cuMemcpy            cuMemcpy_ptds
+#define cuMemcpyAsync       cuMemcpyAsync_ptsz
+#define cuMemsetD2D8Async   cuMemsetD2D8Async_ptsz
+#define cuMemsetD2D16Async  cuMemsetD2D16Async_ptsz
+#define cuMemsetD2D32Async  cuMemsetD2D32Async_ptsz
+#define cuStreamGetPriority cuStreamGetPriority_ptsz
+#define cuStreamGetFlags    cuStreamGetFlags_ptsz
+#define cuStreamGetCtx      cuStreamGetCtx_ptsz
+#define cuStreamGetId       cuStreamGetId_ptsz
+#define cuStreamAddCallback cuStreamAddCallback_ptsz
+#define cuStreamAttachMemAsync cuStreamAttachMemAsync_ptsz
+#define cuEventRecordWithFlags cuEventRecordWithFlags_ptsz
+#define cuLaunchHostFunc    cuLaunchHostFunc_ptsz
+#define cuLaunchCooperativeKernel cuLaunchCooperativeKernel_ptsz
 #endif
 
 /* ---- handles ----------------------------------------------------------- */
@@ -82,6 +113,12 @@ typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUevent_st* CUevent;
 typedef struct CUstream_st* CUstream;
+typedef struct CUlib_st* CUlibrary;  /* context-independent code (CUDA 12) */
+typedef struct CUkern_st* CUkernel;  /* a kernel of a library */
+typedef struct CUarray_st* CUarray;  /* arrays are not provided by the shim */
+typedef struct CUuuid_st {
+  char bytes[16];
+} CUuuid;
 
 /* Special stream handles: the legacy default stream and the per-thread one. */
 #define CU_STREAM_LEGACY     ((CUstream)0x1)
@@ -113,6 +150,8 @@ typedef enum cudaError_enum {
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+  CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
   CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
   CUDA_ERROR_ASSERT = 710,
   CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
@@ -337,6 +376,148 @@ typedef struct CUlaunchConfig_st {
   unsigned int numAttrs;
 } CUlaunchConfig;
 
+
+/* ---- memory types, copies, pointer attributes ---------------------------- */
+typedef enum CUmemorytype_enum {
+  CU_MEMORYTYPE_HOST = 0x01,
+  CU_MEMORYTYPE_DEVICE = 0x02,
+  CU_MEMORYTYPE_ARRAY = 0x03,
+  CU_MEMORYTYPE_UNIFIED = 0x04
+} CUmemorytype;
+
+typedef struct CUDA_MEMCPY2D_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  CUmemorytype srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  CUmemorytype dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+} CUDA_MEMCPY2D;
+
+typedef struct CUDA_MEMCPY3D_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  CUmemorytype srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  void* reserved0;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  CUmemorytype dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  void* reserved1;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} CUDA_MEMCPY3D;
+
+typedef enum CUpointer_attribute_enum {
+  CU_POINTER_ATTRIBUTE_CONTEXT = 1,
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+  CU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+  CU_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+  CU_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+  CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+  CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+  CU_POINTER_ATTRIBUTE_MAPPED = 13
+} CUpointer_attribute;
+
+typedef enum CUmemAttach_flags_enum {
+  CU_MEM_ATTACH_GLOBAL = 0x1,
+  CU_MEM_ATTACH_HOST = 0x2,
+  CU_MEM_ATTACH_SINGLE = 0x4
+} CUmemAttach_flags;
+
+typedef enum CUmemLocationType_enum {
+  CU_MEM_LOCATION_TYPE_INVALID = 0x0,
+  CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+  CU_MEM_LOCATION_TYPE_HOST = 0x2,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+  CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+  CU_MEM_LOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemLocationType;
+
+typedef struct CUmemLocation_st {
+  CUmemLocationType type;
+  int id;
+} CUmemLocation;
+
+typedef enum CUmem_advise_enum {
+  CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+  CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+  CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+  CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+  CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+  CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6
+} CUmem_advise;
+
+#define CU_MEMHOSTREGISTER_PORTABLE 0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define CU_MEMHOSTREGISTER_IOMEMORY 0x04
+#define CU_MEMHOSTREGISTER_READ_ONLY 0x08
+
+/* ---- libraries (context-independent loading, CUDA 12) -------------------- */
+typedef enum CUlibraryOption_enum {
+  CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+  CU_LIBRARY_BINARY_IS_PRESERVED = 1
+} CUlibraryOption;
+
+typedef enum CUmoduleLoadingMode_enum {
+  CU_MODULE_EAGER_LOADING = 0x1,
+  CU_MODULE_LAZY_LOADING = 0x2
+} CUmoduleLoadingMode;
+
+/* ---- entry points by name (cuGetProcAddress) ----------------------------- */
+typedef enum CUdriverProcAddress_flags_enum {
+  CU_GET_PROC_ADDRESS_DEFAULT = 0,
+  CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 << 0,
+  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1
+} CUdriverProcAddress_flags;
+
+typedef enum CUdriverProcAddressQueryResult_enum {
+  CU_GET_PROC_ADDRESS_SUCCESS = 0,
+  CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+  CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+
+/* ---- host callbacks, occupancy ------------------------------------------- */
+typedef void (*CUhostFn)(void* userData);
+typedef void (*CUstreamCallback)(CUstream hStream, CUresult status, void* userData);
+
+typedef enum CUoccupancy_flags_enum {
+  CU_OCCUPANCY_DEFAULT = 0x0,
+  CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 0x1
+} CUoccupancy_flags;
+
+typedef enum CUevent_record_flags_enum {
+  CU_EVENT_RECORD_DEFAULT = 0x0,
+  CU_EVENT_RECORD_EXTERNAL = 0x1
+} CUevent_record_flags;
+
 /* ---- errors ----------------------------------------------------------------- */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr);
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** pStr);
@@ -420,6 +601,99 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent);
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
 CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+
+/* ---- runtime-API support: what libcudart asks a driver for -------------------- */
+CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, uint64_t flags,
+                                  CUdriverProcAddressQueryResult* symbolStatus);
+CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags);
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long* ctxId);
+CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx);
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);
+
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin);
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions,
+                                   void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption* libraryOptions,
+                                   void** libraryOptionValues, unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* fileName, CUjit_option* jitOptions,
+                                       void** jitOptionsValues, unsigned int numJitOptions,
+                                       CUlibraryOption* libraryOptions, void** libraryOptionValues,
+                                       unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int* count, CUlibrary lib);
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel* kernels, unsigned int numKernels, CUlibrary lib);
+CUresult CUDAAPI cuLibraryGetModule(CUmodule* pMod, CUlibrary library);
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name);
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name);
+CUresult CUDAAPI cuLibraryGetUnifiedFunction(void** fptr, CUlibrary library, const char* symbol);
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetAttribute(int* pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
+CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t* paramOffset, size_t* paramSize);
+CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc);
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t* paramOffset, size_t* paramSize);
+
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags);
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height,
+                                 unsigned int ElementSizeBytes);
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr);
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr* pdptr, void* p, unsigned int Flags);
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int* pFlags, void* p);
+CUresult CUDAAPI cuMemHostRegister(void* p, size_t bytesize, unsigned int Flags);
+CUresult CUDAAPI cuMemHostUnregister(void* p);
+CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr);
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes, void** data,
+                                        CUdeviceptr ptr);
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D* pCopy);
+CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* pCopy);
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D* pCopy, CUstream hStream);
+CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D* pCopy);
+CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D* pCopy, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                               size_t Height);
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                   size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                    size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                    size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                                    CUstream hStream);
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                           void** kernelParams);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData);
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
+                                                             size_t dynamicSMemSize);
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize,
+                                                                      size_t dynamicSMemSize, unsigned int flags);
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, CUfunction func, int numBlocks,
+                                                         int blockSize);
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int* priority);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int* flags);
+CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext* pctx);
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long* streamId);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags);
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
 
 #ifdef __cplusplus
 }

@@ -88,7 +88,7 @@ SHIM_API CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config) {
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = resolve_function(s, f)) return r;
   return static_cast<unsigned>(config) <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 

@@ -40,13 +40,17 @@ void release_resources(State& s, CUcontext c) {
     m->m = nullptr;
     s.live.erase(m);
   }
-  for (uint64_t a : c->allocs) s.session->free(a);
+  for (uint64_t a : c->allocs) {
+    s.session->free(a);
+    release_managed(a);
+  }
   for (CUstream st : c->streams) s.live.erase(st);
   for (CUevent e : c->events) s.live.erase(e);
   c->modules.clear();
   c->allocs.clear();
   c->streams.clear();
   c->events.clear();
+  c->local_storage.clear();
   c->sticky = CUDA_SUCCESS;
 }
 
@@ -65,8 +69,11 @@ bool parse_sm(const char* v, int& major, int& minor) {
 }
 
 void configure(Device& d) {
-  if (const char* v = std::getenv("PTXCHECK_SHIM_SM"); v && *v && !parse_sm(v, d.sm_major, d.sm_minor))
-    report(std::string("ignoring PTXCHECK_SHIM_SM='") + v + "' (expected e.g. 90, 9.0 or sm_90)");
+  for (const char* var : {"PTXCHECK_SHIM_SM", "PTXCHECK_DEVICE"})  // PTXCHECK_DEVICE wins
+    if (const char* v = std::getenv(var); v && *v && !parse_sm(v, d.sm_major, d.sm_minor))
+      report(std::string("ignoring ") + var + "='" + v + "' (expected e.g. sm_90, 90 or 9.0)");
+  const char* trace = std::getenv("PTXCHECK_SHIM_TRACE");
+  d.trace = trace && std::strcmp(trace, "1") == 0;
   if (const char* v = std::getenv("PTXCHECK_SHIM_MEM_MB"); v && *v) {
     char* end = nullptr;
     unsigned long long mb = std::strtoull(v, &end, 10);
@@ -95,6 +102,11 @@ CUcontext new_ctx(State& s, bool primary, unsigned flags) {
 }
 
 }  // namespace
+
+CUcontext primary_ctx(State& s) {
+  if (!s.primary) s.primary = new_ctx(s, true, 0);
+  return s.primary;
+}
 
 }  // namespace shim
 
@@ -227,16 +239,48 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = 2048; break;
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 0; break;
-    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;  // device and host addresses never overlap
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = d.sm_major; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = d.sm_minor; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: v = 228 * 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: v = 227 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: v = 32; break;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: v = d.sm_major >= 9; break;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    default: {
+      // The rest of the CUDA 13 attributes (1..147), read by
+      // cudaGetDeviceProperties: limits of an sm_90-class part, and 0 for
+      // features the shim does not provide.
+      int a = static_cast<int>(attrib);
+      switch (a) {
+        case 14: v = 512; break;                             // TEXTURE_ALIGNMENT
+        case 21: case 22: case 69: case 70: v = 131072; break;  // 1D/2D texture widths
+        case 23: case 71: v = 65536; break;                  // 2D heights
+        case 24: case 25: case 26: v = 16384; break;         // 3D
+        case 27: case 42: v = 32768; break;                  // layered widths
+        case 28: v = 32768; break;
+        case 29: case 43: v = 2048; break;                   // layers
+        case 30: v = 512; break;                             // SURFACE_ALIGNMENT
+        case 51: v = 32; break;                              // TEXTURE_PITCH_ALIGNMENT
+        case 72: v = 2097120; break;                         // 2D linear pitch
+        case 55: case 56: case 58: case 61: case 63: v = 32768; break;
+        case 57: case 59: case 60: case 64: v = 65536; break;
+        case 52: case 53: case 66: case 67: v = 32768; break;
+        case 54: case 62: case 65: case 68: v = 2048; break;
+        case 73: case 74: case 77: v = 32768; break;
+        case 78: v = 1; break;                               // STREAM_PRIORITIES_SUPPORTED
+        case 79: case 80: v = 1; break;                      // L1 caches
+        case 87: v = 2; break;                               // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
+        case 111: v = 1024; break;                           // RESERVED_SHARED_MEMORY_PER_BLOCK
+        case 126: v = d.sm_major >= 9 ? 4 : 1; break;        // MEM_SYNC_DOMAIN_COUNT
+        case 127: v = d.sm_major >= 9; break;                // TENSOR_MAP_ACCESS_SUPPORTED
+        case 131: case 134: v = -1; break;                   // NUMA ids
+        default:
+          if (a < 1 || a > 147) return CUDA_ERROR_INVALID_VALUE;
+          v = 0;
+      }
+    }
   }
   *pi = v;
   return CUDA_SUCCESS;
@@ -250,7 +294,7 @@ SHIM_API CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  if (!s.primary) s.primary = new_ctx(s, true, 0);
+  primary_ctx(s);
   ++s.primary_refs;
   *pctx = s.primary;
   return CUDA_SUCCESS;

@@ -96,7 +96,7 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
-  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = resolve_function(s, f)) return r;
   if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
   if (!valid_stream(s, hStream, c)) return CUDA_ERROR_INVALID_HANDLE;
   if (completion && !is_live(s, completion, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
@@ -115,8 +115,10 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
   std::vector<uint8_t> params;
   if (CUresult r = gather_params(f->k->prog, kernelParams, extra, params)) return r;
   interp::RunResult res;
+  managed_to_device(s);
   try {
     res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), s.dev.run);
+    managed_from_device(s);
   } catch (const ptxcheck::InputError& e) {  // launch configuration the kernel refuses
     report("cuLaunchKernel(" + f->k->name + "): " + e.what());
     return std::string_view(e.what()).find("cluster") != std::string_view::npos ? CUDA_ERROR_INVALID_CLUSTER_SIZE
@@ -198,7 +200,7 @@ SHIM_API CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfun
   std::lock_guard lk(s.mu);
   if (!pi) return CUDA_ERROR_INVALID_VALUE;
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = resolve_function(s, f)) return r;
   const interp::Program& p = f->k->prog;
   const interp::Function& kf = p.funcs[p.kernel];
   auto prod = [](const std::array<uint32_t, 3>& d) { return static_cast<int>(d[0] * d[1] * d[2]); };
@@ -230,7 +232,7 @@ SHIM_API CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attrib, 
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!is_live(s, f, Kind::Function)) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = resolve_function(s, f)) return r;
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
       if (value < 0 || uint64_t(value) + f->k->prog.static_shared_bytes > kOptinSharedLimit)

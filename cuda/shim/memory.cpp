@@ -13,7 +13,10 @@ namespace {
 
 // Host access to n bytes at a device address, or nullptr when they are not
 // all inside one allocation.
-uint8_t* device_bytes(State& s, CUdeviceptr p, size_t n) { return s.session->host_bytes(p, n); }
+uint8_t* device_bytes(State& s, CUdeviceptr p, size_t n) {
+  if (is_managed(s, p, n)) return reinterpret_cast<uint8_t*>(p);  // the host copy is current between launches
+  return s.session->host_bytes(p, n);
+}
 
 CUresult copy(State& s, void* dst_host, CUdeviceptr dst_dev, const void* src_host, CUdeviceptr src_dev, size_t n,
               CUstream stream) {
@@ -62,17 +65,13 @@ void write_log(unsigned n, CUjit_option* options, void** values, CUjit_option bu
   values[size_idx] = reinterpret_cast<void*>(static_cast<uintptr_t>(len + 1));
 }
 
-CUresult load(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
-              CUjit_option* options, void** values) {
+}  // namespace
+
+CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
+                        CUjit_option* options, void** values) {
   State& s = state();
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
-  // Only PTX text: a cubin (ELF) or fatbinary cannot be interpreted.
-  if (text.size() >= 4 && (std::memcmp(text.data(), "\x7f" "ELF", 4) == 0 ||
-                           std::memcmp(text.data(), "\x50\xed\x55\xba", 4) == 0)) {
-    report(name + ": not PTX text (cubin or fatbinary images are not supported by the interpreter)");
-    return CUDA_ERROR_INVALID_IMAGE;
-  }
   try {
     ptxcheck::interp::SessionModule& m = s.session->load_module(text, name);
     auto* h = make_handle<CUmod_st>(s, Kind::Module);
@@ -95,11 +94,6 @@ CUresult load(CUmodule* module, const std::string& text, const std::string& name
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
 }
-
-// PTX text of a module image: NUL-terminated, as the driver API requires.
-std::string image_text(const void* image) { return std::string(static_cast<const char*>(image)); }
-
-}  // namespace
 
 // ---- memory -------------------------------------------------------------------------
 
@@ -141,6 +135,7 @@ SHIM_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
   if (dptr == 0) return CUDA_SUCCESS;
   if (!c->allocs.erase(dptr)) return CUDA_ERROR_INVALID_VALUE;
   s.session->free(dptr);
+  release_managed(dptr);
   return CUDA_SUCCESS;
 }
 
@@ -197,8 +192,8 @@ SHIM_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsign
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!module || !image || (numOptions && (!options || !optionValues))) return CUDA_ERROR_INVALID_VALUE;
-  return load(module, image_text(image), "<module " + std::to_string(++s.modules_loaded) + ">", numOptions, options,
-              optionValues);
+  return load_image(s, module, image, "<module " + std::to_string(++s.modules_loaded) + ">", numOptions, options,
+                    optionValues);
 }
 
 SHIM_API CUresult cuModuleLoadData(CUmodule* module, const void* image) {
@@ -216,7 +211,9 @@ SHIM_API CUresult cuModuleLoad(CUmodule* module, const char* fname) {
   std::ostringstream text;
   text << in.rdbuf();
   ++s.modules_loaded;
-  return load(module, text.str(), fname, 0, nullptr, nullptr);
+  std::string bytes = text.str();
+  if (bytes.size() < 16) bytes.resize(16, '\0');  // room for the image-kind check; PTX stays NUL-terminated
+  return load_image(s, module, bytes.c_str(), fname, 0, nullptr, nullptr);
 }
 
 SHIM_API CUresult cuModuleUnload(CUmodule hmod) {

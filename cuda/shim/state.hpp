@@ -8,6 +8,7 @@
 // an error code, never a crash), and handle memory is never freed or reused,
 // so a destroyed handle cannot alias a new one.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -28,6 +29,7 @@ struct CUctx_st {
   std::set<uint64_t> allocs;
   std::set<CUstream> streams;
   std::set<CUevent> events;
+  std::vector<std::pair<void*, void*>> local_storage;  // libcudart's per-context state (key, value)
 };
 
 struct CUmod_st {
@@ -45,6 +47,23 @@ struct CUfunc_st {
 struct CUstream_st {
   CUcontext ctx = nullptr;
   unsigned flags = 0;
+  int priority = 0;
+  unsigned long long id = 0;
+};
+
+// A library (cuLibraryLoadData): context-independent code, loaded as a
+// module into each context that uses it (on first use there).
+struct CUlib_st {
+  std::string ptx;   // the PTX the interpreter runs (chosen from a fatbin)
+  std::string name;  // module name in diagnostics
+  std::vector<std::pair<CUcontext, CUmodule>> per_ctx;
+  std::vector<CUkernel> kernels;  // created on first cuLibraryGetKernel
+  std::vector<std::string> kernel_names;
+};
+
+struct CUkern_st {
+  CUlibrary lib = nullptr;
+  std::string name;
 };
 
 struct CUevent_st {
@@ -56,13 +75,14 @@ struct CUevent_st {
 
 namespace shim {
 
-enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event };
+enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel };
 
 struct Device {
   int sm_major = 9, sm_minor = 0;    // PTXCHECK_SHIM_SM ("90", "9.0", "sm_90")
   uint64_t total_mem = 4ull << 30;   // PTXCHECK_SHIM_MEM_MB
   ptxcheck::interp::RunOptions run;  // PTXCHECK_SHIM_MAX_STEPS, PTXCHECK_SHIM_RACES
   bool quiet_warnings = false;       // PTXCHECK_SHIM_QUIET=1: only fatal diagnostics
+  bool trace = false;                // PTXCHECK_SHIM_TRACE=1: log entry-point look-ups
 };
 
 struct State {
@@ -103,6 +123,43 @@ bool valid_stream(State& s, CUstream st, CUcontext c);
 void release_resources(State& s, CUcontext c);
 // Prints "ptxcheck-shim: " + msg to stderr.
 void report(const std::string& msg);
+// MD2 (RFC 1319), for the runtime's integrity check (integrity.cpp).
+class Md2 {
+ public:
+  void update(const void* data, size_t n);
+  std::array<uint8_t, 16> digest();  // pads and finishes; the object is spent
+
+ private:
+  void compress();
+  uint8_t state_[16] = {}, checksum_[16] = {}, block_[16] = {};
+  uint8_t last_ = 0;
+  unsigned fill_ = 0;
+};
+// The private tables of cuGetExportTable (proc.cpp, integrity.cpp).
+const void* const* cudart_interface();
+const void* const* integrity_table();
+
+// The device's primary context, created (not retained) on first use.
+CUcontext primary_ctx(State& s);
+// The device's architecture number (90 for sm_90).
+inline unsigned device_arch(const State& s) { return unsigned(s.dev.sm_major * 10 + s.dev.sm_minor); }
+// Loads PTX text as a module of the current context (lock held).
+CUresult load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
+                  CUjit_option* options, void** values);
+// Loads PTX text, a fatbin container or wrapper (choosing its PTX), into the
+// current context (lock held). `name` names the module in diagnostics.
+CUresult load_image(State& s, CUmodule* module, const void* image, const std::string& name, unsigned nopt,
+                    CUjit_option* options, void** values);
+// A kernel handle passed where a CUfunction is expected (CUDA 12 allows
+// that): the function of the kernel in the current context (lock held).
+CUresult resolve_function(State& s, CUfunction& f);
+// Managed allocations (cuMemAllocManaged): the device address is the host
+// address; the interpreter's copy is refreshed around each launch.
+void managed_to_device(State& s);
+void managed_from_device(State& s);
+bool is_managed(const State& s, uint64_t addr, uint64_t n);
+// Unmaps the host side of a managed allocation (no-op for other addresses).
+void release_managed(uint64_t addr);
 
 }  // namespace shim
 

@@ -112,7 +112,7 @@ TEST_CASE("invalid handles and arguments give error codes", "[handles]") {
   CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) == CUDA_SUCCESS);
   CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) == CUDA_SUCCESS);
   CHECK((major == 10 && minor == 0));  // PTXCHECK_SHIM_SM=sm_100a
-  CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(127), d) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuDeviceGetAttribute(&major, static_cast<CUdevice_attribute>(999), d) == CUDA_ERROR_INVALID_VALUE);
 
   CUdeviceptr p = 0;
   CHECK(cuMemAlloc(&p, 16) == CUDA_ERROR_INVALID_CONTEXT);  // no current context
@@ -188,7 +188,7 @@ TEST_CASE("invalid PTX is CUDA_ERROR_INVALID_PTX with the parser's message", "[p
   CHECK(cuModuleLoad(&m, "/nonexistent/file.ptx") == CUDA_ERROR_FILE_NOT_FOUND);
   const char elf[] = "\x7f" "ELF\x02\x01\x01";
   StderrCapture cap3;
-  CHECK(cuModuleLoadData(&m, elf) == CUDA_ERROR_INVALID_IMAGE);
+  CHECK(cuModuleLoadData(&m, elf) == CUDA_ERROR_NO_BINARY_FOR_GPU);  // SASS: no PTX to run
   cap3.text();
 }
 
@@ -370,4 +370,41 @@ TEST_CASE("cuLaunchKernelEx: cluster shapes, completion events, refused attribut
   CHECK(cuLaunchKernelEx(nullptr, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
   cap.text();
   CHECK(cuCtxSynchronize() == CUDA_SUCCESS);  // refused launches leave the context clean
+}
+
+// Exported for CUDA_API_PER_THREAD_DEFAULT_STREAM builds (not declared in this build).
+extern "C" CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr, const void*, size_t);
+
+TEST_CASE("cuGetProcAddress: versions, per-thread variants, unknown names", "[handles]") {
+  void* fn = nullptr;
+  CUdriverProcAddressQueryResult st = CU_GET_PROC_ADDRESS_SUCCESS;
+  CHECK(cuGetProcAddress("cuMemAlloc", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &st) == CUDA_SUCCESS);
+  CHECK((fn == reinterpret_cast<void*>(&cuMemAlloc_v2) && st == CU_GET_PROC_ADDRESS_SUCCESS));
+  // The version picks the ABI: cuCtxGetDevice gained a context parameter in 13.0.
+  CHECK(cuGetProcAddress("cuCtxGetDevice", &fn, 12080, 0, &st) == CUDA_SUCCESS);
+  CHECK(fn == reinterpret_cast<void*>(&cuCtxGetDevice));
+  CHECK(cuGetProcAddress("cuCtxGetDevice", &fn, 13000, 0, &st) == CUDA_SUCCESS);
+  CHECK(fn == reinterpret_cast<void*>(&cuCtxGetDevice_v2));
+  // Per-thread variants only when asked for; the legacy one when there is none.
+  CHECK(cuGetProcAddress("cuMemcpyHtoD", &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st) == 0);
+  CHECK(fn == reinterpret_cast<void*>(&cuMemcpyHtoD_v2_ptds));
+  CHECK(cuGetProcAddress("cuMemcpyHtoD", &fn, 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &st) == 0);
+  CHECK(fn == reinterpret_cast<void*>(&cuMemcpyHtoD_v2));
+  CHECK(cuGetProcAddress("cuMemAlloc", &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st) == 0);
+  CHECK(fn == reinterpret_cast<void*>(&cuMemAlloc_v2));
+  // Unknown names and too-old versions: NOT_FOUND, a null pointer, and the reason.
+  fn = &st;
+  CHECK(cuGetProcAddress("cuNoSuchThing", &fn, 13000, 0, &st) == CUDA_ERROR_NOT_FOUND);
+  CHECK((fn == nullptr && st == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND));
+  CHECK(cuGetProcAddress("", &fn, 0, 0, &st) == CUDA_ERROR_NOT_FOUND);
+  CHECK(cuGetProcAddress("cuLibraryLoadData", &fn, 11080, 0, &st) == CUDA_ERROR_NOT_FOUND);
+  CHECK((fn == nullptr && st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT));
+  CHECK(cuGetProcAddress("cuMemAlloc", &fn, 13000, 4, &st) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGetProcAddress(nullptr, &fn, 13000, 0, &st) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGetProcAddress("cuMemAlloc", &fn, 13000, 0, nullptr) == CUDA_SUCCESS);  // the status is optional
+  // Unknown private tables are refused.
+  CUuuid id{};
+  const void* table = &id;
+  CHECK(cuGetExportTable(&table, &id) == CUDA_ERROR_NOT_FOUND);
+  CHECK(table == nullptr);
 }

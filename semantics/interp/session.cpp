@@ -20,15 +20,15 @@ const SessionModule::Var* SessionModule::var(std::string_view name) const {
   return nullptr;
 }
 
-uint64_t Session::alloc(uint64_t bytes) {
+uint64_t Session::alloc(uint64_t bytes, uint64_t align) {
   if (bytes == 0 || bytes > capacity_ - used_) throw LimitError("device memory exhausted");
-  uint64_t base = next_heap_;
+  uint64_t base = (next_heap_ + align - 1) / align * align;
   // Memory::add_global's rule: 256-aligned, one unused 256-byte block after.
   uint64_t step = ((bytes + 255) / 256 + 1) * 256;
   if (base + step > kModuleBase) throw LimitError("device address space exhausted (addresses are not reused)");
   if (!mem_.add_global_at("cuMemAlloc@" + std::to_string(heap_.size()), base, std::vector<uint8_t>(bytes, 0)))
     throw std::logic_error("heap allocation overlaps another");
-  next_heap_ += step;
+  next_heap_ = base + step;
   heap_[base] = bytes;
   used_ += bytes;
   return base;
@@ -54,6 +54,14 @@ uint8_t* Session::host_bytes(uint64_t addr, uint64_t n) {
   }
   Region* r = mem_.global_at(addr, n);
   return r ? r->bytes.data() + (addr - r->base) : nullptr;
+}
+
+bool Session::allocation(uint64_t addr, uint64_t& base, uint64_t& size) {
+  Region* r = mem_.global_at(addr, 1);
+  if (!r) return false;
+  base = r->base;
+  size = r->bytes.size();
+  return true;
 }
 
 SessionModule& Session::load_module(std::string_view text, const std::string& file) {

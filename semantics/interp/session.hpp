@@ -69,9 +69,12 @@ class Session {
   uint64_t capacity() const { return capacity_; }
   uint64_t used() const { return used_; }
 
-  // A zero-filled heap allocation of `bytes` (> 0); throws LimitError when
-  // it does not fit in the capacity.
-  uint64_t alloc(uint64_t bytes);
+  // A zero-filled heap allocation of `bytes` (> 0) at a multiple of `align`
+  // (a power of two >= 256); throws LimitError when it does not fit in the
+  // capacity.
+  uint64_t alloc(uint64_t bytes, uint64_t align = 256);
+  // The heap allocation or module variable holding `addr`: its base and size.
+  bool allocation(uint64_t addr, uint64_t& base, uint64_t& size);
   // Frees the heap allocation starting at `addr`; false if there is none.
   bool free(uint64_t addr);
   // The n host-visible bytes at device address `addr` (a heap allocation, a

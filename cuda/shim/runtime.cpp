@@ -1,0 +1,604 @@
+// Driver API used by the CUDA runtime beyond the basics (cuda/README.md
+// "Runtime API"): unified-address and 2D/3D copies, 2D memsets, managed and
+// registered memory, pointer attributes, host callbacks, occupancy, and
+// stream, context and device queries.
+//
+// Every stream is complete when a call returns (kernels run inside the
+// launch), so a host callback runs when it is enqueued: everything before it
+// in its stream has finished, as the API requires. It runs without the
+// shim's lock, so it may call back into the driver.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "cuda/shim/state.hpp"
+
+using namespace shim;
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+std::map<uint64_t, uint64_t>& managed() {  // base -> bytes (the host mapping is page-rounded)
+  static auto* m = new std::map<uint64_t, uint64_t>;
+  return *m;
+}
+
+std::map<uintptr_t, size_t>& registered() {  // cuMemHostRegister'd ranges
+  static auto* m = new std::map<uintptr_t, size_t>;
+  return *m;
+}
+
+// Host-accessible bytes at a unified address: a managed allocation (its
+// host copy), device memory, or else host memory.
+uint8_t* unified(State& s, uint64_t addr, size_t n, bool& device) {
+  device = true;
+  if (is_managed(s, addr, n)) return reinterpret_cast<uint8_t*>(addr);
+  uint64_t base = 0, size = 0;
+  if (s.session->allocation(addr, base, size)) return s.session->host_bytes(addr, n);
+  if (uint8_t* p = s.session->host_bytes(addr, n)) return p;  // a module's const bank
+  device = false;
+  return reinterpret_cast<uint8_t*>(addr);
+}
+
+uint8_t* side(State& s, CUmemorytype t, const void* host, CUdeviceptr dev, size_t off, size_t n, CUresult& err) {
+  bool d = false;
+  switch (t) {
+    case CU_MEMORYTYPE_HOST: return host ? const_cast<uint8_t*>(static_cast<const uint8_t*>(host)) + off : nullptr;
+    case CU_MEMORYTYPE_DEVICE: {
+      if (is_managed(s, dev + off, n)) return reinterpret_cast<uint8_t*>(dev + off);
+      uint8_t* p = s.session->host_bytes(dev + off, n);
+      if (!p) err = CUDA_ERROR_INVALID_VALUE;
+      return p;
+    }
+    case CU_MEMORYTYPE_UNIFIED: return unified(s, dev + off, n, d);
+    case CU_MEMORYTYPE_ARRAY: err = CUDA_ERROR_NOT_SUPPORTED; return nullptr;
+  }
+  err = CUDA_ERROR_INVALID_VALUE;
+  return nullptr;
+}
+
+CUresult copy3d(const CUDA_MEMCPY3D& c, CUstream stream) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext ctx = nullptr;
+  if (CUresult r = current(s, ctx)) return r;
+  if (!valid_stream(s, stream, ctx)) return CUDA_ERROR_INVALID_HANDLE;
+  if (c.srcMemoryType == CU_MEMORYTYPE_ARRAY || c.dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+    report("cuMemcpy2D/3D: CUDA arrays are not provided by the shim");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  if (c.srcLOD || c.dstLOD) return CUDA_ERROR_INVALID_VALUE;
+  const size_t w = c.WidthInBytes, h = c.Height, d = c.Depth;
+  if (!w || !h || !d) return CUDA_SUCCESS;
+  if ((h > 1 || d > 1) && (c.srcPitch < w + c.srcXInBytes || c.dstPitch < w + c.dstXInBytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (d > 1 && (c.srcHeight < h + c.srcY || c.dstHeight < h + c.dstY)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t z = 0; z < d; ++z)
+    for (size_t y = 0; y < h; ++y) {
+      size_t so = ((c.srcZ + z) * c.srcHeight + c.srcY + y) * c.srcPitch + c.srcXInBytes;
+      size_t doff = ((c.dstZ + z) * c.dstHeight + c.dstY + y) * c.dstPitch + c.dstXInBytes;
+      CUresult err = CUDA_SUCCESS;
+      const uint8_t* src = side(s, c.srcMemoryType, c.srcHost, c.srcDevice, so, w, err);
+      uint8_t* dst = side(s, c.dstMemoryType, c.dstHost, c.dstDevice, doff, w, err);
+      if (!src || !dst) return err ? err : CUDA_ERROR_INVALID_VALUE;
+      std::memmove(dst, src, w);
+    }
+  return CUDA_SUCCESS;
+}
+
+CUDA_MEMCPY3D from2d(const CUDA_MEMCPY2D& c) {
+  CUDA_MEMCPY3D m{};
+  m.srcXInBytes = c.srcXInBytes;
+  m.srcY = c.srcY;
+  m.srcMemoryType = c.srcMemoryType;
+  m.srcHost = c.srcHost;
+  m.srcDevice = c.srcDevice;
+  m.srcArray = c.srcArray;
+  m.srcPitch = c.srcPitch;
+  m.srcHeight = c.srcY + c.Height;
+  m.dstXInBytes = c.dstXInBytes;
+  m.dstY = c.dstY;
+  m.dstMemoryType = c.dstMemoryType;
+  m.dstHost = c.dstHost;
+  m.dstDevice = c.dstDevice;
+  m.dstArray = c.dstArray;
+  m.dstPitch = c.dstPitch;
+  m.dstHeight = c.dstY + c.Height;
+  m.WidthInBytes = c.WidthInBytes;
+  m.Height = c.Height;
+  m.Depth = 1;
+  return m;
+}
+
+template <class T>
+CUresult fill2d(CUdeviceptr dst, size_t pitch, T v, size_t w, size_t h, CUstream stream) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!valid_stream(s, stream, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (dst % sizeof(T) || (h > 1 && pitch < w * sizeof(T))) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t y = 0; y < h; ++y) {
+    bool dev = false;
+    uint8_t* p = unified(s, dst + y * pitch, w * sizeof(T), dev);
+    if (!dev || !p) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < w; ++i) std::memcpy(p + i * sizeof(T), &v, sizeof(T));
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult check_stream(CUstream st, CUcontext* out = nullptr) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (out) *out = c;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+// ---- managed memory --------------------------------------------------------------------
+
+bool shim::is_managed(const State&, uint64_t addr, uint64_t n) {
+  auto& m = managed();
+  auto it = m.upper_bound(addr);
+  if (it == m.begin()) return false;
+  --it;
+  return addr - it->first < it->second && n <= it->second - (addr - it->first);
+}
+
+void shim::managed_to_device(State& s) {
+  for (const auto& [base, bytes] : managed())
+    if (uint8_t* d = s.session->host_bytes(base, bytes)) std::memcpy(d, reinterpret_cast<void*>(base), bytes);
+}
+
+void shim::managed_from_device(State& s) {
+  for (const auto& [base, bytes] : managed())
+    if (uint8_t* d = s.session->host_bytes(base, bytes)) std::memcpy(reinterpret_cast<void*>(base), d, bytes);
+}
+
+// The device address is mapped at the same host address, so host code
+// dereferences it directly; kernels see the interpreter's copy, refreshed
+// from the host before each launch and written back after it.
+SHIM_API CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  uint64_t mapped = (bytesize + kPage - 1) / kPage * kPage;
+  uint64_t a = 0;
+  try {
+    a = s.session->alloc(mapped, kPage);
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  void* p = mmap(reinterpret_cast<void*>(a), mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != reinterpret_cast<void*>(a)) {
+    if (p != MAP_FAILED) munmap(p, mapped);
+    s.session->free(a);
+    report("cuMemAllocManaged: host address 0x" + std::to_string(a) + " is taken; managed memory unavailable");
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  managed()[a] = mapped;
+  c->allocs.insert(a);
+  *dptr = a;
+  return CUDA_SUCCESS;
+}
+
+void shim::release_managed(uint64_t a) {
+  auto it = managed().find(a);
+  if (it == managed().end()) return;
+  munmap(reinterpret_cast<void*>(a), it->second);
+  managed().erase(it);
+}
+
+SHIM_API CUresult cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height,
+                                     unsigned int ElementSizeBytes) {
+  if (!pPitch || !WidthInBytes || !Height || (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t pitch = (WidthInBytes + 511) / 512 * 512;  // CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT multiple
+  if (CUresult r = cuMemAlloc_v2(dptr, pitch * Height)) return r;
+  *pPitch = pitch;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  uint64_t base = 0, size = 0;
+  if (!s.session->allocation(dptr, base, size)) return CUDA_ERROR_NOT_FOUND;
+  if (pbase) *pbase = base;
+  if (psize) *psize = size;
+  return CUDA_SUCCESS;
+}
+
+// ---- registered host memory (ordinary memory: nothing to pin) ---------------------------
+
+SHIM_API CUresult cuMemHostRegister_v2(void* p, size_t bytesize, unsigned int Flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!p || !bytesize || (Flags & ~0xfu)) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (Flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (!registered().emplace(reinterpret_cast<uintptr_t>(p), bytesize).second)
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemHostUnregister(void* p) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  return registered().erase(reinterpret_cast<uintptr_t>(p)) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+// Host memory is not mapped into the device's address space
+// (CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY is 0).
+SHIM_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsigned int Flags) {
+  if (!pdptr || !p || Flags) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+SHIM_API CUresult cuMemHostGetFlags(unsigned int* pFlags, void* p) {
+  if (!pFlags || !p) return CUDA_ERROR_INVALID_VALUE;
+  *pFlags = 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!data) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  uint64_t base = 0, size = 0;
+  const bool man = is_managed(s, ptr, 1);
+  if (!s.session->allocation(ptr, base, size)) return CUDA_ERROR_INVALID_VALUE;  // host or unknown memory
+  CUcontext owner = nullptr;
+  for (const auto& [h, k] : s.live)
+    if (k == Kind::Ctx) {
+      auto* c = static_cast<CUcontext>(const_cast<void*>(h));
+      if (c->allocs.count(base)) owner = c;
+    }
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = owner; break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *static_cast<unsigned*>(data) = man ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_DEVICE;
+      break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr*>(data) = ptr; break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      if (!man) return CUDA_ERROR_INVALID_VALUE;
+      *static_cast<void**>(data) = reinterpret_cast<void*>(ptr);
+      break;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<int*>(data) = 1; break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = base; break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = man; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data) = base; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t*>(data) = size; break;
+    case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = 1; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes, void** data,
+                                         CUdeviceptr ptr) {
+  if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < numAttributes; ++i) {
+    if (!data[i]) continue;
+    CUresult r = cuPointerGetAttribute(data[i], attributes[i], ptr);
+    if (r == CUDA_ERROR_INVALID_VALUE) {  // host memory: the documented "unregistered" answers
+      switch (attributes[i]) {
+        case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data[i]) = nullptr; break;
+        case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data[i]) = 0; break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data[i]) = -2; break;
+        case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data[i]) = 0; break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data[i]) = 0; break;
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data[i]) = nullptr; break;
+        default: break;
+      }
+    } else if (r) {
+      return r;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+// ---- copies and memsets ------------------------------------------------------------------
+
+SHIM_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return cuMemcpyAsync(dst, src, n, nullptr); }
+
+SHIM_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (n == 0) return CUDA_SUCCESS;
+  if (!dst || !src) return CUDA_ERROR_INVALID_VALUE;
+  bool dd = false, sd = false;
+  uint8_t* d = unified(s, dst, n, dd);
+  const uint8_t* p = unified(s, src, n, sd);
+  if (!d || !p) return CUDA_ERROR_INVALID_VALUE;  // device range overrunning its allocation
+  std::memmove(d, p, n);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* p) { return p ? copy3d(from2d(*p), nullptr) : CUDA_ERROR_INVALID_VALUE; }
+SHIM_API CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* p) { return cuMemcpy2D_v2(p); }
+SHIM_API CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* p, CUstream st) {
+  return p ? copy3d(from2d(*p), st) : CUDA_ERROR_INVALID_VALUE;
+}
+SHIM_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* p) { return p ? copy3d(*p, nullptr) : CUDA_ERROR_INVALID_VALUE; }
+SHIM_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* p, CUstream st) {
+  return p ? copy3d(*p, st) : CUDA_ERROR_INVALID_VALUE;
+}
+
+SHIM_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h) {
+  return fill2d<uint8_t>(d, pitch, v, w, h, nullptr);
+}
+SHIM_API CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h) {
+  return fill2d<uint16_t>(d, pitch, v, w, h, nullptr);
+}
+SHIM_API CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h) {
+  return fill2d<uint32_t>(d, pitch, v, w, h, nullptr);
+}
+SHIM_API CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream st) {
+  return fill2d<uint8_t>(d, pitch, v, w, h, st);
+}
+SHIM_API CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream st) {
+  return fill2d<uint16_t>(d, pitch, v, w, h, st);
+}
+SHIM_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream st) {
+  return fill2d<uint32_t>(d, pitch, v, w, h, st);
+}
+
+// Hints about where managed memory should live: there is one memory.
+SHIM_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation, unsigned int flags, CUstream st) {
+  if (flags) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = check_stream(st)) return r;
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  return is_managed(s, p, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+SHIM_API CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, CUmem_advise advice, CUmemLocation) {
+  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY) return CUDA_ERROR_INVALID_VALUE;
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  return is_managed(s, p, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+SHIM_API CUresult cuStreamAttachMemAsync(CUstream st, CUdeviceptr, size_t, unsigned int flags) {
+  if (flags & ~0x7u) return CUDA_ERROR_INVALID_VALUE;
+  return check_stream(st);
+}
+
+// ---- host callbacks ---------------------------------------------------------------------------
+
+SHIM_API CUresult cuLaunchHostFunc(CUstream st, CUhostFn fn, void* userData) {
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  {
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    CUcontext c = nullptr;
+    if (CUresult r = current(s, c)) return r;
+    if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+  }
+  fn(userData);
+  return CUDA_SUCCESS;
+}
+
+// The callback gets the stream's status: the context's error, if a launch
+// before it failed.
+SHIM_API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void* userData, unsigned int flags) {
+  if (!cb || flags) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = check_stream(st, &c)) return r;
+  CUresult status = c->sticky;
+  cb(st, status, userData);
+  return CUDA_SUCCESS;
+}
+
+// ---- cooperative launches -----------------------------------------------------------------------
+
+SHIM_API CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                            unsigned, CUstream, void**) {
+  report("cuLaunchCooperativeKernel: cooperative launches (grid-wide sync) are not supported: the interpreter "
+         "runs one cluster at a time (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)");
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+// ---- occupancy (one SM with sm_90's per-SM limits) ------------------------------------------------
+
+namespace {
+constexpr int kThreadsPerSm = 2048, kBlocksPerSm = 32;
+constexpr size_t kSharedPerSm = 228 * 1024, kReservedPerBlock = 1024, kOptin = 227 * 1024;
+
+CUresult occupancy(int* numBlocks, CUfunction f, int blockSize, size_t dyn) {
+  if (!numBlocks || blockSize <= 0) return CUDA_ERROR_INVALID_VALUE;
+  int max_threads = 0;
+  if (CUresult r = cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)) return r;
+  int stat = 0;
+  if (CUresult r = cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) return r;
+  if (blockSize > max_threads || stat + dyn > kOptin) {
+    *numBlocks = 0;
+    return CUDA_SUCCESS;
+  }
+  int warps = (blockSize + 31) / 32;
+  int by_threads = kThreadsPerSm / (warps * 32);
+  int by_shared = static_cast<int>(kSharedPerSm / (stat + dyn + kReservedPerBlock));
+  *numBlocks = std::min({by_threads, by_shared, kBlocksPerSm});
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+SHIM_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction f, int blockSize,
+                                                              size_t dynamicSMemSize) {
+  return occupancy(numBlocks, f, blockSize, dynamicSMemSize);
+}
+
+SHIM_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction f, int blockSize,
+                                                                       size_t dynamicSMemSize, unsigned int flags) {
+  if (flags & ~1u) return CUDA_ERROR_INVALID_VALUE;
+  return occupancy(numBlocks, f, blockSize, dynamicSMemSize);
+}
+
+SHIM_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t* size, CUfunction f, int numBlocks, int blockSize) {
+  if (!size || numBlocks <= 0 || blockSize <= 0) return CUDA_ERROR_INVALID_VALUE;
+  int stat = 0;
+  if (CUresult r = cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) return r;
+  size_t per_block = kSharedPerSm / static_cast<size_t>(numBlocks);
+  per_block = per_block > kReservedPerBlock ? per_block - kReservedPerBlock : 0;
+  per_block = std::min(per_block, kOptin);
+  *size = per_block > static_cast<size_t>(stat) ? per_block - stat : 0;
+  return CUDA_SUCCESS;
+}
+
+// ---- streams, events, contexts, device --------------------------------------------------------------
+
+SHIM_API CUresult cuStreamCreateWithPriority(CUstream* ph, unsigned int flags, int priority) {
+  if (CUresult r = cuStreamCreate(ph, flags)) return r;
+  (*ph)->priority = std::clamp(priority, -5, 0);  // cuCtxGetStreamPriorityRange
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuStreamGetPriority(CUstream st, int* priority) {
+  if (!priority) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = check_stream(st)) return r;
+  *priority = st && st != CU_STREAM_LEGACY && st != CU_STREAM_PER_THREAD ? st->priority : 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuStreamGetFlags(CUstream st, unsigned int* flags) {
+  if (!flags) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = check_stream(st)) return r;
+  *flags = st && st != CU_STREAM_LEGACY && st != CU_STREAM_PER_THREAD ? st->flags : 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuStreamGetCtx(CUstream st, CUcontext* pctx) {
+  if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = check_stream(st, &c)) return r;
+  *pctx = st && st != CU_STREAM_LEGACY && st != CU_STREAM_PER_THREAD ? st->ctx : c;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuStreamGetId(CUstream st, unsigned long long* id) {
+  if (!id) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = check_stream(st)) return r;
+  *id = st == nullptr || st == CU_STREAM_LEGACY ? 1 : st == CU_STREAM_PER_THREAD ? 2 : reinterpret_cast<uintptr_t>(st);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuEventRecordWithFlags(CUevent e, CUstream st, unsigned int flags) {
+  if (flags & ~1u) return CUDA_ERROR_INVALID_VALUE;
+  return cuEventRecord(e, st);
+}
+
+SHIM_API CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxGetFlags(unsigned int* flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!flags) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  *flags = c->flags;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxGetId(CUcontext ctx, unsigned long long* id) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!id) return CUDA_ERROR_INVALID_VALUE;
+  if (!ctx) {
+    CUcontext c = nullptr;
+    if (CUresult r = current(s, c)) return r;
+    ctx = c;
+  }
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  *id = reinterpret_cast<uintptr_t>(ctx);
+  return CUDA_SUCCESS;
+}
+
+// The CUDA 13 forms taking an explicit context (NULL: the current one).
+SHIM_API CUresult cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx) {
+  if (!ctx) return cuCtxGetDevice(device);
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!device) return CUDA_ERROR_INVALID_VALUE;
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+  if (!ctx) return cuCtxSynchronize();
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  return ctx->sticky;
+}
+
+SHIM_API CUresult cuCtxResetPersistingL2Cache(void) { return CUDA_SUCCESS; }
+
+SHIM_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (flags & ~static_cast<unsigned>(CU_CTX_FLAGS_MASK)) return CUDA_ERROR_INVALID_VALUE;
+  primary_ctx(s)->flags = flags;
+  return CUDA_SUCCESS;
+}
+
+// A fixed UUID: "ptxcheck" + the emulated architecture.
+SHIM_API CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!uuid) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  std::memset(uuid->bytes, 0, 16);
+  std::memcpy(uuid->bytes, "ptxcheck", 8);
+  uuid->bytes[8] = static_cast<char>(device_arch(s));
+  return CUDA_SUCCESS;
+}
+#undef cuDeviceGetUuid  // the CUDA 9.2 name, same signature
+SHIM_API CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) { return cuDeviceGetUuid_v2(uuid, dev); }
+
+SHIM_API CUresult cuDeviceGetPCIBusId(char* id, int len, CUdevice dev) {
+  if (!id || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  std::snprintf(id, static_cast<size_t>(len), "0000:00:00.0");
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceCanAccessPeer(int* can, CUdevice dev, CUdevice peer) {
+  if (!can) return CUDA_ERROR_INVALID_VALUE;
+  if (dev != 0 || peer != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *can = 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuProfilerStart(void) { return CUDA_SUCCESS; }
+SHIM_API CUresult cuProfilerStop(void) { return CUDA_SUCCESS; }
