@@ -7,7 +7,7 @@ builddir=${1:-build}
 shift || true
 
 pkgs=(meson ninja-build pkg-config cmake g++ libboost-dev libz3-dev catch2 librapidcheck-dev
-      nlohmann-json3-dev libcli11-dev libfmt-dev liblz4-dev libzstd-dev)
+      nlohmann-json3-dev libcli11-dev libfmt-dev liblz4-dev libzstd-dev parallel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

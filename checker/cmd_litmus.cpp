@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
 
+#include "checker/campaign.hpp"
 #include "checker/commands.hpp"
 #include "checker/litmus_report.hpp"
 #include "checker/litmus_support.hpp"
@@ -27,7 +29,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> inputs;
-  std::string batch, expect, dot_dir, model = "ptx75", engine = "z3";
+  std::string batch, expect, dot_dir, model = "ptx75", engine = "z3", shard, jsonl;
   bool json = false, explain = false, quiet = false, summary = false;
   int jobs = 1, unroll = 1;
   double timeout = 0;
@@ -61,34 +63,6 @@ std::vector<std::string> read_batch(const std::string& list) {
   return out;
 }
 
-// Dat3M-style `path,1|0`; a test matches when its path ends with `path`.
-std::vector<std::pair<std::string, int>> read_expect(const std::string& csv) {
-  std::ifstream in(csv);
-  if (!in) throw InputError(csv, {}, "cannot read expectations");
-  std::vector<std::pair<std::string, int>> out;
-  int line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    size_t comma = line.rfind(',');
-    std::string v = comma == std::string::npos ? "" : line.substr(comma + 1);
-    if (v != "0" && v != "1")
-      throw InputError(csv, {static_cast<uint32_t>(line_no), 1}, "expected `path,1` or `path,0`");
-    out.emplace_back(line.substr(0, comma), v == "1" ? 1 : 0);
-  }
-  return out;
-}
-
-int expected_for(const std::string& path, const std::vector<std::pair<std::string, int>>& exp) {
-  std::string p = fs::path(path).lexically_normal().string();
-  for (const auto& [suffix, v] : exp)
-    if (p.size() >= suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        (p.size() == suffix.size() || p[p.size() - suffix.size() - 1] == '/'))
-      return v;
-  return -1;
-}
-
 }  // namespace
 
 int cmd_litmus(const Args& args) {
@@ -107,6 +81,8 @@ int cmd_litmus(const Args& args) {
   app.add_option("--unroll", o.unroll, "times a loop's backward jump may be taken per path")->check(CLI::Range(0, 64));
   app.add_flag("-q,--quiet", o.quiet, "print only the summary (and mismatches)");
   app.add_flag("--summary", o.summary, "print the summary table even for one test");
+  app.add_option("--shard", o.shard, "I/N: decide only every N-th test, starting at the I-th (1 <= I <= N)");
+  app.add_option("--jsonl", o.jsonl, "append one JSON line per test to FILE; tests already there are skipped");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   RunConfig cfg;
   if (!parse_model(o.model, cfg.model)) {
@@ -134,7 +110,21 @@ int cmd_litmus(const Args& args) {
     std::fputs("ptxcheck: no litmus files given (see --help)\n", stderr);
     return kExitInvalidInput;
   }
-  std::vector<std::pair<std::string, int>> exp;
+  if (!o.shard.empty()) {
+    const auto [i, n] = parse_shard(o.shard);
+    files = select_shard(files, i, n);
+  }
+  std::unique_ptr<JsonlLog> log;
+  size_t skipped = 0;
+  if (!o.jsonl.empty()) {
+    log = std::make_unique<JsonlLog>(o.jsonl);
+    std::vector<std::string> todo;
+    for (auto& f : files)
+      if (log->done({f, cfg.model_name, cfg.unroll})) ++skipped;
+      else todo.push_back(std::move(f));
+    files = std::move(todo);
+  }
+  Expectations exp;
   if (!o.expect.empty()) exp = read_expect(o.expect);
   if (!o.dot_dir.empty()) fs::create_directories(o.dot_dir);
 
@@ -142,6 +132,7 @@ int cmd_litmus(const Args& args) {
   std::vector<std::string> extra(files.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex out_mu;
+  std::string log_error;  // the first failed --jsonl append
   size_t printed = 0;
   bool tty = isatty(fileno(stderr)) && files.size() > 1;
   auto flush_ready = [&](std::vector<char>& ready) {  // print in input order
@@ -166,6 +157,11 @@ int cmd_litmus(const Args& args) {
       LitmusRun r = runner.run(files[i], extra[i]);
       r.expected = expected_for(files[i], exp);
       std::lock_guard<std::mutex> lk(out_mu);
+      if (log && log_error.empty()) try {
+          log->append(json_line(r));
+        } catch (const InputError& e) {
+          log_error = format_error(e.file(), e.pos(), e.what());
+        }
       runs[i] = std::move(r);
       ready[i] = 1;
       ++done;
@@ -188,10 +184,14 @@ int cmd_litmus(const Args& args) {
     limit_err |= r.status == LitmusRun::LimitErr;
     mism |= r.mismatch();
   }
-  if (files.size() > 1 || o.summary) std::fputs(summary_table(runs, wall, cfg).c_str(), o.json ? stderr : stdout);
+  if (files.size() > 1 || o.summary || log)
+    std::fputs(summary_table(runs, wall, cfg).c_str(), o.json ? stderr : stdout);
+  if (log)
+    std::fprintf(o.json ? stderr : stdout, "skipped %zu (already in %s)\n", skipped, o.jsonl.c_str());
+  if (!log_error.empty()) std::fprintf(stderr, "%s\n", log_error.c_str());
   if (mism) code = kExitExpectationFailed;
   if (limit_err) code = kExitResourceLimit;
-  if (input_err) code = kExitInvalidInput;
+  if (input_err || !log_error.empty()) code = kExitInvalidInput;
   return code;
 }
 
