@@ -54,6 +54,7 @@ struct Instr {
   mm::BarrierOp bar = mm::BarrierOp::None;
   int bar_count = -1;                    // barrier thread count operand, -1 = whole CTA
   uint32_t size = 4;                     // access size in bytes (values wrap to it)
+  std::string type;                      // PTX type suffix ("u32", "s64", ...); empty: untyped (Dat3M)
   SourcePos pos;
   std::string text;                      // source text, for labels in --explain/--dot
 };

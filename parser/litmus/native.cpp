@@ -11,6 +11,7 @@
 
 #include "parser/litmus/cursor.hpp"
 #include "parser/litmus/instr_names.hpp"
+#include "parser/litmus/mem_defaults.hpp"
 #include "parser/parse.hpp"
 
 namespace ptxcheck::litmus {
@@ -69,25 +70,21 @@ void parse_statement(Cursor& c, Instr& in) {
   auto parts = split_dots(m);
   const std::string head = parts[0];
   // Collect qualifiers by class; any other qualifier is an error.
-  bool have_order = false, have_scope = false;
+  MemQuals mq;
   std::optional<AluOp> aop;
   std::optional<CmpOp> cmp;
   std::optional<mm::ProxyFenceKind> pf;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& q = parts[i];
-    if (auto o = order_from_name(q)) {
-      in.order = *o;
-      have_order = true;
-      if (q == "volatile") in.scope = mm::Scope::Sys;
+    if (read_order_qualifier(q, mq)) {
     } else if (auto s = scope_from_name(q)) {
-      in.scope = *s;
-      have_scope = true;
+      mq.scope = *s;
     } else if (q == "gl") {
-      in.scope = mm::Scope::GPU;
-      have_scope = true;
+      mq.scope = mm::Scope::GPU;
     } else if (is_space(q)) {
     } else if (auto sz = type_size(q)) {
       in.size = *sz;
+      in.type = q;
     } else if (q == "pred") {
     } else if (head == "fence" && q == "proxy" && i + 1 < parts.size()) {
       pf = proxy_fence_from_name(parts[++i]);
@@ -106,8 +103,12 @@ void parse_statement(Cursor& c, Instr& in) {
       c.fail_at(at, "unsupported qualifier '." + q + "' in '" + m + "'");
     }
   }
-  if (have_order && !have_scope && in.order != mm::Order::Weak) in.scope = mm::Scope::Sys;  // PTX ISA 8.5
-  if (!have_order && have_scope) in.order = mm::Order::Relaxed;
+  MemClass mc = head == "atom" || head == "red"      ? MemClass::Atomic
+               : head == "fence" || head == "membar" ? MemClass::Fence
+                                                     : MemClass::Access;
+  MemSem sem = normalise(mc, mq);
+  in.order = sem.order;
+  in.scope = sem.scope;
   if (guarded && head != "bra") c.fail_at(at, "only bra may be predicated here");
 
   if (head == "ld") {
@@ -123,7 +124,6 @@ void parse_statement(Cursor& c, Instr& in) {
   } else if (head == "atom" || head == "red") {
     if (!aop) c.fail_at(at, "missing atomic operation in '" + m + "'");
     in.op = *aop;
-    if (!have_order) in.order = mm::Order::Relaxed;  // PTX ISA 9.7.13.5: default .relaxed.sys
     in.kind = head == "atom" ? InstrKind::Rmw : InstrKind::Red;
     if (head == "atom") {
       in.dst = reg(c);
@@ -142,9 +142,7 @@ void parse_statement(Cursor& c, Instr& in) {
       in.pfence = *pf;
     } else {
       in.kind = InstrKind::Fence;
-      // membar / fence without .sem is fence.sc (PTX ISA 9.7.13.4).
-      if (!have_order || in.order == mm::Order::Relaxed) in.order = mm::Order::SC;
-      if (head == "membar" && !have_scope) c.fail_at(at, "membar needs .cta, .gl or .sys");
+      if (head == "membar" && !mq.scope) c.fail_at(at, "membar needs .cta, .gl or .sys");
     }
   } else if (head == "bar" || head == "barrier") {
     in.kind = InstrKind::Barrier;

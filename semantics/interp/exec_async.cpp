@@ -93,7 +93,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
   return true;
 }
 
-// atom/red (PTX ISA 9.7.12.5-6), cp.async, cp.async.bulk, st.bulk and
+// atom/red (PTX ISA 9.7.13.5-6, arithmetic in arith::atom_apply), cp.async, cp.async.bulk, st.bulk and
 // mbarrier.* for the lanes `m` of the group: false when the step goes on to
 // the next instruction, true when it stopped (a fault).
 bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
@@ -142,39 +142,8 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           uint64_t old = 0;
           std::memcpy(&old, p, in.size);
           uint64_t b = get(in.src[e], t, l, w) & mask;
-          uint64_t nv = old;
-          bool sg = in.nk == NumKind::S;
-          switch (op) {
-            case AtomOp::Add:
-              if (in.nk == NumKind::F || in.flags >= 2) {
-                uint64_t s[3] = {old, b, 0};  // resolved fns may read a third source
-                uint64_t aux = 0;
-                nv = in.fn.fn(s, &aux, in.fn.cfg);
-              } else {
-                nv = old + b;
-              }
-              break;
-            case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;    // PTX ISA 9.7.12.5
-            case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
-            case AtomOp::Min:
-            case AtomOp::Max:
-              if (in.fn.fn) {  // .f16/.bf16/.f16x2/.bf16x2 min/max (lowering resolved it)
-                uint64_t s[3] = {old, b, 0};  // resolved fns may read a third source
-                uint64_t aux = 0;
-                nv = in.fn.fn(s, &aux, in.fn.cfg);
-              } else if (op == AtomOp::Min) {
-                nv = sg ? (static_cast<int64_t>(sext(old, bits)) < static_cast<int64_t>(sext(b, bits)) ? old : b) : std::min(old, b);
-              } else {
-                nv = sg ? (static_cast<int64_t>(sext(old, bits)) > static_cast<int64_t>(sext(b, bits)) ? old : b) : std::max(old, b);
-              }
-              break;
-            case AtomOp::And: nv = old & b; break;
-            case AtomOp::Or: nv = old | b; break;
-            case AtomOp::Xor: nv = old ^ b; break;
-            case AtomOp::Exch: nv = b; break;
-            case AtomOp::Cas: nv = old == b ? (get(in.src[1], t, l, w) & mask) : old; break;
-          }
-          nv &= mask;
+          uint64_t c2 = op == AtomOp::Cas ? get(in.src[1], t, l, w) : 0;
+          uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
           std::memcpy(p, &nv, in.size);
           if (in.op == IrOp::Atom) put(t, in.dst[e], old, 64);
         }

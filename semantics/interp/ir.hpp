@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "semantics/arith/atom.hpp"
 #include "semantics/arith/resolve.hpp"
 #include "semantics/interp/memory.hpp"
 
@@ -62,7 +63,7 @@ struct Addr {
   uint64_t wrap(uint64_t a) const { return addr32 ? (a & 0xffff'ffffull) : a; }
 };
 
-enum class AtomOp : uint8_t { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+using arith::AtomOp;
 enum class NumKind : uint8_t { U, S, F, B };
 
 struct Inst {
@@ -74,6 +75,7 @@ struct Inst {
   NumKind nk = NumKind::B;
   bool guarded = false, guard_neg = false;
   bool async_tx = false;  // st.async/red.async: made visible by an mbarrier phase of the target CTA
+  arith::Ty ety = arith::Ty::b32;  // atom/red: the instruction type (arith::atom_apply)
   uint32_t guard = 0;   // predicate slot
   uint32_t target = 0;  // branch target / callee function index / aux index
   uint32_t dwidth = 64; // destination register width in bits

@@ -131,11 +131,6 @@ void InsnLowering::atom(bool is_red) {
     if (i.ndst != 2 || i.nsrc != (has(Mod::cas) ? 4 : 2)) ctx.fail(in.pos, "atom .b128: wrong operand count");
     return emit();
   }
-  // The packed float types add lane-wise (PTX ISA 9.7.12.5).
-  if (t == Mod::f16x2) i.flags = 2;
-  if (t == Mod::bf16x2) i.flags = 3;
-  if (t == Mod::f16) i.flags = 4;
-  if (t == Mod::bf16) i.flags = 5;
   AtomOp op = AtomOp::Add;
   if (has(Mod::add)) op = AtomOp::Add;
   else if (has(Mod::inc)) op = AtomOp::Inc;
@@ -149,25 +144,10 @@ void InsnLowering::atom(bool is_red) {
   else if (has(Mod::cas)) op = AtomOp::Cas;
   else ctx.fail(in.pos, "atom/red without an operation");
   i.mode = static_cast<uint8_t>(op);
-  bool fp = i.nk == NumKind::F || i.flags >= 2;
-  if (op == AtomOp::Add && fp) {
-    // PTX ISA 9.7.12.5: atom.add.f32 rounds to nearest even and flushes
-    // subnormals; f64 and the 16-bit formats (.noftz) do not flush.
-    std::string mn = t == Mod::f32 ? "add.rn.ftz.f32" : "add.rn" + std::string(table::name(t));
-    auto r = arith::resolve(mn);
-    if (!r) return unsupported("atom/red add: '" + mn + "': " + r.error);
-    i.fn = *r.desc;
-  } else if ((op == AtomOp::Min || op == AtomOp::Max) && fp && i.flags >= 2) {
-    // .min/.max.noftz on the 16-bit formats (vector forms, sm_90): the
-    // min/max instruction's semantics without flushing (PTX ISA 9.7.3.11-12).
-    std::string mn = std::string(op == AtomOp::Min ? "min" : "max") + std::string(table::name(t));
-    auto r = arith::resolve(mn);
-    if (!r) return unsupported("atom/red " + mn + ": " + r.error);
-    i.fn = *r.desc;
-  } else if (fp && op != AtomOp::Exch && op != AtomOp::Cas) {
-    return unsupported("atom/red ." + std::string(op == AtomOp::Min ? "min" : op == AtomOp::Max ? "max" : "op") +
-                       " on " + std::string(table::name(t)) + " is not a PTX form");
-  }
+  auto ty = arith::ty_from_name(table::name(t).substr(1));
+  if (!ty) return unsupported("atom/red on " + std::string(table::name(t)) + " is not supported");
+  i.ety = *ty;
+  if (std::string err = arith::atom_form_error(op, *ty); !err.empty()) return unsupported(err);
   size_t k = 0;
   if (!is_red) dests(opd(k++), bits);
   i.addr = address(opd(k++));

@@ -285,6 +285,10 @@ void InsnLowering::async_op() {
                   : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Add;
         if (!has(Mod::add) && op == AtomOp::Add) ctx.fail(in.pos, "red.async without an operation");
         i.mode = static_cast<uint8_t>(op);
+        auto ty = arith::ty_from_name(table::name(types[0]).substr(1));
+        if (!ty) return unsupported("red.async on " + std::string(table::name(types[0])) + " is not supported");
+        i.ety = *ty;
+        if (std::string err = arith::atom_form_error(op, *ty); !err.empty()) return unsupported(err);
         i.src[0] = value(opd(1), bits, false);
         i.nsrc = 1;
       }

@@ -17,6 +17,22 @@ int Program::loc_index(const std::string& name) const {
   return -1;
 }
 
+std::optional<arith::AtomOp> atom_of(AluOp op) {
+  switch (op) {
+    case AluOp::Add: return arith::AtomOp::Add;
+    case AluOp::Inc: return arith::AtomOp::Inc;
+    case AluOp::Dec: return arith::AtomOp::Dec;
+    case AluOp::Min: return arith::AtomOp::Min;
+    case AluOp::Max: return arith::AtomOp::Max;
+    case AluOp::And: return arith::AtomOp::And;
+    case AluOp::Or: return arith::AtomOp::Or;
+    case AluOp::Xor: return arith::AtomOp::Xor;
+    case AluOp::Exch: return arith::AtomOp::Exch;
+    case AluOp::Cas: return arith::AtomOp::Cas;
+    default: return std::nullopt;
+  }
+}
+
 namespace {
 
 int slot_of(LThread& th, const std::string& name) {
@@ -106,6 +122,11 @@ Program lower(const Test& t) {
       LInstr li;
       li.src = &in;
       if (!in.loc.empty()) li.loc = loc_of(p, in.loc, in.size);
+      if ((in.kind == InstrKind::Rmw || in.kind == InstrKind::Red) && !in.type.empty()) {
+        auto ty = arith::ty_from_name(in.type);
+        std::string err = ty ? arith::atom_form_error(atom_of(in.op).value_or(arith::AtomOp::Add), *ty) : "unsupported atomic type ." + in.type;
+        if (!err.empty()) throw InputError(t.file, in.pos, err);
+      }
       if (!in.dst.empty()) li.dst = slot_of(lt, in.dst);
       for (const Operand& o : in.args) {
         Slot s;

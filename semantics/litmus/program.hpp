@@ -6,10 +6,12 @@
 // run by build_traces() without further checks.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "memmodel/events.hpp"
+#include "semantics/arith/atom.hpp"
 #include "parser/litmus/litmus_ast.hpp"
 
 namespace ptxcheck::litmus {
@@ -44,6 +46,9 @@ struct Program {
 };
 
 Program lower(const Test& t);
+
+// The PTX atom operation of an Rmw/Red; nullopt for Dat3M's sub, mul, div.
+std::optional<arith::AtomOp> atom_of(AluOp op);
 
 // Values wrap to the access size (PTX integer arithmetic is modular).
 inline uint64_t mask_to(uint64_t v, uint32_t size) {

@@ -31,10 +31,10 @@ uint64_t apply_op(AluOp op, CmpOp cmp, uint64_t old, uint64_t a, uint64_t b, uin
     case AluOp::And: r = old & a; break;
     case AluOp::Or: r = old | a; break;
     case AluOp::Xor: r = old ^ a; break;
-    case AluOp::Exch: r = a; break;
-    case AluOp::Cas: r = old == a ? b : old; break;
-    case AluOp::Inc: r = old >= a ? 0 : old + 1; break;  // PTX ISA 9.7.13.5: ((old >= b) ? 0 : old+1)
-    case AluOp::Dec: r = (old == 0 || old > a) ? a : old - 1; break;
+    case AluOp::Exch:
+    case AluOp::Cas:
+    case AluOp::Inc:
+    case AluOp::Dec: r = old; break;  // atom-only: arith::atom_apply (rmw_value)
     case AluOp::Min: r = std::min(static_cast<int64_t>(old), static_cast<int64_t>(a)); break;
     case AluOp::Max: r = std::max(static_cast<int64_t>(old), static_cast<int64_t>(a)); break;
     case AluOp::Setp: r = compare(cmp, old, a) ? 1 : 0; break;
@@ -43,6 +43,18 @@ uint64_t apply_op(AluOp op, CmpOp cmp, uint64_t old, uint64_t a, uint64_t b, uin
 }
 
 namespace {
+
+// The value an atom/red writes: arith::atom_apply for the PTX operations,
+// at the instruction's type (Dat3M's untyped operands are signed integers
+// of the access size). Dat3M's sub is add of the negation; its mul/div are
+// not PTX atomics.
+uint64_t rmw_value(const Instr& in, uint64_t old, uint64_t a, uint64_t b) {
+  std::string tn = in.type.empty() ? "s" + std::to_string(in.size * 8) : in.type;
+  auto ty = arith::ty_from_name(tn);  // checked by lower()
+  if (auto op = atom_of(in.op)) return atom_apply(*op, *ty, old, a, b);
+  if (in.op == AluOp::Sub) return atom_apply(arith::AtomOp::Add, *ty, old, uint64_t{0} - a, 0);
+  return apply_op(in.op, CmpOp::Eq, old, a, b, in.size);  // Dat3M's mul, div
+}
 
 using Deps = std::vector<int>;  // sorted local event indices
 
@@ -303,7 +315,7 @@ class Runner {
     uint64_t a = li.args.size() > 0 ? val(s, li.args[0]) : 0;
     uint64_t b = li.args.size() > 1 ? val(s, li.args[1]) : 0;
     if (in.op == AluOp::Inc || in.op == AluOp::Dec) {
-      if (li.args.empty()) a = ~uint64_t{0};  // Dat3M-style inc without bound: plain +1 / -1
+      if (li.args.empty()) a = ~uint64_t{0};  // Dat3M-style inc without bound: wraps at the type's maximum
     }
     Deps d;
     for (const Slot& x : li.args) deps_of(s, x, d);
@@ -319,9 +331,7 @@ class Runner {
     if (in.op == AluOp::Cas && v != mask_to(a, size)) {
       return;
     }
-    uint64_t nv = apply_op(in.op, CmpOp::Eq, v, a, b, size);
-    if ((in.op == AluOp::Inc || in.op == AluOp::Dec) && li.args.empty())
-      nv = mask_to(in.op == AluOp::Inc ? v + 1 : v - 1, size);
+    uint64_t nv = rmw_value(in, v, a, b);
     mm::Event w = mem_event(li, mm::EventKind::Write, wo);
     w.value = nv;
     w.reduction = r.reduction;
