@@ -12,6 +12,7 @@
 
 #include "parser/litmus/cursor.hpp"
 #include "parser/litmus/instr_names.hpp"
+#include "parser/litmus/mem_defaults.hpp"
 
 namespace ptxcheck::litmus {
 
@@ -36,28 +37,21 @@ struct Mnemonic {
 
 Mnemonic split_mnemonic(const std::string& m, size_t at) { return {split_dots(m), at}; }
 
-// Reads `.mo[.scope]` qualifiers starting at parts[i]; returns next index.
-size_t order_scope(Cursor& c, const Mnemonic& m, size_t i, Instr& in, bool need_scope) {
-  bool have_order = false;
+// Reads `.mo[.scope]` qualifiers starting at parts[i] and applies PTX's
+// defaults for an instruction of class `k`; returns the next index.
+size_t order_scope(Cursor& c, const Mnemonic& m, size_t i, Instr& in, MemClass k) {
+  MemQuals q;
+  if (i < m.parts.size() && read_order_qualifier(m.parts[i], q)) ++i;
   if (i < m.parts.size()) {
-    if (auto o = order_from_name(m.parts[i])) {
-      in.order = *o;
-      have_order = true;
+    if (auto s = scope_from_name(m.parts[i])) {
+      if (q.order == mm::Order::Weak) c.fail_at(m.at, "a weak access takes no scope");
+      q.scope = *s;
       ++i;
     }
   }
-  if (i < m.parts.size()) {
-    if (auto s = scope_from_name(m.parts[i])) {
-      in.scope = *s;
-      if (in.order == mm::Order::Weak && have_order) c.fail_at(m.at, "a weak access takes no scope");
-      if (!have_order) in.order = mm::Order::Relaxed;
-      return i + 1;
-    }
-  }
-  // PTX ISA 8.4: a strong access without scope is .sys; a weak one has none.
-  if (need_scope && in.order != mm::Order::Weak && !(i < m.parts.size()))
-    in.scope = mm::Scope::Sys;
-  if (in.order == mm::Order::Weak) in.scope = mm::Scope::Sys;
+  MemSem sem = normalise(k, q);
+  in.order = sem.order;
+  in.scope = sem.scope;
   return i;
 }
 
@@ -78,7 +72,7 @@ void parse_cell(Cursor& c, Instr& in) {
   };
   if (auto proxy = load_proxy(head)) {
     in.proxy = *proxy;
-    size_t i = order_scope(c, mn, 1, in, true);
+    size_t i = order_scope(c, mn, 1, in, MemClass::Access);
     rest_check(i);
     in.dst = reg_operand(c);
     c.expect(",");
@@ -95,7 +89,7 @@ void parse_cell(Cursor& c, Instr& in) {
   } else if (auto sp = store_proxy(head)) {
     in.kind = InstrKind::Store;
     in.proxy = *sp;
-    size_t i = order_scope(c, mn, 1, in, true);
+    size_t i = order_scope(c, mn, 1, in, MemClass::Access);
     rest_check(i);
     if (in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel || in.order == mm::Order::SC)
       c.fail_at(at, "a store cannot have acquire semantics");
@@ -105,13 +99,12 @@ void parse_cell(Cursor& c, Instr& in) {
   } else if (auto ap = atom_proxy(head)) {
     in.kind = head == "red" || head == "sured" ? InstrKind::Red : InstrKind::Rmw;
     in.proxy = *ap;
-    size_t i = order_scope(c, mn, 1, in, true);
+    size_t i = order_scope(c, mn, 1, in, MemClass::Atomic);
     if (i >= mn.parts.size()) c.fail_at(at, "missing atomic operation in '" + m + "'");
     auto op = atom_op_from_name(mn.parts[i]);
     if (!op) c.fail_at(at, "unknown atomic operation '" + mn.parts[i] + "'");
     in.op = *op;
     rest_check(i + 1);
-    if (in.order == mm::Order::Weak) in.order = mm::Order::Relaxed, in.scope = mm::Scope::Sys;
     if (in.kind == InstrKind::Rmw) {
       in.dst = reg_operand(c);
       c.expect(",");
@@ -132,9 +125,8 @@ void parse_cell(Cursor& c, Instr& in) {
       in.pfence = *k;
     } else {
       in.kind = InstrKind::Fence;
-      size_t i = order_scope(c, mn, 1, in, true);
+      size_t i = order_scope(c, mn, 1, in, MemClass::Fence);
       rest_check(i);
-      if (in.order == mm::Order::Weak || in.order == mm::Order::Relaxed) in.order = mm::Order::SC;
     }
   } else if (head == "bar" || head == "barrier") {
     // bar.cta.sync a{, b{, c}}: Dat3M's named barriers. The first two

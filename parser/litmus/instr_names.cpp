@@ -6,7 +6,6 @@ namespace ptxcheck::litmus {
 std::optional<mm::Order> order_from_name(std::string_view s) {
 #define ORDER(n, o) if (s == n) return mm::Order::o;
 #include "parser/litmus/litmus_names.def"
-  if (s == "volatile") return mm::Order::Relaxed;  // PTX ISA 8.4.2: volatile = relaxed.sys
   return std::nullopt;
 }
 std::optional<mm::Scope> scope_from_name(std::string_view s) {
