@@ -130,6 +130,7 @@ bool Machine::step(Warp& w) {
     return get(o, T[l], l, w);
   };
 #define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+  if (in.wg_reg) wg_touch(w, in, m);  // a register some wgmma.mma_async uses (wgmma_exec.cpp)
   auto leave = [&]() {  // write the group PC back: control leaves the fast path
     FOR_LANES(g) T[l].pc = w.pc;
     w.conv = false;

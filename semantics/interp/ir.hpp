@@ -76,6 +76,7 @@ struct Inst {
   bool guarded = false, guard_neg = false;
   bool async_tx = false;  // st.async/red.async: made visible by an mbarrier phase of the target CTA
   arith::Ty ety = arith::Ty::b32;  // atom/red: the instruction type (arith::atom_apply)
+  bool wg_reg = false;    // touches a register that a wgmma.mma_async of the function uses (lower.cpp)
   uint32_t guard = 0;   // predicate slot
   uint32_t target = 0;  // branch target / callee function index / aux index
   uint32_t dwidth = 64; // destination register width in bits

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "semantics/interp/lower_ctx.hpp"
+#include "semantics/interp/mma.hpp"
 
 namespace ptxcheck::interp {
 
@@ -212,6 +213,40 @@ void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
   }
 }
 
+// The accumulator and A-fragment registers of a wgmma.mma_async may not be
+// accessed while it is in flight, and a wgmma.fence must separate other
+// accesses to them from the next wgmma.mma_async (PTX ISA 9.7.15.7.1,
+// 9.7.15.7.3). Instructions of the function that touch one of them are
+// marked (Inst::wg_reg) so that the executor checks only those.
+void mark_wgmma_registers(LowerCtx& ctx, uint32_t from) {
+  std::vector<bool> used(ctx.fn->nregs, false);
+  bool any = false;
+  auto& code = ctx.prog.code;
+  auto wg_site = [&](const Inst& in) -> const MmaSite* {
+    if (in.op != IrOp::Mma) return nullptr;
+    const MmaSite* s = ctx.prog.mma[in.target].get();
+    return s->op == MatOp::Wgmma || s->op == MatOp::WgFence || s->op == MatOp::WgCommit || s->op == MatOp::WgWait ? s
+                                                                                                                  : nullptr;
+  };
+  for (size_t pc = from; pc < code.size(); ++pc)
+    if (const MmaSite* s = wg_site(code[pc]); s && s->op == MatOp::Wgmma) {
+      for (const Opnd& o : s->rd) used[o.slot] = any = true;
+      for (const Opnd& o : s->ra)
+        if (o.kind == Opnd::Reg) used[o.slot] = any = true;
+    }
+  if (!any) return;
+  auto hit = [&](const Opnd& o) { return o.kind == Opnd::Reg && o.slot < used.size() && used[o.slot]; };
+  for (size_t pc = from; pc < code.size(); ++pc) {
+    Inst& in = code[pc];
+    if (wg_site(in)) continue;
+    bool h = in.guarded && in.guard < used.size() && used[in.guard];
+    for (unsigned k = 0; k < 4; ++k) h = h || hit(in.dst[k]) || hit(in.src[k]);
+    if (in.addr.base == Addr::Reg && in.addr.slot < used.size() && used[in.addr.slot]) h = true;
+    if (in.addr2.base == Addr::Reg && in.addr2.slot < used.size() && used[in.addr2.slot]) h = true;
+    in.wg_reg = h;
+  }
+}
+
 Formal formal_of(LowerCtx& ctx, const ast::VarDecl& d) {
   Formal f;
   f.size = decl_size(d);
@@ -257,6 +292,7 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
     for (const auto& p : af.params) f.params.push_back(formal_of(ctx, p));
   }
   lower_body(ctx, af.body);
+  mark_wgmma_registers(ctx, f.entry_pc);
   // Falling off the end returns (PTX requires ret/exit; be lenient).
   Inst end;
   end.op = af.is_entry ? IrOp::Exit : IrOp::Ret;

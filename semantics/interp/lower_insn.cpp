@@ -395,6 +395,10 @@ void InsnLowering::run() {
     case Opcode::ldmatrix:
     case Opcode::stmatrix:
     case Opcode::movmatrix: return matrix_op();
+    case Opcode::wgmma_fence:
+    case Opcode::wgmma_commit_group:
+    case Opcode::wgmma_wait_group:
+    case Opcode::wgmma_mma_async: return wgmma_op();
     case Opcode::bra: {
       i.op = IrOp::Bra;
       i.flags = has(Mod::uni) ? 1 : 0;

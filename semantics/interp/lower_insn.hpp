@@ -329,6 +329,7 @@ class InsnLowering {
   void warp_op();
   void async_op();
   void matrix_op();  // lower_mma.cpp
+  void wgmma_op();   // lower_mma.cpp
 };
 
 }  // namespace ptxcheck::interp

@@ -26,6 +26,8 @@ std::optional<MElem> melem(Mod t) {
     case Mod::u4: return MElem::u4;
     case Mod::b1: return MElem::b1;
     case Mod::b16: return MElem::f16;  // ldmatrix/stmatrix/movmatrix move 16-bit elements
+    case Mod::e4m3: return MElem::e4m3;
+    case Mod::e5m2: return MElem::e5m2;
     default: return std::nullopt;
   }
 }
@@ -46,6 +48,108 @@ bool parse_shape(std::string_view s, unsigned& m, unsigned& n, unsigned& k) {
 
 }  // namespace
 
+// wgmma.fence, wgmma.commit_group, wgmma.wait_group N and
+// wgmma.mma_async (PTX ISA 9.7.15.5.2, 9.7.15.7), sm_90a:
+//   .m64nNk16 .f16/.bf16 (D .f16 or .f32; .bf16 only .f32):
+//      d, a-desc|{a}, b-desc, scale-d, imm-scale-a, imm-scale-b{, imm-trans-a}, imm-trans-b
+//   .m64nNk8 .tf32 (.f32), .m64nNk32 .e4m3/.e5m2 (.f16/.f32):
+//      d, a-desc|{a}, b-desc, scale-d, imm-scale-a, imm-scale-b
+//   .m64nNk32 .s8/.u8 (.s32{.satfinite}), .m64nNk256 .b1.and.popc (.s32):
+//      d, a-desc|{a}, b-desc, scale-d
+// (operand lists as ptxas 13 accepts them). The .sp forms are not modelled.
+void InsnLowering::wgmma_op() {
+  auto site = std::make_shared<MmaSite>();
+  MmaSite& s = *site;
+  if (in.op == Opcode::wgmma_fence || in.op == Opcode::wgmma_commit_group || in.op == Opcode::wgmma_wait_group) {
+    s.op = in.op == Opcode::wgmma_fence ? MatOp::WgFence : in.op == Opcode::wgmma_commit_group ? MatOp::WgCommit
+                                                                                                 : MatOp::WgWait;
+    if (s.op == MatOp::WgWait) {
+      auto* n = std::get_if<ast::IntImm>(&opd(0).v);
+      if (!n) ctx.fail(opd(0).pos, "wgmma.wait_group: N must be an integer constant");
+      s.wait_n = static_cast<uint32_t>(n->value);
+    }
+  } else {
+    if (has(Mod::sp)) return unsupported("wgmma.mma_async.sp (sparse A) is not supported");
+    unsigned m = 0, n = 0, k = 0;
+    for (const auto& t : in.mods)
+      if (table::mod_class(t.id) == table::ModClass::Shape) parse_shape(table::name(t.id), m, n, k);
+    if (types.size() != 3) ctx.fail(in.pos, "wgmma.mma_async: expected .dtype.atype.btype");
+    std::vector<MElem> ty;
+    for (Mod t : types) {
+      auto e = melem(t);
+      if (!e) return unsupported(std::string("wgmma element type ") + std::string(table::name(t)) + " is not supported");
+      ty.push_back(*e);
+    }
+    s.op = MatOp::Wgmma;
+    s.m = static_cast<uint16_t>(m), s.n = static_cast<uint16_t>(n), s.k = static_cast<uint16_t>(k);
+    s.d = s.c = ty[0], s.a = ty[1], s.b = ty[2];
+    s.satfinite = has(Mod::satfinite);
+    auto fp8 = [](MElem e) { return e == MElem::e4m3 || e == MElem::e5m2; };
+    auto i8 = [](MElem e) { return e == MElem::s8 || e == MElem::u8; };
+    bool half = s.a == MElem::f16 || s.a == MElem::bf16;
+    bool ok = m == 64 && n >= 8 && n <= 256 && n % 8 == 0;
+    unsigned nops;  // operands after d, a, b-desc, scale-d
+    if (half) ok = ok && k == 16 && s.b == s.a && (s.d == MElem::f32 || (s.d == MElem::f16 && s.a == MElem::f16)), nops = 3;
+    else if (s.a == MElem::tf32) ok = ok && k == 8 && s.b == s.a && s.d == MElem::f32, nops = 2;
+    else if (fp8(s.a)) ok = ok && k == 32 && fp8(s.b) && (s.d == MElem::f32 || s.d == MElem::f16), nops = 2;
+    else if (i8(s.a)) ok = ok && k == 32 && i8(s.b) && s.d == MElem::s32, nops = 0;
+    else if (s.a == MElem::b1) ok = ok && k == 256 && s.b == s.a && s.d == MElem::s32 && has(Mod::and_) && has(Mod::popc), nops = 0, s.bop = 1;
+    else ok = false, nops = 0;
+    // Integer shapes: N = 8, 16, 24, then multiples of 16 (ptxas: "Illegal matrix shape").
+    if ((i8(s.a) || s.a == MElem::b1) && n > 24 && n % 16) ok = false;
+    if (s.satfinite && !i8(s.a)) ok = false;
+    if (!ok)
+      return unsupported("wgmma.mma_async ." + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " ." +
+                         melem_name(s.d) + "." + melem_name(s.a) + "." + melem_name(s.b) + " is not a PTX form");
+    unsigned ca = 0;
+    if (!wgmma_layout(n, k, s.a, Role::A, s.amap, ca) || !wgmma_layout(n, k, s.a, Role::C, s.cmap, s.cc))
+      return unsupported("wgmma.mma_async layout");
+    s.ca = ca;
+    s.a_smem = !std::holds_alternative<ast::VectorOp>(opd(1).v);
+    if (s.a_smem && half) ++nops;  // imm-trans-a
+    if (in.operands.size() != 4 + nops) ctx.fail(in.pos, "wgmma.mma_async: expected " + std::to_string(4 + nops) + " operands");
+    auto vec_regs = [&](const ast::Operand& a, unsigned bits, std::vector<Opnd>& out) {
+      auto* v = std::get_if<ast::VectorOp>(&a.v);
+      if (!v) ctx.fail(a.pos, "expected a vector of registers");
+      for (const auto& e : v->elems) out.push_back(value(e, bits, false));
+    };
+    vec_regs(opd(0), 32, s.rd);
+    unsigned nd = s.d == MElem::f16 ? n / 4 : n / 2;
+    if (s.rd.size() != nd) ctx.fail(opd(0).pos, "expected " + std::to_string(nd) + " accumulator registers");
+    for (const auto& r : s.rd)
+      if (r.kind != Opnd::Reg) ctx.fail(opd(0).pos, "accumulators must be registers");
+    if (s.a_smem) {
+      s.desc_a = value(opd(1), 64, false);
+    } else {
+      vec_regs(opd(1), 32, s.ra);
+      if (s.ra.size() != 4) ctx.fail(opd(1).pos, "expected 4 registers holding the A fragment");
+    }
+    s.desc_b = value(opd(2), 64, false);
+    s.scale_d = value(opd(3), 32, false);
+    auto imm = [&](size_t idx, std::initializer_list<int64_t> allowed) -> int64_t {
+      auto* v = std::get_if<ast::IntImm>(&opd(idx).v);
+      int64_t x = v ? static_cast<int64_t>(v->value) : 0;
+      bool in_set = false;
+      for (int64_t a : allowed) in_set = in_set || a == x;
+      if (!v || !in_set) ctx.fail(opd(idx).pos, "wgmma.mma_async: unexpected immediate operand value");
+      return x;
+    };
+    size_t idx = 4;
+    if (nops >= 2) {
+      s.neg_a = imm(idx++, {1, -1}) == -1;
+      s.neg_b = imm(idx++, {1, -1}) == -1;
+    }
+    if (half) {
+      if (s.a_smem) s.trans_a = imm(idx++, {0, 1}) == 1;
+      s.trans_b = imm(idx++, {0, 1}) == 1;
+    }
+  }
+  i.op = IrOp::Mma;
+  i.target = static_cast<uint32_t>(ctx.prog.mma.size());
+  ctx.prog.mma.push_back(std::move(site));
+  emit();
+}
+
 void InsnLowering::matrix_op() {
   auto site = std::make_shared<MmaSite>();
   MmaSite& s = *site;
@@ -63,7 +167,7 @@ void InsnLowering::matrix_op() {
     ty.push_back(*e);
   }
   if (ty.empty()) ctx.fail(in.pos, "matrix instruction without a type");
-  s.m = static_cast<uint8_t>(m), s.n = static_cast<uint8_t>(n), s.k = static_cast<uint8_t>(k);
+  s.m = static_cast<uint16_t>(m), s.n = static_cast<uint16_t>(n), s.k = static_cast<uint16_t>(k);
   s.satfinite = has(Mod::satfinite);
   s.trans = has(Mod::trans);
   auto regs = [&](const ast::Operand& a, unsigned bits, std::vector<Opnd>& out) {

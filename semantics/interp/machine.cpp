@@ -352,6 +352,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     for (auto& b : c->bars) b = BarrierState{};
     c->exited = 0;
     c->bar_generation = 0;
+    c->wg_arrive.clear();
     c->id = ids[r];
     c->cluster_id = cid;
     c->rank = r;
@@ -369,6 +370,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       t.fp = 0;
       t.bar_red_pending = false;
       t.cl_phase = 0;
+      t.wg_ops.clear();
+      t.wg_busy.clear();
       t.lin = i;
       t.tid = {i % spec.block[0], (i / spec.block[0]) % spec.block[1], i / (spec.block[0] * spec.block[1])};
       t.regs.assign(kf.nregs, 0);

@@ -17,6 +17,16 @@ struct Frame {
   uint32_t ret_pc, reg_base, fp, sp, func, call;
 };
 
+// A wgmma.mma_async of this thread in flight (wgmma_exec.cpp): its results,
+// written at the wgmma.wait_group that completes its group (0: not yet
+// committed), and the A-fragment registers it holds; absolute slot indices.
+struct WgOp {
+  uint32_t group = 0;
+  uint32_t line = 0;
+  std::vector<std::pair<uint32_t, uint64_t>> d;
+  std::vector<uint32_t> a;
+};
+
 struct Thread {
   uint32_t pc = 0;
   TState st = TState::Ready;
@@ -32,6 +42,9 @@ struct Thread {
   bool bar_red_pending = false;
   uint32_t gid = 0;                // global thread number (race shadow)
   uint32_t cl_phase = 0;           // cluster barrier phase of the last arrive
+  std::vector<WgOp> wg_ops;        // wgmma.mma_async in flight, oldest first
+  std::vector<uint16_t> wg_busy;   // per absolute slot: in-flight wgmma operations using it
+  std::vector<uint64_t> wg_val;    // per absolute slot: the newest in-flight accumulator value
 };
 
 struct Cta;
@@ -47,6 +60,8 @@ struct Warp {
   uint32_t group = 0;              // lanes executing the current PC
   uint64_t* rp[32] = {};           // register frame of each lane
   bool rp_dirty = true;            // a call/ret moved some lane's frame
+  bool wg_fenced = false;          // wgmma.fence since the last access to a wgmma register
+  uint32_t wg_committed = 0;       // wgmma.commit_group count
 };
 
 struct BarrierState {
@@ -68,6 +83,7 @@ struct Cta {
   BarrierState bars[16];
   uint32_t exited = 0;
   uint32_t bar_generation = 0;
+  std::vector<std::pair<uint32_t, uint8_t>> wg_arrive;  // per warpgroup: wgmma.mma_async PC, warps arrived
 };
 
 class Machine {
@@ -83,6 +99,9 @@ class Machine {
   void exec_warp_op(Warp& w, const Inst& in, uint32_t m);
   // mma_exec.cpp: wmma/mma/ldmatrix/stmatrix/movmatrix; true when it set the PCs
   bool exec_mma(Warp& w, const Inst& in, uint32_t m);
+  // wgmma_exec.cpp: wgmma.*; the check of Inst::wg_reg instructions
+  bool exec_wgmma(Warp& w, const Inst& in, uint32_t m);
+  void wg_touch(Warp& w, const Inst& in, uint32_t m);
   void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm);
   void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);
 

@@ -23,12 +23,15 @@
 
 namespace ptxcheck::interp {
 
-enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, s4, u4, b1 };
+enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, s4, u4, b1, e4m3, e5m2 };
 unsigned melem_bits(MElem e);
 const char* melem_name(MElem e);
 
 enum class Role : uint8_t { A, B, C };  // C also describes D
-enum class MatOp : uint8_t { Load, Store, Mma, Ldmatrix, Stmatrix, Movmatrix };
+enum class MatOp : uint8_t {
+  Load, Store, Mma, Ldmatrix, Stmatrix, Movmatrix,
+  WgFence, WgCommit, WgWait, Wgmma,  // wgmma.* (PTX ISA 9.7.15; wgmma_exec.cpp)
+};
 
 struct Coord {
   uint8_t row = 0, col = 0;
@@ -54,12 +57,13 @@ struct MmaShape {
   MElem a, b, c, d;
   bool satfinite;
   uint8_t bop = 0;
+  bool use_c = true;  // false: D = A*B (wgmma scale-d = 0), C is not a term
 };
 void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const uint64_t* C, uint64_t* D);
 
 struct MmaSite {
   MatOp op = MatOp::Mma;
-  uint8_t m = 0, n = 0, k = 0;
+  uint16_t m = 0, n = 0, k = 0;
   MElem a = MElem::f16, b = MElem::f16, c = MElem::f32, d = MElem::f32;  // Load/Store: a is the element type
   Role role = Role::A;        // Load/Store
   bool row = true;            // Load/Store: memory layout
@@ -74,6 +78,31 @@ struct MmaSite {
   uint32_t frag_bytes = 0;    // Load/Store alignment unit (9.7.14.4.2)
   unsigned ca = 0, cb = 0, cc = 0;  // slots per lane of the A/B/C(D) maps
   std::vector<Coord> amap, bmap, cmap;  // Load/Store use amap
+  // wgmma.mma_async (PTX ISA 9.7.15.5.2): amap/cmap per warpgroup thread
+  // (128 * ca / 128 * cc); A from registers (ra) or through the matrix
+  // descriptor desc_a; B always through desc_b; D (rd) is also C.
+  bool a_smem = false;
+  Opnd desc_a, desc_b, scale_d;
+  bool neg_a = false, neg_b = false, trans_a = false, trans_b = false;
+  uint32_t wait_n = 0;                // wgmma.wait_group N
 };
+
+// wgmma register fragments (PTX ISA 9.7.15.5.1.1, Figures 148-153): element
+// i of warpgroup thread T (0-127) is out[T * count + i]; role A (m64 x k) or
+// C (m64 x n, also D). False for a shape/type wgmma does not have.
+bool wgmma_layout(unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord>& out, unsigned& count);
+
+// A wgmma matrix descriptor (PTX ISA 9.7.15.5.1.2.2).
+struct WgDesc {
+  uint32_t start = 0, lbo = 0, sbo = 0;  // bytes
+  uint8_t base_offset = 0;
+  uint8_t swizzle = 0;                   // 0 none, 1 128B, 2 64B, 3 32B (the descriptor's code)
+};
+WgDesc wgmma_decode(uint64_t desc);
+// Shared-memory byte address of element (mn, k) of the matrix the descriptor
+// describes, K-major or (trans) MN-major, elements of `bits` bits; the
+// canonical layouts of PTX ISA 9.7.15.5.1.2. For .b1 elements *sub_bit is
+// the element's bit in that byte (0 otherwise).
+uint64_t wgmma_smem_addr(const WgDesc& d, unsigned bits, bool mn_major, unsigned mn, unsigned k, unsigned* sub_bit);
 
 }  // namespace ptxcheck::interp

@@ -26,6 +26,7 @@ uint64_t emask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; 
 bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
   if (!m) return false;  // every lane's guard is false: nothing happens
   const MmaSite& s = *prog.mma[in.target];
+  if (s.op >= MatOp::WgFence) return exec_wgmma(w, in, m);
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
   const uint32_t full = 0xffffffffu, g = w.group, pc = w.pc;
@@ -195,6 +196,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
       }
       break;
     }
+    default: break;  // wgmma: exec_wgmma
   }
   if (fast) return false;
   FOR_LANES(part) {

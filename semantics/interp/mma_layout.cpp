@@ -10,7 +10,9 @@ unsigned melem_bits(MElem e) {
     case MElem::f16:
     case MElem::bf16: return 16;
     case MElem::s8:
-    case MElem::u8: return 8;
+    case MElem::u8:
+    case MElem::e4m3:
+    case MElem::e5m2: return 8;
     case MElem::s4:
     case MElem::u4: return 4;
     case MElem::b1: return 1;
@@ -20,7 +22,7 @@ unsigned melem_bits(MElem e) {
 }
 
 const char* melem_name(MElem e) {
-  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "s4", "u4", "b1"};
+  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "s4", "u4", "b1", "e4m3", "e5m2"};
   return n[static_cast<unsigned>(e)];
 }
 
@@ -150,6 +152,89 @@ bool wmma_layout(unsigned m, unsigned n, unsigned k, MElem ab, Role role, unsign
   for (unsigned l = 0; l < 32; ++l)
     for (unsigned s = 0; s < slots; ++s) out[l * slots + s] = lanes[l][s % lanes[l].size()];
   return true;
+}
+
+// wgmma register fragments (PTX ISA 9.7.15.5.1.1). Warp w of the warpgroup
+// holds rows 16w..16w+15; within them lane l (g = l >> 2, t = l & 3) holds
+// what it holds in the mma.sync fragment of the same element size:
+// - A .f16/.bf16 m64nNk16 (Figure 148): as m16n8k16 A (9.7.14.5.8),
+//   row g + 8*((i>>1)&1), column 2t + (i&1) + 8*(i>>2);
+// - A .tf32 m64nNk8 (Figure 150): as m16n8k8 .tf32 A, row g + 8*(i&1),
+//   column t + 4*(i>>1);
+// - A .e4m3/.e5m2/.s8/.u8 m64nNk32 (Figures 152, 154): as m16n8k32 .s8 A,
+//   row g + 8*((i>>2)&1), column 4t + (i&3) + 16*(i>>3);
+// - A .b1 m64nNk256: as m16n8k256 .b1 A (9.7.14.5.13), row g + 8*((i>>5)&1),
+//   column 32t + (i&31) + 128*(i>>6);
+// - D (every type, Figures 149, 151, 153, 155): N/2 elements,
+//   row g + 8*((i>>1)&1), column 2t + (i&1) + 8*(i>>2).
+// The same formulas are CUTLASS's GMMA ALayout_64x8/64x16/64x32 and
+// CLayout_64xN (cute/atom/mma_traits_sm90_gmma.hpp).
+bool wgmma_layout(unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord>& out, unsigned& count) {
+  unsigned bits = melem_bits(ab);
+  bool ok = (k == 16 && is_half(ab)) || (k == 8 && ab == MElem::tf32) || (k == 32 && bits == 8) ||
+            (k == 256 && ab == MElem::b1);
+  if (!ok || n < 8 || n > 256 || n % 8) return false;
+  count = role == Role::A ? 16 * k / 32 : n / 2;
+  if (role == Role::B) return false;
+  out.assign(128 * count, Coord{});
+  for (unsigned T = 0; T < 128; ++T) {
+    unsigned w = T / 32, l = T % 32, g = l >> 2, t = l & 3;
+    for (unsigned i = 0; i < count; ++i) {
+      unsigned r, c;
+      if (role == Role::C || bits == 16) r = g + 8 * ((i >> 1) & 1), c = 2 * t + (i & 1) + 8 * (i >> 2);
+      else if (bits == 32) r = g + 8 * (i & 1), c = t + 4 * (i >> 1);
+      else if (bits == 8) r = g + 8 * ((i >> 2) & 1), c = 4 * t + (i & 3) + 16 * (i >> 3);
+      else r = g + 8 * ((i >> 5) & 1), c = 32 * t + (i & 31) + 128 * (i >> 6);
+      out[T * count + i] = {static_cast<uint8_t>(16 * w + r), static_cast<uint8_t>(c)};
+    }
+  }
+  return true;
+}
+
+// PTX ISA 9.7.15.5.1.2.2 Matrix Descriptor Format: bits 0-13 start address,
+// 16-29 leading dimension byte offset, 32-45 stride dimension byte offset
+// (each encoded as (x & 0x3FFFF) >> 4), 49-51 base offset, 62-63 swizzle.
+WgDesc wgmma_decode(uint64_t desc) {
+  WgDesc d;
+  d.start = static_cast<uint32_t>(desc & 0x3fff) << 4;
+  d.lbo = static_cast<uint32_t>((desc >> 16) & 0x3fff) << 4;
+  d.sbo = static_cast<uint32_t>((desc >> 32) & 0x3fff) << 4;
+  d.base_offset = static_cast<uint8_t>((desc >> 49) & 7);
+  d.swizzle = static_cast<uint8_t>(desc >> 62);
+  return d;
+}
+
+// PTX ISA 9.7.15.5.1.2 Shared Memory Matrix Layout. In units of 16-byte
+// chunks (T = 128 / bits elements each) the canonical layouts are, with W =
+// 1, 8, 4, 2 chunks per swizzle row for no swizzle, 128B, 64B, 32B (the same
+// tables are in CUTLASS's make_gmma_desc):
+//   K-major:  ((8, m), 2) : ((W, SBO), W == 1 ? LBO : 1)
+//             row r + 8j of the MN dimension, k chunk kc;
+//   MN-major: none ((1, m), (8, k)) : ((-, SBO), (1, LBO))
+//             swizzled ((W, m), (8, k)) : ((1, LBO), (W, SBO))
+//             MN chunk c = w + W*j, k = r + 8*kk.
+// The swizzle permutes 16-byte chunks within each 128-byte line: address
+// bits 4..(3+B) are XORed with bits 7..(6+B), B = log2 W (Swizzle<B,4,3>),
+// taken from the shared-memory address itself; that equals the ISA's
+// pattern whenever the base offset is (pattern start >> 7) & 7 as required.
+uint64_t wgmma_smem_addr(const WgDesc& d, unsigned bits, bool mn_major, unsigned mn, unsigned k, unsigned* sub_bit) {
+  unsigned T = 128 / bits;
+  unsigned W = d.swizzle == 1 ? 8 : d.swizzle == 2 ? 4 : d.swizzle == 3 ? 2 : 1;
+  uint64_t lbo = d.lbo / 16, sbo = d.sbo / 16, chunk, e;
+  if (!mn_major) {
+    unsigned r = mn % 8, j = mn / 8, kc = k / T;
+    e = k % T;
+    chunk = r * W + j * sbo + kc * (W == 1 ? lbo : 1);
+  } else {
+    unsigned c = mn / T, r = k % 8, kk = k / 8;
+    e = mn % T;
+    if (W == 1) chunk = c * sbo + r + kk * lbo;
+    else chunk = (c % W) + (c / W) * lbo + r * W + kk * sbo;
+  }
+  uint64_t a = d.start + chunk * 16 + e * bits / 8;
+  if (W > 1) a ^= ((a >> 7) & (W - 1)) << 4;
+  if (sub_bit) *sub_bit = bits < 8 ? static_cast<unsigned>(e * bits % 8) : 0;
+  return a;
 }
 
 }  // namespace ptxcheck::interp

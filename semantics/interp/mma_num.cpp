@@ -92,6 +92,8 @@ const Fmt& fmt_of(MElem e) {
     case MElem::bf16: return arith::kBF16;
     case MElem::tf32: return arith::kTF32;  // the low 13 bits of the container are ignored
     case MElem::f64: return arith::kF64;
+    case MElem::e4m3: return arith::kE4M3;
+    case MElem::e5m2: return arith::kE5M2;
     default: return arith::kF32;
   }
 }
@@ -120,7 +122,7 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
     // k with a AND (XOR) b set, plus C.
     for (unsigned i = 0; i < s.m; ++i)
       for (unsigned j = 0; j < s.n; ++j) {
-        int64_t acc = int_of(MElem::s32, C[i * s.n + j]);
+        int64_t acc = s.use_c ? int_of(MElem::s32, C[i * s.n + j]) : 0;
         for (unsigned k = 0; k < s.k; ++k) {
           int64_t x = int_of(s.a, A[i * s.k + k]), y = int_of(s.b, B[k * s.n + j]);
           acc += s.bop == 0 ? x * y : s.bop == 1 ? (x & y) : (x ^ y);
@@ -157,7 +159,7 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
           term({Cls::finite, x.sign != y.sign, x.exp + y.exp, x.mant * y.mant});
         }
       }
-      term(arith::unpack(fc, C[i * s.n + j], false));
+      if (s.use_c) term(arith::unpack(fc, C[i * s.n + j], false));
       uint64_t r;
       if (nan || (pinf && ninf)) r = arith::canonical_nan(fd);
       else if (pinf || ninf) r = arith::inf_bits(fd, ninf);

@@ -240,3 +240,80 @@ TEST_CASE("sub-byte integer and .b1 mma", "[mma]") {
   CHECK(R[0] == 100 + diff);
   CHECK(R[1] == 100 + 64);  // column 1 of B is zero: XOR counts A's ones
 }
+
+TEST_CASE("wgmma fragments cover the warpgroup's matrices once", "[mma]") {
+  // PTX ISA 9.7.15.5.1.1: A is 64 x k, D is 64 x N, over 128 threads.
+  const std::pair<unsigned, MElem> kTypes[] = {{16, MElem::f16}, {16, MElem::bf16}, {8, MElem::tf32}, {32, MElem::e4m3},
+                                               {32, MElem::e5m2}, {32, MElem::s8}, {32, MElem::u8}, {256, MElem::b1}};
+  for (auto [k, ab] : kTypes)
+    for (unsigned n : {8u, 24u, 128u, 256u}) {
+      for (Role role : {Role::A, Role::C}) {
+        std::vector<Coord> map;
+        unsigned count = 0;
+        REQUIRE(wgmma_layout(n, k, ab, role, map, count));
+        unsigned cols = role == Role::A ? k : n;
+        CHECK(count * 128 == 64 * cols);
+        std::set<unsigned> seen;
+        for (const Coord& c : map) {
+          CHECK(c.row < 64);
+          CHECK(c.col < cols);
+          seen.insert(c.row * cols + c.col);
+        }
+        CHECK(seen.size() == 64 * cols);
+      }
+    }
+  std::vector<Coord> map;
+  unsigned count = 0;
+  CHECK_FALSE(wgmma_layout(12, 16, MElem::f16, Role::C, map, count));  // N a multiple of 8
+  CHECK_FALSE(wgmma_layout(8, 32, MElem::f16, Role::A, map, count));   // f16 is k16
+  // Thread 37 (warp 1, lane 5: g = 1, t = 1), accumulator element 5: row
+  // 16 + 1 + 8*((5>>1)&1) = 17, column 2 + 1 + 8*(5>>2) = 11.
+  REQUIRE(wgmma_layout(16, 16, MElem::f16, Role::C, map, count));
+  CHECK(map[37 * count + 5].row == 17);
+  CHECK(map[37 * count + 5].col == 11);
+}
+
+TEST_CASE("wgmma matrix descriptors and shared-memory layouts", "[mma]") {
+  // PTX ISA 9.7.15.5.1.2.2: start 0x1230 >> 4, LBO 256, SBO 1024, 128B swizzle.
+  uint64_t desc = (0x1230ull >> 4) | (256ull >> 4) << 16 | (1024ull >> 4) << 32 | 1ull << 62;
+  WgDesc d = wgmma_decode(desc);
+  CHECK(d.start == 0x1230);
+  CHECK(d.lbo == 256);
+  CHECK(d.sbo == 1024);
+  CHECK(d.swizzle == 1);
+  // K-major 128B swizzle, f16: row r of the 8-row group is 128 bytes long,
+  // its 16-byte chunk c lands at chunk c ^ r.
+  WgDesc s{0, 0, 1024, 0, 1};
+  CHECK(wgmma_smem_addr(s, 16, false, 0, 0, nullptr) == 0);
+  CHECK(wgmma_smem_addr(s, 16, false, 3, 8, nullptr) == 3 * 128 + ((1 ^ 3) * 16));
+  CHECK(wgmma_smem_addr(s, 16, false, 9, 1, nullptr) == 1024 + 128 + ((0 ^ 1) * 16) + 2);
+  // No swizzle, K-major: core matrices of 8 rows x 16 bytes, LBO between
+  // the two k chunks, SBO between 8-row groups.
+  WgDesc n{0, 2048, 128, 0, 0};
+  CHECK(wgmma_smem_addr(n, 16, false, 10, 9, nullptr) == 128 + 2 * 16 + 2048 + 2);
+  // MN-major 32B swizzle: 16 MN elements per 32-byte line, 8 k lines per atom.
+  WgDesc m{0, 512, 256, 0, 3};
+  uint64_t a = 17 % 8 * 2 + (17 / 8 % 2) * 16 + (17 / 16) * 512 + 3 * 32 + 1 * 256;  // mn 17, k 11
+  CHECK(wgmma_smem_addr(m, 16, true, 17, 11, nullptr) == (a ^ (((a >> 7) & 1) << 4)));
+  // .b1: bit k % 8 of byte k / 8 within the chunk.
+  unsigned bit = 9;
+  CHECK(wgmma_smem_addr(n, 1, false, 0, 130, &bit) == 2048 + 0);
+  CHECK(bit == 2);
+}
+
+TEST_CASE("wgmma numerics: fp8 products, scale-d = 0 keeps -0", "[mma]") {
+  // e4m3 1.5 (0x3c) x e5m2 -2 (0xc0) = -3 exactly, summed with C = 0.5.
+  uint64_t A[32] = {0x3c}, B[32] = {0xc0}, C[1] = {0x3f000000}, D[1] = {0};
+  mma_compute({1, 1, 32, MElem::e4m3, MElem::e5m2, MElem::f32, MElem::f32, false}, A, B, C, D);
+  CHECK(D[0] == 0xc0200000);  // -2.5
+  // D = A*B only: products -0 (1.5 x -0) sum to -0 although C is +1.
+  MmaShape sh{1, 1, 32, MElem::e4m3, MElem::e5m2, MElem::f32, MElem::f32, false};
+  sh.use_c = false;
+  uint64_t A1[32];
+  for (auto& x : A1) x = 0x3c;
+  uint64_t B1[32];
+  for (auto& x : B1) x = 0x80;
+  uint64_t C1[1] = {0x3f800000};
+  mma_compute(sh, A1, B1, C1, D);
+  CHECK(D[0] == 0x80000000);
+}
