@@ -5,7 +5,8 @@
 //     without a scope is .sys. A scope without semantics is .relaxed.
 //   PTX ISA 9.7.13.4 membar/fence: membar and a fence without .sem are
 //     fence.sc (a .relaxed fence is not a memory fence; it counts as .sc).
-//   PTX ISA 9.7.13.5 atom / 9.7.13.6 red: without .sem an atomic is .relaxed.
+//   PTX ISA 9.7.13.5 atom / 9.7.13.6 red: without .sem an atomic is
+//     .relaxed, and without .scope it is .gpu.
 #include "parser/litmus/mem_defaults.hpp"
 
 #include "parser/litmus/instr_names.hpp"
@@ -23,6 +24,17 @@ bool read_order_qualifier(std::string_view q, MemQuals& m) {
   return true;
 }
 
+bool read_scope_qualifier(std::string_view q, MemQuals& m) {
+  if (q == "gl") {
+    m.scope = mm::Scope::GPU;
+    return true;
+  }
+  auto s = scope_from_name(q);
+  if (!s) return false;
+  m.scope = *s;
+  return true;
+}
+
 MemSem normalise(MemClass k, const MemQuals& q) {
   MemSem s;
   if (q.is_volatile) {
@@ -37,6 +49,7 @@ MemSem normalise(MemClass k, const MemQuals& q) {
     case MemClass::Access: break;
     case MemClass::Atomic:
       if (s.order == mm::Order::Weak) s.order = mm::Order::Relaxed;
+      if (!q.scope) s.scope = mm::Scope::GPU;
       break;
     case MemClass::Fence:
       if (s.order == mm::Order::Weak || s.order == mm::Order::Relaxed) s.order = mm::Order::SC;

@@ -26,8 +26,10 @@ struct MemSem {
   mm::Scope scope = mm::Scope::Sys;
 };
 
-// Records `q` when it is an order qualifier (or .volatile); false otherwise.
+// Record `q` when it is an order qualifier (or .volatile) / a scope
+// qualifier (or membar's .gl); false otherwise.
 bool read_order_qualifier(std::string_view q, MemQuals& m);
+bool read_scope_qualifier(std::string_view q, MemQuals& m);
 
 MemSem normalise(MemClass k, const MemQuals& q);
 

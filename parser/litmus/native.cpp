@@ -77,10 +77,7 @@ void parse_statement(Cursor& c, Instr& in) {
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& q = parts[i];
     if (read_order_qualifier(q, mq)) {
-    } else if (auto s = scope_from_name(q)) {
-      mq.scope = *s;
-    } else if (q == "gl") {
-      mq.scope = mm::Scope::GPU;
+    } else if (read_scope_qualifier(q, mq)) {
     } else if (is_space(q)) {
     } else if (auto sz = type_size(q)) {
       in.size = *sz;

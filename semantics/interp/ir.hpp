@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "memmodel/events.hpp"
 #include "semantics/arith/atom.hpp"
 #include "semantics/arith/resolve.hpp"
 #include "semantics/interp/memory.hpp"
@@ -86,6 +87,10 @@ struct Inst {
   Addr addr2;           // second address (cp.async source)
   arith::OpDesc fn;     // IrOp::Arith
   uint32_t line = 0;    // PTX source line
+  // ld/st/atom/red/fence: the memory-model semantics (PTX ISA 8.4 Operation
+  // types, 8.5 Scope) with PTX's defaults applied (parser/litmus/mem_defaults).
+  mm::Order order = mm::Order::Weak;
+  mm::Scope scope = mm::Scope::Sys;
 };
 
 // A formal parameter or return value of a function: a .reg slot or bytes of

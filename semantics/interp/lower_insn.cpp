@@ -41,6 +41,17 @@ void InsnLowering::wide_opnds(const ast::Operand& a, Opnd* out, uint8_t& n) {
   }
 }
 
+void InsnLowering::set_mm(litmus::MemClass k) {
+  litmus::MemQuals q;
+  for (const auto& m : in.mods) {
+    std::string_view n = table::name(m.id).substr(1);
+    if (!litmus::read_order_qualifier(n, q)) litmus::read_scope_qualifier(n, q);
+  }
+  litmus::MemSem s = litmus::normalise(k, q);
+  i.order = s.order;
+  i.scope = s.scope;
+}
+
 void InsnLowering::ld_st(bool is_ld) {
   if (types.empty()) ctx.fail(in.pos, "ld/st without a type");
   unsigned bits = tbits();
@@ -48,6 +59,7 @@ void InsnLowering::ld_st(bool is_ld) {
   i.size = static_cast<uint8_t>(std::max(1u, bits / 8));
   i.nk = numkind(types[0]);
   i.flags = strong() ? 1 : 0;
+  set_mm(litmus::MemClass::Access);
   if (bits == 128) {
     // ld/st .b128 (sm_90): one 16-byte access, aligned to 16, as two 8-byte
     // elements into the register's two slots. ptxas rejects vectors of
@@ -108,6 +120,7 @@ void InsnLowering::atom(bool is_red) {
   Mod t = types[0];
   unsigned bits = table::type_bits(t);
   i.op = is_red ? IrOp::Red : IrOp::Atom;
+  set_mm(litmus::MemClass::Atomic);
   i.size = static_cast<uint8_t>(bits / 8);
   i.nk = numkind(t);
   // Vector atom/red (sm_90, .global): each element is its own atomic
@@ -442,6 +455,7 @@ void InsnLowering::run() {
       // mode: 0 cta, 1 cluster, 2 gpu, 3 sys (membar.gl = gpu)  PTX ISA 9.7.12.4
       i.mode = has(Mod::cta) ? 0 : has(Mod::cluster) ? 1 : has(Mod::sys) ? 3 : 2;
       i.flags = has(Mod::proxy) ? 2 : (has(Mod::acquire) || has(Mod::release)) ? 0 : 1;
+      set_mm(litmus::MemClass::Fence);
       return emit();
     case Opcode::cvta:
     case Opcode::isspacep:

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstring>
 
+#include "parser/litmus/mem_defaults.hpp"
 #include "semantics/interp/lower_ctx.hpp"
 #include "semantics/interp/values.hpp"
 
@@ -302,6 +303,8 @@ class InsnLowering {
     i.nsrc = 1;
   }
 
+  // The order and scope of a memory operation (Inst::order/scope).
+  void set_mm(litmus::MemClass k);
   bool strong() const {
     return has(Mod::relaxed) || has(Mod::acquire) || has(Mod::release) || has(Mod::volatile_) ||
            has(Mod::acq_rel) || has(Mod::sc) || has(Mod::mmio);

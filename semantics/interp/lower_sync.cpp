@@ -276,10 +276,12 @@ void InsnLowering::async_op() {
         if (i.nsrc != 2) ctx.fail(in.pos, "st.async .b128 takes one 128-bit operand");
       } else if (in.op == Opcode::st_async) {
         i.op = IrOp::St;
+        set_mm(litmus::MemClass::Access);
         sources(opd(1), bits, i.nk == NumKind::F);
         if (vec > 1 && i.nsrc != vec) ctx.fail(in.pos, "vector width does not match the operand list");
       } else {
         i.op = IrOp::Red;
+        set_mm(litmus::MemClass::Atomic);
         AtomOp op = has(Mod::inc) ? AtomOp::Inc : has(Mod::dec) ? AtomOp::Dec : has(Mod::min) ? AtomOp::Min
                   : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And : has(Mod::or_) ? AtomOp::Or
                   : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Add;
