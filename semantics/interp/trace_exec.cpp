@@ -1,0 +1,516 @@
+// Symbolic execution of one thread of lowered IR (see trace_exec.hpp). The
+// register-level instructions are the interpreter's: arithmetic through the
+// resolved arith::OpDesc, atom/red through arith::atom_apply, address space
+// conversion through Memory.
+#include "semantics/interp/trace_exec.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "parser/diagnostic.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+
+using Deps = std::vector<int>;  // sorted local event indices
+
+void merge(Deps& into, const Deps& from) {
+  if (from.empty()) return;
+  Deps out;
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
+  into = std::move(out);
+}
+
+uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+uint64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return v;
+  uint64_t m = 1ull << (bits - 1);
+  v &= (1ull << bits) - 1;
+  return (v ^ m) - m;
+}
+
+// PTX ISA 8.4 Operation types: an RMW's read half carries the acquire part
+// of its order and its write half the release part.
+std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
+  switch (o) {
+    case mm::Order::AcqRel:
+    case mm::Order::SC: return {mm::Order::Acquire, mm::Order::Release};
+    case mm::Order::Acquire: return {mm::Order::Acquire, mm::Order::Relaxed};
+    case mm::Order::Release: return {mm::Order::Relaxed, mm::Order::Release};
+    default: return {o, o};
+  }
+}
+
+bool supported(IrOp op) {
+  switch (op) {
+    case IrOp::Nop:
+    case IrOp::Arith:
+    case IrOp::Mov:
+    case IrOp::Pack:
+    case IrOp::Unpack:
+    case IrOp::Ld:
+    case IrOp::St:
+    case IrOp::Atom:
+    case IrOp::Red:
+    case IrOp::Bra:
+    case IrOp::Ret:
+    case IrOp::Exit:
+    case IrOp::Fence:
+    case IrOp::Cvta:
+    case IrOp::BarSync:
+    case IrOp::BarArrive: return true;
+    default: return false;
+  }
+}
+
+const char* op_text(IrOp op) {
+  switch (op) {
+#define IR_OP(id) \
+  case IrOp::id: return #id;
+#include "semantics/interp/ir_ops.def"
+#undef IR_OP
+  }
+  return "?";
+}
+
+struct Range {
+  uint32_t begin = 0, end = 0;
+};
+
+Range range_of(const Program& prog, uint32_t func) {
+  Range r{prog.funcs[func].entry_pc, static_cast<uint32_t>(prog.code.size())};
+  for (const Function& f : prog.funcs)
+    if (f.defined && f.entry_pc > r.begin) r.end = std::min(r.end, f.entry_pc);
+  return r;
+}
+
+// Register slots an instruction reads and writes.
+void uses_defs(const Inst& in, std::vector<uint32_t>& use, std::vector<uint32_t>& def) {
+  use.clear();
+  def.clear();
+  for (unsigned k = 0; k < 4; ++k)
+    if (in.src[k].kind == Opnd::Reg) use.push_back(in.src[k].slot);
+  if (in.addr.base == Addr::Reg) use.push_back(in.addr.slot);
+  if (in.guarded) use.push_back(in.guard);
+  for (unsigned k = 0; k < 4; ++k)
+    if (in.dst[k].kind == Opnd::Reg) def.push_back(in.dst[k].slot);
+}
+
+struct State {
+  uint32_t pc = 0;
+  std::vector<uint64_t> regs;
+  std::vector<Deps> deps;
+  Deps ctrl;                           // reads the control flow depends on so far
+  std::map<uint32_t, int> back_jumps;  // branch pc -> times taken
+  struct Arrival {
+    size_t events = 0;
+    std::vector<uint64_t> regs;
+    std::vector<Deps> deps;
+  };
+  std::map<uint32_t, Arrival> arrivals;  // per loop head: the state at the last arrival
+  std::map<uint64_t, std::pair<uint8_t, Deps>> local;  // the thread's own bytes (.local, frame)
+  size_t writes = 0;
+  ThreadTrace tr;
+};
+
+class Tracer {
+ public:
+  Tracer(const Program& prog, uint32_t func, const TraceEnv& env, const TraceLimits& lim)
+      : prog_(prog), fn_(prog.funcs[func]), r_(range_of(prog, func)), env_(env), lim_(lim) {
+    size_t n = r_.end - r_.begin, nr = fn_.nregs;
+    head_.assign(n, 0);
+    for (uint32_t pc = r_.begin; pc < r_.end; ++pc) {
+      const Inst& in = prog_.code[pc];
+      if (in.op == IrOp::Bra && in.target <= pc && in.target >= r_.begin) head_[in.target - r_.begin] = 1;
+    }
+    // Live registers (read before written on some path); all are live at
+    // the thread's end, where the final state reads them.
+    live_.assign(n + 1, std::vector<char>(nr, 0));
+    std::fill(live_[n].begin(), live_[n].end(), 1);
+    std::vector<uint32_t> use, def;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = n; i-- > 0;) {
+        const Inst& in = prog_.code[r_.begin + i];
+        std::vector<char> out(nr, 0);
+        auto add = [&](size_t succ) {
+          for (size_t k = 0; k < nr; ++k) out[k] |= live_[std::min(succ, n)][k];
+        };
+        bool ends = in.op == IrOp::Exit || in.op == IrOp::Ret;
+        if (ends) add(n);
+        else if (in.op == IrOp::Bra && !in.guarded) add(in.target - r_.begin);
+        else add(i + 1);
+        if (in.op == IrOp::Bra && in.guarded) add(in.target - r_.begin);
+        if (ends && in.guarded) add(i + 1);
+        uses_defs(in, use, def);
+        if (!in.guarded)
+          for (uint32_t d : def) out[d] = 0;
+        for (uint32_t u : use) out[u] = 1;
+        if (out != live_[i]) {
+          live_[i] = std::move(out);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  ThreadPaths run(std::vector<uint64_t> regs) {
+    State s;
+    s.pc = r_.begin;
+    regs.resize(fn_.nregs, 0);
+    s.regs = std::move(regs);
+    s.deps.resize(fn_.nregs);
+    step(std::move(s));
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void fail(const Inst& in, const std::string& msg) const {
+    throw InputError(prog_.file, SourcePos{in.line, 0}, msg);
+  }
+
+  uint64_t val(const State& s, const Opnd& o) const {
+    switch (o.kind) {
+      case Opnd::Reg: {
+        uint64_t v = s.regs[o.slot];
+        return o.negate ? !v : v;
+      }
+      case Opnd::Imm: return o.imm;
+      case Opnd::Special: return env_.sreg(o.sreg);
+      case Opnd::FrameAddr: return o.imm;  // the frame starts at local address 0
+      case Opnd::None: return 0;
+    }
+    return 0;
+  }
+  void deps_of(const State& s, const Opnd& o, Deps& d) const {
+    if (o.kind == Opnd::Reg) merge(d, s.deps[o.slot]);
+  }
+  void put(State& s, const Opnd& d, uint64_t v, unsigned width, Deps deps) const {
+    if (d.kind != Opnd::Reg) return;
+    s.regs[d.slot] = v & wmask(width);
+    s.deps[d.slot] = std::move(deps);
+  }
+  unsigned reg_width(const Opnd& d) const { return d.kind == Opnd::Reg ? fn_.reg_width[d.slot] : 64; }
+
+  uint64_t address(const State& s, const Inst& in, Deps& d) const {
+    uint64_t a = static_cast<uint64_t>(in.addr.off);
+    if (in.addr.base == Addr::Reg) {
+      a = in.addr.wrap(a + s.regs[in.addr.slot]);
+      merge(d, s.deps[in.addr.slot]);
+    }
+    return a;
+  }
+
+  // Local (own) memory: the address space of the access, and whether it is local.
+  static bool is_local(Space sp, uint64_t a) {
+    return sp == Space::Local || (sp == Space::Generic && a >= kLocalWin && a < kLocalWin + kWinSize);
+  }
+  static uint64_t local_off(Space sp, uint64_t a) { return sp == Space::Local ? a : a - kLocalWin; }
+
+  int push(State& s, mm::Event e, uint32_t pc) {
+    int id = static_cast<int>(s.tr.events.size());
+    if (e.kind == mm::EventKind::Write) {
+      out_.written.emplace_back(e.loc, e.value);
+      out_.most_writes = std::max(out_.most_writes, ++s.writes);
+    }
+    s.tr.events.push_back(std::move(e));
+    s.tr.pcs.push_back(pc);
+    for (int d : s.ctrl) s.tr.ctrl.emplace_back(d, id);
+    return id;
+  }
+
+  mm::Event access(const Inst& in, mm::EventKind k, mm::Order o, int loc) const {
+    mm::Event e;
+    e.kind = k;
+    e.order = o;
+    e.scope = in.scope;
+    e.loc = loc;
+    return e;
+  }
+
+  void finish(State& s) {
+    if (out_.traces.size() >= lim_.max_traces)
+      throw LimitError("more than " + std::to_string(lim_.max_traces) + " paths in one thread");
+    s.tr.regs = s.regs;
+    out_.traces.push_back(std::move(s.tr));
+  }
+
+  // A loop iteration that only loaded (no write, RMW, fence or barrier) and
+  // returns to its head with the same live registers (values and deps) is
+  // redundant: the path that skipped it reaches the same states with a
+  // subset of the events, and dropping plain reads never makes a consistent
+  // execution inconsistent (they only add rf/fr/causality constraints).
+  bool subsumed(const State& s, uint32_t head) const {
+    auto it = s.arrivals.find(head);
+    if (it == s.arrivals.end()) return false;
+    const State::Arrival& a = it->second;
+    for (size_t e = a.events; e < s.tr.events.size(); ++e) {
+      const mm::Event& ev = s.tr.events[e];
+      if (ev.kind != mm::EventKind::Read || ev.rmw_pair >= 0) return false;
+    }
+    const auto& live = live_[head - r_.begin];
+    for (size_t r = 0; r < s.regs.size(); ++r)
+      if (live[r] && (s.regs[r] != a.regs[r] || s.deps[r] != a.deps[r])) return false;
+    return true;
+  }
+
+  // The read of a load or atom/red: forks the state over the location's
+  // values; `apply` finishes the instruction for one value.
+  template <class F>
+  void fork_read(State& s, int loc, F&& apply) {
+    const std::vector<uint64_t>& vals = env_.values(loc);
+    for (size_t k = 0; k + 1 < vals.size(); ++k) {
+      State f = s;
+      apply(f, vals[k]);
+      ++f.pc;
+      step(std::move(f));
+    }
+    apply(s, vals.back());
+  }
+
+  void load(State& s, const Inst& in) {
+    Deps ad;
+    uint64_t a = address(s, in, ad);
+    const unsigned es = in.size;
+    const bool sx = in.nk == NumKind::S;
+    if (is_local(in.addr.space, a)) {
+      for (unsigned k = 0; k < in.ndst; ++k) {
+        uint64_t v = 0;
+        Deps d;
+        for (unsigned b = 0; b < es; ++b) {
+          auto it = s.local.find(local_off(in.addr.space, a) + k * es + b);
+          if (it == s.local.end()) continue;
+          v |= uint64_t{it->second.first} << (8 * b);
+          merge(d, it->second.second);
+        }
+        if (sx) v = sext(v, es * 8);
+        put(s, in.dst[k], v, reg_width(in.dst[k]), std::move(d));
+      }
+      return;
+    }
+    if (in.ndst != 1) fail(in, "a vector access to shared memory is not supported here");
+    int loc = env_.locate(in.addr.space, a, es, in);
+    uint32_t pc = s.pc;
+    fork_read(s, loc, [&, pc](State& f, uint64_t v) {
+      mm::Event e = access(in, mm::EventKind::Read, in.order, loc);
+      e.value = v & wmask(es * 8);
+      int id = push(f, std::move(e), pc);
+      for (int x : ad) f.tr.addr.emplace_back(x, id);
+      uint64_t r = sx ? sext(v, es * 8) : v & wmask(es * 8);
+      put(f, in.dst[0], r, reg_width(in.dst[0]), Deps{id});
+    });
+  }
+
+  void store(State& s, const Inst& in) {
+    Deps ad;
+    uint64_t a = address(s, in, ad);
+    const unsigned es = in.size;
+    if (is_local(in.addr.space, a)) {
+      for (unsigned k = 0; k < in.nsrc; ++k) {
+        uint64_t v = val(s, in.src[k]);
+        Deps d;
+        deps_of(s, in.src[k], d);
+        for (unsigned b = 0; b < es; ++b)
+          s.local[local_off(in.addr.space, a) + k * es + b] = {static_cast<uint8_t>(v >> (8 * b)), d};
+      }
+      return;
+    }
+    if (in.nsrc != 1) fail(in, "a vector access to shared memory is not supported here");
+    int loc = env_.locate(in.addr.space, a, es, in);
+    mm::Event e = access(in, mm::EventKind::Write, in.order, loc);
+    e.value = val(s, in.src[0]) & wmask(es * 8);
+    Deps d;
+    deps_of(s, in.src[0], d);
+    int id = push(s, std::move(e), s.pc);
+    for (int x : ad) s.tr.addr.emplace_back(x, id);
+    for (int x : d) s.tr.data.emplace_back(x, id);
+  }
+
+  // atom/red (PTX ISA 9.7.13.5-6): a read and, unless a cas fails, a write
+  // of arith::atom_apply's value, paired as one atomic operation.
+  void rmw(State& s, const Inst& in) {
+    if (in.size > 8 || (in.op == IrOp::Atom && in.ndst > 1) || (in.op == IrOp::Red && in.nsrc > 1))
+      fail(in, "vector and .b128 atomics are not supported here");
+    Deps ad;
+    uint64_t a = address(s, in, ad);
+    const unsigned es = in.size;
+    const AtomOp op = static_cast<AtomOp>(in.mode);
+    const uint64_t b = val(s, in.src[0]) & wmask(es * 8);
+    const uint64_t c = op == AtomOp::Cas ? val(s, in.src[1]) & wmask(es * 8) : 0;
+    Deps d;
+    deps_of(s, in.src[0], d);
+    if (op == AtomOp::Cas) deps_of(s, in.src[1], d);
+    if (is_local(in.addr.space, a)) fail(in, "an atomic on local memory is not supported here");
+    int loc = env_.locate(in.addr.space, a, es, in);
+    auto [ro, wo] = split_rmw(in.order);
+    uint32_t pc = s.pc;
+    fork_read(s, loc, [&, pc, ro = ro, wo = wo](State& f, uint64_t v) {
+      v &= wmask(es * 8);
+      mm::Event r = access(in, mm::EventKind::Read, ro, loc);
+      r.value = v;
+      r.reduction = in.op == IrOp::Red;
+      int rid = push(f, std::move(r), pc);
+      for (int x : ad) f.tr.addr.emplace_back(x, rid);
+      if (in.op == IrOp::Atom) put(f, in.dst[0], v, 64, Deps{rid});
+      if (op == AtomOp::Cas && v != b) return;  // a failing cas only reads
+      mm::Event w = access(in, mm::EventKind::Write, wo, loc);
+      w.value = arith::atom_apply(op, in.ety, v, b, c);
+      w.reduction = in.op == IrOp::Red;
+      w.rmw_pair = rid;
+      int wid = push(f, std::move(w), pc);
+      f.tr.events[rid].rmw_pair = wid;
+      for (int x : ad) f.tr.addr.emplace_back(x, wid);
+      for (int x : d) f.tr.data.emplace_back(x, wid);
+    });
+  }
+
+  // Runs from s.pc until the thread ends or a read forks the state.
+  void step(State s) {
+    while (s.pc < r_.end) {
+      if (++steps_ > lim_.max_steps)
+        throw LimitError("more than " + std::to_string(lim_.max_steps) + " instructions executed in one thread");
+      const Inst& in = prog_.code[s.pc];
+      if (head_[s.pc - r_.begin]) s.arrivals[s.pc] = {s.tr.events.size(), s.regs, s.deps};
+      if (in.guarded) {
+        // The instruction's effect depends on its guard: control dependency.
+        merge(s.ctrl, s.deps[in.guard]);
+        bool p = s.regs[in.guard] != 0;
+        if (p == in.guard_neg) {
+          ++s.pc;
+          continue;
+        }
+      }
+      switch (in.op) {
+        case IrOp::Nop: break;
+        case IrOp::Arith: {
+          uint64_t src[5] = {0, 0, 0, 0, 0};
+          Deps d;
+          for (unsigned k = 0; k < in.nsrc; ++k) {
+            src[k] = val(s, in.src[k]);
+            deps_of(s, in.src[k], d);
+          }
+          uint64_t aux = 0;
+          uint64_t v = in.fn.fn(src, &aux, in.fn.cfg);
+          if (in.ndst > 1) put(s, in.dst[1], aux, 64, d);
+          put(s, in.dst[0], v, in.dwidth, std::move(d));
+          break;
+        }
+        case IrOp::Mov: {
+          Deps d;
+          deps_of(s, in.src[0], d);
+          put(s, in.dst[0], val(s, in.src[0]), in.dwidth, std::move(d));
+          break;
+        }
+        case IrOp::Pack: {
+          unsigned eb = in.size * 8u;
+          uint64_t v = 0;
+          Deps d;
+          for (unsigned k = 0; k < in.nsrc; ++k) {
+            v |= (val(s, in.src[k]) & wmask(eb)) << (eb * k);
+            deps_of(s, in.src[k], d);
+          }
+          put(s, in.dst[0], v, in.dwidth, std::move(d));
+          break;
+        }
+        case IrOp::Unpack: {
+          unsigned eb = in.size * 8u;
+          uint64_t v = val(s, in.src[0]);
+          Deps d;
+          deps_of(s, in.src[0], d);
+          for (unsigned k = 0; k < in.ndst; ++k) put(s, in.dst[k], eb >= 64 ? v : v >> (eb * k), eb, d);
+          break;
+        }
+        case IrOp::Cvta: {
+          uint64_t v = val(s, in.src[0]);
+          Deps d;
+          deps_of(s, in.src[0], d);
+          put(s, in.dst[0], in.flags ? Memory::from_generic(in.addr.space, v) : Memory::to_generic(in.addr.space, v),
+              in.dwidth, std::move(d));
+          break;
+        }
+        case IrOp::Ld: load(s, in); break;
+        case IrOp::St: store(s, in); break;
+        case IrOp::Atom:
+        case IrOp::Red: rmw(s, in); break;
+        case IrOp::Fence: {
+          mm::Event e;
+          if (in.flags == 2) {
+            e.kind = mm::EventKind::ProxyFence;
+            e.pfence = mm::ProxyFenceKind::Other;
+          } else {
+            e.kind = mm::EventKind::Fence;
+            e.order = in.order;
+            e.scope = in.scope;
+          }
+          push(s, std::move(e), s.pc);
+          break;
+        }
+        case IrOp::BarSync:
+        case IrOp::BarArrive: {
+          mm::Event e;
+          e.kind = mm::EventKind::Barrier;
+          e.bar = in.op == IrOp::BarSync ? mm::BarrierOp::Sync : mm::BarrierOp::Arrive;
+          e.scope = mm::Scope::CTA;
+          e.bar_id = static_cast<int>(val(s, in.src[0]));
+          e.bar_count = in.src[1].kind != Opnd::None ? static_cast<int>(val(s, in.src[1])) : -1;
+          push(s, std::move(e), s.pc);
+          break;
+        }
+        case IrOp::Bra: {
+          uint32_t from = s.pc;
+          if (in.target <= from) {
+            if (subsumed(s, in.target)) {
+              ++out_.subsumed;
+              return;
+            }
+            if (++s.back_jumps[from] > lim_.unroll) {
+              ++out_.cut;
+              return;
+            }
+          }
+          s.pc = in.target;
+          continue;
+        }
+        case IrOp::Exit:
+        case IrOp::Ret: finish(s); return;
+        default: fail(in, std::string("instruction not supported here (IR ") + op_text(in.op) + ")");
+      }
+      ++s.pc;
+    }
+    finish(s);
+  }
+
+  const Program& prog_;
+  const Function& fn_;
+  Range r_;
+  const TraceEnv& env_;
+  const TraceLimits& lim_;
+  std::vector<char> head_;
+  std::vector<std::vector<char>> live_;
+  uint64_t steps_ = 0;
+  ThreadPaths out_;
+};
+
+}  // namespace
+
+void trace_check(const Program& prog, uint32_t func) {
+  Range r = range_of(prog, func);
+  for (uint32_t pc = r.begin; pc < r.end; ++pc) {
+    const Inst& in = prog.code[pc];
+    if (in.op == IrOp::Unsupported)
+      throw InputError(prog.file, SourcePos{in.line, 0}, "instruction not supported: " + prog.messages[in.target]);
+    if (!supported(in.op))
+      throw InputError(prog.file, SourcePos{in.line, 0},
+                       std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");
+  }
+}
+
+ThreadPaths trace_paths(const Program& prog, uint32_t func, std::vector<uint64_t> regs, const TraceEnv& env,
+                        const TraceLimits& lim) {
+  trace_check(prog, func);
+  return Tracer(prog, func, env, lim).run(std::move(regs));
+}
+
+}  // namespace ptxcheck::interp

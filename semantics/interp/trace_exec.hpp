@@ -1,0 +1,83 @@
+// Symbolic execution of one thread of lowered IR (ir.hpp) under the memory
+// model: the same decoded instructions and semantics/arith functions that
+// the interpreter runs, but every access to a shared location becomes an
+// mm::Event, and a read (a load, or the read half of an atom/red) is a
+// choice point over the values the location may hold. The thread's feasible
+// paths are enumerated, one trace per path, with the intra-thread
+// dependencies of each event (PTX ISA 8.10.4 No Thin Air uses them):
+//   addr  the address of the access was computed from the read's value;
+//   data  the value written was computed from the read's value;
+//   ctrl  a branch (or an instruction's guard) before the event depended on
+//         the read's value.
+// Loops are bounded: a backward jump is taken at most `unroll` times per
+// path; paths that would take it again are cut and counted. A spin-loop
+// iteration that only loads and comes back to the loop head with the same
+// live registers (values and dependencies) is dropped as redundant: it can
+// only add constraints, never a new final state (see subsumed()).
+// Contract: the caller owns the value sets (and their fixpoint across
+// threads) and the location table; TraceEnv says which location an access
+// touches. Accesses to .local memory (and the frame) are the thread's own:
+// they take their single value and create no event. An instruction the
+// executor cannot run symbolically (warp collectives, calls, mbarriers,
+// asynchronous copies, ...) is rejected by trace_check() before running.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memmodel/events.hpp"
+#include "semantics/interp/ir.hpp"
+
+namespace ptxcheck::interp {
+
+// The world outside the thread.
+class TraceEnv {
+ public:
+  virtual ~TraceEnv() = default;
+  // The model location that an access of `size` bytes at `addr` in `space`
+  // (Generic resolved by the caller's address map) touches. Throws
+  // InputError when the access reaches no location or mixes sizes.
+  virtual int locate(Space space, uint64_t addr, unsigned size, const Inst& in) const = 0;
+  // The values a read of location `loc` may return (never empty).
+  virtual const std::vector<uint64_t>& values(int loc) const = 0;
+  // The value of a special register (%tid.x, ...) for this thread.
+  virtual uint64_t sreg(SReg s) const = 0;
+};
+
+struct ThreadTrace {
+  // Events in program order; `thread` is -1 (the caller places the thread),
+  // `loc` is TraceEnv::locate's answer, `rmw_pair` a local index.
+  std::vector<mm::Event> events;
+  std::vector<uint32_t> pcs;  // per event: code index of the instruction
+  std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
+  std::vector<uint64_t> regs;  // final value of each register slot
+};
+
+struct ThreadPaths {
+  std::vector<ThreadTrace> traces;
+  uint64_t cut = 0;       // paths cut off by the loop bound
+  uint64_t subsumed = 0;  // paths dropped as redundant spin-loop iterations
+  // (location, value) of every write on any path, complete or cut (a path
+  // cut by the bound may still write before it is cut), and the most
+  // writes one path performs.
+  std::vector<std::pair<int, uint64_t>> written;
+  size_t most_writes = 0;
+};
+
+struct TraceLimits {
+  int unroll = 1;
+  uint64_t max_traces = 200000;      // paths per thread; LimitError beyond
+  uint64_t max_steps = 10'000'000;   // instructions over all paths; LimitError beyond
+};
+
+// Throws InputError (prog.file, the instruction's line) for the first
+// instruction of function `func` that trace_paths() cannot execute.
+void trace_check(const Program& prog, uint32_t func);
+
+// Enumerates the paths of function `func` of `prog`, entered with register
+// slots `regs` (missing slots start at 0).
+ThreadPaths trace_paths(const Program& prog, uint32_t func, std::vector<uint64_t> regs, const TraceEnv& env,
+                        const TraceLimits& lim);
+
+}  // namespace ptxcheck::interp
