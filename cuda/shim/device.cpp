@@ -72,6 +72,8 @@ void configure(Device& d) {
   for (const char* var : {"PTXCHECK_SHIM_SM", "PTXCHECK_DEVICE"})  // PTXCHECK_DEVICE wins
     if (const char* v = std::getenv(var); v && *v && !parse_sm(v, d.sm_major, d.sm_minor))
       report(std::string("ignoring ") + var + "='" + v + "' (expected e.g. sm_90, 90 or 9.0)");
+  if (const char* v = std::getenv("PTXCHECK_SHIM_REPORT")) d.report_path = v;
+  if (const char* v = std::getenv("PTXCHECK_SHIM_PTX_DIR")) d.ptx_dir = v;
   const char* trace = std::getenv("PTXCHECK_SHIM_TRACE");
   d.trace = trace && std::strcmp(trace, "1") == 0;
   if (const char* v = std::getenv("PTXCHECK_SHIM_MEM_MB"); v && *v) {

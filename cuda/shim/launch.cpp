@@ -3,8 +3,12 @@
 // it reports becomes the context's sticky error, returned by every later
 // call on the context (as after a GPU fault), while cuLaunchKernel itself
 // returns CUDA_SUCCESS as an asynchronous launch would.
+#include <cxxabi.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <regex>
 
 #include "cuda/shim/state.hpp"
 
@@ -37,9 +41,67 @@ std::string coords(const std::array<uint32_t, 3>& a) {
   return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + ")";
 }
 
-// Prints the diagnostics and returns the CUresult of the first fatal one.
-CUresult outcome(const State& s, const interp::RunResult& r) {
+std::string json_str(const std::string& v) {
+  std::string o = "\"";
+  for (unsigned char ch : v) {
+    if (ch == '"' || ch == '\\') o += '\\', o += static_cast<char>(ch);
+    else if (ch < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", ch);
+      o += b;
+    } else o += static_cast<char>(ch);
+  }
+  return o + "\"";
+}
+
+std::string json_dim(const std::array<uint32_t, 3>& a) {
+  return "[" + std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + "]";
+}
+
+// The CUDA source position of a PTX line of `m` ("" when the PTX has no .loc).
+std::string cuda_pos(const CUmod_st& m, uint32_t line, std::string* file = nullptr, uint32_t* cline = nullptr) {
+  if (line == 0 || line > m.loc.size()) return "";
+  auto [f, l] = m.loc[line - 1];
+  auto it = m.loc_files.find(f);
+  if (l == 0 || it == m.loc_files.end()) return "";
+  if (file) *file = it->second;
+  if (cline) *cline = l;
+  return it->second + ":" + std::to_string(l);
+}
+
+// A C++ kernel's source name ("scale(float*, float)" for _Z5scalePff).
+std::string demangle(const std::string& n) {
+  int st = 0;
+  char* d = abi::__cxa_demangle(n.c_str(), nullptr, nullptr, &st);
+  std::string out = st == 0 && d ? d : n;
+  std::free(d);
+  return out;
+}
+
+// "... at line 34 ..." (a PTX line in an interpreter message) gains the CUDA
+// position of that line.
+std::string with_cuda_lines(const CUmod_st& m, const std::string& msg) {
+  if (m.loc.empty()) return msg;
+  static const std::regex re("at line ([0-9]+)");
+  std::string out;
+  auto it = std::sregex_iterator(msg.begin(), msg.end(), re);
+  size_t last = 0;
+  for (; it != std::sregex_iterator(); ++it) {
+    const auto& mt = *it;
+    std::string src = cuda_pos(m, static_cast<uint32_t>(std::stoul(mt[1].str())));
+    out += msg.substr(last, mt.position(0) + mt.length(0) - last);
+    if (!src.empty()) out += " (" + src + ")";
+    last = mt.position(0) + mt.length(0);
+  }
+  return out + msg.substr(last);
+}
+
+// Prints the diagnostics (and appends them to PTXCHECK_SHIM_REPORT) and
+// returns the CUresult of the first fatal one.
+CUresult outcome(State& s, CUfunction f, const interp::LaunchConfig& cfg, const interp::RunResult& r) {
   CUresult code = CUDA_SUCCESS;
+  const uint64_t launch_no = ++s.launches;
+  std::string records;
   for (const auto& d : r.diagnostics) {
     const DiagCode* dc = diag_code(d.kind);
     bool fatal = d.severity == "error" && (!dc || dc->fatal);
@@ -47,12 +109,37 @@ CUresult outcome(const State& s, const interp::RunResult& r) {
       code = dc ? dc->code : CUDA_ERROR_LAUNCH_FAILED;
       if (d.kind == "unsupported" && d.message.find("__assertfail") != std::string::npos) code = CUDA_ERROR_ASSERT;
     }
-    if (!fatal && s.dev.quiet_warnings) continue;
-    report(d.file + ":" + std::to_string(d.line) + ": " + (fatal ? "error" : "warning") + ": " + d.kind + ": " +
-           d.message + " (kernel " + d.kernel + ", CTA " + coords(d.cta) + ", thread " + coords(d.thread) + ")" +
-           (d.count > 1 ? " [" + std::to_string(d.count) + " times]" : ""));
+    std::string cfile;
+    uint32_t cline = 0;
+    std::string src = cuda_pos(*f->mod, d.line, &cfile, &cline);
+    const std::string kernel = demangle(d.kernel), message = with_cuda_lines(*f->mod, d.message);
+    if (!s.dev.report_path.empty())
+      records += "{\"launch\":" + std::to_string(launch_no) + ",\"kernel\":" + json_str(kernel) +
+                 ",\"kind\":" + json_str(d.kind) + ",\"severity\":" + json_str(fatal ? "error" : "warning") +
+                 ",\"message\":" + json_str(message) + ",\"ptx_file\":" + json_str(d.file) +
+                 ",\"ptx_line\":" + std::to_string(d.line) +
+                 (src.empty() ? "" : ",\"cuda_file\":" + json_str(cfile) + ",\"cuda_line\":" + std::to_string(cline)) +
+                 ",\"cta\":" + json_dim(d.cta) + ",\"thread\":" + json_dim(d.thread) +
+                 ",\"count\":" + std::to_string(d.count) + "}\n";
+ if (!fatal && s.dev.quiet_warnings) continue;
+    if (!s.dev.report_path.empty()) continue;  // ptxcheck exec prints the report
+    std::string where = d.file + ":" + std::to_string(d.line);
+    report((src.empty() ? where : src) + ": " + (fatal ? "error" : "warning") + ": " + d.kind + ": " + message +
+           " (kernel " + kernel + ", CTA " + coords(d.cta) + ", thread " + coords(d.thread) +
+           (src.empty() ? "" : ", PTX " + where) + ")" + (d.count > 1 ? " [" + std::to_string(d.count) + " times]" : ""));
   }
   if (code == CUDA_SUCCESS && !r.ok && r.step_limit) code = CUDA_ERROR_LAUNCH_TIMEOUT;
+  if (!s.dev.report_path.empty()) {
+    std::string launch = "{\"launch\":" + std::to_string(launch_no) + ",\"kernel\":" + json_str(demangle(f->k->name)) +
+                         ",\"grid\":" + json_dim(cfg.grid) + ",\"block\":" + json_dim(cfg.block) +
+                         ",\"module\":" + json_str(f->mod->m->file) + ",\"result\":" + std::to_string(code) +
+                         ",\"diagnostics\":" + std::to_string(r.diagnostics.size()) +
+                         ",\"thread_instructions\":" + std::to_string(r.thread_instructions) + "}\n";
+    if (std::FILE* out = std::fopen(s.dev.report_path.c_str(), "a")) {
+      std::fputs((launch + records).c_str(), out);
+      std::fclose(out);
+    }
+  }
   return code;
 }
 
@@ -130,7 +217,7 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   }
   if (!res.printf_output.empty()) std::fwrite(res.printf_output.data(), 1, res.printf_output.size(), stdout);
-  c->sticky = outcome(s, res);
+  c->sticky = outcome(s, f, cfg, res);
   if (completion) {
     completion->recorded = true;
     completion->when = std::chrono::steady_clock::now();

@@ -4,6 +4,8 @@
 // a module of each context the first time that context uses it. A CUkernel
 // may be passed where a CUfunction is expected; it then means the kernel's
 // function in the current context.
+#include <errno.h>  // program_invocation_short_name
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -60,7 +62,7 @@ CUresult image_ptx(const State& s, const void* image, const std::string& name, s
     report(name + ": " + err);
     return err.find("PTX") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
   }
-  label = name + "[compute_" + std::to_string(arch) + "]";
+  label = name + ".compute_" + std::to_string(arch) + ".ptx";
   return CUDA_SUCCESS;
 }
 
@@ -152,7 +154,9 @@ SHIM_API CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin) 
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!module || !fatCubin) return CUDA_ERROR_INVALID_VALUE;
-  return load_image(s, module, fatCubin, "<fatbin " + std::to_string(++s.modules_loaded) + ">", 0, nullptr, nullptr);
+  return load_image(s, module, fatCubin,
+                    std::string(program_invocation_short_name) + "-" + std::to_string(++s.modules_loaded), 0, nullptr,
+                    nullptr);
 }
 
 SHIM_API CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
@@ -165,8 +169,8 @@ SHIM_API CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
 
 SHIM_API CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, void**,
                                     unsigned int numJitOptions, CUlibraryOption*, void**, unsigned int) {
-  unsigned n = ++state().modules_loaded;  // a name for diagnostics (the count is only a label)
-  return load_library(library, code, "<library " + std::to_string(n) + ">", numJitOptions);
+  unsigned n = ++state().modules_loaded;  // a name for diagnostics: the program's, numbered
+  return load_library(library, code, std::string(program_invocation_short_name) + "-" + std::to_string(n), numJitOptions);
 }
 
 SHIM_API CUresult cuLibraryLoadFromFile(CUlibrary* library, const char* fileName, CUjit_option*, void**,

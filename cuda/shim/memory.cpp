@@ -1,5 +1,6 @@
 // Driver API: device memory and modules (cuda/README.md). Device addresses are
 // the interpreter's global addresses (semantics/interp/session.hpp).
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -67,14 +68,57 @@ void write_log(unsigned n, CUjit_option* options, void** values, CUjit_option bu
 
 }  // namespace
 
-CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
+namespace {
+
+// .file/.loc directives (PTX ISA 11.5.2, 11.5.3): which CUDA source line
+// each PTX line belongs to.
+void index_loc(CUmod_st& m, const std::string& text) {
+  uint32_t file = 0, line = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view l(text.data() + pos, end - pos);
+    size_t i = l.find_first_not_of(" \t");
+    if (i != std::string_view::npos && l.size() > i + 4 && l.substr(i, 4) == ".loc" && std::isspace(static_cast<unsigned char>(l[i + 4]))) {
+      unsigned f = 0, n = 0;
+      if (std::sscanf(std::string(l.substr(i + 4)).c_str(), "%u %u", &f, &n) == 2) file = f, line = n;
+    } else if (i != std::string_view::npos && l.substr(i, 5) == ".file") {
+      unsigned f = 0;
+      std::string rest(l.substr(i + 5));
+      size_t q1 = rest.find('"'), q2 = rest.rfind('"');
+      if (std::sscanf(rest.c_str(), "%u", &f) == 1 && q1 != std::string::npos && q2 > q1)
+        m.loc_files[f] = rest.substr(q1 + 1, q2 - q1 - 1);
+    }
+    m.loc.emplace_back(file, line);  // m.loc[k] is PTX line k + 1
+    pos = end + 1;
+  }
+  if (m.loc_files.empty()) m.loc.clear();
+}
+
+std::string safe_name(const std::string& n) {
+  std::string out;
+  for (char ch : n) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ? ch : '_';
+  return out;
+}
+
+}  // namespace
+
+CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& label, unsigned nopt,
                         CUjit_option* options, void** values) {
   State& s = state();
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
+  std::string name = label;
+  if (!s.dev.ptx_dir.empty()) {  // a real file, so that diagnostics' PTX lines can be opened
+    name = s.dev.ptx_dir + "/" + safe_name(label);
+    if (name.size() < 4 || name.substr(name.size() - 4) != ".ptx") name += ".ptx";
+    std::ofstream(name, std::ios::binary) << text;
+  }
   try {
     ptxcheck::interp::SessionModule& m = s.session->load_module(text, name);
     auto* h = make_handle<CUmod_st>(s, Kind::Module);
+    index_loc(*h, text);
     h->ctx = c;
     h->m = &m;
     c->modules.insert(h);

@@ -274,7 +274,7 @@ SHIM_API CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribut
   switch (attribute) {
     case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = owner; break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-      *static_cast<unsigned*>(data) = man ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_DEVICE;
+      *static_cast<unsigned*>(data) = CU_MEMORYTYPE_DEVICE;  // managed memory too (IS_MANAGED tells)
       break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr*>(data) = ptr; break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:

@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -36,6 +37,11 @@ struct CUmod_st {
   CUcontext ctx = nullptr;
   ptxcheck::interp::SessionModule* m = nullptr;
   std::vector<CUfunction> funcs;  // created on first cuModuleGetFunction
+  // CUDA source positions from the PTX's .loc/.file directives (nvcc
+  // -lineinfo or -G): for each PTX line, the .file index and line of the
+  // .loc in force there (index 0: none).
+  std::vector<std::pair<uint32_t, uint32_t>> loc;
+  std::map<uint32_t, std::string> loc_files;
 };
 
 struct CUfunc_st {
@@ -83,6 +89,8 @@ struct Device {
   ptxcheck::interp::RunOptions run;  // PTXCHECK_SHIM_MAX_STEPS, PTXCHECK_SHIM_RACES
   bool quiet_warnings = false;       // PTXCHECK_SHIM_QUIET=1: only fatal diagnostics
   bool trace = false;                // PTXCHECK_SHIM_TRACE=1: log entry-point look-ups
+  std::string report_path;           // PTXCHECK_SHIM_REPORT: JSON lines per launch (ptxcheck exec)
+  std::string ptx_dir;               // PTXCHECK_SHIM_PTX_DIR: write each module's PTX there
 };
 
 struct State {
@@ -94,6 +102,7 @@ struct State {
   CUcontext primary = nullptr;  // created on first retain, kept (reset on release to 0)
   int primary_refs = 0;
   uint32_t modules_loaded = 0;  // names "<module N>" for cuModuleLoadData
+  uint64_t launches = 0;        // numbers launches in reports
   std::vector<std::shared_ptr<void>> handles;  // every handle ever made (never freed, see above)
 };
 

@@ -1,0 +1,40 @@
+// `ptxcheck exec [options] PROGRAM [ARGS...]`: run a CUDA program (driver
+// or runtime API, built with PTX embedded) on the interpreter through the
+// shim and report every kernel launch's diagnostics (cuda/exec/exec.hpp,
+// cuda/README.md). Exit: the program's status, or --error-exitcode N when a
+// diagnostic was reported; 2 on a usage error; 127 when PROGRAM cannot run.
+#include <cstdlib>
+#include <string>
+
+#include "checker/commands.hpp"
+#include "cuda/exec/exec.hpp"
+
+namespace ptxcheck::cli {
+
+int cmd_exec(const Args& args) {
+  cuda_exec::Options opt;
+  std::string races = "on";
+  CLI::App app{"Run a CUDA program on the PTX interpreter (through the driver shim) and report each kernel "
+               "launch's diagnostics: data races, out-of-bounds, misaligned and uninitialised accesses, barrier "
+               "divergence.",
+               "ptxcheck exec"};
+  app.add_option("--races", races, "data-race detection (on|off)")->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--report", opt.report, "write a JSON report of every launch and diagnostic to FILE");
+  app.add_option("--max-steps", opt.max_steps, "step budget per launch, in thread instructions")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--device", opt.device, "the emulated device (sm_80, sm_90, ...; default sm_90)");
+  app.add_option("--error-exitcode", opt.error_exitcode, "exit with N when any diagnostic was reported")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--ptx-dir", opt.ptx_dir, "write each loaded module's PTX to DIR (diagnostics then name it)");
+  app.add_option("program", opt.argv, "the program and its arguments")->required();
+  app.prefix_command();
+  app.footer("Options go before PROGRAM; everything from PROGRAM on is passed to it unchanged.");
+  if (int rc = parse_args(app, args); rc >= 0) return rc;
+  for (const auto& a : app.remaining()) opt.argv.push_back(a);
+  opt.races = races == "on";
+  const char* dir = std::getenv("PTXCHECK_SHIM_DIR");
+  opt.shim_dir = dir && *dir ? dir : PTXCHECK_SHIM_BUILD_DIR;
+  return cuda_exec::run(opt);
+}
+
+}  // namespace ptxcheck::cli

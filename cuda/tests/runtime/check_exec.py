@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Runs a runtime-API program under `ptxcheck exec` and checks the outcome.
+
+usage: check_exec.py PTXCHECK PROGRAM NAME [EXPECTED.json [--pass-line]]
+Without EXPECTED: the program must print "NAME: PASS", exit 0, and exec must
+report no diagnostic. With EXPECTED (a list of {kind, severity, kernel,
+cuda_line} for a program broken on purpose): exec must exit with the
+--error-exitcode and report exactly those diagnostics (as a multiset; the
+CUDA file is the program's source); with --pass-line the program must also
+print its PASS line (a program that checks the errors it provokes).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ERROR_EXIT = 86
+
+
+def main():
+    ptxcheck, prog, name = sys.argv[1:4]
+    expected = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else None
+    pass_line = "--pass-line" in sys.argv[5:]
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "report.json")
+        r = subprocess.run([ptxcheck, "exec", "--report", report, "--error-exitcode", str(ERROR_EXIT), prog],
+                           capture_output=True, text=True, timeout=120)
+        rep = json.load(open(report)) if os.path.exists(report) else None
+    problems = []
+    if rep is None:
+        problems.append("no report written")
+    got = [] if rep is None else [
+        {"kind": x["kind"], "severity": x["severity"], "kernel": x["kernel"], "cuda_line": x.get("cuda_line")}
+        for l in rep["launches"] for x in l["diagnostics"]]
+    if expected is None:
+        if r.returncode != 0:
+            problems.append(f"exit {r.returncode}, expected 0")
+        if f"{name}: PASS" not in r.stdout:
+            problems.append(f"no '{name}: PASS' line")
+        if got:
+            problems.append(f"unexpected diagnostics {got}")
+    else:
+        if r.returncode != ERROR_EXIT:
+            problems.append(f"exit {r.returncode}, expected {ERROR_EXIT} (--error-exitcode)")
+        key = lambda x: json.dumps(x, sort_keys=True)
+        if pass_line and f"{name}: PASS" not in r.stdout:
+            problems.append(f"no '{name}: PASS' line")
+        if sorted(map(key, got)) != sorted(map(key, expected)):
+            problems.append(f"diagnostics {got}\nexpected    {expected}")
+    if problems:
+        print("\n".join(problems))
+        print("--- stdout\n" + r.stdout + "--- stderr\n" + r.stderr)
+        return 1
+    print(f"{name}: ok ({len(got)} diagnostics)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
