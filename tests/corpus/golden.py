@@ -2,7 +2,8 @@
 """Checks goldens that sit beside their inputs, dispatching on the kind of
 golden file (docs/corpus.md, "Goldens").
 
-    golden.py PTXCHECK [--part outcomes|run] PATH...
+    golden.py PTXCHECK [--part integrity|outcomes|run|litmus|malformed] PATH...
+    golden.py PTXCHECK --update PATH...   (litmus goldens)
 
 PATH is a golden file or a folder searched for goldens. Kinds:
 
@@ -17,6 +18,24 @@ PATH is a golden file or a folder searched for goldens. Kinds:
 
     part "integrity": the golden is well formed against the spec, the CUDA
       source and the PTX (needs no ptxcheck).
+
+  NAME.litmus.expected  beside the litmus test NAME.litmus (litmus/,
+    corpus/spec/), herd7's `X.litmus.expected` with GenMC's execution counts:
+    the herd block `ptxcheck NAME.litmus` prints under the default model (its
+    Time line left out), then one line per model
+    `Model M: VERDICT Positive: P Negative: N Executions: E`;
+    part "litmus": ptxcheck must print the same block and, with
+      `--json --model M` under both engines, the same verdict and counts.
+    `golden.py PTXCHECK --update PATH...` writes these goldens (read the
+    diff: a golden is a claim about the PTX memory model).
+
+  Malformed inputs carry their expected error in the file itself:
+  NAME.ptx whose first line is `// expect: LINE:COL message`
+  (corpus/malformed/) and NAME.json with a key `"_expect": "LINE:COL
+  message"` (tests/interp/bad_specs/);
+    part "malformed": `ptxcheck parse NAME.ptx` / `ptxcheck run NAME.json`
+      must exit 2 with nothing on stdout and first print
+      `NAME:LINE:COL: error: ...message...`.
 A check listed in PENDING is expected to fail (XFAIL) because the feature it
 needs is not on main yet; if it passes (XPASS) the runner fails, so that the
 entry is removed as soon as the feature lands. Exit status: 0 when every
@@ -40,7 +59,34 @@ for case in ["bar_named_early", "cluster_handoff", "lastblock_nofence", "lookbac
     PENDING[(case, "run")] = "model-exact races in `run` are not on main yet (issue 9 item 3)"
 
 TIMEOUT_S = 120
-KINDS = {".outcomes.json": "outcomes"}
+EXPECT_PTX = re.compile(r"^// expect: (\d+):(\d+) (.*)$")
+EXPECT_JSON = re.compile(r'"_expect"\s*[:,]\s*"(\d+):(\d+) ([^"]*)"')
+
+
+def malformed_expectation(path):
+    """(line, col, message) a malformed input states, or None."""
+    if not path.endswith((".ptx", ".json")):
+        return None
+    with open(path, errors="replace") as f:
+        text = f.read()
+    m = EXPECT_PTX.match(text.split("\n", 1)[0]) if path.endswith(".ptx") else EXPECT_JSON.search(text)
+    return (int(m.group(1)), int(m.group(2)), m.group(3)) if m else None
+
+
+def check_malformed(exe, path):
+    line, col, msg = malformed_expectation(path)
+    cmd = [exe, "parse", path] if path.endswith(".ptx") else [exe, "run", path]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
+    first = (r.stderr.splitlines() or [""])[0]
+    if r.returncode != 2:
+        return f"exit {r.returncode}, expected 2 ({first})"
+    if r.stdout:
+        return "printed output for a malformed input"
+    if not first.startswith(f"{path}:{line}:{col}: error: ") or msg not in first:
+        return f"printed `{first}`, expected {line}:{col} and `{msg}`"
+    return None
+KINDS = {".outcomes.json": "outcomes", ".litmus.expected": "litmus"}
+LITMUS_MODELS = ["ptx75", "ptx6", "sc"]
 
 
 def canon(state):
@@ -183,7 +229,66 @@ def check_integrity(exe, folder, golden, spec, ptx_lines):
     return None
 
 
+_LITMUS_CACHE = {}
+
+
+def litmus_batch(exe, folder):
+    """ptxcheck's answers for every NAME.litmus of FOLDER, from one run per
+    (model, engine) plus one herd-text run: {file: (text, [model lines])}."""
+    if folder in _LITMUS_CACHE:
+        return _LITMUS_CACHE[folder]
+    files = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".litmus")]
+    out = {f: ["", {}] for f in files}
+    r = subprocess.run([exe, *files], capture_output=True, text=True, timeout=TIMEOUT_S)
+    blocks = [b for b in r.stdout.split("\n\n") if b.startswith("Test ")]
+    for f, b in zip(files, blocks):  # printed in input order
+        out[f][0] = "".join(l + "\n" for l in b.splitlines() if not l.startswith("Time "))
+    for model in LITMUS_MODELS:
+        for engine in ("enum", "z3"):
+            r = subprocess.run([exe, "--json", "--model", model, "--engine", engine, *files],
+                               capture_output=True, text=True, timeout=TIMEOUT_S)
+            for line in r.stdout.splitlines():
+                j = json.loads(line)
+                f = next((x for x in files if os.path.samefile(x, j["file"])), None)
+                if f is not None:
+                    out[f][1][(model, engine)] = (f"Model {model}: {j['verdict']} Positive: {j['positive']} "
+                                                  f"Negative: {j['negative']} Executions: {j['executions']}")
+    _LITMUS_CACHE[folder] = out
+    return out
+
+
+def litmus_golden(exe, litmus):
+    """The golden text for LITMUS as ptxcheck computes it now (both engines
+    must agree on every model line)."""
+    text, lines = litmus_batch(exe, os.path.dirname(litmus) or ".").get(litmus, ["", {}])
+    if not text:
+        return None, "ptxcheck printed no herd block for it"
+    for model in LITMUS_MODELS:
+        enum, z3 = lines.get((model, "enum")), lines.get((model, "z3"))
+        if not enum or not z3:
+            return None, f"--model {model}: no JSON result"
+        if enum != z3:
+            return None, f"engines disagree: {enum} (enum) vs {z3} (z3)"
+        text += enum + "\n"
+    return text, None
+
+
+def check_litmus(exe, golden_path):
+    litmus = golden_path[: -len(".expected")]
+    with open(golden_path) as f:
+        want = f.read()
+    got, err = litmus_golden(exe, litmus)
+    if err:
+        return err
+    if got != want:
+        import difflib
+        diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "golden", "ptxcheck", lineterm="", n=0)
+        return "differs from its golden:\n  " + "\n  ".join(list(diff)[2:12])
+    return None
+
+
 CHECKS = {"integrity": check_integrity, "outcomes": check_outcomes, "run": check_run}
+LITMUS_PARTS = {"litmus"}
 
 
 def folder_problems(folder):
@@ -193,7 +298,10 @@ def folder_problems(folder):
     for n in sorted(names):
         if n.endswith(".cu") and n[:-3] + ".ptx" not in names:
             out.append(f"{n} has no PTX (run regen.sh)")
-        if n.endswith(".json") and not any(n.endswith(k) for k in KINDS):
+        if n.endswith(".litmus") and n + ".expected" not in names:
+            out.append(f"{n} has no golden beside it (golden.py PTXCHECK --update {n})")
+        if n.endswith(".json") and not any(n.endswith(k) for k in KINDS) and \
+                not malformed_expectation(os.path.join(folder, n)):
             if not any(n[:-5] + k in names for k in KINDS):
                 out.append(f"{n} has no golden beside it")
     return out
@@ -203,10 +311,27 @@ def goldens(paths):
     for p in paths:
         if os.path.isdir(p):
             for name in sorted(os.listdir(p)):
-                if any(name.endswith(s) for s in KINDS):
+                if any(name.endswith(s) for s in KINDS) or malformed_expectation(os.path.join(p, name)):
                     yield os.path.join(p, name)
         else:
             yield p
+
+
+def update_litmus(exe, paths):
+    """Writes NAME.litmus.expected beside every NAME.litmus under PATHS."""
+    rc = 0
+    for p in paths:
+        tests = [os.path.join(p, n) for n in sorted(os.listdir(p)) if n.endswith(".litmus")] if os.path.isdir(p) else [p]
+        for t in tests:
+            text, err = litmus_golden(exe, t)
+            if err:
+                print(f"FAIL  {t}: {err}")
+                rc = 1
+                continue
+            with open(t + ".expected", "w") as f:
+                f.write(text)
+            print(f"wrote {t}.expected")
+    return rc
 
 
 def main(argv):
@@ -214,18 +339,34 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     exe, args = argv[1], argv[2:]
-    parts = list(CHECKS)
+    if args[:1] == ["--update"]:
+        return update_litmus(exe, args[1:])
+    parts = None
     if args[:1] == ["--part"]:
         parts, args = [args[1]], args[2:]
     counts = {"ok": 0, "XFAIL": 0, "FAIL": 0, "XPASS": 0}
-    if "integrity" in parts:
+    if parts is None or "integrity" in parts:
         for p in args:
             for problem in folder_problems(p) if os.path.isdir(p) else []:
                 counts["FAIL"] += 1
                 print(f"FAIL  {p}: {problem}")
     for path in goldens(args):
+        if malformed_expectation(path):
+            if parts is None or "malformed" in parts:
+                err = check_malformed(exe, path)
+                counts["FAIL" if err else "ok"] += 1
+                print(f"{'FAIL' if err else 'ok':5} {path}" + (f": {err}" if err else ""))
+            continue
         kind = next(k for s, k in KINDS.items() if path.endswith(s))
-        assert kind == "outcomes"
+        if kind == "litmus":
+            if parts is None or "litmus" in parts:
+                err = check_litmus(exe, path)
+                counts["FAIL" if err else "ok"] += 1
+                print(f"{'FAIL' if err else 'ok':5} {os.path.basename(path)}" + (f": {err}" if err else ""))
+            continue
+        outcome_parts = [p for p in (parts or CHECKS) if p in CHECKS]
+        if not outcome_parts:
+            continue
         folder = os.path.dirname(path)
         case = os.path.basename(path)[: -len(".outcomes.json")]
         with open(path) as f:
@@ -234,7 +375,7 @@ def main(argv):
         with open(spec) as f:
             ptx = os.path.join(folder, json.load(f)["ptx"])
         ptx_lines = PtxLines(ptx)
-        for part in parts:
+        for part in outcome_parts:
             why = PENDING.get((case, part)) or PENDING.get(("*", part))
             err = CHECKS[part](exe, folder, golden, spec, ptx_lines)
             status = ("XFAIL" if err else "XPASS") if why else ("FAIL" if err else "ok")
