@@ -1,5 +1,5 @@
 // PTX front end entry points (Spirit X3 grammar in parser/x3/, validation
-// against the instruction table in parser/validate.cpp).
+// against the instruction table in parser/insn.cpp).
 // Contract: both functions either return a fully validated AST or throw
 // ptxcheck::InputError carrying `file` and the 1-based line:col of the
 // offending token; they never crash or loop on any byte sequence.

@@ -314,7 +314,7 @@ bool Machine::step(Warp& w) {
       FOR_LANES(nt) T[l].pc = w.pc + 1;
       return true;
     }
-    case IrOp::BrxIdx: {  // PTX ISA 9.7.11.4: pc = tlist[index]; undefined if index >= length
+    case IrOp::BrxIdx: {  // PTX ISA 9.7.12.4 brx.idx: pc = tlist[index]; undefined if index >= length
       if (!m) break;
       const std::vector<uint32_t>& tab = prog.branch_tables[in.target];
       uint32_t tgt[32], first = ~0u;

@@ -93,9 +93,10 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
   return true;
 }
 
-// atom/red (PTX ISA 9.7.13.5-6, arithmetic in arith::atom_apply), cp.async, cp.async.bulk, st.bulk and
-// mbarrier.* for the lanes `m` of the group: false when the step goes on to
-// the next instruction, true when it stopped (a fault).
+// atom/red (PTX ISA 9.7.13.5 atom, 9.7.13.6 red; arithmetic in
+// arith::atom_apply), cp.async, cp.async.bulk, st.bulk and mbarrier.* for the
+// lanes `m` of the group: false when the step goes on to the next
+// instruction, true when it stopped (a fault).
 bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];

@@ -303,7 +303,7 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
     if (it == ctx.labels.end()) ctx.fail(lab.second, "unknown label '" + lab.first + "'");
     ctx.prog.code[pc].target = it->second;
   }
-  // brx.idx tables: every entry a label of this function (PTX ISA 9.7.11.4).
+  // brx.idx tables: every entry a label of this function (PTX ISA 9.7.12.4 brx.idx).
   for (const auto& [pc, tab] : ctx.table_fixups) {
     auto it = ctx.branch_lists.find(tab.first);
     if (it == ctx.branch_lists.end()) ctx.fail(tab.second, "unknown .branchtargets list '" + tab.first + "'");

@@ -34,8 +34,8 @@ struct LowerCtx {
   std::vector<std::unordered_map<std::string, LocalSym>> scopes;
   std::unordered_map<std::string, uint32_t> labels;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> fixups;  // code index -> label
-  uint32_t cc_slot = 0;  // hidden carry flag (PTX ISA 9.7.2)
-  // `name: .branchtargets L1, L2;` of the function (PTX ISA 9.7.11.4), and
+  uint32_t cc_slot = 0;  // hidden carry flag (PTX ISA 9.7.2 Extended-Precision Integer Arithmetic)
+  // `name: .branchtargets L1, L2;` of the function (PTX ISA 9.7.12.4 brx.idx), and
   // the brx.idx instructions naming one (code index -> table name).
   std::unordered_map<std::string, std::vector<std::string>> branch_lists;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> table_fixups;

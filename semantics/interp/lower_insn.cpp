@@ -124,12 +124,12 @@ void InsnLowering::atom(bool is_red) {
   i.size = static_cast<uint8_t>(bits / 8);
   i.nk = numkind(t);
   // Vector atom/red (sm_90, .global): each element is its own atomic
-  // operation on consecutive elements (PTX ISA 9.x 9.7.13.5; forms checked
+  // operation on consecutive elements (PTX ISA 9.7.13.5 atom; forms checked
   // with ptxas 13: .add.v2/.v4.f32, .{add,min,max}.noftz.v2/.v4/.v8 of
   // .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2).
   if (vec > 4) return unsupported("atom/red with more than 4 vector elements (.v8) is not supported");
   if (bits == 128) {
-    // atom.exch/.cas.b128 (sm_90, PTX ISA 9.x 9.7.13.5): one 16-byte atomic
+    // atom.exch/.cas.b128 (sm_90, PTX ISA 9.7.13.5 atom): one 16-byte atomic
     // operation; dst, b and c are .b128 registers (two slots each).
     if (is_red || !(has(Mod::exch) || has(Mod::cas)) || vec > 1)
       return unsupported("atom/red on .b128 is a PTX form only as atom.exch/atom.cas");
@@ -423,7 +423,7 @@ void InsnLowering::run() {
       ctx.fixups.push_back({static_cast<uint32_t>(ctx.prog.code.size()), {name, t.pos}});
       return emit();
     }
-    case Opcode::brx_idx: {  // brx.idx{.uni} index, tlist   PTX ISA 9.7.11.4
+    case Opcode::brx_idx: {  // brx.idx{.uni} index, tlist   PTX ISA 9.7.12.4 brx.idx
       i.op = IrOp::BrxIdx;
       i.flags = has(Mod::uni) ? 1 : 0;
       i.src[0] = value(opd(0), 32, false);
@@ -452,7 +452,7 @@ void InsnLowering::run() {
     case Opcode::membar:
     case Opcode::fence:
       i.op = IrOp::Fence;
-      // mode: 0 cta, 1 cluster, 2 gpu, 3 sys (membar.gl = gpu)  PTX ISA 9.7.12.4
+      // mode: 0 cta, 1 cluster, 2 gpu, 3 sys (membar.gl = gpu)  PTX ISA 9.7.13.4 membar / fence
       i.mode = has(Mod::cta) ? 0 : has(Mod::cluster) ? 1 : has(Mod::sys) ? 3 : 2;
       i.flags = has(Mod::proxy) ? 2 : (has(Mod::acquire) || has(Mod::release)) ? 0 : 1;
       set_mm(litmus::MemClass::Fence);
@@ -510,8 +510,8 @@ void InsnLowering::run() {
     case Opcode::mbarrier_expect_tx:
     case Opcode::mbarrier_complete_tx: return async_op();
     case Opcode::st_bulk: {
-      // st.bulk{.weak}{.shared::cta} [a], size, initval (sm_100, PTX ISA 9.x
-      // 9.7.9.x): size bytes from a, a multiple of 8, set to initval, which
+      // st.bulk{.weak}{.shared::cta} [a], size, initval (sm_100, PTX ISA
+      // 9.7.9.13 st.bulk): size bytes from a, a multiple of 8, set to initval, which
       // must be 0.
       i.op = IrOp::StBulk;
       i.addr = address(opd(0));
@@ -522,7 +522,7 @@ void InsnLowering::run() {
       return emit();
     }
     case Opcode::createpolicy:
-      // An opaque cache-eviction policy (PTX ISA 9.7.8.15) that only other
+      // An opaque cache-eviction policy (PTX ISA 9.7.9.18 createpolicy) that only other
       // instructions' cache-policy operands consume, and they ignore it here.
       i.op = IrOp::Mov;
       i.dst[0] = value(opd(0), 64, false);
@@ -532,7 +532,7 @@ void InsnLowering::run() {
       i.dwidth = 64;
       return emit();
     // Cache and scheduling hints without an effect on values: prefetches,
-    // eviction priorities (PTX ISA 9.7.8.12-13), register-count hints
+    // eviction priorities (PTX ISA 9.7.9.15 prefetch, 9.7.9.16 applypriority), register-count hints
     // (setmaxnreg). discard.L2 (9.7.8.14) makes the line's contents
     // undefined; keeping the old bytes is one permitted outcome.
     case Opcode::prefetchu:

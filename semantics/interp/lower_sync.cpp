@@ -1,4 +1,4 @@
-// Lowering of barriers (bar/barrier, PTX ISA 9.7.12.1), warp collectives
+// Lowering of barriers (PTX ISA 9.7.13.1 bar, barrier), warp collectives
 // (shfl.sync, vote, match, redux, activemask, elect, bar.warp.sync) and the
 // asynchronous copies with their mbarrier objects (cp.async, cp.async.bulk,
 // mbarrier.*): the instructions whose execution needs other threads.
@@ -8,7 +8,7 @@ namespace ptxcheck::interp {
 
 void InsnLowering::bar() {
   // bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive a, b;
-  // bar.red.op.type d, a{, b}, {!}c   (PTX ISA 9.7.12.1)
+  // bar.red.op.type d, a{, b}, {!}c   (PTX ISA 9.7.13.1 bar, barrier)
   size_t k = 0;
   if (has(Mod::red)) {
     i.op = IrOp::BarRed;
@@ -32,7 +32,7 @@ void InsnLowering::bar() {
 void InsnLowering::warp_op() {
   switch (in.op) {
     case Opcode::shfl: {
-      // shfl.mode.b32 d[|p], a, b, c (deprecated, PTX ISA 9.7.8.5): the
+      // shfl.mode.b32 d[|p], a, b, c (PTX ISA 9.7.9.5 shfl (deprecated)): the
       // pseudo-code of shfl.sync over the lanes executing it; reading a lane
       // that does not execute it is unpredictable (a shfl-source warning).
       i.op = IrOp::Shfl;
@@ -87,8 +87,8 @@ void InsnLowering::warp_op() {
                                     : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
                                     : has(Mod::or_) ? AtomOp::Or : AtomOp::Xor);
       if (i.nk == NumKind::F) {
-        // redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a, PTX ISA 9.x
-        // 9.7.13.11): the min/max instruction's semantics folded over the
+        // redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a, PTX ISA
+        // 9.7.13.12 redux.sync): the min/max instruction's semantics folded over the
         // lanes, on |a| with .abs; .NaN makes any NaN input give NaN.
         AtomOp op = static_cast<AtomOp>(i.mode);
         if (op != AtomOp::Min && op != AtomOp::Max) return unsupported("redux.sync on .f32 supports min and max only");
@@ -136,7 +136,7 @@ void InsnLowering::async_op() {
       // cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}
       // cp.async.ca... [dst], [src], cp-size{, ignore-src}{, cache-policy}: a
       // true ignore-src predicate zero-fills the destination like src-size 0
-      // (PTX ISA 9.7.8.22.3); a .L2::cache_hint policy operand is ignored.
+      // (PTX ISA 9.7.9.25.3 Non-bulk copy); a .L2::cache_hint policy operand is ignored.
       i.op = IrOp::CpAsync;
       i.addr = address(opd(0));
       // Two space qualifiers (.shared.global): destination, then source.
@@ -209,7 +209,7 @@ void InsnLowering::async_op() {
     case Opcode::mbarrier_expect_tx:
     case Opcode::mbarrier_complete_tx: {
       // Object layout (8 bytes): bits 0-30 pending arrivals, 32-62 expected
-      // arrivals, 63 phase parity. PTX ISA 9.7.12.13.
+      // arrivals, 63 phase parity. PTX ISA 9.7.13.15 mbarrier.
       i.op = IrOp::Mbarrier;
       i.flags = has(Mod::expect_tx) ? 4 : 0;  // arrive.expect_tx: add to tx-count first
       switch (in.op) {

@@ -134,7 +134,7 @@ void Machine::thread_exit(Cta& c, Thread& t) {
   if (cluster_arrived) check_cluster_barrier();
 }
 
-// PTX ISA 9.7.12.1: a barrier completes when the expected number of threads
+// PTX ISA 9.7.13.1 bar, barrier: a barrier completes when the expected number of threads
 // arrived; without a count, every (non-exited) thread of the CTA.
 void Machine::check_barrier(Cta& c, uint32_t id) {
   BarrierState& b = c.bars[id];
@@ -145,7 +145,7 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
     Thread& t0 = c.threads[b.waiting.empty() ? 0 : b.waiting[0]];
     diag("barrier-divergence", false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0].line,
          "barrier " + std::to_string(id) + " completed without " + std::to_string(c.exited) +
-             " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.12.1)");
+             " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.13.1 bar, barrier)");
   }
   ++c.bar_generation;
   for (uint32_t ti : b.waiting) {
@@ -293,7 +293,7 @@ void Machine::do_ret(Warp& w, Thread& t, const Inst& in) {
   t.pc = fr.ret_pc;
 }
 
-// barrier.cluster (PTX ISA 9.7.12.2): the phase completes when every live
+// barrier.cluster (PTX ISA 9.7.13.3 barrier.cluster): the phase completes when every live
 // thread of the cluster arrived; waiters of the phase are then released.
 void Machine::check_cluster_barrier() {
   uint32_t live = 0;

@@ -1,5 +1,5 @@
-// Internal state of a running launch (machine.cpp, exec.cpp, warp_ops.cpp,
-// vprintf.cpp): threads, warps, CTAs and the Machine that owns them.
+// Internal state of a running launch (machine.cpp, exec*.cpp, warp_ops.cpp
+// with vprintf, mma_exec.cpp): threads, warps, CTAs and their Machine.
 #pragma once
 #include <map>
 #include <memory>

@@ -92,7 +92,7 @@ class Memory {
   // Resolve `size` bytes at `addr` in `space`. Alignment must be `align`.
   Where translate(Space space, uint64_t addr, unsigned size, unsigned align, const ThreadMem& tm);
 
-  // Generic-address helpers (PTX ISA 9.7.8.16 isspacep, 9.7.8.17 cvta).
+  // Generic-address helpers (PTX ISA 9.7.9.19 isspacep, 9.7.9.20 cvta).
   static uint64_t to_generic(Space s, uint64_t addr);
   static uint64_t from_generic(Space s, uint64_t gaddr);
   bool is_in_space(Space s, uint64_t gaddr, const ThreadMem& tm) const;

@@ -25,12 +25,12 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
     }
   };
   if (!m) return finish(0);
-  if (in.op == IrOp::Activemask) {  // PTX ISA 9.7.12.10: the lanes executing now
+  if (in.op == IrOp::Activemask) {  // PTX ISA 9.7.13.11 activemask: the lanes executing now
     FOR_LANES(m) T[l].regs[T[l].reg_base + in.dst[0].slot] = g;
     return finish(0);
   }
   const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
-  // Deprecated vote and shfl without .sync (PTX ISA 9.7.12.7, 9.7.8.5)
+  // Deprecated vote and shfl without .sync (PTX ISA 9.7.13.8 vote (deprecated), 9.7.9.5 shfl (deprecated))
   // operate on the lanes executing now.
   bool legacy = (in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1);
   auto mask_of = [&](uint32_t l) { return legacy ? m : static_cast<uint32_t>(get(mo, T[l], l, w)) & lanes_of(w); };
@@ -73,7 +73,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
   Thread* T = &c.threads[w.first];
   switch (in.op) {
     case IrOp::WarpSync: ++w.sync_gen; break;  // orders memory among the lanes (9.7.12.3)
-    case IrOp::Shfl: {  // PTX ISA 9.7.8.6
+    case IrOp::Shfl: {  // PTX ISA 9.7.9.6 shfl.sync
       uint32_t vals[32] = {};
       for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
       uint32_t res[32], pv[32];
@@ -106,7 +106,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       }
       break;
     }
-    case IrOp::Vote: {  // PTX ISA 9.7.12.8
+    case IrOp::Vote: {  // PTX ISA 9.7.13.9 vote.sync
       uint32_t ballot = 0;
       FOR_LANES(part) if (get(in.src[0], T[l], l, w)) ballot |= 1u << l;
       uint64_t r = 0;
@@ -119,7 +119,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = r;
       break;
     }
-    case IrOp::Match: {  // PTX ISA 9.7.12.9
+    case IrOp::Match: {  // PTX ISA 9.7.13.10 match.sync
       uint64_t v[32] = {};
       FOR_LANES(part) v[l] = get(in.src[0], T[l], l, w) & (in.size >= 8 ? ~0ull : 0xffffffffull);
       bool all = true;
@@ -139,7 +139,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       }
       break;
     }
-    case IrOp::Redux: {  // PTX ISA 9.7.12.11
+    case IrOp::Redux: {  // PTX ISA 9.7.13.12 redux.sync
       bool sg = in.nk == NumKind::S;
       uint32_t acc = 0;
       bool init = false;
