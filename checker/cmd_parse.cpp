@@ -34,8 +34,10 @@ int cmd_parse(const Args& args) {
     const std::string text = ss.str();
     try {
       ast::Module m = parse_module(text, f);
-      if (json) all.push_back(to_json(m));
-      else std::cout << print(m);
+      if (json)
+        all.push_back(to_json(m));
+      else
+        std::cout << print(m);
     } catch (const InputError& e) {
       std::cout.flush();
       std::fprintf(stderr, "%s\n", format_error_with_source(e.file(), e.pos(), e.what(), text).c_str());

@@ -30,7 +30,9 @@ constexpr Subcommand kSubcommands[] = {
 std::string overview() {
   std::string s =
       "usage: ptxcheck [SUBCOMMAND] [options] ARGS...\n"
-      "Executable reference semantics of NVIDIA PTX (PTX ISA " + std::string(kPtxIsaVersion) + ").\n\n"
+      "Executable reference semantics of NVIDIA PTX (PTX ISA " +
+      std::string(kPtxIsaVersion) +
+      ").\n\n"
       "subcommands (`ptxcheck SUBCOMMAND --help` lists its options):\n";
   size_t w = 0;
   for (const auto& c : kSubcommands) w = std::max(w, std::string(c.name).size());
