@@ -6,8 +6,9 @@
   format_check.py SRC --changed BASE        ... and on the C++ files changed since
                                             git revision BASE (what a commit adds)
   format_check.py SRC --tidy BUILD [--changed BASE]
-                                            clang-tidy (.clang-tidy) on the same
-                                            files, with BUILD/compile_commands.json
+                                            clang-tidy (.clang-tidy) on the listed
+                                            files marked `tidy` (and the changed
+                                            ones), with BUILD/compile_commands.json
 
 Skips (exit 77) when clang-format is not installed."""
 import os
@@ -32,17 +33,21 @@ if not fmt:
     print("clang-format not installed: skipped")
     sys.exit(77)
 
-files = []
+files, tidy_files = [], []
 with open(os.path.join(src, "tests", "format_files.txt")) as f:
     for line in f:
-        line = line.split("#", 1)[0].strip()
-        if line:
-            files.append(line)
+        words = line.split("#", 1)[0].split()
+        if words:
+            files.append(words[0])
+            if "tidy" in words[1:]:
+                tidy_files.append(words[0])
 missing = [p for p in files if not os.path.isfile(os.path.join(src, p))]
 if base:
     out = subprocess.run(["git", "-C", src, "diff", "--name-only", "--diff-filter=AM", base, "--"],
                          capture_output=True, text=True, check=True).stdout.split()
-    files += [p for p in out if p.endswith((".cpp", ".hpp", ".h")) and p not in files]
+    changed = [p for p in out if p.endswith((".cpp", ".hpp", ".h")) and p not in files]
+    files += changed
+    tidy_files += changed
 
 fails = ["%s: listed in tests/format_files.txt but missing" % p for p in missing]
 for p in files:
@@ -54,7 +59,7 @@ for p in files:
         fails.append("%s: not formatted (clang-format -i %s)\n%s" % (p, p, r.stderr[:2000]))
 if tidy_build:
     tidy = shutil.which("clang-tidy-14") or shutil.which("clang-tidy")
-    srcs = [p for p in files if p.endswith(".cpp") and os.path.isfile(os.path.join(src, p))]
+    srcs = [p for p in tidy_files if p.endswith(".cpp") and os.path.isfile(os.path.join(src, p))]
     if tidy and srcs:
         r = subprocess.run([tidy, "--quiet", "-p", tidy_build] + srcs, capture_output=True, text=True, cwd=src)
         if r.returncode:
