@@ -1,4 +1,4 @@
-// ptxcheck run SPEC.json [--json] [--expect FILE] [--max-steps N] [--no-races]
+// ptxcheck run SPEC.json [--json] [--expect FILE] [--max-steps N] [--races=strict|default|off]
 // Executes one kernel launch (docs/interpreter.md, launch-spec contract).
 // Exit: 0 ok; 1 an error diagnostic or an --expect mismatch; 2 invalid input
 // or usage; 3 step budget exceeded.
@@ -12,7 +12,7 @@
 namespace ptxcheck::cli {
 
 int cmd_run(const Args& args) {
-  std::string spec, expect, max_steps;
+  std::string spec, expect, max_steps, races = "default";
   bool json = false, no_races = false;
   interp::RunOptions opt;
   CLI::App app{"Execute one kernel launch described by a launch spec (docs/launch-spec.md).", "ptxcheck run"};
@@ -28,10 +28,16 @@ int cmd_run(const Args& args) {
                    ? std::string("needs a non-negative integer")
                    : std::string();
       });
-  app.add_flag("--no-races", no_races, "do not track data races");
+  app.add_option("--races", races,
+                 "default: data races are errors, warp-sync races (docs/races.md) warnings; "
+                 "strict: both are errors; off: no race tracking")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"strict", "default", "off"}));
+  app.add_flag("--no-races", no_races, "the same as --races=off");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   if (!max_steps.empty()) opt.max_steps = std::stoull(max_steps);
-  if (no_races) opt.check_races = false;
+  opt.check_races = !no_races && races != "off";
+  opt.strict_races = races == "strict";
   interp::RunReport r = interp::run_spec_file(spec, opt);
   std::string text = json ? interp::format_json(r) : interp::format_text(r);
   std::fputs(text.c_str(), stdout);

@@ -138,15 +138,10 @@ bool Machine::step(Warp& w) {
   switch (in.op) {
     case IrOp::Nop:
     case IrOp::Fence:
-      if (in.op == IrOp::Fence && in.flags != 2) {
-        FOR_LANES(m) {
-          races.thread_fences[T[l].gid]++;
-          races.thread_acquired[T[l].gid] = 1;
-        }
-        // A fence followed by a CTA barrier covers every thread of the CTA.
-        if (m && c.uid < races.cta_acquire_gen.size() && !races.cta_acquire_gen[c.uid])
-          races.cta_acquire_gen[c.uid] = c.bar_generation + 1;
-      }
+      // PTX ISA 8.8: fences start release patterns and complete acquire
+      // patterns (fence.proxy orders no generic accesses).
+      if (in.op == IrOp::Fence && in.flags != 2 && races.enabled)
+        FOR_LANES(m) races.fence(T[l].sync, who(T[l], c), in.order, in.scope);
       break;
     case IrOp::Arith: {
       const arith::OpDesc& f = in.fn;
@@ -363,7 +358,10 @@ bool Machine::step(Warp& w) {
         for (const auto& b : c.bars) batch = batch && !b.arrived;
         if (in.op == IrOp::Ret) FOR_LANES(m) batch = batch && T[l].frames.empty();
         if (batch) {
-          FOR_LANES(m) T[l].st = TState::Exited;
+          FOR_LANES(m) {
+            T[l].st = TState::Exited;
+            if (T[l].gid < races.exit_gen.size()) races.exit_gen[T[l].gid] = c.full_gen;
+          }
           c.exited += static_cast<uint32_t>(std::popcount(m));
           for (uint32_t k = 0; k < w.nlanes; ++k)
             if (T[k].st == TState::WarpWait) {
@@ -417,9 +415,11 @@ bool Machine::step(Warp& w) {
                                                                " with different thread counts");
         b.expected = cnt;
       }
+      if (in.op == IrOp::BarArrive) b.arrive_only = true;
       FOR_LANES(m) {
         Thread& t = T[l];
         ++b.arrived;
+        if (races.enabled) b.rels.push_back(Races::release(t.sync, who(t, c), mm::Scope::CTA));
         if (in.op == IrOp::BarRed) {
           bool p = get(in.src[2], t, l, w) != 0;
           b.red_popc += p;
@@ -440,6 +440,8 @@ bool Machine::step(Warp& w) {
       FOR_LANES(m) {
         T[l].cl_phase = cluster_phase;
         ++cluster_arrived;
+        if (races.enabled && in.order != mm::Order::Relaxed)
+          cluster_rels.push_back(Races::release(T[l].sync, who(T[l], c), mm::Scope::Cluster));
       }
       leave();
       FOR_LANES(g) T[l].pc = w.pc + 1;
@@ -448,7 +450,10 @@ bool Machine::step(Warp& w) {
     case IrOp::ClusterWait:
       leave();
       FOR_LANES(g) T[l].pc = w.pc + 1;
-      FOR_LANES(m) if (T[l].cl_phase == cluster_phase) T[l].st = TState::ClusterWait;
+      FOR_LANES(m) {
+        if (T[l].cl_phase == cluster_phase) T[l].st = TState::ClusterWait;
+        else if (races.enabled && in.order != mm::Order::Relaxed) Races::join(T[l].sync, cluster_done[T[l].cl_phase & 1]);
+      }
       return true;
     case IrOp::WarpSync:
     case IrOp::Shfl:

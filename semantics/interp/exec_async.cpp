@@ -66,28 +66,40 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
            std::string("read of uninitialised ") + space_name(out.space) + " memory");
   }
   if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
+    const Who me = who(t, *w.cta);
     AccessInfo a;
     a.gid = t.gid;
-    // st.async/red.async writes become visible to the target CTA through its
-    // mbarrier's phase completion, which advances that CTA's generation: they
-    // count as that CTA's accesses in its current generation.
-    const Cta& oc = in.async_tx && out.cta >= 0 && static_cast<size_t>(out.cta) < ctas.size() ? *ctas[static_cast<size_t>(out.cta)]
-                                                                                           : *w.cta;
-    a.cta = oc.uid;
-    a.epoch = oc.bar_generation;
-    a.fences = races.thread_fences[t.gid];
-    a.warp = w.gwarp;
-    a.wepoch = w.sync_gen;
-    a.cluster = ctas.front()->uid;
-    a.cphase = cluster_phase;
-    a.line = in.line;
-    a.strong = atomic || (in.flags & 1);
+    a.gen = me.gen;
+    a.clock = t.sync.clock;
+    a.wcoll = static_cast<uint16_t>(w.coll.seq);
+    a.pc = static_cast<uint32_t>(pi);
+    a.size = static_cast<uint8_t>(std::min(size, 255u));
+    // Atomics (and mbarrier operations) are strong, relaxed at least.
+    a.order = atomic && in.order == mm::Order::Weak ? mm::Order::Relaxed : in.order;
+    a.scope = in.scope;
+    if (atomic && in.op != IrOp::Atom && in.op != IrOp::Red) {
+      // An mbarrier object is opaque and only mbarrier operations touch it
+      // (PTX ISA 9.7.13.15.1): they never race with each other.
+      a.order = mm::Order::Relaxed;
+      a.scope = mm::Scope::Sys;
+    }
     a.write = write;
-    if (auto hit = races.access(out.region, out.off, size, a)) {
-      diag("data-race", true, *w.cta, t, in.line,
-           std::string(write ? "write" : "read") + " races with a " + (hit->write ? "write" : "read") + " at line " +
-               std::to_string(hit->line) + " by another thread (" + space_name(out.space) +
-               " memory; not morally strong, not ordered by a barrier or fence, PTX ISA 8.7.1)");
+    RaceHit hit;
+    if (races.access(out.region, out.off, size, a, t.sync, w.coll, hit)) race_report(w, t, in, out, size, write, a, hit);
+    // The location's part in release/acquire patterns (PTX ISA 8.8, 8.9.2).
+    if (in.op == IrOp::Atom || in.op == IrOp::Red) {
+      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op == IrOp::Red);
+      races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, true);
+    } else if (in.op == IrOp::Ld || in.op == IrOp::St) {
+      if (!a.strong()) {
+        if (write) races.weak_write(out.region, out.off);
+      } else if (write) {
+        races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, false);
+      } else {
+        races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, false);
+      }
+    } else if (write && !atomic) {
+      races.weak_write(out.region, out.off);
     }
   }
   return true;
@@ -202,7 +214,11 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           int64_t& tx = txcount_[{mw.region, mw.off}];
           tx -= n;
           uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+          // The copy's writes become visible with the phase to the threads
+          // that wait for it (PTX ISA 9.7.9.25 complete-tx).
+          if (races.enabled) races.mbar_arrive(mw.region, mw.off, Races::release(t.sync, who(t, c), mm::Scope::Cluster), false);
           if (pending == 0 && tx == 0 && expected) {
+            if (races.enabled) races.mbar_complete(mw.region, mw.off, static_cast<unsigned>(phase));
             phase ^= 1;
             pending = expected;
             ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : c).bar_generation;
@@ -246,6 +262,19 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
         uint64_t cnt = (in.mode <= 2 || in.mode >= 7) ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
         int64_t& tx = txcount_[{wh.region, wh.off}];
+        if (races.enabled) {
+          // PTX ISA 8.8: arrive (and complete_tx) release to the waits that
+          // observe the phase completion; a .cta-scoped arrival from another
+          // CTA reaches no waiter of the owning CTA.
+          const bool remote = wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() &&
+                              ctas[static_cast<size_t>(wh.cta)].get() != &c;
+          if (in.mode == 0) races.mbar_init(wh.region, wh.off);
+          if ((in.mode == 1 || in.mode == 2) && in.order != mm::Order::Relaxed && (!remote || in.scope != mm::Scope::CTA))
+            races.mbar_arrive(wh.region, wh.off, Races::release(t.sync, who(t, c), in.scope), remote);
+          // complete-tx (of st.async/red.async, or explicit) makes the
+          // asynchronous writes visible with the phase to its waiters.
+          if (in.mode == 8) races.mbar_arrive(wh.region, wh.off, Races::release(t.sync, who(t, c), in.scope), false);
+        }
         switch (in.mode) {
           case 0: v = (cnt << 32) | cnt; tx = 0; break;                 // init
           case 5: v = 0; tx = 0; break;                                 // inval
@@ -262,12 +291,19 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
             pending -= std::min(pending, cnt);
             break;
           }
-          case 3: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) >> 63), 1); break;  // test/try_wait
-          case 4: put(t, in.dst[0], phase != (get(in.src[0], t, l, w) & 1), 1); break;    // .parity
+          case 3:  // test/try_wait
+          case 4: {  // .parity
+            const uint64_t want = in.mode == 3 ? get(in.src[0], t, l, w) >> 63 : get(in.src[0], t, l, w) & 1;
+            put(t, in.dst[0], phase != want, 1);
+            if (phase != want && races.enabled && in.order != mm::Order::Relaxed)
+              races.mbar_wait(t.sync, wh.region, wh.off, static_cast<unsigned>(want), in.scope >= mm::Scope::Cluster);
+            break;
+          }
         }
         // The phase completes when no arrivals and no transaction bytes are pending.
         if (in.mode == 1 || in.mode == 2 || in.mode >= 7) {
           if (pending == 0 && tx == 0 && expected) {
+            if (races.enabled) races.mbar_complete(wh.region, wh.off, static_cast<unsigned>(phase));
             phase ^= 1;
             pending = expected;
             // Memory before the phase is visible after a wait in the CTA

@@ -88,7 +88,8 @@ struct Inst {
   arith::OpDesc fn;     // IrOp::Arith
   uint32_t line = 0;    // PTX source line
   // ld/st/atom/red/fence: the memory-model semantics (PTX ISA 8.4 Operation
-  // types, 8.5 Scope) with PTX's defaults applied (parser/litmus/mem_defaults).
+  // types, 8.5 Scope) with PTX's defaults applied (parser/litmus/mem_defaults);
+  // mbarrier and barrier.cluster operations: theirs (lower_insn.hpp sync_mm).
   mm::Order order = mm::Order::Weak;
   mm::Scope scope = mm::Scope::Sys;
 };
@@ -130,6 +131,13 @@ struct Function {
   std::vector<uint32_t> reg_width;  // per slot: declared width in bits
 };
 
+// A `.loc` source position (PTX ISA 11.5.2): file index and line, and the
+// outermost position it is inlined at (or the same).
+struct SourceLoc {
+  uint32_t file = 0, line = 0;
+  uint32_t outer_file = 0, outer_line = 0;
+};
+
 struct KernelParam {
   std::string name;
   uint32_t offset = 0, size = 0, align = 1;
@@ -154,6 +162,14 @@ struct Program {
   std::vector<GlobalVar> globals;
   uint64_t global_base = kGlobalBase;  // where globals[0] is placed (lower(): global_base)
   std::vector<uint8_t> const_bytes;
+  // `.loc` in effect at each code index (index into locs + 1; 0: none) and
+  // the module's `.file` table (PTX ISA 11.5.1-2).
+  std::vector<uint32_t> src_loc;
+  std::vector<SourceLoc> locs;
+  std::vector<std::pair<uint32_t, std::string>> src_files;
+  // "file:line" of the `.loc` in effect at `pc` ("" without one), with
+  // " (inlined at file:line)" when it is inlined.
+  std::string source_of(uint32_t pc) const;
   uint32_t static_shared_bytes = 0;
   uint32_t kernel = 0;  // function index of the kernel
   // Launch constraints from the kernel's directives (PTX ISA 11.4).

@@ -2,6 +2,7 @@
 // registers, frames, labels. Instructions are in lower_insn.cpp.
 #include "semantics/interp/lower.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #include "semantics/interp/lower_ctx.hpp"
@@ -189,6 +190,30 @@ void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
   }
 }
 
+// A `.loc file line col [, function_name L, inlined_at file line col]`
+// (PTX ISA 11.5.2) becomes the position of the instructions after it; an
+// inlined position also keeps the outermost call site it is inlined at.
+void add_loc(LowerCtx& ctx, const ast::LocDir& d) {
+  SourceLoc l{d.file, d.line, d.file, d.line};
+  auto at = d.tail.find("inlined_at");
+  if (at != std::string::npos) {
+    unsigned f = 0, ln = 0;
+    if (std::sscanf(d.tail.c_str() + at + 10, "%u %u", &f, &ln) == 2) {
+      // The call site itself may be inlined: follow it to the outermost.
+      for (const SourceLoc& o : ctx.prog.locs)
+        if (o.file == f && o.line == ln) {
+          f = o.outer_file;
+          ln = o.outer_line;
+          break;
+        }
+      l.outer_file = f;
+      l.outer_line = ln;
+    }
+  }
+  ctx.prog.locs.push_back(l);
+  ctx.cur_loc = static_cast<uint32_t>(ctx.prog.locs.size());
+}
+
 void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
   // Labels first so that forward branches resolve; scopes follow nesting.
   const std::string* last_label = nullptr;  // a label directly before a .branchtargets names it
@@ -202,8 +227,10 @@ void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
     } else if (auto* d = std::get_if<ast::Directive>(&st.v)) {
       auto* tl = std::get_if<ast::TargetListDir>(&d->v);
       if (tl && !tl->calls && last_label) ctx.branch_lists[*last_label] = tl->names;
+      if (auto* loc = std::get_if<ast::LocDir>(&d->v)) add_loc(ctx, *loc);
     } else if (auto* in = std::get_if<ast::Instruction>(&st.v)) {
       lower_instruction(ctx, *in, st.pos);
+      ctx.prog.src_loc.resize(ctx.prog.code.size(), ctx.cur_loc);
     } else if (auto* b = std::get_if<ast::Block>(&st.v)) {
       ctx.scopes.emplace_back();
       lower_body(ctx, b->body);
@@ -358,6 +385,8 @@ Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, c
       }
     } else if (auto* v = std::get_if<ast::VarDecl>(&it.v)) {
       declare_module_var(ctx, *v);
+    } else if (auto* d = std::get_if<ast::Directive>(&it.v)) {
+      if (auto* f = std::get_if<ast::FileDir>(&d->v)) prog.src_files.emplace_back(f->index, f->path);
     }
   }
   if (!found) {
@@ -371,7 +400,22 @@ Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, c
     prog.funcs[i].defined = afs[i]->has_body;
     if (afs[i]->has_body) lower_function(ctx, *afs[i], i);
   }
+  prog.src_loc.resize(prog.code.size(), 0);
   return prog;
+}
+
+std::string Program::source_of(uint32_t pc) const {
+  if (pc >= src_loc.size() || !src_loc[pc]) return "";
+  const SourceLoc& l = locs[src_loc[pc] - 1];
+  auto name = [&](uint32_t f, uint32_t line) {
+    std::string n = std::to_string(f);
+    for (const auto& [i, path] : src_files)
+      if (i == f) n = path.substr(path.find_last_of('/') + 1);
+    return n + ":" + std::to_string(line);
+  };
+  std::string s = name(l.file, l.line);
+  if (l.outer_file != l.file || l.outer_line != l.line) s += " (inlined at " + name(l.outer_file, l.outer_line) + ")";
+  return s;
 }
 
 }  // namespace ptxcheck::interp

@@ -39,6 +39,7 @@ struct LowerCtx {
   // the brx.idx instructions naming one (code index -> table name).
   std::unordered_map<std::string, std::vector<std::string>> branch_lists;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> table_fixups;
+  uint32_t cur_loc = 0;  // the `.loc` in effect (Program::src_loc)
 
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
   const LocalSym* find_local(const std::string& name) const {

@@ -442,10 +442,12 @@ void InsnLowering::run() {
     case Opcode::barrier_cluster:
       if (!has(Mod::wait)) {
         i.op = IrOp::ClusterArrive;
+        sync_mm(mm::Order::Release, mm::Scope::Cluster);  // PTX ISA 9.7.13.2: arrive is .release by default
         emit();
       }
       if (!has(Mod::arrive)) {
         i.op = IrOp::ClusterWait;
+        sync_mm(mm::Order::Acquire, mm::Scope::Cluster);  // wait is .acquire
         emit();
       }
       return;

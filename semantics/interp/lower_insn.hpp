@@ -305,6 +305,18 @@ class InsnLowering {
 
   // The order and scope of a memory operation (Inst::order/scope).
   void set_mm(litmus::MemClass k);
+  // mbarrier and barrier.cluster operations: the order and scope they
+  // spell, else `dflt` and `dscope` (their defaults, PTX ISA 9.7.13.2 and
+  // 9.7.13.15; not memory operations, so not litmus::normalise's classes).
+  void sync_mm(mm::Order dflt, mm::Scope dscope) {
+    litmus::MemQuals q;
+    for (const auto& m : in.mods) {
+      std::string_view n = table::name(m.id).substr(1);
+      if (!litmus::read_order_qualifier(n, q)) litmus::read_scope_qualifier(n, q);
+    }
+    i.order = q.order.value_or(dflt);
+    i.scope = q.scope.value_or(dscope);
+  }
   bool strong() const {
     return has(Mod::relaxed) || has(Mod::acquire) || has(Mod::release) || has(Mod::volatile_) ||
            has(Mod::acq_rel) || has(Mod::sc) || has(Mod::mmio);

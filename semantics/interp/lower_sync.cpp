@@ -196,6 +196,8 @@ void InsnLowering::async_op() {
       }
       i.op = IrOp::Mbarrier;
       i.mode = 1;
+      i.order = mm::Order::Release;  // orders the thread's prior cp.async (8.9.1.1)
+      i.scope = mm::Scope::CTA;
       i.addr = address(opd(0));
       i.src[0] = Opnd{Opnd::Imm, SReg::zero, false, 0, 1};
       return emit();
@@ -212,6 +214,11 @@ void InsnLowering::async_op() {
       // arrivals, 63 phase parity. PTX ISA 9.7.13.15 mbarrier.
       i.op = IrOp::Mbarrier;
       i.flags = has(Mod::expect_tx) ? 4 : 0;  // arrive.expect_tx: add to tx-count first
+      // PTX ISA 9.7.13.15: arrive is .release and test_wait/try_wait
+      // .acquire by default, both at .cta scope.
+      sync_mm(in.op == Opcode::mbarrier_test_wait || in.op == Opcode::mbarrier_try_wait ? mm::Order::Acquire
+                                                                                            : mm::Order::Release,
+                mm::Scope::CTA);
       switch (in.op) {
         case Opcode::mbarrier_expect_tx:
         case Opcode::mbarrier_complete_tx:
@@ -299,6 +306,8 @@ void InsnLowering::async_op() {
       Inst tx;
       tx.op = IrOp::Mbarrier;
       tx.mode = 8;  // complete_tx
+      tx.order = mm::Order::Release;  // makes the issuing thread's store visible with the phase
+      tx.scope = mm::Scope::Cluster;
       tx.line = i.line;
       tx.guarded = i.guarded;
       tx.guard = i.guard;

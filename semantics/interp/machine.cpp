@@ -120,6 +120,7 @@ void Machine::ensure_local(Thread& t, uint32_t bytes) {
 void Machine::thread_exit(Cta& c, Thread& t) {
   t.st = TState::Exited;
   ++c.exited;
+  if (t.gid < races.exit_gen.size()) races.exit_gen[t.gid] = c.full_gen;
   // Lanes waiting for this one at a warp collective retry without it.
   Warp& w = c.warps[t.lin / 32];
   for (uint32_t l = 0; l < w.nlanes; ++l) {
@@ -148,6 +149,15 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
              " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.13.1 bar, barrier)");
   }
   ++c.bar_generation;
+  if (races.enabled) {
+    // PTX ISA 8.9.4 item 2: the arrivals synchronize with the waits of this
+    // barrier instance. When every running thread waits here, the CTA's
+    // generation advances instead of a clock per thread (races.hpp).
+    const bool cta_wide = !b.arrive_only && b.waiting.size() == live;
+    KnowP k = races.merge(b.rels, cta_wide, c.uid, c.first_gid, static_cast<uint32_t>(c.threads.size()));
+    if (cta_wide) ++c.full_gen;
+    for (uint32_t ti : b.waiting) c.threads[ti].sync.k = k;
+  }
   for (uint32_t ti : b.waiting) {
     Thread& t = c.threads[ti];
     if (t.bar_red_pending) {
@@ -300,11 +310,18 @@ void Machine::check_cluster_barrier() {
   for (auto& c : ctas) live += static_cast<uint32_t>(c->threads.size()) - c->exited;
   if (cluster_arrived < live || !cluster_arrived) return;
   cluster_arrived = 0;
+  if (races.enabled) {  // PTX ISA 8.9.4 item 3: arrive synchronizes with wait
+    cluster_done[cluster_phase & 1] = races.merge(cluster_rels, false, 0, 0, 0);
+    cluster_rels.clear();
+  }
   ++cluster_phase;
   for (auto& c : ctas) {
     ++c->bar_generation;
     for (auto& t : c->threads)
-      if (t.st == TState::ClusterWait) t.st = TState::Ready;
+      if (t.st == TState::ClusterWait) {
+        t.st = TState::Ready;
+        if (races.enabled && prog.code[t.pc - 1].order != mm::Order::Relaxed) Races::join(t.sync, cluster_done[t.cl_phase & 1]);
+      }
     for (auto& w : c->warps) unconverge(w);
   }
 }
@@ -336,6 +353,9 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   ctas.clear();
   cluster_shared.clear();
   cluster_arrived = 0;
+  cluster_rels.clear();
+  cluster_done[0].reset();
+  cluster_done[1].reset();
   const Function& kf = prog.funcs[prog.kernel];
   uint32_t nthreads = spec.block[0] * spec.block[1] * spec.block[2];
   uint32_t shared_bytes = prog.static_shared_bytes + spec.dynamic_shared_bytes;
@@ -353,6 +373,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->exited = 0;
     c->bar_generation = 0;
     c->wg_arrive.clear();
+    c->full_gen = 0;
+    c->first_gid = next_gid_;
     c->id = ids[r];
     c->cluster_id = cid;
     c->rank = r;
@@ -382,6 +404,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       t.local.init.assign(kf.frame_bytes + 16, 0);
       t.sp = kf.frame_bytes;
       t.gid = next_gid_++;
+      t.sync.reset();
     }
     c->uid = cta_uid;
     for (uint32_t wi = 0; wi * 32 < nthreads; ++wi) {
@@ -396,9 +419,12 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     cluster_shared.push_back(c->shared.get());
     ctas.push_back(std::move(c));
   }
-  if (races.thread_fences.size() < next_gid_) {
-    races.thread_fences.resize(next_gid_, 0);
-    races.thread_acquired.resize(next_gid_, 0);
+  if (races.enabled) {
+    if (races.exit_gen.size() < next_gid_) races.exit_gen.resize(next_gid_, ~0u);
+    for (auto& c : ctas) {
+      if (c->uid < races.cluster_of.size()) races.cluster_of[c->uid] = ctas.front()->uid;
+      races.run_cta.push_back(c->uid);  // c->first_gid / nthreads
+    }
   }
   // Round-robin over every warp of the cluster.
   for (;;) {
@@ -433,7 +459,10 @@ void Machine::run() {
   uint32_t cta_counter = 0;
   uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
   if (nctas > (1u << 22)) races.enabled = false;  // shadow state would not fit
-  else races.cta_acquire_gen.assign(nctas, 0);
+  if (races.enabled) {
+    races.cluster_of.assign(nctas, 0);
+    races.nthreads = std::max(1u, spec.block[0] * spec.block[1] * spec.block[2]);
+  }
   for (uint32_t cz = 0; cz < ncl[2] && !stop_; ++cz)
     for (uint32_t cy = 0; cy < ncl[1] && !stop_; ++cy)
       for (uint32_t cx = 0; cx < ncl[0] && !stop_; ++cx) {

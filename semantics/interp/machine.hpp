@@ -12,6 +12,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,25 @@
 #include "semantics/interp/memory.hpp"
 
 namespace ptxcheck::interp {
+
+// One access of a race: who made it, where, and how (docs/races.md).
+struct RaceAccess {
+  std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};
+  uint32_t warp = 0, lane = 0;  // warp in the CTA, lane in the warp
+  uint32_t line = 0;            // PTX line
+  std::string source;           // `.loc` position "file:line", or ""
+  bool write = false;
+  uint32_t size = 0;
+  uint64_t address = 0;         // in `space`
+  std::string order;            // "weak", or order.scope: "relaxed.gpu", "acquire.cta", ...
+};
+
+struct RaceInfo {
+  std::string space;  // one name per location: "global", "shared::cta" ("shared::cluster" in cluster launches)
+  bool shared = false;
+  std::array<uint32_t, 3> owner{0, 0, 0};  // the CTA whose shared memory it is
+  RaceAccess first, second;                // the earlier and the later access
+};
 
 struct Diagnostic {
   std::string kind;      // out-of-bounds, misaligned, uninitialized-read, barrier-deadlock, ...
@@ -30,11 +50,15 @@ struct Diagnostic {
   uint32_t line = 0;
   std::string message;
   uint64_t count = 1;    // occurrences folded into this one (same kind and line)
+  std::shared_ptr<const RaceInfo> race;  // data-race, warp-sync-race
 };
 
 struct RunOptions {
   uint64_t max_steps = 2'000'000'000ull;  // thread instructions
   bool check_races = true;
+  // A warp-sync-race (accesses ordered only by a warp-collective .sync
+  // instruction) is an error instead of a warning (--races=strict).
+  bool strict_races = false;
 };
 
 struct RunResult {

@@ -45,6 +45,7 @@ struct Thread {
   std::vector<WgOp> wg_ops;        // wgmma.mma_async in flight, oldest first
   std::vector<uint16_t> wg_busy;   // per absolute slot: in-flight wgmma operations using it
   std::vector<uint64_t> wg_val;    // per absolute slot: the newest in-flight accumulator value
+  ThreadSync sync;                 // vector clock of the race detector (races.hpp)
 };
 
 struct Cta;
@@ -55,7 +56,7 @@ struct Warp {
   uint32_t index = 0;              // warp id in the CTA
   bool conv = false;               // group == all runnable lanes (fast path)
   uint32_t gwarp = 0;              // global warp number
-  uint32_t sync_gen = 0;           // completed bar.warp.sync collectives
+  WarpColl coll;                   // warp-collective .sync instructions executed (races.hpp)
   uint32_t pc = 0;                 // group PC
   uint32_t group = 0;              // lanes executing the current PC
   uint64_t* rp[32] = {};           // register frame of each lane
@@ -70,6 +71,8 @@ struct BarrierState {
   uint32_t red_popc = 0;
   bool red_and = true, red_or = false;
   std::vector<uint32_t> waiting;   // thread indices
+  std::vector<Rel> rels;           // the arrivals' clocks (races.hpp)
+  bool arrive_only = false;        // some thread arrived without waiting (bar.arrive)
 };
 
 struct Cta {
@@ -84,6 +87,8 @@ struct Cta {
   uint32_t exited = 0;
   uint32_t bar_generation = 0;
   std::vector<std::pair<uint32_t, uint8_t>> wg_arrive;  // per warpgroup: wgmma.mma_async PC, warps arrived
+  uint32_t full_gen = 0;           // completed barriers that every running thread waited at (races.hpp)
+  uint32_t first_gid = 0;          // gid of threads[0]
 };
 
 class Machine {
@@ -122,6 +127,11 @@ class Machine {
   uint64_t steps = 0;
   uint32_t cluster_arrived = 0;    // barrier.cluster arrivals of the current phase
   uint32_t cluster_phase = 0;
+  std::vector<Rel> cluster_rels;   // barrier.cluster arrivals of the current phase (races.hpp)
+  KnowP cluster_done[2];           // what a wait learns, by phase parity
+  Who who(const Thread& t, const Cta& c) const { return Who{t.gid, c.uid, ctas.front()->uid, c.full_gen}; }
+  void race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
+                   const AccessInfo& a, const RaceHit& h);
   void check_cluster_barrier();
   std::vector<uint64_t> buffer_addr;
   Region* hot_ = nullptr;

@@ -55,6 +55,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
       return true;
     }
   }
+  w.coll.add(full);  // a warp-collective .sync instruction (races.hpp: warp-sync-race)
   auto reg = [&](uint32_t l, const Opnd& o) { return get(o, T[l], l, w); };
   auto set = [&](uint32_t l, const Opnd& o, uint64_t v) {
     if (o.kind == Opnd::Reg) T[l].regs[T[l].reg_base + o.slot] = v;

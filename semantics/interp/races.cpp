@@ -1,56 +1,196 @@
+// The shadow memory of the race detector: per 4-byte granule the last
+// write and the last read, and the accesses before them that no later one
+// covers (races.hpp).
 #include "semantics/interp/races.hpp"
 
 #include <algorithm>
 
 namespace ptxcheck::interp {
 
-bool Races::ordered(const AccessInfo& a, const AccessInfo& b) const {
-  if (a.gid == b.gid) return true;  // program order
-  if (a.cta == b.cta && b.epoch > a.epoch) return true;  // a CTA barrier completed in between (8.9.4)
-  if (a.warp == b.warp && b.wepoch > a.wepoch) return true;  // bar.warp.sync (9.7.12.3)
-  if (a.cluster == b.cluster && b.cphase > a.cphase) return true;  // barrier.cluster (9.7.12.2)
-  if (a.cta == b.cta) return false;
-  // Across CTAs: a release fence after `a` by its thread, and an acquire on
-  // b's side before `b` (the thread itself, or its CTA before a barrier).
-  bool released = a.gid < thread_fences.size() && thread_fences[a.gid] > a.fences;
-  bool acquired = (b.gid < thread_acquired.size() && thread_acquired[b.gid]) ||
-                  (b.cta < cta_acquire_gen.size() && cta_acquire_gen[b.cta] && b.epoch >= cta_acquire_gen[b.cta]);
-  return released && acquired;
+namespace {
+
+template <class V>
+uint32_t lookup(const V& v, uint32_t key) {
+  auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(key, 0u));
+  return it != v.end() && it->first == key ? it->second : 0;
 }
 
-std::optional<AccessInfo> Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0) {
-  if (!enabled || !r) return std::nullopt;
-  std::vector<Shadow>* sh = last_sh_;
-  if (r != last_r_) {
-    sh = &shadow_[r];
-    last_r_ = r;
-    last_sh_ = sh;
+}  // namespace
+
+namespace {
+
+// Appends `p`, replacing the same thread's earlier access when it covers
+// it; compacts to one access per thread and bytes when the list doubles.
+void add_access(std::vector<AccessInfo>& v, const AccessInfo& p) {
+  if (!v.empty() && v.back().gid == p.gid && !(v.back().mask & ~p.mask)) {
+    v.back() = p;
+    return;
   }
-  size_t granules = (r->bytes.size() + 3) / 4;
-  if (sh->size() < granules) sh->resize(granules);
-  std::optional<AccessInfo> hit;
+  if (v.size() >= 64 && !(v.size() & (v.size() - 1))) {  // a power of two: compact
+    std::stable_sort(v.begin(), v.end(), [](const AccessInfo& a, const AccessInfo& b) { return a.gid < b.gid; });
+    size_t o = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (o && v[o - 1].gid == v[i].gid && !(v[o - 1].mask & ~v[i].mask)) v[o - 1] = v[i];
+      else v[o++] = v[i];
+    }
+    v.resize(o);
+  }
+  v.push_back(p);
+}
+
+}  // namespace
+
+void Races::Multi::add_w(const AccessInfo& p) {
+  if (w.empty()) {
+    all_wide = wide(p);
+    wstart = p.start;
+    wsize = p.size;
+  } else if (!wide(p) || p.start != wstart || p.size != wsize) {
+    all_wide = false;
+  }
+  add_access(w, p);
+}
+
+void Races::Multi::add_r(const AccessInfo& p) { add_access(r, p); }
+
+uint32_t Know::cta_gen(uint32_t cta) const { return lookup(ctas, cta); }
+uint32_t Know::clock_of(uint32_t gid) const { return lookup(thr, gid); }
+
+bool WarpColl::joined(uint16_t since, uint32_t la, uint32_t lb) const {
+  const uint32_t both = (1u << la) | (1u << lb);
+  const uint16_t back = static_cast<uint16_t>(static_cast<uint16_t>(seq) - since);  // events after `since`
+  for (uint32_t k = 0; k < back && k < 64; ++k)
+    if ((mask[(seq - k) % 64] & both) == both) return true;
+  return false;
+}
+
+// PTX ISA 8.9.5: `p` precedes the access `a` of the thread whose state is
+// `ts` in causality order (program order, or knowledge that reached it).
+bool Races::ordered(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts) const {
+  if (p.gid == a.gid) return true;
+  // A CTA-wide barrier that p's thread took part in completed after p.
+  const uint32_t known = same_cta(p.gid, a.gid) ? a.gen : ts.k ? ts.k->cta_gen(cta_of(p.gid)) : 0;
+  if (p.gen < known && (p.gid >= exit_gen.size() || p.gen < exit_gen[p.gid])) return true;
+  return ts.k && ts.k->clock_of(p.gid) >= p.clock;
+}
+
+// PTX ISA 8.7 Morally strong operations: both strong, each with a scope
+// that includes the other's thread, same proxy (every access here is
+// generic), and complete overlap.
+bool Races::morally_strong(const AccessInfo& p, const AccessInfo& a) const {
+  return p.strong() && a.strong() && p.start == a.start && p.size == a.size &&
+         scope_includes(p.scope, who_of(p), who_of(a)) && scope_includes(a.scope, who_of(a), who_of(p));
+}
+
+Races::RegionShadow& Races::shadow(const Region* r) {
+  if (r != last_r_) {
+    last_sh_ = &shadow_[r];
+    last_r_ = r;
+  }
+  return *last_sh_;
+}
+
+void Races::forget(const Region* r) {
+  auto it = shadow_.find(r);
+  if (it == shadow_.end()) return;
+  for (const Shadow& s : it->second.g)
+    if (s.more) {
+      multi_[s.more - 1].w.clear();
+      multi_[s.more - 1].r.clear();
+      free_multi_.push_back(s.more - 1);
+    }
+  shadow_.erase(it);
+  last_r_ = nullptr;
+  last_sh_ = nullptr;
+}
+
+bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0, const ThreadSync& ts,
+                   const WarpColl& wc, RaceHit& hit) {
+  if (!enabled || !r) return false;
+  bool found = false;
+  RegionShadow& rs = shadow(r);
+  const size_t granules = (r->bytes.size() + 3) / 4;
+  if (rs.g.size() < granules) rs.g.resize(granules);
   for (uint64_t g = off / 4; g * 4 < off + size && g < granules; ++g) {
     // Bytes of this granule covered by [off, off + size).
     uint64_t lo = std::max<uint64_t>(off, g * 4), hi = std::min<uint64_t>(off + size, g * 4 + 4);
     AccessInfo a = a0;
     a.mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - g * 4));
-    Shadow& s = (*sh)[g];
-    auto conflicts = [&](const AccessInfo& prev) {
-      return prev.valid && (prev.mask & a.mask) && prev.gid != a.gid && (prev.write || a.write) &&
-             !(prev.strong && a.strong) && !ordered(prev, a);
+    a.start = static_cast<int8_t>(static_cast<int64_t>(off) - static_cast<int64_t>(g * 4));
+    Shadow& s = rs.g[g];
+    auto races = [&](const AccessInfo& p) {
+      return p.valid() && (p.mask & a.mask) && p.gid != a.gid && (p.write || a.write) && !morally_strong(p, a) &&
+             !ordered(p, a, ts);
     };
-    if (!hit && conflicts(s.w)) hit = s.w;
-    if (!hit && a.write && conflicts(s.r)) hit = s.r;
+    auto note = [&](const AccessInfo& p) {
+      if (found) return;
+      const uint32_t pl = lin_of(p.gid), al = lin_of(a.gid);
+      bool ws = same_cta(p.gid, a.gid) && pl / 32 == al / 32 && wc.joined(p.wcoll, pl % 32, al % 32);
+      hit = RaceHit{p, static_cast<uint64_t>(static_cast<int64_t>(g * 4) + p.start), ws};
+      found = true;
+    };
+    Multi* m = s.more ? &multi_[s.more - 1] : nullptr;
+    if (races(s.w)) note(s.w);
+    // Concurrent strong writes by many threads (a counter): one that is
+    // morally strong with every one of them need not look at each.
+    const bool skip_w = m && wide(a) && m->all_wide && m->wstart == a.start && m->wsize == a.size;
+    if (m && !skip_w)
+      for (const auto& e : m->w)
+        if (races(e)) note(e);
     if (a.write) {
+      if (races(s.r)) note(s.r);
+      if (races(s.r2)) note(s.r2);
+      if (m)
+        for (const auto& e : m->r)
+          if (races(e)) note(e);
+    }
+    auto multi = [&]() -> Multi& {
+      if (!s.more) {
+        if (free_multi_.empty()) {
+          multi_.emplace_back();
+          s.more = static_cast<uint32_t>(multi_.size());
+        } else {
+          s.more = free_multi_.back() + 1;
+          free_multi_.pop_back();
+        }
+      }
+      return multi_[s.more - 1];
+    };
+    // An earlier access stays in the shadow while a later access may race
+    // with it but not with `a`: bytes `a` does not cover, or an access
+    // morally strong with `a` and not ordered before it.
+    auto keep = [&](const AccessInfo& p) {
+      return p.valid() && ((p.mask & ~a.mask) || (p.gid != a.gid && morally_strong(p, a) && !ordered(p, a, ts)));
+    };
+    if (a.write) {
+      const AccessInfo ow = s.w, o1 = s.r, o2 = s.r2;
       s.w = a;
-      s.w.valid = true;
-      if (s.r.valid && !(s.r.mask & ~a.mask)) s.r.valid = false;  // fully overwritten reads
+      if (m) {
+        if (!skip_w) std::erase_if(m->w, [&](const AccessInfo& p) { return !keep(p); });
+        std::erase_if(m->r, [&](const AccessInfo& p) { return !keep(p); });
+      }
+      if (keep(ow)) multi().add_w(ow);
+      // Weak reads of bytes this write leaves stay inline; strong reads
+      // concurrent with it (morally strong) go to the list.
+      s.r = keep(o1) && !o1.strong() ? o1 : AccessInfo{};
+      s.r2 = keep(o2) && !o2.strong() ? o2 : AccessInfo{};
+      if (keep(o1) && o1.strong()) multi().add_r(o1);
+      if (keep(o2) && o2.strong()) multi().add_r(o2);
     } else {
+      const AccessInfo o = s.r;
       s.r = a;
-      s.r.valid = true;
+      const bool covered = !o.valid() || (!(o.mask & ~a.mask) && (o.gid == a.gid || (!a.strong() && ordered(o, a, ts))));
+      if (!covered) {
+        if (o.strong()) multi().add_r(o);  // strong reads: every one is kept
+        else s.r2 = o;                     // weak reads: the latest two of different threads (docs/races.md)
+      }
+    }
+    if (s.more && multi_[s.more - 1].w.empty() && multi_[s.more - 1].r.empty()) {
+      free_multi_.push_back(s.more - 1);
+      s.more = 0;
     }
   }
-  return hit;
+  return found;
 }
 
 }  // namespace ptxcheck::interp

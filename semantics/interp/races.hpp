@@ -1,67 +1,220 @@
 // Data-race detection on the executed schedule (docs/races.md).
-// PTX ISA 9.2 8.7.1: two overlapping accesses conflict when at least one is
-// a write; a conflict is a data race unless the accesses are morally strong
-// (8.7: both strong -- atomics, .relaxed/.acquire/.release/.volatile -- with
-// scopes including each other) or ordered by causality (8.9.5).
-// What orders accesses here: program order of one thread; a completed CTA
-// barrier (bar.sync/barrier.sync/bar.red, 8.9.4 item 2) between them in the
-// same CTA, a completed bar.warp.sync between them in the same warp, or a
-// completed barrier.cluster phase in the same cluster; and, across CTAs, a fence or release by the writer after the
-// first access plus a fence or acquire by the second thread (or its CTA,
-// before a later barrier) before the second access -- the fence-atomic-fence
-// pattern of 8.8 approximated without tracking which location synchronised.
-// Shadow state keeps the last write and the last read of every 4-byte granule
-// with the bytes they touched (accesses to disjoint bytes never conflict).
+//
+// PTX ISA 9.2 8.7.1 Conflict and Data-races: two overlapping accesses
+// conflict when at least one is a write; they are in a data race when they
+// are neither morally strong (8.7) nor related in causality order (8.9.5).
+// Causality order of the executed schedule is tracked with vector clocks
+// over the synchronizes-with edges of 8.9.4:
+//   - release and acquire patterns (8.8), fence-based ones included, whose
+//     write precedes the read in observation order (8.9.2: through a chain
+//     of morally strong atomics), with the first operation of the release
+//     pattern and the last of the acquire pattern morally strong (scopes
+//     that include each other's thread);
+//   - bar{.cta}.sync/.red/.arrive among the threads that arrive at one
+//     barrier instance (8.9.4 item 2), bar.warp.sync among its lanes,
+//     barrier.cluster arrive/wait (item 3);
+//   - mbarrier phases: arrivals (release) and the waits that observe the
+//     phase completion (acquire) (8.8 release/acquire pattern examples).
+// Base causality order is transitive; the clocks carry it.
+//
+// Representation: a thread's knowledge is a shared immutable `Know` (for
+// each CTA the number of CTA-wide barriers of it that are known complete,
+// for each thread a clock) plus its own clock. A CTA-wide barrier (every
+// live thread waits at it) advances the CTA's generation instead of adding
+// one clock per thread: an access made in generation g is known to anyone
+// who knows generation g+1 of its CTA, unless its thread exited before.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "memmodel/events.hpp"
 #include "semantics/interp/memory.hpp"
 
 namespace ptxcheck::interp {
 
-struct AccessInfo {
-  uint32_t gid = 0;         // global thread number
-  uint32_t cta = 0;         // global CTA number
-  uint32_t epoch = 0;       // CTA barrier generation at the access
-  uint32_t fences = 0;      // thread's release-fence count at the access
-  uint32_t warp = 0;        // global warp number
-  uint32_t wepoch = 0;      // bar.warp.sync generation of the warp at the access
-  uint32_t cluster = 0;     // cluster number (uid of its first CTA)
-  uint32_t cphase = 0;      // barrier.cluster phase at the access
-  uint32_t line = 0;
-  uint8_t mask = 0;         // bytes of the 4-byte granule accessed (set by Races)
-  bool strong = false;
-  bool write = false;
+struct Know {
+  std::vector<std::pair<uint32_t, uint32_t>> ctas;  // (CTA uid, completed CTA-wide barriers), sorted
+  std::vector<std::pair<uint32_t, uint32_t>> thr;   // (thread gid, clock), sorted
+  uint32_t cta_gen(uint32_t cta) const;
+  uint32_t clock_of(uint32_t gid) const;
+};
+using KnowP = std::shared_ptr<const Know>;
+
+// A thread's place in the scope tree (PTX ISA 8.5) and its CTA-wide barrier
+// generation now.
+struct Who {
+  uint32_t gid = 0, cta = 0, cluster = 0, gen = 0;
+};
+
+// The clock of a thread at the first operation of a release pattern, with
+// that operation's scope.
+struct Rel {
+  KnowP k;
+  Who who;
+  uint32_t clock = 0;
+  mm::Scope scope = mm::Scope::Sys;
   bool valid = false;
+};
+
+// Per-thread synchronisation state.
+struct ThreadSync {
+  KnowP k;                    // what the thread knows of others (null: nothing)
+  uint32_t clock = 1;         // advances at each release
+  std::array<Rel, 4> fence;   // [s]: the latest release fence of scope >= s (mm::Scope order)
+  struct Pend {
+    Rel rel;
+    const Region* r;
+    uint64_t off;
+  };
+  std::vector<Pend> pend;     // releases observed by strong reads, until an acquire completes the pattern
+  void reset() {
+    k.reset();
+    clock = 1;
+    fence = {};
+    pend.clear();
+  }
+};
+
+// Warp-collective .sync instructions a warp executed: event n took part
+// with the lanes mask[n % 64].
+struct WarpColl {
+  uint32_t seq = 0;
+  std::array<uint32_t, 64> mask{};
+  void add(uint32_t lanes) { mask[++seq % 64] = lanes; }
+  // Some collective after event `since` (mod 2^16, up to now) had both lanes.
+  bool joined(uint16_t since, uint32_t la, uint32_t lb) const;
+};
+
+struct AccessInfo {  // 24 bytes: three per 4-byte granule of shadow
+  uint32_t gid = 0;             // the thread (its CTA: Races::cta_of)
+  uint32_t gen = 0, clock = 0;  // the thread's CTA-wide barrier generation and clock
+  uint32_t pc = 0;              // code index of the instruction
+  uint16_t wcoll = 0;           // its warp's WarpColl::seq at the access (mod 2^16)
+  uint8_t size = 0;             // bytes of the whole access (up to 255)
+  int8_t start = 0;             // its first byte relative to this granule
+  uint8_t mask = 0;             // bytes of the 4-byte granule accessed (set by Races)
+  mm::Order order : 3 = mm::Order::Weak;
+  mm::Scope scope : 2 = mm::Scope::Sys;
+  bool write : 1 = false;
+  bool strong() const { return order != mm::Order::Weak; }
+  bool valid() const { return mask != 0; }
+};
+static_assert(sizeof(AccessInfo) == 24);
+
+// PTX ISA 8.5: an access at .gpu or .sys scope includes every thread of the grid.
+inline bool wide(const AccessInfo& a) { return a.strong() && a.scope >= mm::Scope::GPU; }
+
+struct RaceHit {
+  AccessInfo prev;
+  uint64_t prev_off = 0;  // region offset of the earlier access's first byte
+  bool warp_sync = false;  // ordered only through a warp-collective .sync instruction
 };
 
 class Races {
  public:
   bool enabled = true;
-  // Per-thread and per-CTA synchronisation counters, indexed by gid / cta.
-  std::vector<uint32_t> thread_fences;   // release-type fences executed so far
-  std::vector<uint32_t> thread_acquired; // 1 once the thread executed an acquire-type fence/op
-  std::vector<uint32_t> cta_acquire_gen; // barrier generation + 1 after a CTA member acquired (0: never)
+  std::vector<uint32_t> exit_gen;  // per gid: CTA generation when the thread exited (~0u: running)
+  std::vector<uint32_t> cluster_of;  // per CTA uid: its cluster (uid of the cluster's first CTA)
+  // Threads are numbered CTA after CTA in the order the CTAs run:
+  // gid = run * nthreads + thread index in the CTA; run_cta[run] is the CTA uid.
+  uint32_t nthreads = 1;
+  std::vector<uint32_t> run_cta;
+  uint32_t cta_of(uint32_t gid) const { return run_cta[gid / nthreads]; }
+  uint32_t lin_of(uint32_t gid) const { return gid % nthreads; }
 
-  // Records an access; returns the earlier access it races with, if any.
-  std::optional<AccessInfo> access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a);
+  // Checks an access (thread sync `ts`, its warp's collectives `wc`)
+  // against the shadow of the bytes and records it; true when it races
+  // with an earlier access (then `hit` says which).
+  bool access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a, const ThreadSync& ts,
+              const WarpColl& wc, RaceHit& hit);
   // Drops the shadow of a region that is being freed (a finished CTA's shared memory).
-  void forget(const Region* r) {
-    shadow_.erase(r);
-    last_r_ = nullptr;
-  }
+  void forget(const Region* r);
+
+  // --- synchronisation (races_sync.cpp) ---
+  // A strong read / write of [off, off+size) (atomics: the read, then the
+  // write with rmw = true; red: no acquire, PTX ISA 8.11.1).
+  void strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
+                   mm::Scope s, bool red);
+  void strong_write(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
+                    mm::Scope s, bool rmw);
+  void weak_write(const Region* r, uint64_t off);
+  void fence(ThreadSync& ts, const Who& w, mm::Order o, mm::Scope s);
+  // The thread's clock as a release of scope s; advances its clock.
+  static Rel release(ThreadSync& ts, const Who& w, mm::Scope s);
+  // Joins a release into the thread's knowledge.
+  static void join(ThreadSync& ts, const Rel& r);
+  static void join(ThreadSync& ts, const KnowP& k);
+  // Knowledge of every release in `rels` (their clocks included unless
+  // `cta_wide`: then the threads of CTA `cta` that are still running are
+  // covered by the generation that completes now and are left out).
+  KnowP merge(const std::vector<Rel>& rels, bool cta_wide, uint32_t cta, uint32_t first_gid, uint32_t nthreads) const;
+  // mbarrier objects (PTX ISA 9.7.13.15): arrivals of the current phase,
+  // phase completion, and a wait that observed the completion of the phase
+  // of parity `parity`.
+  void mbar_arrive(const Region* r, uint64_t off, const Rel& rel, bool remote);
+  void mbar_complete(const Region* r, uint64_t off, unsigned parity);
+  void mbar_wait(ThreadSync& ts, const Region* r, uint64_t off, unsigned parity, bool cluster_scope);
+  void mbar_init(const Region* r, uint64_t off);
 
  private:
-  struct Shadow {
-    AccessInfo w, r;
+  struct Multi {  // concurrent accesses beyond the inline ones
+    std::vector<AccessInfo> w, r;
+    // Every write in `w` is strong at .gpu/.sys scope with this start and
+    // size: morally strong with any other such access (no need to look).
+    bool all_wide = true;
+    int8_t wstart = 0;
+    uint8_t wsize = 0;
+    void add_w(const AccessInfo& p);
+    void add_r(const AccessInfo& p);
   };
-  bool ordered(const AccessInfo& first, const AccessInfo& second) const;
-  std::unordered_map<const Region*, std::vector<Shadow>> shadow_;
+  struct Shadow {
+    AccessInfo w, r;  // the last write and the last read
+    AccessInfo r2;    // an earlier weak read by another thread that `r` does not cover
+    uint32_t more = 0;  // index + 1 into multi_ (concurrent strong accesses, partial writes)
+  };
+  struct LocSync {  // the last write of a location as observation order sees it (8.9.2)
+    Who writer;
+    mm::Scope scope = mm::Scope::Sys;
+    uint16_t size = 0;
+    bool strong = false;
+    std::vector<Rel> rels;  // release patterns whose write precedes it in observation order
+  };
+  struct MbarSync {
+    std::vector<Rel> cur_local, cur_remote;
+    KnowP done[2][2];  // [parity][cluster scope]
+  };
+  struct RegionShadow {
+    std::vector<Shadow> g;
+    std::unordered_map<uint64_t, LocSync> sync;
+    std::unordered_map<uint64_t, MbarSync> mbar;
+  };
+  // p precedes the access `a` (of the thread whose state is `ts`) in causality order.
+  bool ordered(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts) const;
+  bool morally_strong(const AccessInfo& p, const AccessInfo& a) const;
+  bool same_cta(uint32_t g1, uint32_t g2) const { return g1 / nthreads == g2 / nthreads; }
+  Who who_of(const AccessInfo& a) const {
+    const uint32_t c = cta_of(a.gid);
+    return Who{a.gid, c, c < cluster_of.size() ? cluster_of[c] : 0, a.gen};
+  }
+  RegionShadow& shadow(const Region* r);
+  std::unordered_map<const Region*, RegionShadow> shadow_;
+  std::vector<Multi> multi_;
+  std::vector<uint32_t> free_multi_;
   const Region* last_r_ = nullptr;
-  std::vector<Shadow>* last_sh_ = nullptr;
+  RegionShadow* last_sh_ = nullptr;
 };
+
+// PTX ISA 8.5: whether scope `s` of an operation by thread `a` includes thread `b`.
+inline bool scope_includes(mm::Scope s, const Who& a, const Who& b) {
+  switch (s) {
+    case mm::Scope::CTA: return a.cta == b.cta;
+    case mm::Scope::Cluster: return a.cluster == b.cluster;
+    default: return true;  // .gpu and .sys: one device runs the whole grid
+  }
+}
 
 }  // namespace ptxcheck::interp

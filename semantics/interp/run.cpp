@@ -64,6 +64,23 @@ std::string coords(const std::array<uint32_t, 3>& a) {
 
 const char* status(const RunReport& r) { return r.result.ok ? "ok" : "error"; }
 
+// The "race" member of a race diagnostic: the location and both accesses
+// (the earlier first), docs/races.md.
+std::string race_json(const RaceInfo& ri) {
+  auto access = [](const RaceAccess& a) {
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(a.address));
+    return "{\"access\": \"" + std::string(a.write ? "write" : "read") + "\", \"cta\": " + coords(a.cta) +
+           ", \"thread\": " + coords(a.thread) + ", \"warp\": " + std::to_string(a.warp) +
+           ", \"lane\": " + std::to_string(a.lane) + ", \"line\": " + std::to_string(a.line) +
+           ", \"source\": " + jstr(a.source) + ", \"address\": \"" + addr + "\", \"size\": " +
+           std::to_string(a.size) + ", \"order\": " + jstr(a.order) + "}";
+  };
+  std::string o = "{\"space\": " + jstr(ri.space);
+  if (ri.shared) o += ", \"owner_cta\": " + coords(ri.owner);
+  return o + ", \"accesses\": [" + access(ri.first) + ", " + access(ri.second) + "]}";
+}
+
 }  // namespace
 
 std::string format_json(const RunReport& r) {
@@ -85,7 +102,9 @@ std::string format_json(const RunReport& r) {
     o << (i ? ",\n" : "\n") << "    {\"kind\": " << jstr(d.kind) << ", \"severity\": " << jstr(d.severity)
       << ", \"kernel\": " << jstr(d.kernel) << ", \"cta\": " << coords(d.cta) << ", \"thread\": " << coords(d.thread)
       << ", \"file\": " << jstr(d.file) << ", \"line\": " << d.line << ", \"message\": " << jstr(d.message)
-      << ", \"count\": " << d.count << "}";
+      << ", \"count\": " << d.count;
+    if (d.race) o << ", \"race\": " << race_json(*d.race);
+    o << "}";
   }
   o << (r.result.diagnostics.empty() ? "],\n" : "\n  ],\n");
   if (!r.result.printf_output.empty()) o << "  \"stdout\": " << jstr(r.result.printf_output) << ",\n";

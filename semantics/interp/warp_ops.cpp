@@ -71,8 +71,19 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
 void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
+  // Any warp-collective .sync instruction: the lanes wait for each other
+  // but (except bar.warp.sync) no memory ordering is stated (races.hpp:
+  // warp-sync-race).
+  if (in.op != IrOp::Activemask && !((in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1))) w.coll.add(part);
   switch (in.op) {
-    case IrOp::WarpSync: ++w.sync_gen; break;  // orders memory among the lanes (9.7.12.3)
+    case IrOp::WarpSync:  // orders memory among the participating lanes (PTX ISA 9.7.13.3)
+      if (races.enabled) {
+        std::vector<Rel> rels;
+        FOR_LANES(part) rels.push_back(Races::release(T[l].sync, who(T[l], c), mm::Scope::CTA));
+        KnowP k = races.merge(rels, false, 0, 0, 0);
+        FOR_LANES(part) T[l].sync.k = k;
+      }
+      break;
     case IrOp::Shfl: {  // PTX ISA 9.7.9.6 shfl.sync
       uint32_t vals[32] = {};
       for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(in.src[0], T[l], l, w));

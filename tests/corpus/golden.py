@@ -51,13 +51,6 @@ import sys
 PENDING = {
     ("*", "outcomes"): "`ptxcheck outcomes` is not on main yet (issue 9 item 2)",
 }
-# Cases where today's approximate race detector of `run` gives the wrong
-# verdict (docs/races.md); model-exact races are issue 9 item 3.
-for case in ["bar_named_early", "cluster_handoff", "lastblock_nofence", "lookback",
-             "mp_fence_block_1cta", "mp_fence_block_2cta", "mp_release_acquire",
-             "mp_release_acquire_cta_1cta", "relay3"]:
-    PENDING[(case, "run")] = "model-exact races in `run` are not on main yet (issue 9 item 3)"
-
 TIMEOUT_S = 120
 EXPECT_PTX = re.compile(r"^// expect: (\d+):(\d+) (.*)$")
 EXPECT_JSON = re.compile(r'"_expect"\s*[:,]\s*"(\d+):(\d+) ([^"]*)"')
