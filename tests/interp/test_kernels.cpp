@@ -3,7 +3,8 @@
 // NAME.expected.json (written from independent C++ references), and every
 // tests/interp/faults/NAME.json produces the diagnostic it names in its
 // "_expect_diagnostic" key (with "_expect_status", default "error") and
-// none of the kind named by "_expect_no_diagnostic".
+// none of the kind named by "_expect_no_diagnostic" ("_races": "strict"
+// runs it as --races=strict).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -130,6 +131,8 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
       std::string want_status = st ? st->text : "error";
       RunOptions opt;
       opt.max_steps = 1'000'000;
+      const JNode* races = root.find("_races");  // "strict": --races=strict
+      opt.strict_races = races && races->text == "strict";
       RunReport r = run_spec_file(spec.string(), opt);
       INFO(errors_of(r));
       bool found = false;

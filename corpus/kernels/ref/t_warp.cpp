@@ -122,3 +122,18 @@ REF_TEST(syncwarp_rotate) {
     t.expect("out", out);
     return t;
 }
+
+// warp_stage.cu: lane l stores in[l] to tile word (l + 1) % 32; ldmatrix
+// m8n8.x1 .b16 gives lane l row l/4, columns 2(l%4), 2(l%4)+1 of the tile,
+// i.e. word l, which lane (l + 31) % 32 stored (with or without __syncwarp;
+// docs/races.md: warp-sync-race).
+static Test warp_stage(const char* name, const char* kernel) {
+    Test t(name, "../ptx/sm_80/warp_stage.ptx", kernel, {1}, {32});
+    auto in = t.buffer_arg<uint32_t>("in", 32, values(rand_u32(243, 32)));
+    auto out = t.buffer_arg<uint32_t>("out", 32, zero<uint32_t>());
+    for (int l = 0; l < 32; ++l) out[l] = in[(l + 31) % 32];
+    t.expect("out", out);
+    return t;
+}
+REF_TEST(warp_stage_nosync) { return warp_stage("warp_stage_nosync", "stage_nosync"); }
+REF_TEST(warp_stage_syncwarp) { return warp_stage("warp_stage_syncwarp", "stage_syncwarp"); }
