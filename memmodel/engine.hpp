@@ -67,6 +67,10 @@ class Engine {
 };
 
 std::unique_ptr<Engine> make_enum_engine();
+// The enumeration engine as it was before Fence-SC was searched
+// (memmodel/fence_sc.hpp): every Fence-SC order tried. For bench/litmus's
+// speedup column and as a cross-check in the tests.
+std::unique_ptr<Engine> make_enum_perm_engine();
 std::unique_ptr<Engine> make_z3_engine();
 
 // For --explain: the names of the axioms (e.g. "Causality (PTX ISA 8.10.6)")

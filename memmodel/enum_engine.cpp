@@ -9,6 +9,7 @@
 
 #include "memmodel/axioms.hpp"
 #include "memmodel/engine.hpp"
+#include "memmodel/fence_sc.hpp"
 #include "memmodel/relations.hpp"
 #include "memmodel/static_relations.hpp"
 #include "parser/diagnostic.hpp"
@@ -17,15 +18,6 @@ namespace ptxcheck::mm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The fence.sc events that some other fence.sc must be ordered against;
-// the others never take part in a synchronizes-with edge.
-std::vector<int> ordered_sc_fences(const StaticRelations& st) {
-  std::vector<int> out;
-  for (int f : st.sc_fences.elements())
-    if (!st.sc_fence_pairs.successors(f).empty()) out.push_back(f);
-  return out;
-}
 
 // Candidate writes for each read: same physical location, same value
 // (the value the thread trace assumed), not its own RMW write; the initial
@@ -49,8 +41,9 @@ std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelat
 
 class Search {
  public:
-  Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit)
-      : s_(s), m_(m), lim_(lim), visit_(visit), st_(build_static(s, m)), start_(Clock::now()) {
+  Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit, bool permutations)
+      : s_(s), m_(m), lim_(lim), visit_(visit), st_(build_static(s, m)), start_(Clock::now()),
+        permutations_(permutations), fsc_search_(s_, st_, m_, [this] { tick(); }) {
     reads_ = st_.reads.elements();
     cands_ = rf_candidates(s, st_, reads_);
     fences_ = ordered_sc_fences(st_);
@@ -119,8 +112,60 @@ class Search {
     rf_[reads_[i]] = -1;
   }
 
-  // All Fence-SC orders for this rf, then all minimal co orders.
   void complete() {
+    if (permutations_ || m_.kind == ModelKind::SC || fences_.size() < 2) complete_orders();
+    else complete_search();
+  }
+
+  // Coherence first, then the Fence-SC order as an existential
+  // (fence_sc.hpp). The candidates cover every minimal coherence order of
+  // every Fence-SC order: causality without Fence-SC edges (`lo`) is in
+  // every order's causality, causality with all of them in both directions
+  // (`hi`) contains every order's, so each minimal co is the closure of
+  // lo's forced edges, one orientation per morally strong pair, and some
+  // non-morally-strong pairs that hi relates (optional pairs). Each
+  // candidate is kept if some order makes it consistent and minimal.
+  void complete_search() {
+    std::set<std::vector<int>> seen;
+    std::set<std::vector<std::pair<int, int>>> emitted;
+    const size_t nbar = st_.sync_barrier_choices.size();
+    for (size_t bar = 0; bar < nbar; ++bar) {
+      tick();
+      const CauseInfo lo = compute_cause(st_, m_, rf_, {}, bar);
+      const CauseInfo hi = compute_cause_sync(st_, m_, rf_, st_.sc_fence_pairs, bar);
+      const Relation forced = forced_coherence(s_, st_, lo.cause);
+      std::vector<OptionalPair> optional;
+      const std::vector<int> ws = (st_.writes - st_.init).elements();
+      for (size_t i = 0; i < ws.size(); ++i)
+        for (size_t j = i + 1; j < ws.size(); ++j) {
+          const int a = ws[i], b = ws[j];
+          if (!st_.loc.has(a, b) || st_.ms.has(a, b) || forced.has(a, b) || forced.has(b, a)) continue;
+          if (hi.cause.has(a, b) || hi.cause.has(b, a)) optional.push_back({a, b, hi.cause.has(a, b), hi.cause.has(b, a)});
+        }
+      std::set<std::vector<std::pair<int, int>>> failed;
+      enumerate_coherence_opt(
+          forced, pairs_, optional,
+          [&](const Relation& co) {
+            tick();
+            ++stats_.candidates;
+            auto key = co.pairs();
+            if (emitted.count(key) || failed.count(key)) return true;
+            std::vector<int> order;
+            if (!fsc_search_.decide(rf_, co, bar, order)) {
+              failed.insert(std::move(key));
+              return true;
+            }
+            emitted.insert(std::move(key));
+            emit(co, order, seen);
+            return !stop_;
+          },
+          [&](const Relation& co) { return co_prefix_ok(lo, co); });
+      if (stop_) return;
+    }
+  }
+
+  // All Fence-SC orders for this rf, then all minimal co orders.
+  void complete_orders() {
     std::set<std::vector<int>> seen;  // co pairs + final writes, for this rf
     const size_t nbar = m_.kind == ModelKind::SC ? 1 : st_.sync_barrier_choices.size();
     for (size_t bar = 0; bar < nbar; ++bar) {
@@ -193,20 +238,27 @@ class Search {
   EngineStats stats_;
   uint64_t ticks_ = 0;
   bool stop_ = false;
+  bool permutations_;
+  FenceScSearch fsc_search_;
 };
 
 class EnumEngine : public Engine {
  public:
-  std::string name() const override { return "enum"; }
+  explicit EnumEngine(bool permutations) : permutations_(permutations) {}
+  std::string name() const override { return permutations_ ? "enum-perm" : "enum"; }
   EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit) override {
-    Search search(s, m, lim, visit);
+    Search search(s, m, lim, visit, permutations_);
     return search.run();
   }
+
+ private:
+  bool permutations_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_enum_engine() { return std::make_unique<EnumEngine>(); }
+std::unique_ptr<Engine> make_enum_engine() { return std::make_unique<EnumEngine>(false); }
+std::unique_ptr<Engine> make_enum_perm_engine() { return std::make_unique<EnumEngine>(true); }
 
 std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex) {
   const StaticRelations st = build_static(s, m);

@@ -85,6 +85,7 @@ class Relation {
 
   std::string to_string() const;   // "{(a,b), ...}" for diagnostics
 
+  const std::vector<uint64_t>& words() const { return bits_; }  // row-major bits (hashing, memo keys)
   const uint64_t* row(int a) const { return bits_.data() + static_cast<size_t>(a) * wpr_; }
   uint64_t* row(int a) { return bits_.data() + static_cast<size_t>(a) * wpr_; }
   int words_per_row() const { return wpr_; }

@@ -71,11 +71,16 @@ Relation causality(const StaticRelations& st, const Model& m, const Relation& ob
 
 CauseInfo compute_cause(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
                         const std::vector<int>& fsc, size_t bar) {
+  return compute_cause_sync(st, m, rf, fence_sc_sync(st, fsc), bar);
+}
+
+CauseInfo compute_cause_sync(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
+                             const Relation& sync_fence, size_t bar) {
   CauseInfo c;
   c.rf = rf_relation(st, rf);
   c.obs = observation(st, m, c.rf);
   c.sync = release_acquire_sync(st, c.obs);
-  c.sync_fence = fence_sc_sync(st, fsc);
+  c.sync_fence = sync_fence;
   c.cause_base = base_causality(st, m, c.sync | c.sync_fence | (bar == kBarrierCommon ? st.sync_barrier : st.sync_barrier_choices[bar]));
   c.cause = causality(st, m, c.obs, c.cause_base);
   return c;
@@ -130,7 +135,54 @@ bool enum_co(const Relation& r, const std::vector<std::pair<int, int>>& pairs, s
   return true;
 }
 
+bool enum_co_opt(const Relation& r, const std::vector<std::pair<int, int>>& pairs,
+                 const std::vector<OptionalPair>& optional, size_t from,
+                 const std::function<bool(const Relation&)>& visit, const std::function<bool(const Relation&)>& prune) {
+  size_t i = from;
+  auto related = [&](int a, int b) { return r.has(a, b) || r.has(b, a); };
+  while (i < pairs.size() && related(pairs[i].first, pairs[i].second)) ++i;
+  if (i < pairs.size()) {
+    const auto [a, b] = pairs[i];
+    for (int dir = 0; dir < 2; ++dir) {
+      const Relation next = dir == 0 ? add_closed(r, a, b) : add_closed(r, b, a);
+      if (!next.irreflexive() || (prune && !prune(next))) continue;
+      if (!enum_co_opt(next, pairs, optional, i + 1, visit, prune)) return false;
+    }
+    return true;
+  }
+  size_t j = from > pairs.size() ? from - pairs.size() : 0;
+  while (j < optional.size() && related(optional[j].a, optional[j].b)) ++j;
+  if (j == optional.size()) return visit(r);
+  const OptionalPair& o = optional[j];
+  const size_t next_from = pairs.size() + j + 1;
+  if (!enum_co_opt(r, pairs, optional, next_from, visit, prune)) return false;  // left unordered
+  for (int dir = 0; dir < 2; ++dir) {
+    if (!(dir == 0 ? o.ab : o.ba)) continue;
+    const Relation next = dir == 0 ? add_closed(r, o.a, o.b) : add_closed(r, o.b, o.a);
+    if (!next.irreflexive() || (prune && !prune(next))) continue;
+    if (!enum_co_opt(next, pairs, optional, next_from, visit, prune)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool enumerate_coherence_opt(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
+                             const std::vector<OptionalPair>& optional,
+                             const std::function<bool(const Relation&)>& visit,
+                             const std::function<bool(const Relation&)>& prune) {
+  if (!forced.irreflexive() || (prune && !prune(forced))) return true;
+  return enum_co_opt(forced, pairs, optional, 0, visit, prune);
+}
+
+bool coherence_minimal(const Skeleton& s, const StaticRelations& st, const Model& m, const Relation& cause,
+                       const Relation& co) {
+  Relation base = forced_coherence(s, st, m.kind == ModelKind::SC ? Relation(st.n) : cause);
+  const EventSet w = st.writes - st.init;
+  const Relation strong = m.kind == ModelKind::SC ? st.loc : st.ms;
+  base |= (strong & co).restrict(w, w);
+  return base.plus() == co;
+}
 
 bool enumerate_coherence(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
                          const std::function<bool(const Relation&)>& visit,

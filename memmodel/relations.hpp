@@ -48,6 +48,10 @@ struct CauseInfo {
 inline constexpr size_t kBarrierCommon = static_cast<size_t>(-1);
 CauseInfo compute_cause(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
                         const std::vector<int>& fsc, size_t bar = kBarrierCommon);
+// The same with the Fence-SC synchronizes-with edges given as a relation
+// (a partial order's edges while a search places the fences).
+CauseInfo compute_cause_sync(const StaticRelations& st, const Model& m, const std::vector<int>& rf,
+                             const Relation& sync_fence, size_t bar = kBarrierCommon);
 
 // 8.9.6 Coherence order lower bound: init writes first, plus writes ordered
 // by causality (8.10.1), transitively closed. May be cyclic (then no co works).
@@ -68,6 +72,29 @@ std::vector<std::pair<int, int>> must_order_pairs(const StaticRelations& st, con
 bool enumerate_coherence(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
                          const std::function<bool(const Relation&)>& visit,
                          const std::function<bool(const Relation&)>& prune = nullptr);
+
+// A pair of same-location writes that a coherence order may leave unordered
+// or order in an allowed direction (a before b when ab, b before a when ba).
+struct OptionalPair {
+  int a, b;
+  bool ab, ba;
+};
+
+// As enumerate_coherence, and each optional pair not yet related is left
+// unordered or ordered in each allowed direction. The same order may be
+// visited more than once (an unordered choice later implied by closure).
+bool enumerate_coherence_opt(const Relation& forced, const std::vector<std::pair<int, int>>& pairs,
+                             const std::vector<OptionalPair>& optional,
+                             const std::function<bool(const Relation&)>& visit,
+                             const std::function<bool(const Relation&)>& prune = nullptr);
+
+// Whether co (transitively closed, initial writes first) is a minimal
+// coherence order for `cause`: the closure of the initial writes first,
+// causality between same-location writes (8.10.1) and co's own edges between
+// morally strong writes (every pair under ModelKind::SC). Engines report only
+// minimal orders; enumerate_coherence generates exactly these.
+bool coherence_minimal(const Skeleton& s, const StaticRelations& st, const Model& m, const Relation& cause,
+                       const Relation& co);
 
 // fr = rf^-1; co (8.9.7 item 3).
 Relation from_reads(const Relation& rf, const Relation& co);

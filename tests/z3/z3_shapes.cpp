@@ -198,7 +198,7 @@ Key key_of(const Execution& ex) {
 }
 
 Run run_engine(const std::string& engine, const Skeleton& s, const Model& m) {
-  auto eng = engine == "z3" ? make_z3_engine() : make_enum_engine();
+  auto eng = engine == "z3" ? make_z3_engine() : engine == "enum-perm" ? make_enum_perm_engine() : make_enum_engine();
   Run r;
   eng->enumerate(s, m, {}, [&](const Execution& ex) {
     r.keys.insert(key_of(ex));
