@@ -1,18 +1,31 @@
-// Litmus checking speed. Part 1: the 748 Dat3M PTX tests in one process,
-// total / median / max time per test, per engine (targets: median < 5 ms,
-// corpus < 30 s with -j2, no test > 10 s). Part 2: scaling on generated
-// families -- MP chains (N threads passing a message along release/acquire
-// pairs), SB rings (N threads, fence.sc), IRIW with N readers -- time vs N
-// for both engines. Each family's enum time is the reference for its z3 time.
-//   bench_litmus [SHARED_DIR] [--quick]
+// Litmus checking speed.
+// Part 1: the Dat3M PTX corpus in one process, per engine: total, median,
+// p90 and max CPU time per test, and the wall time of the whole corpus with
+// two worker threads (target: enum under 2 s).
+// Part 2: generated scaling families (bench/litmus/families.hpp) for N up
+// to 12 threads, in the enumeration engine, the Z3 engine and the previous
+// enumeration engine (every Fence-SC order tried, make_enum_perm_engine),
+// min and median CPU seconds over the runs, the speedup of enum over the
+// previous engine measured here, and the verdict checked against the
+// family's and across engines (same states, same counts). Targets: every
+// family at N=8 within 1 s and at N=12 within 10 s in the default engine.
+// A slower engine stops growing N once one test passes --limit seconds.
+//   bench_litmus [SHARED_DIR] [--quick] [--no-corpus] [--runs R] [--max-n N] [--limit S]
+// Exit: 0, or 1 when a verdict is wrong or engines disagree.
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "bench/litmus/families.hpp"
 #include "memmodel/engine.hpp"
 #include "parser/litmus/litmus_ast.hpp"
 #include "semantics/litmus/check.hpp"
@@ -22,70 +35,43 @@ namespace fs = std::filesystem;
 
 namespace {
 
-double decide(const litmus::Test& t, mm::Engine& e, double timeout) {
-  auto s = std::chrono::steady_clock::now();
-  litmus::Program p = litmus::lower(t);
-  litmus::CheckOptions opt;
-  opt.limits.timeout_s = timeout;
-  (void)litmus::check(p, e, opt);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count();
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-std::string mp_chain(int n) {  // T0 writes data, releases f1; Ti acquires fi, releases fi+1; last reads data
-  std::string s = "PTX mp-chain-" + std::to_string(n) + "\n{\n  .global .u32 data = 0;\n";
-  for (int i = 1; i < n; ++i) s += "  .global .u32 f" + std::to_string(i) + " = 0;\n";
-  s += "}\nT0 @ cta 0 { st.global.u32 [data], 1; st.global.release.gpu.u32 [f1], 1; }\n";
-  std::string cond;
-  for (int i = 1; i < n; ++i) {
-    std::string r = "%r" + std::to_string(i);
-    s += "T" + std::to_string(i) + " @ cta " + std::to_string(i) + " { ld.global.acquire.gpu.u32 " + r + ", [f" +
-         std::to_string(i) + "]; ";
-    if (i + 1 < n) s += "st.global.release.gpu.u32 [f" + std::to_string(i + 1) + "], 1; }\n";
-    else s += "ld.global.u32 %d, [data]; }\n";
-    cond += "T" + std::to_string(i) + ":" + r + " == 1 /\\ ";
+struct Outcome {
+  bool ok = false;
+  std::vector<std::pair<std::string, uint64_t>> states;
+  bool operator==(const Outcome&) const = default;
+};
+
+// Decides t; returns CPU seconds (negative when a limit was hit).
+double decide(const litmus::Test& t, mm::Engine& e, double timeout, Outcome* out = nullptr) {
+  const double s = cpu_now();
+  try {
+    litmus::Program p = litmus::lower(t);
+    litmus::CheckOptions opt;
+    opt.limits.timeout_s = timeout;
+    const litmus::CheckResult r = litmus::check(p, e, opt);
+    if (out) {
+      out->ok = r.ok;
+      for (const auto& st : r.states) out->states.emplace_back(st.text, st.count);
+    }
+  } catch (const std::exception&) {
+    return -1;
   }
-  return s + "exists (" + cond + "T" + std::to_string(n - 1) + ":%d == 0)\n";
+  return cpu_now() - s;
 }
 
-std::string sb_ring(int n) {  // Ti: x_i = 1; fence.sc; read x_{i+1}
-  std::string s = "PTX sb-ring-" + std::to_string(n) + "\n{\n";
-  for (int i = 0; i < n; ++i) s += "  .global .u32 x" + std::to_string(i) + " = 0;\n";
-  s += "}\n";
-  std::string cond;
-  for (int i = 0; i < n; ++i) {
-    s += "T" + std::to_string(i) + " @ cta " + std::to_string(i) + " { st.global.relaxed.gpu.u32 [x" +
-         std::to_string(i) + "], 1; fence.sc.gpu; ld.global.relaxed.gpu.u32 %r, [x" + std::to_string((i + 1) % n) +
-         "]; }\n";
-    cond += (i ? " /\\ T" : "T") + std::to_string(i) + ":%r == 0";
-  }
-  return s + "exists (" + cond + ")\n";
+std::unique_ptr<mm::Engine> engine(const std::string& name) {
+  if (name == "z3") return mm::make_z3_engine();
+  if (name == "enum-perm") return mm::make_enum_perm_engine();
+  return mm::make_enum_engine();
 }
 
-std::string iriw(int readers) {  // two writers, `readers` threads reading x then y (alternately y then x)
-  std::string s = "PTX iriw-" + std::to_string(readers) +
-                  "\n{\n  .global .u32 x = 0;\n  .global .u32 y = 0;\n}\n"
-                  "T0 @ cta 0 { st.global.relaxed.gpu.u32 [x], 1; }\nT1 @ cta 1 { st.global.relaxed.gpu.u32 [y], 1; }\n";
-  std::string cond;
-  for (int i = 0; i < readers; ++i) {
-    const char* a = i % 2 ? "y" : "x";
-    const char* b = i % 2 ? "x" : "y";
-    std::string t = "T" + std::to_string(i + 2);
-    s += t + " @ cta " + std::to_string(i + 2) + " { ld.global.relaxed.gpu.u32 %a, [" + a +
-         "]; fence.sc.gpu; ld.global.relaxed.gpu.u32 %b, [" + b + "]; }\n";
-    cond += (i ? " /\\ " : "") + t + ":%a == 1 /\\ " + t + ":%b == 0";
-  }
-  return s + "exists (" + cond + ")\n";
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::string shared = "../shared";
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else shared = argv[i];
-  }
+void corpus(const std::string& shared, bool quick) {
   fs::path root = fs::path(shared) / "corpus/dat3m-ptx/litmus/PTX";
   std::vector<litmus::Test> tests;
   if (fs::exists(root)) {
@@ -95,53 +81,116 @@ int main(int argc, char** argv) {
     std::sort(files.begin(), files.end());
     for (const auto& f : files) tests.push_back(litmus::parse_litmus_file(f));
   }
-  std::printf("== Dat3M PTX corpus: %zu tests, one process, sequential ==\n", tests.size());
-  std::printf("%-6s %9s %10s %10s %10s %7s\n", "engine", "total s", "median ms", "p90 ms", "max ms", ">10s");
-  for (const char* name : {"enum", "z3"}) {
-    if (tests.empty()) break;
-    auto engine = std::string(name) == "z3" ? mm::make_z3_engine() : mm::make_enum_engine();
+  if (quick && tests.size() > 100) tests.resize(100);
+  std::printf("== Dat3M PTX corpus: %zu tests, one process (CPU ms per test; -j2 wall s) ==\n", tests.size());
+  if (tests.empty()) return;
+  std::printf("%-10s %9s %10s %10s %10s %7s %9s\n", "engine", "total s", "median ms", "p90 ms", "max ms", "limit", "-j2 wall");
+  for (const char* name : {"enum", "z3", "enum-perm"}) {
+    auto e = engine(name);
     std::vector<double> t;
+    size_t limits = 0;
     for (const auto& test : tests) {
-      try {
-        t.push_back(decide(test, *engine, 60));
-      } catch (const std::exception& e) {
-        std::printf("  %s: %s: %s\n", name, test.name.c_str(), e.what());
-        t.push_back(60);
-      }
-      if (quick && t.size() >= 100) break;
+      double s = decide(test, *e, 60);
+      if (s < 0) ++limits, s = 60;
+      t.push_back(s);
     }
     double total = 0;
     for (double x : t) total += x;
     std::sort(t.begin(), t.end());
-    size_t over = std::count_if(t.begin(), t.end(), [](double x) { return x > 10; });
-    std::printf("%-6s %9.2f %10.2f %10.2f %10.1f %7zu\n", name, total, 1000 * t[t.size() / 2],
-                1000 * t[t.size() * 9 / 10], 1000 * t.back(), over);
+    // Two worker threads over the corpus, one engine each, wall clock.
+    std::atomic<size_t> next{0};
+    const auto w0 = std::chrono::steady_clock::now();
+    auto work = [&] {
+      auto en = engine(name);
+      for (size_t i; (i = next++) < tests.size();) decide(tests[i], *en, 60);
+    };
+    std::thread other(work);
+    work();
+    other.join();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    std::printf("%-10s %9.2f %10.2f %10.2f %10.1f %7zu %9.2f\n", name, total, 1000 * t[t.size() / 2],
+                1000 * t[t.size() * 9 / 10], 1000 * t.back(), limits, wall);
+    std::fflush(stdout);
   }
-  std::printf("\n== scaling (seconds per test; z3/enum ratio) ==\n%-10s %3s %10s %10s %8s\n", "family", "N", "enum", "z3",
-              "z3/enum");
-  auto en = mm::make_enum_engine();
-  auto z3 = mm::make_z3_engine();
-  struct Fam {
-    const char* name;
-    std::string (*gen)(int);
-    int lo, hi;
-  };
-  for (Fam f : {Fam{"mp-chain", mp_chain, 2, 8}, Fam{"sb-ring", sb_ring, 2, 8}, Fam{"iriw", iriw, 2, 8}}) {
-    for (int n = f.lo; n <= (quick ? std::min(f.hi, 4) : f.hi); ++n) {
-      litmus::Test t = litmus::parse_litmus_text(f.gen(n), f.name);
-      double te = -1, tz = -1;
-      try {
-        te = decide(t, *en, 120);
-      } catch (const std::exception&) {
+}
+
+struct Stat {
+  double min = -1, median = -1;  // -1: over the limit (or not run)
+};
+
+Stat measure(const litmus::Test& t, mm::Engine& e, int runs, double limit, Outcome& out) {
+  std::vector<double> v;
+  for (int r = 0; r < runs; ++r) {
+    Outcome o;
+    const double s = decide(t, e, limit, r == 0 ? &o : nullptr);
+    if (s < 0) return {};
+    if (r == 0) out = o;
+    v.push_back(s);
+    if (s > limit / 2) break;  // one slow run is enough
+  }
+  std::sort(v.begin(), v.end());
+  return {v.front(), v[v.size() / 2]};
+}
+
+std::string cell(const Stat& s) {
+  char b[48];
+  if (s.min < 0) return "      -       -";
+  std::snprintf(b, sizeof b, "%7.3f %7.3f", s.min, s.median);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string shared = "../shared";
+  bool quick = false, no_corpus = false;
+  int runs = 3, max_n = 12;
+  double limit = 20;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--no-corpus")) no_corpus = true;
+    else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--max-n") && i + 1 < argc) max_n = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--limit") && i + 1 < argc) limit = std::atof(argv[++i]);
+    else shared = argv[i];
+  }
+  if (quick) max_n = std::min(max_n, 6), runs = 1;
+  if (!no_corpus) corpus(shared, quick);
+
+  std::printf("\n== scaling families: CPU seconds per test, min and median of %d runs; one thread ==\n", runs);
+  std::printf("%-11s %3s %15s %15s %15s %8s %7s %s\n", "family", "N", "enum min med", "z3 min med",
+              "old min med", "old/enum", "verdict", "targets (enum: N=8 <= 1 s, N=12 <= 10 s)");
+  const char* names[] = {"enum", "z3", "enum-perm"};
+  int bad = 0;
+  for (const auto& fam : bench::families()) {
+    bool alive[3] = {true, true, true};
+    for (int n = fam.min_n; n <= max_n; ++n) {
+      const litmus::Test t = litmus::parse_litmus_text(fam.make(n), fam.name);
+      Stat st[3];
+      Outcome out[3];
+      for (int k = 0; k < 3; ++k) {
+        if (!alive[k]) continue;
+        auto e = engine(names[k]);
+        st[k] = measure(t, *e, runs, limit, out[k]);
+        if (st[k].min < 0 || st[k].median > limit / 2) alive[k] = false;
       }
-      try {
-        tz = decide(t, *z3, 120);
-      } catch (const std::exception&) {
+      std::string verdict = st[0].min < 0 ? "?" : out[0].ok == fam.ok ? "right" : "WRONG";
+      for (int k = 1; k < 3; ++k)
+        if (st[k].min >= 0 && st[0].min >= 0 && !(out[k] == out[0])) verdict = "DISAGREE";
+      if (verdict != "right") ++bad;
+      std::string target;
+      if (n == 8 || n == 12) {
+        const double bound = n == 8 ? 1 : 10;
+        target = st[0].median >= 0 && st[0].median <= bound ? "met" : "MISSED";
       }
-      std::printf("%-10s %3d %10.4f %10.4f %8.2f%s\n", f.name, n, te, tz, te > 0 ? tz / te : 0.0,
-                  te < 0 || tz < 0 ? "  (limit)" : "");
+      char speed[32] = "       -";
+      if (st[0].median > 0 && st[2].median >= 0) std::snprintf(speed, sizeof speed, "%8.1f", st[2].median / st[0].median);
+      std::printf("%-11s %3d %s %s %s %s %7s %s\n", fam.name, n, cell(st[0]).c_str(), cell(st[1]).c_str(),
+                  cell(st[2]).c_str(), speed, verdict.c_str(), target.c_str());
       std::fflush(stdout);
     }
   }
-  return 0;
+  std::printf("\n'-': over the %.0f s limit (the engine stops growing N); old = enumeration trying every Fence-SC order\n",
+              limit);
+  return bad ? 1 : 0;
 }
