@@ -85,7 +85,7 @@ LitmusRun run_from_json(const std::string& line, const std::string& file, uint32
     r.path = j["file"].get<std::string>();
     r.name = j.value("name", r.path);
     r.model = j.value("model", std::string("ptx75"));
-    r.engine = j.value("engine", std::string("z3"));
+    r.engine = j.value("engine", std::string("enum"));
     r.unroll = j.value("unroll", 1);
     r.seconds = j.value("time", 0.0);
     const std::string st = j["status"].get<std::string>();

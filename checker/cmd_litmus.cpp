@@ -29,7 +29,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> inputs;
-  std::string batch, expect, dot_dir, model = "ptx75", engine = "z3", shard, jsonl;
+  std::string batch, expect, dot_dir, model = "ptx75", engine = "enum", shard, jsonl;
   bool json = false, explain = false, quiet = false, summary = false;
   int jobs = 1, unroll = 1;
   double timeout = 0;
@@ -71,7 +71,7 @@ int cmd_litmus(const Args& args) {
   app.add_option("inputs", o.inputs, "litmus files or directories (searched for *.litmus)");
   app.add_flag("--json", o.json, "one JSON object per test");
   app.add_option("--model", o.model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
-  app.add_option("--engine", o.engine, "z3 (default) or enum");
+  app.add_option("--engine", o.engine, "enum (default; Fence-SC by search) or z3 (the cross-check)");
   app.add_flag("--explain", o.explain, "why an outcome is allowed (a witness) or forbidden (violated axioms)");
   app.add_option("--dot", o.dot_dir, "write Graphviz DOT (and SVG where `dot` exists) of witnesses to DIR");
   app.add_option("--batch", o.batch, "file listing litmus files or directories, one per line");

@@ -12,7 +12,7 @@ namespace ptxcheck::cli {
 
 struct RunConfig {
   mm::Model model;
-  std::string model_name = "ptx75", engine = "z3", dot_dir;
+  std::string model_name = "ptx75", engine = "enum", dot_dir;
   int unroll = 1;
   double timeout = 0;
   bool explain = false;
