@@ -3,6 +3,7 @@
 // shim and report every kernel launch's diagnostics (cuda/exec/exec.hpp,
 // cuda/README.md). Exit: the program's status, or --error-exitcode N when a
 // diagnostic was reported; 2 on a usage error; 127 when PROGRAM cannot run.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -26,11 +27,18 @@ int cmd_exec(const Args& args) {
   app.add_option("--error-exitcode", opt.error_exitcode, "exit with N when any diagnostic was reported")
       ->check(CLI::Range(0, 255));
   app.add_option("--ptx-dir", opt.ptx_dir, "write each loaded module's PTX to DIR (diagnostics then name it)");
-  app.add_option("program", opt.argv, "the program and its arguments")->required();
-  app.prefix_command();
+  app.prefix_command();  // PROGRAM and everything after it are the program's, options included
   app.footer("Options go before PROGRAM; everything from PROGRAM on is passed to it unchanged.");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
-  for (const auto& a : app.remaining()) opt.argv.push_back(a);
+  opt.argv = app.remaining();
+  if (opt.argv.empty()) {
+    std::fprintf(stderr, "ptxcheck exec: PROGRAM is required (see ptxcheck exec --help)\n");
+    return 2;
+  }
+  if (opt.argv[0].size() > 1 && opt.argv[0][0] == '-') {  // an option exec does not know (a program path: ./-x)
+    std::fprintf(stderr, "ptxcheck exec: unknown option '%s' (see ptxcheck exec --help)\n", opt.argv[0].c_str());
+    return 2;
+  }
   opt.races = races == "on";
   const char* dir = std::getenv("PTXCHECK_SHIM_DIR");
   opt.shim_dir = dir && *dir ? dir : PTXCHECK_SHIM_BUILD_DIR;

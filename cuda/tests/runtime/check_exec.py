@@ -18,7 +18,23 @@ import tempfile
 ERROR_EXIT = 86
 
 
+def passthrough(ptxcheck):
+    """Everything from PROGRAM on is the program's, options included; usage errors exit 2."""
+    r = subprocess.run([ptxcheck, "exec", "--races=off", "echo", "a", "--races=on", "-x"], capture_output=True,
+                       text=True, timeout=60)
+    ok = r.returncode == 0 and r.stdout == "a --races=on -x\n"
+    r2 = subprocess.run([ptxcheck, "exec", "--races=maybe", "echo"], capture_output=True, text=True, timeout=60)
+    r3 = subprocess.run([ptxcheck, "exec"], capture_output=True, text=True, timeout=60)
+    r4 = subprocess.run([ptxcheck, "exec", "/nonexistent/program"], capture_output=True, text=True, timeout=60)
+    ok &= r2.returncode == 2 and r3.returncode == 2 and r4.returncode == 127
+    if not ok:
+        print(r.returncode, repr(r.stdout), r2.returncode, r3.returncode, r4.returncode, r4.stderr)
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[2] == "--passthrough":
+        return passthrough(sys.argv[1])
     ptxcheck, prog, name = sys.argv[1:4]
     expected = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else None
     pass_line = "--pass-line" in sys.argv[5:]
