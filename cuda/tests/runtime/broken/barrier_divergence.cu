@@ -1,5 +1,5 @@
-// Broken on purpose: __syncthreads() inside a branch only some threads of
-// the block take. Expected report: barrier_divergence.expected.json.
+// Broken on purpose: __syncthreads() in a branch half the block takes (so the read of
+// s[63 - i] also races with warp 1's writes). Expected: barrier_divergence.expected.json.
 #include <cstdio>
 
 __global__ void half_sync(int* out) {
