@@ -56,8 +56,11 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
     case SReg::dynamic_smem_size: return spec.dynamic_shared_bytes;
     case SReg::total_smem_size: return prog.static_shared_bytes + spec.dynamic_shared_bytes;
     case SReg::nsmid: return 1;
-    default: return 0;
+    case SReg::smid:    // one SM, grid 0
+    case SReg::gridid:
+    case SReg::zero: return 0;
   }
+  return 0;
 }
 
 uint64_t Machine::get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const {

@@ -25,18 +25,14 @@ enum class IrOp : uint8_t {
 #include "semantics/interp/ir_ops.def"
 #undef IR_OP
 };
-const char* ir_op_name(IrOp op);
 
-// Special registers (PTX ISA 7.8 chapter 10; 9.2 chapter 10).
+// Special registers (PTX ISA 10 Special Registers): one enumerator per row
+// of special_regs.def, then `zero`, the register of an operand that is none.
 enum class SReg : uint8_t {
-  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
-  laneid, warpid, nwarpid, smid, nsmid, gridid,
-  lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt,
-  clock, clock_hi, clock64, globaltimer, globaltimer_lo, globaltimer_hi,
-  clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z,
-  cluster_ctaid_x, cluster_ctaid_y, cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z,
-  cluster_ctarank, cluster_nctarank, is_explicit_cluster,
-  dynamic_smem_size, total_smem_size, envreg, zero,
+#define SREG(id, name, component) id,
+#include "semantics/interp/special_regs.def"
+#undef SREG
+  zero,
 };
 
 // An operand: a register slot of the current frame, an immediate, a special

@@ -18,28 +18,11 @@ struct SRegName {
   const char* sel;
   SReg id;
 };
-// PTX ISA 7.8 chapter 10 special registers.
+// The special registers the lowering resolves by name (special_regs.def).
 inline constexpr SRegName kSRegs[] = {
-    {"%tid", "x", SReg::tid_x}, {"%tid", "y", SReg::tid_y}, {"%tid", "z", SReg::tid_z},
-    {"%ntid", "x", SReg::ntid_x}, {"%ntid", "y", SReg::ntid_y}, {"%ntid", "z", SReg::ntid_z},
-    {"%ctaid", "x", SReg::ctaid_x}, {"%ctaid", "y", SReg::ctaid_y}, {"%ctaid", "z", SReg::ctaid_z},
-    {"%nctaid", "x", SReg::nctaid_x}, {"%nctaid", "y", SReg::nctaid_y}, {"%nctaid", "z", SReg::nctaid_z},
-    {"%laneid", "", SReg::laneid}, {"%warpid", "", SReg::warpid}, {"%nwarpid", "", SReg::nwarpid},
-    {"%smid", "", SReg::smid}, {"%nsmid", "", SReg::nsmid}, {"%gridid", "", SReg::gridid},
-    {"%lanemask_eq", "", SReg::lanemask_eq}, {"%lanemask_le", "", SReg::lanemask_le},
-    {"%lanemask_lt", "", SReg::lanemask_lt}, {"%lanemask_ge", "", SReg::lanemask_ge},
-    {"%lanemask_gt", "", SReg::lanemask_gt}, {"%clock", "", SReg::clock}, {"%clock_hi", "", SReg::clock_hi},
-    {"%clock64", "", SReg::clock64}, {"%globaltimer", "", SReg::globaltimer},
-    {"%globaltimer_lo", "", SReg::globaltimer_lo}, {"%globaltimer_hi", "", SReg::globaltimer_hi},
-    {"%clusterid", "x", SReg::clusterid_x}, {"%clusterid", "y", SReg::clusterid_y},
-    {"%clusterid", "z", SReg::clusterid_z}, {"%nclusterid", "x", SReg::nclusterid_x},
-    {"%nclusterid", "y", SReg::nclusterid_y}, {"%nclusterid", "z", SReg::nclusterid_z},
-    {"%cluster_ctaid", "x", SReg::cluster_ctaid_x}, {"%cluster_ctaid", "y", SReg::cluster_ctaid_y},
-    {"%cluster_ctaid", "z", SReg::cluster_ctaid_z}, {"%cluster_nctaid", "x", SReg::cluster_nctaid_x},
-    {"%cluster_nctaid", "y", SReg::cluster_nctaid_y}, {"%cluster_nctaid", "z", SReg::cluster_nctaid_z},
-    {"%cluster_ctarank", "", SReg::cluster_ctarank}, {"%cluster_nctarank", "", SReg::cluster_nctarank},
-    {"%is_explicit_cluster", "", SReg::is_explicit_cluster}, {"%dynamic_smem_size", "", SReg::dynamic_smem_size},
-    {"%total_smem_size", "", SReg::total_smem_size},
+#define SREG(id, name, component) {name, component, SReg::id},
+#include "semantics/interp/special_regs.def"
+#undef SREG
 };
 
 class InsnLowering {

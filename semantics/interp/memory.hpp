@@ -85,7 +85,6 @@ class Memory {
   bool remove_global(uint64_t base);
   Region* global_at(uint64_t addr, uint64_t size);
   Region& global(size_t i) { return globals_[i]; }
-  size_t num_globals() const { return globals_.size(); }
   Region& constant() { return const_; }
   Region& params() { return params_; }
 
