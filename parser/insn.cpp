@@ -50,6 +50,7 @@ bool first_operand_is_dest(Opcode op) {
     case Opcode::tcgen05_alloc: case Opcode::stackrestore: case Opcode::nanosleep:
     case Opcode::pmevent: case Opcode::setmaxnreg: case Opcode::mbarrier_arrive:
     case Opcode::mbarrier_arrive_drop: case Opcode::elect:
+    case Opcode::fence:  // fence.proxy.tensormap::generic.acquire [addr], 128
       return false;
     default:
       return true;

@@ -141,9 +141,14 @@ bool Machine::step(Warp& w) {
   switch (in.op) {
     case IrOp::Nop:
     case IrOp::Fence:
+      if (in.op == IrOp::Fence && in.flags == 3)  // fence.proxy.async (PTX ISA 9.7.12.4)
+        FOR_LANES(m) {
+          if (proxy_fences_.size() <= T[l].gid) proxy_fences_.resize(T[l].gid + 1, 0);
+          ++proxy_fences_[T[l].gid];
+        }
       // PTX ISA 8.8: fences start release patterns and complete acquire
       // patterns (fence.proxy orders no generic accesses).
-      if (in.op == IrOp::Fence && in.flags != 2 && races.enabled)
+      if (in.op == IrOp::Fence && in.flags < 2 && races.enabled)
         FOR_LANES(m) races.fence(T[l].sync, who(T[l], c), in.order, in.scope);
       break;
     case IrOp::Arith: {
@@ -248,7 +253,7 @@ bool Machine::step(Warp& w) {
       Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
                                       : in.addr.space == Space::Const ? &mem.constant() : nullptr;
       // The own CTA's shared memory (races off): access()'s shared::cta path, inline.
-      Region* const sh = !races.enabled && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
+      Region* const sh = !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -388,6 +393,9 @@ bool Machine::step(Warp& w) {
       break;
     case IrOp::Mma:  // mma_exec.cpp
       if (exec_mma(w, in, m)) return true;
+      break;
+    case IrOp::Tensor:  // exec_tensor.cpp
+      if (exec_tensor(w, in, m)) return true;
       break;
     case IrOp::Unsupported:
       if (m) {

@@ -65,6 +65,8 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       diag("uninitialized-read", false, *w.cta, t, in.line,
            std::string("read of uninitialised ") + space_name(out.space) + " memory");
   }
+  // mbarrier objects and atomics are not data of the proxies (atomic)
+  if (proxy_on_ && !atomic && (out.space == Space::Shared || out.space == Space::SharedCluster)) proxy_note(w, t, in, out, size, write);
   if (races.enabled && (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
     const Who me = who(t, *w.cta);
     AccessInfo a;
@@ -183,8 +185,13 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         dw.region->mark_init(dw.off, n);
       }
       break;
-    case IrOp::BulkCopy:
+    case IrOp::BulkCopy:  // performed in the async proxy (PTX ISA 8.6)
       FOR_LANES(m) {
+        struct Proxy {
+          bool& f;
+          Proxy(bool& x, bool on) : f(x) { f = on; }
+          ~Proxy() { f = false; }
+        } proxy(async_proxy_, in.mode == 0);
         Thread& t = T[l];
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
         uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));

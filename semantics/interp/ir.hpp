@@ -18,7 +18,8 @@
 
 namespace ptxcheck::interp {
 
-struct MmaSite;  // semantics/interp/mma.hpp
+struct MmaSite;     // semantics/interp/mma.hpp
+struct TensorSite;  // semantics/interp/tma.hpp
 
 enum class IrOp : uint8_t {
 #define IR_OP(id) id,
@@ -147,6 +148,7 @@ struct Program {
   std::vector<std::string> messages;       // Inst::target of IrOp::Unsupported
   std::vector<std::vector<uint32_t>> branch_tables;  // Inst::target of IrOp::BrxIdx: code indices
   std::vector<std::shared_ptr<const MmaSite>> mma;  // Inst::target of IrOp::Mma
+  std::vector<std::shared_ptr<const TensorSite>> tensor;  // Inst::target of IrOp::Tensor
   std::vector<KernelParam> kparams;        // of the kernel being run
   uint32_t kparam_bytes = 0;
   // Module-scope data: global variables and const bank contents.

@@ -10,6 +10,12 @@ const BufferSpec* LaunchSpec::buffer(const std::string& name) const {
   int i = buffer_index(name);
   return i < 0 ? nullptr : &buffers[static_cast<size_t>(i)];
 }
+const TensorMapSpec* LaunchSpec::tensormap(const std::string& name) const {
+  for (const auto& t : tensormaps)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
 int LaunchSpec::buffer_index(const std::string& name) const {
   for (size_t i = 0; i < buffers.size(); ++i)
     if (buffers[i].name == name) return static_cast<int>(i);
@@ -192,6 +198,104 @@ class SpecReader {
     }
   }
 
+  // "tensormaps": {NAME: {"buffer", "type", "dims", "strides", "box",
+  // "element_strides", "swizzle", "interleave", "oob_fill", "offset",
+  // "im2col": {"lower", "upper", "channels", "pixels"}}} (docs/launch-spec.md).
+  void tensormaps(LaunchSpec& s, const JNode& root) {
+    const JNode* ts = root.find("tensormaps");
+    if (!ts) return;
+    if (!ts->is_object()) fail(ts->pos, "\"tensormaps\" must be an object mapping names to tensor maps");
+    static const char* const kKeys[] = {"buffer", "type", "dims", "strides", "box", "element_strides", "swizzle",
+                                        "interleave", "oob_fill", "offset", "im2col", "l2_promotion"};
+    for (size_t i = 0; i < ts->members.size(); ++i) {
+      const auto& [name, tn] = ts->members[i];
+      if (!tn.is_object()) fail(tn.pos, "tensor map \"" + name + "\" must be an object");
+      for (size_t j = 0; j < tn.members.size(); ++j) {
+        bool ok = false;
+        for (const char* k : kKeys) ok = ok || tn.members[j].first == k;
+        if (!ok) fail(tn.key_pos[j], "unknown key \"" + tn.members[j].first + "\" in tensor map \"" + name + "\"");
+      }
+      TensorMapSpec t;
+      t.name = name;
+      t.pos = ts->key_pos[i];
+      const JNode& b = need(tn, "buffer", JNode::Kind::String, "the buffer the tensor map describes");
+      if (s.buffer_index(b.text) < 0) fail(b.pos, "unknown buffer \"" + b.text + "\"");
+      t.buffer = b.text;
+      const JNode& ty = need(tn, "type", JNode::Kind::String, "element type");
+      int dt = tensormap_dtype_from(ty.text);
+      if (dt < 0) fail(ty.pos, "unknown tensor element type \"" + ty.text + "\"");
+      t.tm.dtype = static_cast<uint8_t>(dt);
+      auto list = [&](const char* key, uint64_t* out, size_t n, bool required, uint64_t max) -> size_t {
+        const JNode* l = tn.find(key);
+        if (!l) {
+          if (required) fail(tn.pos, std::string("missing \"") + key + "\"");
+          return 0;
+        }
+        if (!l->is_array() || l->items.size() != n)
+          fail(l->pos, std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
+        for (size_t k = 0; k < n; ++k) out[k] = uint_of(l->items[k], key, max);
+        return n;
+      };
+      const JNode& dn = need(tn, "dims", JNode::Kind::Array, "1 to 5 dimensions, innermost first");
+      if (dn.items.empty() || dn.items.size() > 5) fail(dn.pos, "\"dims\" must have 1 to 5 entries");
+      t.tm.rank = static_cast<uint8_t>(dn.items.size());
+      list("dims", t.tm.dims, t.tm.rank, true, 1ull << 32);
+      list("strides", t.tm.strides + 1, t.tm.rank - 1u, t.tm.rank > 1, 1ull << 40);
+      t.tm.strides[0] = tensormap_elem_bytes(t.tm.dtype);
+      uint64_t tmp[5] = {1, 1, 1, 1, 1};
+      if (tn.find("im2col")) {
+        t.tm.mode = 1;
+        const JNode& ic = *tn.find("im2col");
+        if (!ic.is_object()) fail(ic.pos, "\"im2col\" must be an object");
+        auto sints = [&](const char* key, int32_t* out) {
+          const JNode* l = ic.find(key);
+          size_t n = t.tm.rank - 2u;
+          if (!l || !l->is_array() || l->items.size() != n)
+            fail(l ? l->pos : ic.pos, std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
+          for (size_t k = 0; k < n; ++k) {
+            int64_t v = static_cast<int64_t>(read_value(l->items[k], ElemType::s64, file_));
+            if (v < -32768 || v > 32767) fail(l->items[k].pos, "im2col corner out of range");
+            out[k] = static_cast<int32_t>(v);
+          }
+        };
+        sints("lower", t.tm.lower);
+        sints("upper", t.tm.upper);
+        const JNode* c = ic.find("channels");
+        const JNode* px = ic.find("pixels");
+        if (!c || !px) fail(ic.pos, "\"im2col\" needs \"channels\" and \"pixels\"");
+        t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
+        t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
+      } else {
+        list("box", tmp, t.tm.rank, true, 256);
+        for (unsigned d = 0; d < 5; ++d) t.tm.box[d] = static_cast<uint32_t>(tmp[d]);
+      }
+      uint64_t es[5] = {1, 1, 1, 1, 1};
+      list("element_strides", es, t.tm.rank, false, 8);
+      for (unsigned d = 0; d < 5; ++d) t.tm.estride[d] = static_cast<uint32_t>(es[d]);
+      auto choice = [&](const char* key, std::initializer_list<const char*> names) -> uint8_t {
+        const JNode* n = tn.find(key);
+        if (!n) return 0;
+        uint8_t i = 0;
+        for (const char* nm : names) {
+          if (n->is_string() && n->text == nm) return i;
+          ++i;
+        }
+        fail(n->pos, std::string("unknown \"") + key + "\" value");
+      };
+      t.tm.swizzle = choice("swizzle", {"none", "32B", "64B", "128B"});
+      t.tm.interleave = choice("interleave", {"none", "16B", "32B"});
+      t.tm.oob_nan = choice("oob_fill", {"zero", "nan"});
+      t.tm.l2 = choice("l2_promotion", {"none", "64B", "128B", "256B"});
+      if (const JNode* o = tn.find("offset")) t.tm.addr = uint_of(*o, "offset", 1ull << 40);
+      TensorMap chk = t.tm;
+      chk.addr = 0;
+      std::string why = tensormap_check(chk);
+      if (!why.empty()) fail(t.pos, "tensor map \"" + name + "\": " + why);
+      if (t.tm.addr % 16) fail(tn.key_position("offset"), "tensor map offset must be a multiple of 16");
+      s.tensormaps.push_back(std::move(t));
+    }
+  }
+
   void args(LaunchSpec& s, const JNode& root) {
     const JNode* as = root.find("args");
     if (!as) return;
@@ -203,7 +307,10 @@ class SpecReader {
       ArgSpec a;
       a.pos = an.pos;
       const auto& [k, v] = an.members[0];
-      if (k == "buffer") {
+      if (k == "tensormap") {
+        if (!v.is_string() || !s.tensormap(v.text)) fail(v.pos, "\"tensormap\" must name an entry of \"tensormaps\"");
+        a.tensormap = v.text;
+      } else if (k == "buffer") {
         if (!v.is_string()) fail(v.pos, "\"buffer\" must name a buffer");
         if (s.buffer_index(v.text) < 0) fail(v.pos, "unknown buffer \"" + v.text + "\"");
         a.is_buffer = true;
@@ -222,7 +329,7 @@ class SpecReader {
     JNode root = parse_json(file_, text);
     if (!root.is_object()) fail(root.pos, "a launch spec must be a JSON object");
     static const char* const kKnown[] = {"ptx", "kernel", "grid", "block", "cluster", "dynamic_shared_bytes",
-                                         "buffers", "args", "outputs", "description", "comment", "tags",
+                                         "buffers", "tensormaps", "args", "outputs", "description", "comment", "tags",
                                          "source", "notes"};
     for (size_t i = 0; i < root.members.size(); ++i) {
       const std::string& k = root.members[i].first;
@@ -255,6 +362,7 @@ class SpecReader {
     if (const JNode* d = root.find("dynamic_shared_bytes"))
       s.dynamic_shared_bytes = static_cast<uint32_t>(uint_of(*d, "dynamic_shared_bytes", 1u << 24));
     buffers(s, root);
+    tensormaps(s, root);
     args(s, root);
     if (const JNode* o = root.find("outputs")) {
       if (!o->is_array()) fail(o->pos, "\"outputs\" must be an array of buffer names");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "semantics/interp/json_pos.hpp"
+#include "semantics/interp/tensormap.hpp"
 #include "semantics/interp/values.hpp"
 
 namespace ptxcheck::interp {
@@ -21,13 +22,22 @@ struct BufferSpec {
   SourcePos pos;
 };
 
+// "tensormaps": a tensor-map object over a buffer (docs/launch-spec.md);
+// tm.addr is the offset into the buffer until the buffer is placed.
+struct TensorMapSpec {
+  std::string name, buffer;
+  TensorMap tm;
+  SourcePos pos;
+};
+
 struct ArgSpec {
   bool is_buffer = false;
   std::string buffer;          // when is_buffer
+  std::string tensormap;       // {"tensormap": NAME}: the 128-byte object by value
   ElemType type = ElemType::u64;  // scalar type (u64 for buffers: a 64-bit pointer)
   uint64_t bits = 0;           // scalar value
   SourcePos pos;
-  unsigned size() const { return is_buffer ? 8 : elem_size(type); }
+  unsigned size() const { return !tensormap.empty() ? kTensorMapBytes : is_buffer ? 8 : elem_size(type); }
 };
 
 struct LaunchSpec {
@@ -42,12 +52,14 @@ struct LaunchSpec {
   bool explicit_cluster = false;
   uint32_t dynamic_shared_bytes = 0;
   std::vector<BufferSpec> buffers;
+  std::vector<TensorMapSpec> tensormaps;
   std::vector<ArgSpec> args;
   SourcePos args_pos;
   std::vector<std::string> outputs;
 
   const BufferSpec* buffer(const std::string& name) const;
   int buffer_index(const std::string& name) const;
+  const TensorMapSpec* tensormap(const std::string& name) const;
 };
 
 // Reads and validates a spec file. Limits: 1024 threads per CTA, 2^31-1 CTAs

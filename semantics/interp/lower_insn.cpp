@@ -412,6 +412,21 @@ void InsnLowering::run() {
     case Opcode::wgmma_commit_group:
     case Opcode::wgmma_wait_group:
     case Opcode::wgmma_mma_async: return wgmma_op();
+    case Opcode::cp_async_bulk_tensor:
+    case Opcode::cp_reduce_async_bulk_tensor:
+    case Opcode::tensormap_replace: return tensor_op();
+    case Opcode::tensormap_cp_fenceproxy: {
+      // tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128
+      // (PTX ISA 9.7.9.28): a 128-byte copy, then a proxy fence (no effect here).
+      i.op = IrOp::BulkCopy;
+      i.mode = 1;  // not an async-proxy copy: it is the tensormap proxy's fenced copy
+      i.addr = address(opd(0));
+      i.addr.space = Space::Global;
+      i.addr2 = address(opd(1));
+      i.addr2.space = Space::Shared;
+      i.src[0] = value(opd(2), 32, false);
+      return emit();
+    }
     case Opcode::bra: {
       i.op = IrOp::Bra;
       i.flags = has(Mod::uni) ? 1 : 0;
@@ -456,7 +471,12 @@ void InsnLowering::run() {
       i.op = IrOp::Fence;
       // mode: 0 cta, 1 cluster, 2 gpu, 3 sys (membar.gl = gpu)  PTX ISA 9.7.13.4 membar / fence
       i.mode = has(Mod::cta) ? 0 : has(Mod::cluster) ? 1 : has(Mod::sys) ? 3 : 2;
+      // flags: 0 acquire/release, 1 sc, 2 a proxy fence, 3 fence.proxy.async
+      // covering shared memory (.async, .async.shared::{cta,cluster}; not .async.global).
       i.flags = has(Mod::proxy) ? 2 : (has(Mod::acquire) || has(Mod::release)) ? 0 : 1;
+      if (has(Mod::proxy) && (has(Mod::async) || has(Mod::async_shared_cta) || has(Mod::async_shared_cluster)) &&
+          space() != Space::Global)
+        i.flags = 3;
       set_mm(litmus::MemClass::Fence);
       return emit();
     case Opcode::cvta:
@@ -541,6 +561,7 @@ void InsnLowering::run() {
     case Opcode::applypriority:
     case Opcode::discard:
     case Opcode::cp_async_bulk_prefetch:
+    case Opcode::cp_async_bulk_prefetch_tensor:
     case Opcode::setmaxnreg:
     case Opcode::prefetch:
     case Opcode::nanosleep:

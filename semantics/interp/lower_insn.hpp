@@ -328,6 +328,7 @@ class InsnLowering {
   void async_op();
   void matrix_op();  // lower_mma.cpp
   void wgmma_op();   // lower_mma.cpp
+  void tensor_op();  // lower_tensor.cpp
 };
 
 }  // namespace ptxcheck::interp

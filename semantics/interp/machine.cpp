@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/mma.hpp"
 
 namespace ptxcheck::interp {
 
@@ -15,6 +16,10 @@ constexpr size_t kMaxFrames = 4096;
 Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
     : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
   races.enabled = o.check_races;
+  // Async-proxy checks only when the program has async-proxy operations.
+  for (const Inst& in : p.code)
+    if (in.op == IrOp::Tensor || in.op == IrOp::BulkCopy || (in.op == IrOp::Mma && p.mma[in.target]->op == MatOp::Wgmma))
+      proxy_on_ = true;
 }
 
 void Machine::diag(const std::string& kind, bool error, const Cta& c, const Thread& t, uint32_t line,
@@ -98,6 +103,13 @@ void Machine::setup_memory() {
     if (a.size() % kp[i].align && kp[i].align > a.size())
       throw InputError(spec.file, a.pos, "argument " + std::to_string(i + 1) + " cannot satisfy the alignment " +
                                              std::to_string(kp[i].align) + " of parameter '" + kp[i].name + "'");
+    if (!a.tensormap.empty()) {  // a tensor-map object by value (tensormap.hpp)
+      const TensorMapSpec& t = *spec.tensormap(a.tensormap);
+      TensorMap tm = t.tm;
+      tm.addr += buffer_addr[static_cast<size_t>(spec.buffer_index(t.buffer))];
+      tensormap_encode(tm, &pb[kp[i].offset]);
+      continue;
+    }
     uint64_t v = a.is_buffer ? buffer_addr[static_cast<size_t>(spec.buffer_index(a.buffer))] : a.bits;
     std::memcpy(&pb[kp[i].offset], &v, a.size());
   }

@@ -106,6 +106,17 @@ class Machine {
   bool exec_mma(Warp& w, const Inst& in, uint32_t m);
   // wgmma_exec.cpp: wgmma.*; the check of Inst::wg_reg instructions
   bool exec_wgmma(Warp& w, const Inst& in, uint32_t m);
+  // exec_tensor.cpp: cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, tensormap.replace
+  bool exec_tensor(Warp& w, const Inst& in, uint32_t m);
+  bool mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes);
+  bool async_proxy_ = false;  // the access() in progress is made by the async proxy
+  // Async-proxy checks (exec_tensor.cpp): per shared-memory byte, its last
+  // generic-proxy write as (writer gid + 1) << 32 | the writer's count of
+  // fence.proxy.async at that time, and the write's line.
+  bool proxy_on_ = false;
+  std::map<const Region*, std::pair<std::vector<uint64_t>, std::vector<uint32_t>>> gwrites_;
+  std::vector<uint32_t> proxy_fences_;  // per gid: fence.proxy.async executed
+  void proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write);
   void wg_touch(Warp& w, const Inst& in, uint32_t m);
   void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm);
   void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);

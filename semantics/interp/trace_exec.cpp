@@ -436,7 +436,7 @@ class Tracer {
         case IrOp::Red: rmw(s, in); break;
         case IrOp::Fence: {
           mm::Event e;
-          if (in.flags == 2) {
+          if (in.flags >= 2) {  // 2 a proxy fence, 3 fence.proxy.async (lower_insn.cpp)
             e.kind = mm::EventKind::ProxyFence;
             e.pfence = mm::ProxyFenceKind::Other;
           } else {

@@ -164,7 +164,10 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
         unsigned bit = 0;
         uint64_t a = wgmma_smem_addr(d, ab, mn_major, mn, k, &bit);
         Where wh;
-        if (!access(w0, t0, in, Space::Shared, a, esz, false, false, wh)) return false;
+        async_proxy_ = true;  // wgmma reads shared memory through the async proxy
+        bool ok = access(w0, t0, in, Space::Shared, a, esz, false, false, wh);
+        async_proxy_ = false;
+        if (!ok) return false;
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], esz);
         if (ab < 8) v = (v >> bit) & emask(ab);

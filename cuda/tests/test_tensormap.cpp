@@ -1,0 +1,75 @@
+// cuTensorMapEncodeTiled / Im2col / ReplaceAddress (cuda/shim/tensormap.cpp):
+// the encoding the interpreter's bulk tensor instructions read, and the
+// driver API's argument checks (CUDA_ERROR_INVALID_VALUE).
+#include <catch2/catch.hpp>
+#include <cstdint>
+
+#include "cuda.h"
+#include "semantics/interp/tensormap.hpp"
+
+using ptxcheck::interp::TensorMap;
+
+TEST_CASE("cuTensorMapEncodeTiled encodes what the interpreter decodes", "[tensormap]") {
+  alignas(64) static unsigned char buf[64 * 1024];
+  CUtensorMap m;
+  cuuint64_t dims[2] = {64, 32}, strides[1] = {128};
+  cuuint32_t box[2] = {64, 8}, es[2] = {1, 1};
+  REQUIRE(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, box, es,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) ==
+          CUDA_SUCCESS);
+  TensorMap t;
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.rank == 2);
+  CHECK(t.dtype == 6);
+  CHECK(t.addr == reinterpret_cast<uint64_t>(buf));
+  CHECK(t.dims[0] == 64);
+  CHECK(t.dims[1] == 32);
+  CHECK(t.strides[1] == 128);
+  CHECK(t.box[0] == 64);
+  CHECK(t.swizzle == 3);
+  CHECK(t.oob_nan == 1);
+  REQUIRE(cuTensorMapReplaceAddress(&m, buf + 256) == CUDA_SUCCESS);
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.addr == reinterpret_cast<uint64_t>(buf + 256));
+  // Driver rules: a box inner dimension beyond the swizzle span, a stride not
+  // a multiple of 16, a misaligned address, rank 6, NaN fill on integers.
+  cuuint32_t wide[2] = {128, 8};
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, wide, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
+  cuuint64_t odd[1] = {120};
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, odd, box, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf + 8, dims, strides, box, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 6, buf, dims, strides, box, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, buf, dims, strides, box, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) == CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_CASE("cuTensorMapEncodeIm2col", "[tensormap]") {
+  alignas(64) static unsigned char buf[4096];
+  CUtensorMap m;
+  cuuint64_t dims[4] = {8, 6, 5, 2}, strides[3] = {32, 192, 960};
+  cuuint32_t es[4] = {1, 1, 1, 1};
+  int lo[2] = {-1, -1}, hi[2] = {-1, -1};
+  REQUIRE(cuTensorMapEncodeIm2col(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, buf, dims, strides, lo, hi, 8, 16, es,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                  CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS);
+  TensorMap t;
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.mode == 1);
+  CHECK(t.lower[0] == -1);
+  CHECK(t.channels == 8);
+  CHECK(t.pixels == 16);
+  int far[2] = {200, 0};  // 4D corners are limited to [-2^7, 2^7)
+  CHECK(cuTensorMapEncodeIm2col(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, buf, dims, strides, far, hi, 8, 16, es,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
+}

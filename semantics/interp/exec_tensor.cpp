@@ -1,0 +1,320 @@
+// Bulk tensor copies (PTX ISA 9.7.9.25.5): cp.async.bulk.tensor loads
+// (global -> shared::cta/shared::cluster, optionally multicast to CTAs of the
+// cluster) and stores (shared::cta -> global), cp.reduce.async.bulk.tensor,
+// and tensormap.replace (9.7.9.27) on the tensor-map encoding of
+// tensormap.hpp.
+//
+// Model (docs/interpreter.md, "Tensor maps"):
+// - The copy happens at once when the instruction executes (a permitted
+//   schedule, as for cp.async.bulk); a load then performs complete_tx of the
+//   whole box's bytes on the mbarrier (of every destination CTA).
+// - Tile mode: the box starts at the tensor coordinates; along dimension d
+//   it holds ceil(boxDim[d] / elementStrides[d]) elements at coordinate
+//   c[d] + i * elementStrides[d]. Elements outside [0, dims[d]) are out of
+//   bounds: a load fills them with zero (or the canonical NaN with
+//   oob_fill = nan for float types), a store or reduction skips them.
+// - Im2col mode (rank 3-5: channels innermost, then the spatial dims, batch
+//   outermost): pixelsPerColumn pixels from the coordinates (c, w, h, d, n)
+//   plus the lower corner and the im2col offsets, walking w, then h, then d,
+//   then n over the bounding box [lower, dims + upper]; channelsPerPixel
+//   channels each (CUDA driver API, cuTensorMapEncodeIm2col).
+// - Shared memory holds the box densely, dimension 0 innermost; with a
+//   swizzle mode, address bits 4.. are XORed with bits 7.. of the shared
+//   address (32B: one bit, 64B: two, 128B: three), the pattern wgmma expects.
+// - Each element goes through the checked access path, so bounds, races and
+//   uninitialised reads are diagnosed per element.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/tensormap.hpp"
+#include "semantics/interp/tma.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+
+uint64_t nan_bits(unsigned dtype) {
+  switch (dtype) {
+    case 6:
+    case 9: return 0x7fff;                          // f16, bf16
+    case 8: return 0x7fffffffffffffffull;           // f64
+    default: return tensormap_is_float(dtype) ? 0x7fffffff : 0;
+  }
+}
+}  // namespace
+
+// complete_tx of `bytes` on the mbarrier at shared::cluster address `ma`
+// (PTX ISA 9.7.12.13.x): the phase completes when no arrivals and no
+// transaction bytes are pending.
+bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes) {
+  Where mw;
+  if (!access(w, t, in, Space::SharedCluster, ma, 8, true, true, mw)) return false;
+  uint64_t v;
+  std::memcpy(&v, &mw.region->bytes[mw.off], 8);
+  int64_t& tx = txcount_[{mw.region, mw.off}];
+  tx -= bytes;
+  uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+  if (pending == 0 && tx == 0 && expected) {
+    phase ^= 1;
+    pending = expected;
+    ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : *w.cta).bar_generation;
+  }
+  v = (phase << 63) | (expected << 32) | pending;
+  std::memcpy(&mw.region->bytes[mw.off], &v, 8);
+  return true;
+}
+
+// PTX ISA 8.6 (proxies) and 9.7.12.4: a generic-proxy write and a later
+// async-proxy access of the same shared-memory location are ordered only
+// through a fence.proxy.async executed by the writer after its write (then
+// any ordinary synchronisation, which the race check covers). An
+// async-proxy access of a byte whose last generic write was not followed by
+// one is reported as a race of the two proxies.
+void Machine::proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write) {
+  auto& [gw, gl] = gwrites_[wh.region];
+  if (gw.size() < wh.region->bytes.size()) {
+    gw.resize(wh.region->bytes.size(), 0);
+    gl.resize(wh.region->bytes.size(), 0);
+  }
+  auto fences = [&](uint32_t gid) { return gid < proxy_fences_.size() ? proxy_fences_[gid] : 0u; };
+  if (!async_proxy_) {
+    if (write)
+      for (unsigned b = 0; b < size; ++b) {
+        gw[wh.off + b] = (uint64_t{t.gid} + 1) << 32 | fences(t.gid);
+        gl[wh.off + b] = in.line;
+      }
+    return;
+  }
+  for (unsigned b = 0; b < size; ++b) {
+    uint64_t v = gw[wh.off + b];
+    if (!v) continue;
+    uint32_t g = static_cast<uint32_t>(v >> 32) - 1;
+    if (fences(g) != static_cast<uint32_t>(v)) continue;  // the writer fenced since
+    diag("data-race", true, *w.cta, t, in.line,
+         std::string("async-proxy ") + (write ? "write" : "read") + " of shared memory that a generic-proxy write at line " +
+             std::to_string(gl[wh.off + b]) + (g == t.gid ? " by this thread" : " by another thread") +
+             " stored without a fence.proxy.async after it (proxies, PTX ISA 8.6; 9.7.12.4)");
+    break;
+  }
+  if (write) std::fill(gw.begin() + static_cast<long>(wh.off), gw.begin() + static_cast<long>(wh.off + size), 0);
+}
+
+bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
+  const TensorSite& s = *prog.tensor[in.target];
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  FOR_LANES(m) {
+    Thread& t = T[l];
+    auto addr_of = [&](const Addr& a) {
+      uint64_t v = static_cast<uint64_t>(a.off);
+      if (a.base == Addr::Reg) v = a.wrap(v + t.regs[t.reg_base + a.slot]);
+      else if (a.base == Addr::Frame) v += t.fp;
+      return v;
+    };
+    auto fail = [&](const char* kind, const std::string& msg) {
+      diag(kind, true, c, t, in.line, msg);
+      stop_ = true;
+      return true;
+    };
+    // The tensor-map object (128 bytes, 64-byte aligned).
+    uint64_t ta = addr_of(s.tmap);
+    Where mw = mem.translate(s.tmap.space, ta, kTensorMapBytes, 64, tmem(t, c));
+    if (mw.fault != Fault::None)
+      return fail(mw.fault == Fault::Misaligned ? "misaligned" : "out-of-bounds",
+                  "tensor-map address 0x" + [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", (unsigned long long)ta); return std::string(b); }() +
+                      " is not a 64-byte aligned tensor-map object (PTX ISA 9.7.9.25.5)");
+    uint8_t* obj = &mw.region->bytes[mw.off];
+    TensorMap map;
+    if (!tensormap_decode(obj, map))
+      return fail("tensor-map", "the operand does not hold a tensor-map object (from the launch spec's \"tensormaps\" or cuTensorMapEncode*)");
+    if (s.kind == TensorSite::Replace) {  // PTX ISA 9.7.9.27 tensormap.replace
+      uint64_t v = get(s.value, t, l, w);
+      unsigned ord = s.ord.kind == Opnd::None ? 0 : static_cast<unsigned>(get(s.ord, t, l, w));
+      if (ord > 4) return fail("tensor-map", "tensormap.replace: ordinal " + std::to_string(ord) + " is not below 5");
+      switch (s.field) {
+        case 0: map.addr = v; break;
+        case 1: map.rank = static_cast<uint8_t>(v + 1); break;  // the field holds rank - 1
+        case 2: map.box[ord] = static_cast<uint32_t>(v); break;
+        case 3: map.dims[ord] = v; break;
+        case 4: map.strides[ord] = v; break;
+        case 5: map.estride[ord] = static_cast<uint32_t>(v); break;
+        case 6: map.dtype = static_cast<uint8_t>(v); break;
+        case 7: map.interleave = static_cast<uint8_t>(v); break;
+        case 8: map.swizzle = static_cast<uint8_t>(v); break;
+        case 9: map.oob_nan = static_cast<uint8_t>(v); break;
+      }
+      tensormap_encode(map, obj);
+      mw.region->mark_init(mw.off, kTensorMapBytes);
+      continue;
+    }
+    std::string why = tensormap_check(map);
+    if (why.empty() && map.mode == 1)
+      for (unsigned d = 1; d + 1 < map.rank; ++d)
+        if (map.estride[d] != 1) why = "im2col traversal strides other than 1 are not modelled";
+    if (!why.empty()) return fail("tensor-map", "invalid tensor map: " + why);
+    if (map.rank != s.dim || (map.mode == 1) != s.im2col)
+      return fail("tensor-map", "the tensor map (rank " + std::to_string(map.rank) + (map.mode ? ", im2col" : ", tiled") +
+                                    ") does not match the instruction's ." + std::to_string(s.dim) + "d" +
+                                    (s.im2col ? ".im2col" : ".tile") + " (undefined, PTX ISA 9.7.9.25.5)");
+    const unsigned es = tensormap_elem_bytes(map.dtype), R = map.rank;
+    int64_t co[5] = {0, 0, 0, 0, 0};
+    for (unsigned d = 0; d < R; ++d) co[d] = static_cast<int32_t>(get(s.coords[d], t, l, w));
+    // The elements of the box, in shared-memory order: their global
+    // coordinates (or out of bounds).
+    unsigned n[5] = {1, 1, 1, 1, 1};
+    uint64_t total = 1;
+    if (!s.im2col) {
+      for (unsigned d = 0; d < R; ++d) {
+        n[d] = (map.box[d] + map.estride[d] - 1) / map.estride[d];
+        total *= n[d];
+      }
+    } else {
+      n[0] = map.channels;
+      n[1] = map.pixels;
+      total = uint64_t{map.channels} * map.pixels;
+    }
+    auto gcoord = [&](uint64_t idx, int64_t* g) {
+      if (!s.im2col) {
+        for (unsigned d = 0; d < R; ++d) {
+          g[d] = co[d] + static_cast<int64_t>(idx % n[d]) * map.estride[d];
+          idx /= n[d];
+        }
+        return;
+      }
+      // im2col (PTX ISA 5.5.4): channel idx % C from the C coordinate;
+      // pixel p = idx / C walks the bounding box [lower, dims - 1 + upper]
+      // of the spatial dims (W fastest) from the filter base (coordinates +
+      // im2col offsets), wrapping to the lower corner and then to the next
+      // image of the batch.
+      uint64_t ch = idx % map.channels, p = idx / map.channels;
+      g[0] = co[0] + static_cast<int64_t>(ch);
+      unsigned ns = R - 2;
+      int64_t carry = static_cast<int64_t>(p);
+      for (unsigned k = 0; k < ns; ++k) {
+        int64_t ext = std::max<int64_t>(1, static_cast<int64_t>(map.dims[k + 1]) - 1 + map.upper[k] - map.lower[k] + 1);
+        int64_t off = k < s.offsets.size() ? static_cast<int64_t>(get(s.offsets[k], t, l, w) & 0xffff) : 0;
+        int64_t v = co[k + 1] + off - map.lower[k] + carry;
+        g[k + 1] = map.lower[k] + v % ext;
+        carry = v / ext;
+      }
+      g[R - 1] = co[R - 1] + carry;
+    };
+    auto in_bounds = [&](const int64_t* g) {
+      for (unsigned d = 0; d < R; ++d)
+        if (g[d] < 0 || static_cast<uint64_t>(g[d]) >= map.dims[d]) return false;
+      return true;
+    };
+    auto gaddr = [&](const int64_t* g) {
+      uint64_t a = map.addr;
+      for (unsigned d = 0; d < R; ++d) a += static_cast<uint64_t>(g[d]) * (d ? map.strides[d] : es);
+      return a;
+    };
+    const uint64_t sbase = addr_of(s.smem);
+    if (sbase % 128) return fail("misaligned", "bulk tensor shared-memory address must be 128-byte aligned (PTX ISA 9.7.9.25.5)");
+    const unsigned W = map.swizzle ? 1u << map.swizzle : 1;  // 16-byte chunks per swizzle line: 2, 4, 8
+    auto saddr = [&](uint64_t base, uint64_t idx) {
+      uint64_t a = base + idx * es;
+      if (W > 1) a ^= ((a >> 7) & (W - 1)) << 4;
+      return a;
+    };
+    const uint64_t bytes = total * es;
+    if (s.kind == TensorSite::Load) {
+      // Destinations: the CTA the address names, or with .multicast::cluster
+      // the same CTA-relative offset in every CTA of ctaMask (and their
+      // mbarriers at the mbarrier operand's offset).
+      std::vector<std::pair<uint64_t, uint64_t>> dst;  // (smem base, mbarrier), shared::cluster addresses
+      uint64_t mb = addr_of(s.mbar);
+      if (s.multicast) {
+        uint64_t mask = get(s.cta_mask, t, l, w) & 0xffff;
+        uint64_t soff = sbase & 0xffffff, moff = mb & 0xffffff;
+        for (unsigned r = 0; r < 16; ++r)
+          if (mask >> r & 1) {
+            if (r >= ctas.size()) return fail("out-of-bounds", "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
+            dst.push_back({(uint64_t{r} + 1) << 24 | soff, (uint64_t{r} + 1) << 24 | moff});
+          }
+      } else {
+        dst.push_back({sbase, mb});
+      }
+      for (uint64_t idx = 0; idx < total; ++idx) {
+        int64_t g[5];
+        gcoord(idx, g);
+        uint64_t v = map.oob_nan ? nan_bits(map.dtype) : 0;
+        if (in_bounds(g)) {
+          Where gw;
+          if (!access(w, t, in, Space::Global, gaddr(g), es, false, false, gw)) return true;
+          v = 0;
+          std::memcpy(&v, &gw.region->bytes[gw.off], es);
+        }
+        for (const auto& [base, mbar] : dst) {
+          Where sw;
+          async_proxy_ = true;
+          bool ok = access(w, t, in, s.multicast ? Space::SharedCluster : s.smem.space, saddr(base, idx), es, true, false, sw);
+          async_proxy_ = false;
+          if (!ok) return true;
+          std::memcpy(&sw.region->bytes[sw.off], &v, es);
+          sw.region->mark_init(sw.off, es);
+        }
+      }
+      for (const auto& [base, mbar] : dst)
+        if (!mbar_complete_tx(w, t, in, mbar, static_cast<int64_t>(bytes))) return true;
+      continue;
+    }
+    // Store / reduce: shared::cta -> global, out-of-bounds elements skipped.
+    for (uint64_t idx = 0; idx < total; ++idx) {
+      int64_t g[5];
+      gcoord(idx, g);
+      if (!in_bounds(g)) continue;
+      Where sw, gw;
+      async_proxy_ = true;
+      bool ok = access(w, t, in, s.smem.space, saddr(sbase, idx), es, false, false, sw);
+      async_proxy_ = false;
+      if (!ok) return true;
+      uint64_t v = 0;
+      std::memcpy(&v, &sw.region->bytes[sw.off], es);
+      if (!access(w, t, in, Space::Global, gaddr(g), es, true, s.kind == TensorSite::Reduce, gw)) return true;
+      uint8_t* p = &gw.region->bytes[gw.off];
+      if (s.kind == TensorSite::Reduce) {
+        uint64_t old = 0;
+        std::memcpy(&old, p, es);
+        bool sg = map.dtype == 3 || map.dtype == 5;  // s32, s64
+        auto sx = [&](uint64_t x) { return es == 8 ? static_cast<int64_t>(x) : static_cast<int64_t>(static_cast<int32_t>(x)); };
+        bool fl = tensormap_is_float(map.dtype);
+        uint64_t nv = old;
+        if (fl) {
+          // .add (f16, bf16, f32), .min/.max (f16, bf16): the arithmetic
+          // layer's add.rn / min / max (f32 add flushes subnormals as red does).
+          std::string ty = map.dtype == 6 ? ".f16" : map.dtype == 9 ? ".bf16" : map.dtype == 8 ? ".f64" : ".f32";
+          std::string mn = s.red == AtomOp::Add ? (ty == ".f32" ? "add.rn.ftz.f32" : "add.rn" + ty)
+                           : std::string(s.red == AtomOp::Min ? "min" : "max") + ty;
+          auto r = arith::resolve(mn);
+          if (!r || (s.red != AtomOp::Add && s.red != AtomOp::Min && s.red != AtomOp::Max))
+            return fail("unsupported", "cp.reduce.async.bulk.tensor: no such reduction on this element type");
+          uint64_t src[3] = {old, v, 0}, aux = 0;
+          nv = r.desc->fn(src, &aux, r.desc->cfg);
+        } else {
+          switch (s.red) {
+            case AtomOp::Add: nv = old + v; break;
+            case AtomOp::Min: nv = sg ? (sx(old) < sx(v) ? old : v) : std::min(old, v); break;
+            case AtomOp::Max: nv = sg ? (sx(old) > sx(v) ? old : v) : std::max(old, v); break;
+            case AtomOp::Inc: nv = old >= v ? 0 : old + 1; break;
+            case AtomOp::Dec: nv = (old == 0 || old > v) ? v : old - 1; break;
+            case AtomOp::And: nv = old & v; break;
+            case AtomOp::Or: nv = old | v; break;
+            case AtomOp::Xor: nv = old ^ v; break;
+            default: break;
+          }
+        }
+        std::memcpy(p, &nv, es);
+      } else {
+        std::memcpy(p, &v, es);
+      }
+      gw.region->mark_init(gw.off, es);
+    }
+  }
+  return false;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,102 @@
+// Tensor-map encoding (tensormap.hpp explains the 128-byte layout).
+#include "semantics/interp/tensormap.hpp"
+
+#include <cstring>
+
+namespace ptxcheck::interp {
+
+namespace {
+const char* const kTypeNames[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16",
+                                  "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz"};
+const unsigned kTypeBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+
+template <class T>
+void put(uint8_t* p, size_t off, T v) {
+  std::memcpy(p + off, &v, sizeof v);
+}
+template <class T>
+T get(const uint8_t* p, size_t off) {
+  T v;
+  std::memcpy(&v, p + off, sizeof v);
+  return v;
+}
+}  // namespace
+
+unsigned tensormap_elem_bytes(unsigned dtype) { return dtype < 13 ? kTypeBytes[dtype] : 0; }
+bool tensormap_is_float(unsigned dtype) { return dtype >= 6 && dtype <= 12; }
+
+int tensormap_dtype_from(const std::string& name) {
+  for (int i = 0; i < 13; ++i)
+    if (name == kTypeNames[i]) return i;
+  return -1;
+}
+
+// CUDA Driver API, cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col
+// (Tensor Map Object Management): rank 1-5 (3-5 for im2col), global address
+// 16-byte aligned, dims 1..2^32, strides multiples of 16 below 2^40, box
+// dims 1..256, element strides 1..8, an inner box of at most the swizzle
+// span when interleave is none.
+std::string tensormap_check(const TensorMap& t) {
+  unsigned es = tensormap_elem_bytes(t.dtype);
+  if (!es) return "unknown data type";
+  if (t.rank < 1 || t.rank > 5) return "rank must be 1 to 5";
+  if (t.mode == 1 && t.rank < 3) return "an im2col tensor map has rank 3 to 5";
+  if (t.addr % 16) return "global address must be 16-byte aligned";
+  for (unsigned d = 0; d < t.rank; ++d) {
+    if (t.dims[d] < 1 || t.dims[d] > (1ull << 32)) return "global dimension " + std::to_string(d) + " must be 1 to 2^32";
+    if (d && (t.strides[d] % 16 || t.strides[d] >= (1ull << 40)))
+      return "global stride " + std::to_string(d) + " must be a multiple of 16 below 2^40";
+    if (t.mode == 0 && (t.box[d] < 1 || t.box[d] > 256)) return "box dimension " + std::to_string(d) + " must be 1 to 256";
+    if (t.estride[d] < 1 || t.estride[d] > 8) return "element stride " + std::to_string(d) + " must be 1 to 8";
+  }
+  if (t.swizzle > 3) return "unknown swizzle mode";
+  if (t.interleave == 0 && t.swizzle && t.mode == 0) {
+    unsigned span = 16u << t.swizzle;  // 32, 64, 128 bytes
+    if (t.box[0] * es > span) return "inner box dimension exceeds the swizzle span of " + std::to_string(span) + " bytes";
+  }
+  if ((t.box[0] * es) % 16 && t.mode == 0) return "inner box dimension in bytes must be a multiple of 16";
+  if (t.mode == 1) {
+    if (t.channels < 1 || t.channels > 256 || t.pixels < 1 || t.pixels > 1024) return "im2col channels/pixels out of range";
+  }
+  return "";
+}
+
+void tensormap_encode(const TensorMap& t, uint8_t* p) {
+  std::memset(p, 0, kTensorMapBytes);
+  std::memcpy(p, "PXTM", 4);
+  p[4] = t.mode, p[5] = t.rank, p[6] = t.dtype, p[7] = t.interleave, p[8] = t.swizzle, p[9] = t.l2, p[10] = t.oob_nan;
+  put<uint64_t>(p, 16, t.addr);
+  for (unsigned d = 0; d < 5; ++d) {
+    put<uint32_t>(p, 24 + 4 * d, static_cast<uint32_t>(t.dims[d] - 1));  // 1..2^32 stored minus one
+    if (d) put<uint64_t>(p, 48 + 8 * (d - 1), t.strides[d]);
+    put<uint16_t>(p, 80 + 2 * d, static_cast<uint16_t>(t.box[d]));
+    p[90 + d] = static_cast<uint8_t>(t.estride[d]);
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    put<int16_t>(p, 96 + 2 * d, static_cast<int16_t>(t.lower[d]));
+    put<int16_t>(p, 102 + 2 * d, static_cast<int16_t>(t.upper[d]));
+  }
+  put<uint16_t>(p, 108, static_cast<uint16_t>(t.channels));
+  put<uint16_t>(p, 110, static_cast<uint16_t>(t.pixels));
+}
+
+bool tensormap_decode(const uint8_t* p, TensorMap& t) {
+  if (std::memcmp(p, "PXTM", 4)) return false;
+  t.mode = p[4], t.rank = p[5], t.dtype = p[6], t.interleave = p[7], t.swizzle = p[8], t.l2 = p[9], t.oob_nan = p[10];
+  t.addr = get<uint64_t>(p, 16);
+  for (unsigned d = 0; d < 5; ++d) {
+    t.dims[d] = uint64_t{get<uint32_t>(p, 24 + 4 * d)} + 1;
+    t.strides[d] = d ? get<uint64_t>(p, 48 + 8 * (d - 1)) : tensormap_elem_bytes(t.dtype);
+    t.box[d] = get<uint16_t>(p, 80 + 2 * d);
+    t.estride[d] = p[90 + d];
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    t.lower[d] = get<int16_t>(p, 96 + 2 * d);
+    t.upper[d] = get<int16_t>(p, 102 + 2 * d);
+  }
+  t.channels = get<uint16_t>(p, 108);
+  t.pixels = get<uint16_t>(p, 110);
+  return true;
+}
+
+}  // namespace ptxcheck::interp

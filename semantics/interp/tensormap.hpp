@@ -1,0 +1,46 @@
+// Tensor-map objects (PTX ISA 9.2 5.5.8 "Tensor Map", 9.7.9.25.5
+// cp.async.bulk.tensor; CUDA driver API cuTensorMapEncodeTiled/Im2col). The
+// hardware's 128-byte format is opaque (undocumented); ptxcheck uses its own
+// 128-byte encoding, written by the launch spec ("tensormaps", docs/launch-
+// spec.md) and by the CUDA shim's cuTensorMapEncode*, read by
+// cp.async.bulk.tensor / cp.reduce.async.bulk.tensor and edited by
+// tensormap.replace. Layout (little-endian):
+//   0 u32 magic "PXTM"   4 u8 mode (0 tiled, 1 im2col)   5 u8 rank (1-5)
+//   6 u8 data type (CUtensorMapDataType numbering)   7 u8 interleave
+//   8 u8 swizzle (0 none, 1 32B, 2 64B, 3 128B)   9 u8 L2 promotion
+//   10 u8 OOB fill (0 zero, 1 NaN)   16 u64 global address
+//   24 u32 dims[5]   48 u64 strides[4] (bytes, of dims 1..4)
+//   80 u16 box[5]   90 u8 element strides[5]
+//   96 s16 im2col lower corner[3]   102 s16 upper corner[3]
+//   108 u16 channels per pixel   110 u16 pixels per column
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ptxcheck::interp {
+
+struct TensorMap {
+  uint8_t mode = 0, rank = 1, dtype = 0, interleave = 0, swizzle = 0, l2 = 0, oob_nan = 0;
+  uint64_t addr = 0;
+  uint64_t dims[5] = {1, 1, 1, 1, 1};
+  uint64_t strides[5] = {0, 0, 0, 0, 0};  // bytes; strides[0] is the element size
+  uint32_t box[5] = {1, 1, 1, 1, 1};
+  uint32_t estride[5] = {1, 1, 1, 1, 1};
+  int32_t lower[3] = {0, 0, 0}, upper[3] = {0, 0, 0};
+  uint32_t channels = 0, pixels = 0;
+};
+
+inline constexpr unsigned kTensorMapBytes = 128;
+// Element size in bytes of a CUtensorMapDataType (0-12), 0 if unknown.
+unsigned tensormap_elem_bytes(unsigned dtype);
+bool tensormap_is_float(unsigned dtype);
+// Type name as in launch specs and the CUDA enum: "u8", "u16", "u32", "s32",
+// "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz".
+int tensormap_dtype_from(const std::string& name);
+// Validates a map (the CUDA driver API's rules for cuTensorMapEncodeTiled /
+// Im2col); returns "" or what is wrong.
+std::string tensormap_check(const TensorMap& t);
+void tensormap_encode(const TensorMap& t, uint8_t* out128);
+bool tensormap_decode(const uint8_t* in128, TensorMap& t);  // false: not a tensor map
+
+}  // namespace ptxcheck::interp
