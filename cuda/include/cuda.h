@@ -699,8 +699,8 @@ CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsign
  * is opaque; the shim fills it in ptxcheck's own 128-byte encoding
  * (semantics/interp/tensormap.hpp) that the interpreter's bulk tensor
  * instructions read. */
-typedef unsigned int cuuint32_t;
-typedef unsigned long long cuuint64_t;
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
 typedef struct CUtensorMap_st {
 #if defined(__cplusplus) && (__cplusplus >= 201103L)
   alignas(64)

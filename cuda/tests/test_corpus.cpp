@@ -71,9 +71,38 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
       bufs.push_back(p);
     }
     std::vector<uint64_t> vals(sp.args.size());
+    std::vector<CUtensorMap> maps(sp.args.size());
     std::vector<void*> args;
     for (size_t i = 0; i < sp.args.size(); ++i) {
       const ip::ArgSpec& a = sp.args[i];
+      if (!a.tensormap.empty()) {  // a "tensormaps" entry, encoded by the driver API
+        const ip::TensorMapSpec& t = *sp.tensormap(a.tensormap);
+        void* base = reinterpret_cast<void*>(bufs[static_cast<size_t>(sp.buffer_index(t.buffer))] + t.tm.addr);
+        cuuint64_t dims[5], strides[4];
+        cuuint32_t box[5], es[5];
+        for (unsigned d = 0; d < t.tm.rank; ++d) {
+          dims[d] = t.tm.dims[d];
+          if (d) strides[d - 1] = t.tm.strides[d];
+          box[d] = t.tm.box[d];
+          es[d] = t.tm.estride[d];
+        }
+        auto il = static_cast<CUtensorMapInterleave>(t.tm.interleave);
+        auto sw = static_cast<CUtensorMapSwizzle>(t.tm.swizzle);
+        auto l2 = static_cast<CUtensorMapL2promotion>(t.tm.l2);
+        auto oob = static_cast<CUtensorMapFloatOOBfill>(t.tm.oob_nan);
+        auto dt = static_cast<CUtensorMapDataType>(t.tm.dtype);
+        if (t.tm.mode == 1) {
+          int lo[3], hi[3];
+          for (unsigned k = 0; k < 3; ++k) lo[k] = t.tm.lower[k], hi[k] = t.tm.upper[k];
+          REQUIRE(cuTensorMapEncodeIm2col(&maps[i], dt, t.tm.rank, base, dims, strides, lo, hi, t.tm.channels,
+                                          t.tm.pixels, es, il, sw, l2, oob) == CUDA_SUCCESS);
+        } else {
+          REQUIRE(cuTensorMapEncodeTiled(&maps[i], dt, t.tm.rank, base, dims, strides, box, es, il, sw, l2, oob) ==
+                  CUDA_SUCCESS);
+        }
+        args.push_back(&maps[i]);
+        continue;
+      }
       vals[i] = a.is_buffer ? bufs[static_cast<size_t>(sp.buffer_index(a.buffer))] : a.bits;
       args.push_back(&vals[i]);  // little-endian: the low a.size() bytes
     }
