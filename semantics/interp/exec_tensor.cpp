@@ -27,6 +27,7 @@
 #include <bit>
 #include <cstring>
 
+#include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/interp/tensormap.hpp"
 #include "semantics/interp/tma.hpp"
@@ -57,7 +58,11 @@ bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, 
   int64_t& tx = txcount_[{mw.region, mw.off}];
   tx -= bytes;
   uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+  // The copy's writes become visible with the phase to the threads that
+  // wait for it (as for cp.async.bulk, exec_async.cpp).
+  if (races.enabled) races.mbar_arrive(mw.region, mw.off, Races::release(t.sync, who(t, *w.cta), mm::Scope::Cluster), false);
   if (pending == 0 && tx == 0 && expected) {
+    if (races.enabled) races.mbar_complete(mw.region, mw.off, static_cast<unsigned>(phase));
     phase ^= 1;
     pending = expected;
     ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : *w.cta).bar_generation;
