@@ -178,6 +178,7 @@ void emit_one(const litmus::Program& p, int role, int pc, std::string& out, Emit
   if (in.proxy != mm::Proxy::Generic) fail(in, "non-generic proxy");
   switch (in.kind) {
     case InstrKind::Label: return;
+    case InstrKind::Ptx: fail(in, "a PTX instruction outside the litmus subset");
     case InstrKind::Load: {
       uint32_t size = p.locations[li.loc].size;
       std::string sem = access_sem(in, true, f);

@@ -5,11 +5,13 @@
 // are names (resolved by semantics/litmus), registers are per-thread names.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "memmodel/events.hpp"
+#include "parser/ast.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::litmus {
@@ -26,6 +28,7 @@ enum class InstrKind : uint8_t {
   Branch,      // if cmp(args[0], args[1]) goto target (`@%p bra L` is %p != 0)
   Jump,        // goto target
   Label,       // target:
+  Ptx,         // any other PTX instruction (native format): run from `ptx` alone
 };
 
 // Arithmetic of Alu/Rmw/Red (PTX ISA 9.7.13.5 atom operations).
@@ -57,6 +60,10 @@ struct Instr {
   std::string type;                      // PTX type suffix ("u32", "s64", ...); empty: untyped (Dat3M)
   SourcePos pos;
   std::string text;                      // source text, for labels in --explain/--dot
+  // The parsed PTX statement (native format). semantics/litmus lowers it
+  // with the interpreter; the decoded fields above (order, scope, ...) are
+  // authoritative for memory instructions (transforms change them).
+  std::shared_ptr<const ast::Instruction> ptx;
 };
 
 struct Thread {

@@ -8,6 +8,8 @@
 // (ld/st/atom/red/fence/membar/bar/barrier) plus mov, integer arithmetic,
 // setp and (predicated) bra for control flow.
 #include <cctype>
+#include <map>
+#include <memory>
 
 #include "parser/litmus/cursor.hpp"
 #include "parser/litmus/instr_names.hpp"
@@ -272,7 +274,13 @@ void parse_thread(Cursor& c, Test& t) {
   // is then decoded below.
   size_t body_end = c.text().find('}', c.off());
   if (body_end == std::string_view::npos) c.fail("expected '}' closing the thread body");
-  (void)parse_statements(c.text().substr(c.off(), body_end - c.off()), c.file(), c.pos());
+  // Each instruction keeps its parsed statement: semantics/litmus lowers it
+  // with the interpreter, so every instruction `ptxcheck run` supports may
+  // appear in a thread; the memory-model subset is also decoded into Instr.
+  std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const ast::Instruction>> stmts;
+  for (auto& st : parse_statements(c.text().substr(c.off(), body_end - c.off()), c.file(), c.pos()))
+    if (auto* i = std::get_if<ast::Instruction>(&st.v))
+      stmts[{i->pos.line, i->pos.col}] = std::make_shared<const ast::Instruction>(std::move(*i));
   while (!c.accept("}")) {
     size_t s = c.off();
     size_t e = c.text().find_first_of(";}", s);
@@ -299,7 +307,17 @@ void parse_thread(Cursor& c, Test& t) {
     in.pos = ic.pos();
     size_t st = (ic.skip_ws(), ic.off());
     in.pos = ic.pos();
-    parse_statement(ic, in);
+    auto ptx = stmts.find({in.pos.line, in.pos.col});
+    if (ptx == stmts.end()) c.fail_at(st, "expected a PTX instruction");
+    try {
+      parse_statement(ic, in);
+    } catch (const InputError&) {
+      // Outside the decoded subset: the thread runs the statement as is.
+      in = Instr{};
+      in.kind = InstrKind::Ptx;
+      in.pos = ic.pos();
+    }
+    in.ptx = ptx->second;
     std::string_view src = c.text().substr(st, e - st);
     while (!src.empty() && std::isspace(static_cast<unsigned char>(src.back()))) src.remove_suffix(1);
     in.text = std::string(src);

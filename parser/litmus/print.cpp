@@ -156,6 +156,7 @@ struct Native {
   std::string instr(const Instr& in) const {
     switch (in.kind) {
       case InstrKind::Label: return in.target + ":";
+      case InstrKind::Ptx: return in.text + ";";
       case InstrKind::Load:
         check_proxy(in);
         return "ld" + space(in.loc) + sem(in) + type(in.size, 'u') + " " + reg(in.dst) + ", [" + in.loc + "];";
@@ -293,6 +294,7 @@ struct Dat3m {
   std::string instr(const Instr& in) const {
     switch (in.kind) {
       case InstrKind::Label: return in.target + ":";
+      case InstrKind::Ptx: no("the PTX instruction '" + in.text + "'");
       case InstrKind::Load:
         size4(in.size);
         return mnemonic(in) + sem(in) + " " + reg(in.dst) + ", " + in.loc;

@@ -56,6 +56,7 @@ std::string key(const Test& t, const Instr& in) {
     case InstrKind::Branch: k << " cmp=" << int(in.cmp) << " args=" << args_text(in.args) << " target=" << in.target; break;
     case InstrKind::Jump:
     case InstrKind::Label: k << " target=" << in.target; break;
+    case InstrKind::Ptx: k << " ptx=" << in.text; break;
   }
   return k.str();
 }
