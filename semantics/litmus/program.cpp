@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "semantics/interp/trace_exec.hpp"
+
 namespace ptxcheck::litmus {
 
 int LThread::slot(const std::string& name) const {
@@ -165,6 +167,17 @@ Program lower(const Test& t) {
       throw InputError(t.file, {}, "register init for unknown thread " + std::to_string(ri.thread));
     LThread& lt = p.threads[ri.thread];
     lt.reg_init[slot_of(lt, ri.reg)] = ri.value;
+  }
+  p.ir = std::make_shared<const TestIr>(to_ir(t, p));
+  for (size_t ti = 0; ti < p.ir->threads.size(); ++ti) {
+    const ThreadIr& tir = p.ir->threads[ti];
+    try {
+      interp::trace_check(tir.prog, tir.prog.kernel);
+    } catch (const InputError& e) {
+      const auto& code = t.threads[ti].code;
+      SourcePos at = e.pos().line >= 1 && e.pos().line <= code.size() ? code[e.pos().line - 1].pos : t.threads[ti].pos;
+      throw InputError(t.file, at, std::string(e.what()) + " in a litmus thread");
+    }
   }
   return p;
 }

@@ -1,17 +1,20 @@
 // A litmus test lowered for execution: locations resolved to the model's
 // mm::Location table (aliases share a physical location, PTX ISA 8.2.2),
 // registers to per-thread slots, labels to instruction indices.
-// Contract: lower() rejects undefined labels and locations aliasing
-// themselves with InputError (file:line:col); everything it returns can be
-// run by build_traces() without further checks.
+// Contract: lower() rejects undefined labels, locations aliasing
+// themselves and instructions the threads cannot run with InputError
+// (file:line:col); it lowers each thread to the interpreter's IR
+// (to_ir.hpp), which build_traces() runs.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "memmodel/events.hpp"
 #include "semantics/arith/atom.hpp"
+#include "semantics/litmus/to_ir.hpp"
 #include "parser/litmus/litmus_ast.hpp"
 
 namespace ptxcheck::litmus {
@@ -42,6 +45,7 @@ struct Program {
   std::vector<mm::Location> locations;
   std::vector<LThread> threads;
   int nphys = 0;
+  std::shared_ptr<const TestIr> ir;  // the threads lowered to the interpreter's IR
   int loc_index(const std::string& name) const;  // -1 if unknown
 };
 

@@ -1,4 +1,5 @@
-// Small-step execution of litmus threads to traces of memory-model events.
+// Small-step execution of litmus threads to traces of memory-model events,
+// on the interpreter's IR (to_ir.hpp) by semantics/interp/trace_exec.
 // Each thread runs alone; a load (or the read half of an atom/red) may
 // return any value some write could store to that physical location, so a
 // thread's feasible paths are enumerated for every guessed value. The value
@@ -52,9 +53,7 @@ struct TraceLimits {
 
 TraceSet build_traces(const Program& p, const TraceLimits& lim);
 
-// Applies an Alu/atom operation (PTX ISA 9.7.1 integer arithmetic, 9.7.13.5
-// atom semantics) at `size` bytes. Cas: a=compare, b=new value.
-uint64_t apply_op(AluOp op, CmpOp cmp, uint64_t old, uint64_t a, uint64_t b, uint32_t size);
+// The comparison of a final condition (values as signed 64-bit integers).
 bool compare(CmpOp c, uint64_t a, uint64_t b);
 
 }  // namespace ptxcheck::litmus
