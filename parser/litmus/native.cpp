@@ -97,6 +97,7 @@ void parse_statement(Cursor& c, Instr& in) {
     } else if ((head == "bar" || head == "barrier") && (q == "sync" || q == "arrive" || q == "aligned")) {
       if (q == "sync") in.bar = mm::BarrierOp::Sync;
       if (q == "arrive") in.bar = mm::BarrierOp::Arrive;
+    } else if (head == "mul" && q == "lo") {  // PTX's mul needs .lo/.hi/.wide; Alu Mul is .lo
     } else if (head == "ld" && q == "nc") {
     } else {
       c.fail_at(at, "unsupported qualifier '." + q + "' in '" + m + "'");

@@ -210,7 +210,8 @@ struct Native {
         if (!alu_from_name(to_string(in.op))) no(std::string("the register operation ") + to_string(in.op));
         if (in.size != 2 && in.size != 4 && in.size != 8) no("arithmetic on " + num(in.size) + " bytes");
         char k = in.op == AluOp::And || in.op == AluOp::Or || in.op == AluOp::Xor ? 'b' : 'u';
-        return std::string(to_string(in.op)) + type(in.size, k) + " " + reg(in.dst) + ", " + op(in.args.at(0)) +
+        return std::string(to_string(in.op)) + (in.op == AluOp::Mul ? ".lo" : "") + type(in.size, k) + " " +
+               reg(in.dst) + ", " + op(in.args.at(0)) +
                ", " + op(in.args.at(1)) + ";";
       }
       case InstrKind::Branch: {
