@@ -26,9 +26,9 @@ struct DiagCode {
   bool fatal;
 };
 constexpr DiagCode kDiagCodes[] = {
-#define SHIM_DIAG(kind, code, fatal) {kind, code, fatal},
-#include "cuda/shim/diag_codes.def"
-#undef SHIM_DIAG
+#define DIAG_KIND(id, spelling, code, fatal) {spelling, code, fatal},
+#include "semantics/interp/diag_kinds.def"
+#undef DIAG_KIND
 };
 
 const DiagCode* diag_code(const std::string& kind) {

@@ -98,7 +98,7 @@ void Machine::proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, un
     if (!v) continue;
     uint32_t g = static_cast<uint32_t>(v >> 32) - 1;
     if (fences(g) != static_cast<uint32_t>(v)) continue;  // the writer fenced since
-    diag("data-race", true, *w.cta, t, in.line,
+    diag(DiagKind::DataRace, true, *w.cta, t, in.line,
          std::string("async-proxy ") + (write ? "write" : "read") + " of shared memory that a generic-proxy write at line " +
              std::to_string(gl[wh.off + b]) + (g == t.gid ? " by this thread" : " by another thread") +
              " stored without a fence.proxy.async after it (proxies, PTX ISA 8.6; 9.7.12.4)");
@@ -119,7 +119,7 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       else if (a.base == Addr::Frame) v += t.fp;
       return v;
     };
-    auto fail = [&](const char* kind, const std::string& msg) {
+    auto fail = [&](DiagKind kind, const std::string& msg) {
       diag(kind, true, c, t, in.line, msg);
       stop_ = true;
       return true;
@@ -128,17 +128,17 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
     uint64_t ta = addr_of(s.tmap);
     Where mw = mem.translate(s.tmap.space, ta, kTensorMapBytes, 64, tmem(t, c));
     if (mw.fault != Fault::None)
-      return fail(mw.fault == Fault::Misaligned ? "misaligned" : "out-of-bounds",
+      return fail(mw.fault == Fault::Misaligned ? DiagKind::Misaligned : DiagKind::OutOfBounds,
                   "tensor-map address 0x" + [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", (unsigned long long)ta); return std::string(b); }() +
                       " is not a 64-byte aligned tensor-map object (PTX ISA 9.7.9.25.5)");
     uint8_t* obj = &mw.region->bytes[mw.off];
     TensorMap map;
     if (!tensormap_decode(obj, map))
-      return fail("tensor-map", "the operand does not hold a tensor-map object (from the launch spec's \"tensormaps\" or cuTensorMapEncode*)");
+      return fail(DiagKind::TensorMap, "the operand does not hold a tensor-map object (from the launch spec's \"tensormaps\" or cuTensorMapEncode*)");
     if (s.kind == TensorSite::Replace) {  // PTX ISA 9.7.9.27 tensormap.replace
       uint64_t v = get(s.value, t, l, w);
       unsigned ord = s.ord.kind == Opnd::None ? 0 : static_cast<unsigned>(get(s.ord, t, l, w));
-      if (ord > 4) return fail("tensor-map", "tensormap.replace: ordinal " + std::to_string(ord) + " is not below 5");
+      if (ord > 4) return fail(DiagKind::TensorMap, "tensormap.replace: ordinal " + std::to_string(ord) + " is not below 5");
       switch (s.field) {
         case 0: map.addr = v; break;
         case 1: map.rank = static_cast<uint8_t>(v + 1); break;  // the field holds rank - 1
@@ -159,9 +159,9 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
     if (why.empty() && map.mode == 1)
       for (unsigned d = 1; d + 1 < map.rank; ++d)
         if (map.estride[d] != 1) why = "im2col traversal strides other than 1 are not modelled";
-    if (!why.empty()) return fail("tensor-map", "invalid tensor map: " + why);
+    if (!why.empty()) return fail(DiagKind::TensorMap, "invalid tensor map: " + why);
     if (map.rank != s.dim || (map.mode == 1) != s.im2col)
-      return fail("tensor-map", "the tensor map (rank " + std::to_string(map.rank) + (map.mode ? ", im2col" : ", tiled") +
+      return fail(DiagKind::TensorMap, "the tensor map (rank " + std::to_string(map.rank) + (map.mode ? ", im2col" : ", tiled") +
                                     ") does not match the instruction's ." + std::to_string(s.dim) + "d" +
                                     (s.im2col ? ".im2col" : ".tile") + " (undefined, PTX ISA 9.7.9.25.5)");
     const unsigned es = tensormap_elem_bytes(map.dtype), R = map.rank;
@@ -218,7 +218,7 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       return a;
     };
     const uint64_t sbase = addr_of(s.smem);
-    if (sbase % 128) return fail("misaligned", "bulk tensor shared-memory address must be 128-byte aligned (PTX ISA 9.7.9.25.5)");
+    if (sbase % 128) return fail(DiagKind::Misaligned, "bulk tensor shared-memory address must be 128-byte aligned (PTX ISA 9.7.9.25.5)");
     const unsigned W = map.swizzle ? 1u << map.swizzle : 1;  // 16-byte chunks per swizzle line: 2, 4, 8
     auto saddr = [&](uint64_t base, uint64_t idx) {
       uint64_t a = base + idx * es;
@@ -237,7 +237,7 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
         uint64_t soff = sbase & 0xffffff, moff = mb & 0xffffff;
         for (unsigned r = 0; r < 16; ++r)
           if (mask >> r & 1) {
-            if (r >= ctas.size()) return fail("out-of-bounds", "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
+            if (r >= ctas.size()) return fail(DiagKind::OutOfBounds, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
             dst.push_back({(uint64_t{r} + 1) << 24 | soff, (uint64_t{r} + 1) << 24 | moff});
           }
       } else {
@@ -296,7 +296,7 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
                            : std::string(s.red == AtomOp::Min ? "min" : "max") + ty;
           auto r = arith::resolve(mn);
           if (!r || (s.red != AtomOp::Add && s.red != AtomOp::Min && s.red != AtomOp::Max))
-            return fail("unsupported", "cp.reduce.async.bulk.tensor: no such reduction on this element type");
+            return fail(DiagKind::Unsupported, "cp.reduce.async.bulk.tensor: no such reduction on this element type");
           uint64_t src[3] = {old, v, 0}, aux = 0;
           nv = r.desc->fn(src, &aux, r.desc->cfg);
         } else {

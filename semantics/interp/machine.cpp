@@ -22,7 +22,7 @@ Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, Run
       proxy_on_ = true;
 }
 
-void Machine::diag(const std::string& kind, bool error, const Cta& c, const Thread& t, uint32_t line,
+void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, uint32_t line,
                    const std::string& msg) {
   auto key = std::make_pair(kind, line);
   auto it = seen_.find(key);
@@ -31,7 +31,7 @@ void Machine::diag(const std::string& kind, bool error, const Cta& c, const Thre
     return;
   }
   Diagnostic d;
-  d.kind = kind;
+  d.kind = diag_kind_name(kind);
   d.severity = error ? "error" : "warning";
   d.kernel = spec.kernel;
   d.cta = c.id;
@@ -156,7 +156,7 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
   if (b.arrived < need || b.arrived == 0) return;
   if (!b.expected && c.exited) {
     Thread& t0 = c.threads[b.waiting.empty() ? 0 : b.waiting[0]];
-    diag("barrier-divergence", false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0].line,
+    diag(DiagKind::BarrierDivergence, false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0].line,
          "barrier " + std::to_string(id) + " completed without " + std::to_string(c.exited) +
              " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.13.1 bar, barrier)");
   }
@@ -193,7 +193,7 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     uint64_t a = get(cs.fnptr, t, lane, w);
     uint64_t idx = (a - kFuncAddrBase) / 16;
     if (a < kFuncAddrBase || (a - kFuncAddrBase) % 16 || idx >= prog.funcs.size()) {
-      diag("bad-call", true, *w.cta, t, in.line, "indirect call through an address that is not a function");
+      diag(DiagKind::BadCall, true, *w.cta, t, in.line, "indirect call through an address that is not a function");
       stop_ = true;
       return;
     }
@@ -219,12 +219,12 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     return;
   }
   if (!f.defined) {
-    diag("unsupported", true, *w.cta, t, in.line, "call to external function '" + f.name + "' that has no body");
+    diag(DiagKind::Unsupported, true, *w.cta, t, in.line, "call to external function '" + f.name + "' that has no body");
     stop_ = true;
     return;
   }
   if (t.frames.size() >= kMaxFrames || t.sp + f.frame_bytes + 16 > kMaxLocal) {
-    diag("stack-overflow", true, *w.cta, t, in.line, "call depth or stack size limit exceeded");
+    diag(DiagKind::StackOverflow, true, *w.cta, t, in.line, "call depth or stack size limit exceeded");
     stop_ = true;
     return;
   }
@@ -347,7 +347,7 @@ void Machine::deadlock(Cta& c) {
                        : t.st == TState::ClusterWait ? "waits at a cluster barrier that can never complete"
                                                      : "cannot make progress";
     uint32_t line = t.st == TState::WarpWait ? prog.code[t.pc].line : in.line;
-    diag("barrier-deadlock", true, c, t, line,
+    diag(DiagKind::BarrierDeadlock, true, c, t, line,
          "deadlock: thread " + what + " (" + std::to_string(c.exited) + " of " + std::to_string(c.threads.size()) +
              " threads exited)");
     break;
@@ -504,6 +504,15 @@ RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOpti
   Machine m(prog, spec, opt, r, &image);
   m.run();
   return r;
+}
+
+const char* diag_kind_name(DiagKind k) {
+  static const char* const names[] = {
+#define DIAG_KIND(id, spelling, cu, fatal) spelling,
+#include "semantics/interp/diag_kinds.def"
+#undef DIAG_KIND
+  };
+  return names[static_cast<size_t>(k)];
 }
 
 }  // namespace ptxcheck::interp

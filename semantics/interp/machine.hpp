@@ -22,6 +22,14 @@
 
 namespace ptxcheck::interp {
 
+// The diagnostic kinds (one table: diag_kinds.def).
+enum class DiagKind : uint8_t {
+#define DIAG_KIND(id, spelling, cu, fatal) id,
+#include "semantics/interp/diag_kinds.def"
+#undef DIAG_KIND
+};
+const char* diag_kind_name(DiagKind k);
+
 // One access of a race: who made it, where, and how (docs/races.md).
 struct RaceAccess {
   std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};
@@ -42,7 +50,7 @@ struct RaceInfo {
 };
 
 struct Diagnostic {
-  std::string kind;      // out-of-bounds, misaligned, uninitialized-read, barrier-deadlock, ...
+  std::string kind;      // diag_kind_name(): out-of-bounds, misaligned, data-race, ... (diag_kinds.def)
   std::string severity;  // "error" or "warning"
   std::string kernel;
   std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};

@@ -41,7 +41,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     unconverge(w);
     FOR_LANES(g & ~m) T[l].pc = pc + 1;
     if (w.nlanes < 32 || alive != full) {
-      diag("warp-sync", true, c, T[std::countr_zero(m)], in.line,
+      diag(DiagKind::WarpSync, true, c, T[std::countr_zero(m)], in.line,
            "warp-level matrix instruction needs all 32 lanes of the warp (.sync.aligned, PTX ISA 9.7.14); " +
                std::to_string(std::popcount(alive)) + " are live");
       stop_ = true;
@@ -67,7 +67,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     return a;
   };
   auto misaligned = [&](uint32_t l, const std::string& what) {
-    diag("misaligned", true, c, T[l], in.line, what);
+    diag(DiagKind::Misaligned, true, c, T[l], in.line, what);
     stop_ = true;
   };
   switch (s.op) {

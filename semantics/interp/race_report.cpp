@@ -45,7 +45,7 @@ std::string describe(const RaceAccess& a, const std::string& where, bool with_ct
 void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
                           const AccessInfo& a, const RaceHit& h) {
   const bool ws = h.warp_sync;
-  const std::string kind = ws ? "warp-sync-race" : "data-race";
+  const DiagKind kind = ws ? DiagKind::WarpSyncRace : DiagKind::DataRace;
   const bool error = !ws || opt.strict_races;
   const size_t before = res.diagnostics.size();
   auto info = std::make_shared<RaceInfo>();

@@ -149,6 +149,33 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
   }
 }
 
+// docs/interpreter.md lists exactly the kinds of diag_kinds.def (the one
+// table that code and the driver shim's codes come from).
+TEST_CASE("the documented diagnostic kinds are the table's", "[diagnostics]") {
+  std::string doc = read_file_text(src_dir() + "/docs/interpreter.md");
+  size_t a = doc.find("Kinds (one table"), b = doc.find("A faulting", a);
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  std::vector<std::string> documented;
+  for (size_t p = doc.find('`', a); p < b; p = doc.find('`', p + 1)) {
+    size_t q = doc.find('`', p + 1);
+    std::string w = doc.substr(p + 1, q - p - 1);
+    if (!w.empty() && std::all_of(w.begin(), w.end(), [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '-'; }) &&
+        w[0] != '-')
+      documented.push_back(w);
+    p = q;
+  }
+  std::vector<std::string> table = {
+#define DIAG_KIND(id, spelling, cu, fatal) spelling,
+#include "semantics/interp/diag_kinds.def"
+#undef DIAG_KIND
+  };
+  std::sort(documented.begin(), documented.end());
+  std::sort(table.begin(), table.end());
+  CHECK(documented == table);
+  for (size_t k = 0; k < table.size(); ++k) CHECK(diag_kind_name(static_cast<DiagKind>(k)) != std::string());
+}
+
 TEST_CASE("argument lists must match the kernel's .param list", "[launchspec]") {
   std::string dir = src_dir() + "/tests/interp/faults";
   struct Case {
