@@ -150,6 +150,8 @@ bool Machine::step(Warp& w) {
       // patterns (fence.proxy orders no generic accesses).
       if (in.op == IrOp::Fence && in.flags < 2 && races.enabled)
         FOR_LANES(m) races.fence(T[l].sync, who(T[l], c), in.order, in.scope);
+      if (in.op == IrOp::Fence && in.flags != 2 && hook_)
+        FOR_LANES(m) if (!hook_->fence(T[l], c, in)) return hook_stop();
       break;
     case IrOp::Arith: {
       const arith::OpDesc& f = in.fn;
@@ -245,7 +247,7 @@ bool Machine::step(Warp& w) {
       const unsigned es = in.size;
       // Global fast path (races off): the allocation the previous access hit,
       // checked here without a call; anything else goes through access().
-      const bool gfast = !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
+      const bool gfast = !hook_ && !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
                          in.addr.base != Addr::Frame;
       Region* const hot = w.pc < pc_hot_.size() ? pc_hot_[w.pc] : nullptr;
       // Kernel parameters and the const bank: read-only, always initialised,
@@ -253,7 +255,8 @@ bool Machine::step(Warp& w) {
       Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
                                       : in.addr.space == Space::Const ? &mem.constant() : nullptr;
       // The own CTA's shared memory (races off): access()'s shared::cta path, inline.
-      Region* const sh = !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
+      Region* const sh = !hook_ && !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
+      Where hw;  // the resolved access, for the hook
       FOR_LANES(m) {
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -278,11 +281,19 @@ bool Machine::step(Warp& w) {
           if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
           rg = wh.region;
           off = wh.off;
+          hw = wh;
         }
+        const bool hooked = hook_ && rg != ro && hw.region == rg &&
+                            (hw.space == Space::Global || hw.space == Space::Shared || hw.space == Space::SharedCluster);
         p = rg->bytes.data() + off;
         uint64_t* r = w.rp[l];
         if (st) {
           for (unsigned k = 0; k < n; ++k) {
+            if (hooked) {
+              uint64_t v = val(in.src[k], l);
+              if (es < 8) v &= (1ull << (8 * es)) - 1;
+              if (!hook_->write(t, c, hook_access(in, HookKind::Store, hw, c, k * es, es), v)) return hook_stop();
+            }
             store_n(p + k * es, val(in.src[k], l), es);
           }
           rg->mark_init(off, total);
@@ -290,6 +301,7 @@ bool Machine::step(Warp& w) {
           for (unsigned k = 0; k < n; ++k) {
             if (in.dst[k].kind != Opnd::Reg) continue;
             uint64_t v = load_n(p + k * es, es);
+            if (hooked && !hook_->read(t, c, hook_access(in, HookKind::Load, hw, c, k * es, es), v)) return hook_stop();
             if (sx) v = sext(v, es * 8u);
             r[in.dst[k].slot] = v & dmask[k];
           }
@@ -306,6 +318,23 @@ bool Machine::step(Warp& w) {
       if (exec_atomic_async(w, in, m)) return true;
       break;
     case IrOp::Bra: {
+      if (hook_ && in.target <= w.pc) {
+        bool parked = false;
+        FOR_LANES(m) {
+          ExecHook::Jump j = hook_->back_jump(T[l], c, w.pc, in.target);
+          if (j == ExecHook::Jump::Stop) return hook_stop();
+          if (j == ExecHook::Jump::Park) {
+            T[l].st = TState::Parked;
+            parked = true;
+          }
+        }
+        if (parked) {
+          leave();
+          FOR_LANES(m) T[l].pc = in.target;
+          FOR_LANES(g & ~m) T[l].pc = w.pc + 1;
+          return true;
+        }
+      }
       uint32_t nt = g & ~m;
       if (!nt) {
         w.pc = in.target;  // uniform: the group stays as it is
@@ -371,6 +400,7 @@ bool Machine::step(Warp& w) {
             if (T[l].gid < races.exit_gen.size()) races.exit_gen[T[l].gid] = c.full_gen;
           }
           c.exited += static_cast<uint32_t>(std::popcount(m));
+          if (hook_) FOR_LANES(m) hook_->exited(T[l], c);
           for (uint32_t k = 0; k < w.nlanes; ++k)
             if (T[k].st == TState::WarpWait) {
               unconverge(w);
@@ -429,6 +459,9 @@ bool Machine::step(Warp& w) {
       if (in.op == IrOp::BarArrive) b.arrive_only = true;
       FOR_LANES(m) {
         Thread& t = T[l];
+        if (hook_ && !hook_->barrier_arrive(t, c, in, id, in.src[1].kind != Opnd::None ? static_cast<int>(b.expected) : -1,
+                                            in.op != IrOp::BarArrive))
+          return hook_stop();
         ++b.arrived;
         if (races.enabled) b.rels.push_back(Races::release(t.sync, who(t, c), mm::Scope::CTA));
         if (in.op == IrOp::BarRed) {
@@ -449,6 +482,7 @@ bool Machine::step(Warp& w) {
     }
     case IrOp::ClusterArrive:
       FOR_LANES(m) {
+        if (hook_ && !hook_->cluster_arrive(T[l], c, in)) return hook_stop();
         T[l].cl_phase = cluster_phase;
         ++cluster_arrived;
         if (races.enabled && in.order != mm::Order::Relaxed)
@@ -459,6 +493,7 @@ bool Machine::step(Warp& w) {
       check_cluster_barrier();
       return true;
     case IrOp::ClusterWait:
+      if (hook_) FOR_LANES(m) if (!hook_->cluster_wait(T[l], c, in)) return hook_stop();
       leave();
       FOR_LANES(g) T[l].pc = w.pc + 1;
       FOR_LANES(m) {

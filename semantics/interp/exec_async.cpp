@@ -152,13 +152,21 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
         if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
+        const bool hooked = hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
         for (unsigned e = 0; e < nel; ++e) {
           uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
           uint64_t old = 0;
           std::memcpy(&old, p, in.size);
+          if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size, in.size), old))
+            return hook_stop();
           uint64_t b = get(in.src[e], t, l, w) & mask;
           uint64_t c2 = op == AtomOp::Cas ? get(in.src[1], t, l, w) : 0;
           uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
+          // A failing cas performs no write (PTX ISA 9.7.13.5).
+          bool failed_cas = op == AtomOp::Cas && old != b;
+          if (hooked && !failed_cas &&
+              !hook_->write(t, c, hook_access(in, HookKind::RmwWrite, wh, c, e * in.size, in.size), nv))
+            return hook_stop();
           std::memcpy(p, &nv, in.size);
           if (in.op == IrOp::Atom) put(t, in.dst[e], old, 64);
         }
@@ -266,6 +274,12 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], 8);
+        // For a hook: init/inval write the object, arrive/expect/complete
+        // update it (read + write), test/try_wait read it (PTX ISA 9.7.13.15).
+        const bool mhook = hook_ && (wh.space == Space::Shared || wh.space == Space::SharedCluster || wh.space == Space::Global);
+        if (mhook && in.mode != 0 && in.mode != 5 &&
+            !hook_->read(t, c, hook_access(in, writes ? HookKind::RmwRead : HookKind::Load, wh, c, 0, 8), v))
+          return hook_stop();
         uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
         uint64_t cnt = (in.mode <= 2 || in.mode >= 7) ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
         int64_t& tx = txcount_[{wh.region, wh.off}];
@@ -319,6 +333,9 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           }
           v = (phase << 63) | (expected << 32) | pending;
         }
+        if (mhook && writes &&
+            !hook_->write(t, c, hook_access(in, in.mode == 0 || in.mode == 5 ? HookKind::Store : HookKind::RmwWrite, wh, c, 0, 8), v))
+          return hook_stop();
         if (in.mode >= 7) {
           std::memcpy(&wh.region->bytes[wh.off], &v, 8);
           continue;

@@ -15,11 +15,29 @@ constexpr size_t kMaxFrames = 4096;
 
 Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
     : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
-  races.enabled = o.check_races;
+  races.enabled = o.check_races && !o.hook;
+  hook_ = o.hook;
   // Async-proxy checks only when the program has async-proxy operations.
   for (const Inst& in : p.code)
     if (in.op == IrOp::Tensor || in.op == IrOp::BulkCopy || (in.op == IrOp::Mma && p.mma[in.target]->op == MatOp::Wgmma))
       proxy_on_ = true;
+}
+
+HookAccess Machine::hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off,
+                                unsigned size) const {
+  HookAccess a;
+  a.in = &in;
+  a.kind = k;
+  a.space = wh.space;
+  a.size = size;
+  if (wh.space == Space::Global) {
+    a.key = wh.region->base + wh.off + byte_off;
+  } else {
+    const Cta& owner = wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c;
+    a.owner_cta = static_cast<int>(owner.uid);
+    a.key = kHookSharedKey | (uint64_t{owner.uid} << 32) | (wh.off + byte_off);
+  }
+  return a;
 }
 
 void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, uint32_t line,
@@ -133,6 +151,7 @@ void Machine::thread_exit(Cta& c, Thread& t) {
   t.st = TState::Exited;
   ++c.exited;
   if (t.gid < races.exit_gen.size()) races.exit_gen[t.gid] = c.full_gen;
+  if (hook_) hook_->exited(t, c);
   // Lanes waiting for this one at a warp collective retry without it.
   Warp& w = c.warps[t.lin / 32];
   for (uint32_t l = 0; l < w.nlanes; ++l) {
@@ -170,6 +189,7 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
     if (cta_wide) ++c.full_gen;
     for (uint32_t ti : b.waiting) c.threads[ti].sync.k = k;
   }
+  if (hook_) hook_->barrier_complete(c, id);
   for (uint32_t ti : b.waiting) {
     Thread& t = c.threads[ti];
     if (t.bar_red_pending) {
@@ -327,6 +347,7 @@ void Machine::check_cluster_barrier() {
     cluster_rels.clear();
   }
   ++cluster_phase;
+  if (hook_) hook_->cluster_complete();
   for (auto& c : ctas) {
     ++c->bar_generation;
     for (auto& t : c->threads)

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "semantics/interp/hook.hpp"
 #include "semantics/interp/ir.hpp"
 #include "semantics/interp/launch_spec.hpp"
 #include "semantics/interp/memory.hpp"
@@ -67,11 +68,13 @@ struct RunOptions {
   // A warp-sync-race (accesses ordered only by a warp-collective .sync
   // instruction) is an error instead of a warning (--races=strict).
   bool strict_races = false;
+  ExecHook* hook = nullptr;  // observation points (hook.hpp); races are not checked with a hook
 };
 
 struct RunResult {
   bool ok = true;
   bool step_limit = false;
+  bool stopped_by_hook = false;
   std::vector<Diagnostic> diagnostics;
   uint64_t thread_instructions = 0;
   double seconds = 0;

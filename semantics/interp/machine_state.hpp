@@ -11,7 +11,8 @@
 
 namespace ptxcheck::interp {
 
-enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited };
+// Parked: stopped for good by an ExecHook (a path cut by a loop bound).
+enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited, Parked };
 
 struct Frame {
   uint32_t ret_pc, reg_base, fp, sp, func, call;
@@ -144,6 +145,15 @@ class Machine {
   void race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
                    const AccessInfo& a, const RaceHit& h);
   void check_cluster_barrier();
+  // ExecHook plumbing (hook.hpp): the stable key of a resolved access, and a
+  // stop requested by the hook.
+  ExecHook* hook_ = nullptr;
+  HookAccess hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off, unsigned size) const;
+  bool hook_stop() {
+    res.stopped_by_hook = true;
+    stop_ = true;
+    return true;
+  }
   std::vector<uint64_t> buffer_addr;
   Region* hot_ = nullptr;
   std::vector<Region*> pc_hot_;    // per instruction: the global allocation it last accessed (fast path)

@@ -1,0 +1,56 @@
+// Observation points of the Machine for tools that explore executions
+// (semantics/outcomes): every global/shared memory access, fence, CTA
+// barrier, backward branch and thread exit of a launch is reported to an
+// ExecHook, which may replace the value a read returns (a choice of the
+// memory model) and may stop the launch. Without a hook the Machine runs
+// as before. Contract: the Machine calls a hook in its deterministic
+// schedule order; a hook returning false stops the launch (RunResult is
+// then partial and `stopped_by_hook` is set).
+#pragma once
+#include <cstdint>
+
+#include "semantics/interp/ir.hpp"
+
+namespace ptxcheck::interp {
+
+struct Thread;
+struct Cta;
+
+enum class HookKind : uint8_t { Load, Store, RmwRead, RmwWrite };
+
+struct HookAccess {
+  const Inst* in = nullptr;
+  HookKind kind = HookKind::Load;
+  Space space = Space::Global;  // resolved: Global, Shared or SharedCluster
+  uint64_t key = 0;   // stable address of the first byte: the global address, or
+                      // kHookSharedKey | CTA uid << 32 | offset for shared memory
+  unsigned size = 0;  // bytes
+  int owner_cta = -1; // shared: uid of the CTA owning the bytes
+};
+inline constexpr uint64_t kHookSharedKey = 1ull << 62;
+
+class ExecHook {
+ public:
+  virtual ~ExecHook() = default;
+  // A read (plain, or the read half of an atomic/mbarrier update): `v` holds
+  // the value in the machine's memory; the hook may replace it.
+  virtual bool read(Thread& t, const Cta& c, const HookAccess& a, uint64_t& v) = 0;
+  virtual bool write(Thread& t, const Cta& c, const HookAccess& a, uint64_t v) = 0;
+  virtual bool fence(Thread& t, const Cta& c, const Inst& in) = 0;
+  // bar/barrier arrival (waits: sync/red; not arrive); count -1 = whole CTA.
+  virtual bool barrier_arrive(Thread& t, const Cta& c, const Inst& in, uint32_t id, int count, bool waits) = 0;
+  // Barrier `id` of CTA `c` completed (every recorded arrival took part).
+  virtual void barrier_complete(const Cta& c, uint32_t id) = 0;
+  // barrier.cluster.arrive / the completion of a cluster barrier phase.
+  virtual bool cluster_arrive(Thread& t, const Cta& c, const Inst& in) = 0;
+  virtual bool cluster_wait(Thread& t, const Cta& c, const Inst& in) = 0;
+  virtual void cluster_complete() = 0;
+  // A taken branch from `from` back to `to` <= from: go on, park the thread
+  // for good (it never runs again; the launch then ends in a deadlock), or
+  // stop the launch.
+  enum class Jump : uint8_t { Continue, Park, Stop };
+  virtual Jump back_jump(Thread& t, const Cta& c, uint32_t from, uint32_t to) = 0;
+  virtual void exited(Thread& t, const Cta& c) = 0;
+};
+
+}  // namespace ptxcheck::interp
