@@ -49,9 +49,16 @@ import sys
 
 # (case, part) -> why the check cannot pass yet. case "*" means every case.
 PENDING = {
-    ("*", "outcomes"): "`ptxcheck outcomes` is not on main yet (issue 9 item 2)",
+    ("cas_ticket_unroll1", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
+    ("cas_ticket_unroll2", "outcomes"): "too slow: CAS retry value sets explode",
+    ("cluster_handoff", "outcomes"): "barrier.cluster / shared::cluster not handled yet",
+    ("cluster_handoff_cta", "outcomes"): "barrier.cluster / shared::cluster not handled yet",
+    ("mbarrier_early", "outcomes"): "mbarrier phases not handled yet",
+    ("mbarrier_handoff", "outcomes"): "mbarrier phases not handled yet",
+    ("seqlock", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
+    ("seqlock_relaxed", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
 }
-TIMEOUT_S = 120
+TIMEOUT_S = 60
 EXPECT_PTX = re.compile(r"^// expect: (\d+):(\d+) (.*)$")
 EXPECT_JSON = re.compile(r'"_expect"\s*[:,]\s*"(\d+):(\d+) ([^"]*)"')
 

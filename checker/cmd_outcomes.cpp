@@ -1,0 +1,74 @@
+// `ptxcheck outcomes SPEC.json`: every final state of the spec's outputs
+// that the PTX memory model permits for the launch (docs/outcomes.md).
+// Exit: 0 decided (a --exists/--forall condition prints herd's Ok/No);
+// 2 invalid input or usage; 3 a resource limit (--timeout, path and value
+// limits).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "checker/commands.hpp"
+#include "checker/litmus_support.hpp"
+#include "checker/outcomes_cond.hpp"
+#include "checker/outcomes_report.hpp"
+#include "parser/diagnostic.hpp"
+
+namespace ptxcheck::cli {
+
+int cmd_outcomes(const Args& args) {
+  std::string spec_path, model = "ptx75", engine_name = "enum", exists, forall, state;
+  bool json = false, explain = false;
+  int unroll = 1;
+  double timeout = 0;
+  CLI::App app{"Every final state of a launch's outputs that the PTX memory model permits (docs/outcomes.md).",
+               "ptxcheck outcomes"};
+  app.add_option("spec", spec_path, "launch spec (docs/launch-spec.md)")->required();
+  app.add_flag("--json", json, "one JSON object (docs/outcomes.md)");
+  app.add_option("--model", model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
+  app.add_option("--engine", engine_name, "enum (default) or z3");
+  app.add_option("--timeout", timeout, "seconds (0 = none); exit 3 when exceeded")->check(CLI::Range(0.0, 1e6));
+  app.add_option("--unroll", unroll, "times a loop's backward jump may be taken after an iteration that made a choice")
+      ->check(CLI::Range(0, 64));
+  app.add_flag("--explain", explain, "a witness execution for each outcome (with --state: for that state)");
+  app.add_option("--state", state, "with --explain: the state to explain, e.g. 'out[0]=0'");
+  app.add_option("--exists", exists, "herd-style condition, e.g. 'out[0] == 0': prints Ok if some outcome satisfies it");
+  app.add_option("--forall", forall, "condition that every outcome must satisfy: prints Ok or No");
+  if (int rc = parse_args(app, args); rc >= 0) return rc;
+  outcomes::Options opt;
+  if (!parse_model(model, opt.model)) {
+    std::fprintf(stderr, "ptxcheck outcomes: unknown --model '%s' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)\n",
+                 model.c_str());
+    return kExitInvalidInput;
+  }
+  if (engine_name != "z3" && engine_name != "enum") {
+    std::fprintf(stderr, "ptxcheck outcomes: unknown --engine '%s' (enum, z3)\n", engine_name.c_str());
+    return kExitInvalidInput;
+  }
+  if (!exists.empty() && !forall.empty()) {
+    std::fputs("ptxcheck outcomes: give --exists or --forall, not both\n", stderr);
+    return kExitInvalidInput;
+  }
+  if (!state.empty() && !explain) explain = true;
+  opt.unroll = unroll;
+  opt.timeout_s = timeout;
+  auto engine = engine_name == "z3" ? mm::make_z3_engine() : mm::make_enum_engine();
+  // Check the conditions against the spec before the (long) exploration.
+  interp::LaunchSpec spec = interp::load_launch_spec(spec_path);
+  std::optional<BufCond> cond, st;
+  if (!exists.empty()) cond = parse_buf_cond(exists, spec, "--exists");
+  if (!forall.empty()) cond = parse_buf_cond(forall, spec, "--forall");
+  if (!state.empty()) st = parse_buf_cond(state, spec, "--state");
+  outcomes::Result r = outcomes::explore(spec_path, *engine, opt);
+  ReportOptions ro;
+  ro.model = opt.model;
+  ro.json = json;
+  ro.explain = explain;
+  ro.cond = cond ? &*cond : nullptr;
+  ro.forall = !forall.empty();
+  ro.state = st ? &*st : nullptr;
+  ro.cond_text = !exists.empty() ? exists : forall;
+  std::string out = json ? outcomes_json(r, ro) : outcomes_text(r, ro);
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace ptxcheck::cli

@@ -1,0 +1,267 @@
+// `ptxcheck outcomes` output (outcomes_report.hpp).
+#include "checker/outcomes_report.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "memmodel/names.hpp"
+
+namespace ptxcheck::cli {
+
+namespace {
+
+std::string jstr(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+    } else {
+      o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string coords(const std::array<uint32_t, 3>& a) {
+  return "[" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " + std::to_string(a[2]) + "]";
+}
+
+std::vector<std::string> values_of(const interp::LaunchSpec& spec, size_t out, const std::vector<uint8_t>& bytes) {
+  const interp::BufferSpec& b = *spec.buffer(spec.outputs[out]);
+  unsigned sz = interp::elem_size(b.type);
+  std::vector<std::string> v;
+  for (uint64_t i = 0; i < b.count && (i + 1) * sz <= bytes.size(); ++i) {
+    uint64_t x = 0;
+    std::memcpy(&x, &bytes[i * sz], sz);
+    v.push_back(interp::format_value(x, b.type));
+  }
+  return v;
+}
+
+std::string list(const std::vector<std::string>& v) {
+  std::string o = "[";
+  for (size_t i = 0; i < v.size(); ++i) o += (i ? ", " : "") + v[i];
+  return o + "]";
+}
+
+std::string state_text(const outcomes::Result& r, const std::vector<std::vector<uint8_t>>& bufs) {
+  std::string o;
+  for (size_t k = 0; k < r.spec.outputs.size(); ++k) {
+    auto v = values_of(r.spec, k, bufs[k]);
+    o += (k ? "  " : "") + r.spec.outputs[k] + " = " + (v.size() == 1 ? v[0] : list(v));
+  }
+  return o;
+}
+
+std::string where(const outcomes::EventSource& s) {
+  return "cta " + coords(s.cta) + " thread " + coords(s.tid);
+}
+
+std::string event_text(const outcomes::Witness& w, size_t e, const std::string& ptx) {
+  const mm::Skeleton& s = w.skeleton;
+  const mm::Event& ev = s.events[e];
+  const outcomes::EventSource& src = w.sources[e];
+  std::string o = "  e" + std::to_string(e) + " ";
+  if (ev.thread < 0) return o + "init " + ev.label + "\n";
+  o += s.threads[static_cast<size_t>(ev.thread)].name + ": " + mm::to_string(ev.kind);
+  if (ev.kind == mm::EventKind::Read || ev.kind == mm::EventKind::Write || ev.kind == mm::EventKind::Fence) {
+    if (ev.order != mm::Order::Weak) o += std::string(".") + mm::to_string(ev.order) + "." + mm::to_string(ev.scope);
+  }
+  if (ev.loc >= 0) o += " " + s.locations[static_cast<size_t>(ev.loc)].name + " = " + std::to_string(ev.value);
+  if (ev.kind == mm::EventKind::Read && e < static_cast<size_t>(w.execution.rf.size()) && w.execution.rf[e] >= 0)
+    o += "  (reads e" + std::to_string(w.execution.rf[e]) + ")";
+  o += "   " + ptx + ":" + std::to_string(src.line) + ": " + src.text + "\n";
+  return o;
+}
+
+std::string witness_text(const outcomes::Result& r, const outcomes::Witness& w) {
+  std::string o;
+  for (size_t e = 0; e < w.skeleton.events.size(); ++e) o += event_text(w, e, r.ptx_file);
+  o += "  co:";
+  for (auto [a, b] : w.execution.co)
+    if (w.skeleton.events[static_cast<size_t>(a)].kind != mm::EventKind::Init) o += " e" + std::to_string(a) + "->e" + std::to_string(b);
+  if (!w.execution.fsc.empty()) {
+    o += "\n  fence-sc order:";
+    for (int f : w.execution.fsc) o += " e" + std::to_string(f);
+  }
+  return o + "\n";
+}
+
+// Candidate executions of a run (rf by value, co by permutation, no
+// axioms) whose final state satisfies `st`; `f` returns false to stop.
+template <class F>
+void state_candidates(const outcomes::Result& r, const outcomes::Result::Run& run, const BufCond& st, F&& f) {
+  const mm::Skeleton& sk = run.skeleton;
+  const size_t nphys = sk.locations.size();
+  std::vector<int> reads;
+  std::vector<std::vector<int>> cand, writes(nphys);
+  std::vector<int> init(nphys, -1);
+  for (size_t e = 0; e < sk.events.size(); ++e) {
+    const auto& ev = sk.events[e];
+    if (ev.kind == mm::EventKind::Write) writes[static_cast<size_t>(sk.physical(static_cast<int>(e)))].push_back(static_cast<int>(e));
+    if (ev.kind == mm::EventKind::Init) init[static_cast<size_t>(sk.physical(static_cast<int>(e)))] = static_cast<int>(e);
+  }
+  for (size_t rd = 0; rd < sk.events.size(); ++rd) {
+    const auto& ev = sk.events[rd];
+    if (ev.kind != mm::EventKind::Read) continue;
+    std::vector<int> c;
+    for (size_t w = 0; w < sk.events.size(); ++w) {
+      const auto& ew = sk.events[w];
+      bool is_w = ew.kind == mm::EventKind::Write || ew.kind == mm::EventKind::Init;
+      if (is_w && sk.physical(static_cast<int>(w)) == sk.physical(static_cast<int>(rd)) && ew.value == ev.value &&
+          static_cast<int>(w) != ev.rmw_pair)
+        c.push_back(static_cast<int>(w));
+    }
+    if (c.empty()) return;
+    reads.push_back(static_cast<int>(rd));
+    cand.push_back(c);
+  }
+  std::vector<size_t> ri(reads.size(), 0);
+  uint64_t budget = 100000;
+  while (budget--) {
+    mm::Execution ex;
+    ex.rf.assign(sk.events.size(), -1);
+    for (size_t k = 0; k < reads.size(); ++k) ex.rf[static_cast<size_t>(reads[k])] = cand[k][ri[k]];
+    std::vector<std::vector<int>> perm = writes;
+    for (auto& w : perm) std::sort(w.begin(), w.end());
+    for (bool more = true; more && budget--;) {
+      ex.co.clear();
+      ex.final_write.assign(nphys, -1);
+      for (size_t ph = 0; ph < nphys; ++ph) {
+        int prev = init[ph];
+        for (int w : perm[ph]) {
+          if (prev >= 0) ex.co.emplace_back(prev, w);
+          prev = w;
+        }
+        ex.final_write[ph] = prev;
+      }
+      if (eval_buf_cond(st, r.spec, outcomes::final_buffers(run, ex)) && !f(ex)) return;
+      more = false;
+      for (auto& w : perm)
+        if (std::next_permutation(w.begin(), w.end())) {
+          more = true;
+          break;
+        }
+    }
+    size_t k = 0;
+    for (; k < ri.size(); ++k) {
+      if (++ri[k] < cand[k].size()) break;
+      ri[k] = 0;
+    }
+    if (k == ri.size()) return;
+  }
+}
+
+std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
+  for (const auto& oc : r.outcomes)
+    if (eval_buf_cond(*o.state, r.spec, oc.buffers) && oc.witness)
+      return "state " + state_text(r, oc.buffers) + " is permitted; a witness execution:\n" +
+             witness_text(r, *oc.witness);
+  std::string out = "no permitted execution reaches the state; candidate executions and the axioms that rule them out:\n";
+  int shown = 0;
+  const int kMax = 5;
+  for (const auto& run : r.runs) {
+    state_candidates(r, run, *o.state, [&](const mm::Execution& ex) {
+      auto why = mm::violated_axioms(run.skeleton, o.model, ex);
+      if (why.empty()) return true;  // (consistent: cannot happen for an unreached state)
+      outcomes::Witness w{run.skeleton, ex, run.sources};
+      out += "candidate " + std::to_string(++shown) + " violates:";
+      for (const auto& a : why) out += " " + a + ";";
+      out += "\n" + witness_text(r, w);
+      return shown < kMax;
+    });
+    if (shown >= kMax) break;
+  }
+  if (shown == 0) out += "  (no candidate execution reaches it: the threads' own semantics exclude it)\n";
+  else if (shown >= kMax) out += "  (further candidates omitted)\n";
+  return out;
+}
+
+std::string cond_verdict(const outcomes::Result& r, const ReportOptions& o, uint64_t& pos, uint64_t& neg) {
+  pos = neg = 0;
+  for (const auto& oc : r.outcomes) (eval_buf_cond(*o.cond, r.spec, oc.buffers) ? pos : neg) += oc.executions;
+  bool ok = o.forall ? neg == 0 : pos > 0;
+  return ok ? "Ok" : "No";
+}
+
+}  // namespace
+
+std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
+  std::ostringstream s;
+  s << "{\n  \"kernel\": " << jstr(r.spec.kernel) << ",\n  \"outcomes\": [";
+  for (size_t i = 0; i < r.outcomes.size(); ++i) {
+    const auto& oc = r.outcomes[i];
+    s << (i ? ",\n" : "\n") << "    {\"buffers\": {";
+    for (size_t k = 0; k < r.spec.outputs.size(); ++k)
+      s << (k ? ", " : "") << jstr(r.spec.outputs[k]) << ": " << list(values_of(r.spec, k, oc.buffers[k]));
+    s << "}, \"executions\": " << oc.executions;
+    if (o.explain && oc.witness) s << ", \"witness\": " << jstr(witness_text(r, *oc.witness));
+    s << "}";
+  }
+  s << (r.outcomes.empty() ? "],\n" : "\n  ],\n");
+  s << "  \"complete\": " << (r.complete ? "true" : "false") << ",\n  \"bound_hit\": " << (r.bound_hit ? "true" : "false")
+    << ",\n  \"races\": [";
+  for (size_t i = 0; i < r.races.size(); ++i) {
+    const auto& x = r.races[i];
+    auto acc = [&](const outcomes::EventSource& e, bool w) {
+      return "{\"access\": \"" + std::string(w ? "write" : "read") + "\", \"line\": " + std::to_string(e.line) +
+             ", \"cta\": " + coords(e.cta) + ", \"thread\": " + coords(e.tid) + ", \"ptx\": " + jstr(e.text) + "}";
+    };
+    s << (i ? ",\n" : "\n") << "    {\"location\": " << jstr(x.location) << ", \"file\": " << jstr(r.ptx_file)
+      << ", \"first\": " << acc(x.first, x.first_write) << ", \"second\": " << acc(x.second, x.second_write) << "}";
+  }
+  s << (r.races.empty() ? "],\n" : "\n  ],\n");
+  if (o.cond) {
+    uint64_t pos, neg;
+    std::string v = cond_verdict(r, o, pos, neg);
+    s << "  \"condition\": {\"text\": " << jstr(o.cond_text) << ", \"quantifier\": \"" << (o.forall ? "forall" : "exists")
+      << "\", \"result\": \"" << v << "\", \"positive\": " << pos << ", \"negative\": " << neg << "},\n";
+  }
+  if (o.state) s << "  \"state_explanation\": " << jstr(explain_state(r, o)) << ",\n";
+  const auto& st = r.stats;
+  char secs[64];
+  std::snprintf(secs, sizeof secs, "%.6f", st.seconds);
+  s << "  \"stats\": {\"rounds\": " << st.rounds << ", \"launches\": " << st.runs << ", \"finished_launches\": "
+    << st.finished_runs << ", \"skeletons\": " << st.skeletons << ", \"executions\": " << st.executions
+    << ", \"cut_paths\": " << st.cut << ", \"redundant_paths\": " << st.subsumed << ", \"deadlocked_launches\": "
+    << st.deadlocked << ", \"faulted_launches\": " << st.faulted << ", \"communicating_locations\": " << st.communicating
+    << ", \"max_events\": " << st.max_events << ", \"seconds\": " << secs << "}\n}\n";
+  return s.str();
+}
+
+std::string outcomes_text(const outcomes::Result& r, const ReportOptions& o) {
+  std::ostringstream s;
+  s << "kernel " << r.spec.kernel << ": " << r.outcomes.size() << " permitted outcome" << (r.outcomes.size() == 1 ? "" : "s")
+    << (r.complete ? "" : " (incomplete)") << "\n";
+  for (const auto& oc : r.outcomes) {
+    s << "  " << state_text(r, oc.buffers) << "   (" << oc.executions << " execution" << (oc.executions == 1 ? "" : "s") << ")\n";
+    if (o.explain && !o.state && oc.witness) s << " witness:\n" << witness_text(r, *oc.witness);
+  }
+  if (r.bound_hit)
+    s << "the loop bound cut paths (" << r.stats.cut << "): outcomes beyond --unroll may be missing\n";
+  for (const auto& x : r.races)
+    s << r.ptx_file << ":" << x.second.line << ": data race on " << x.location << ": " << (x.second_write ? "write" : "read")
+      << " (" << where(x.second) << ") and " << (x.first_write ? "write" : "read") << " at " << r.ptx_file << ":"
+      << x.first.line << " (" << where(x.first) << ") are not morally strong and not ordered by causality (PTX ISA 8.7.1)\n";
+  if (!r.stats.first_fault.empty())
+    s << "warning: " << r.stats.faulted << " launch(es) faulted and were dropped, e.g. " << r.stats.first_fault << "\n";
+  if (o.cond) {
+    uint64_t pos, neg;
+    s << "Condition " << (o.forall ? "forall " : "exists ") << "(" << o.cond_text << ")\n"
+      << cond_verdict(r, o, pos, neg) << "\nPositive: " << pos << " Negative: " << neg << "\n";
+  }
+  if (o.state) s << explain_state(r, o);
+  char secs[64];
+  std::snprintf(secs, sizeof secs, "%.3f", r.stats.seconds);
+  s << "(" << r.stats.runs << " launches, " << r.stats.skeletons << " candidate skeletons, " << r.stats.executions
+    << " executions, " << secs << " s)\n";
+  return s.str();
+}
+
+}  // namespace ptxcheck::cli

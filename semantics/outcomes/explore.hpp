@@ -1,0 +1,108 @@
+// Every final state of a kernel launch that the PTX memory model permits
+// (`ptxcheck outcomes`, docs/outcomes.md).
+//
+// The whole grid runs on the interpreter's Machine (semantics/interp), once
+// per choice sequence (a stateless depth-first search over the choices):
+// an ExecHook (semantics/interp/hook.hpp) sees every global and shared
+// access, fence, barrier, backward branch and thread exit. A location is
+//  * deterministic when, in every run seen, all its conflicting accesses
+//    are ordered by program order or by completed CTA/cluster barriers
+//    (vector clocks over barrier arrivals, PTX ISA 8.9.4 item 2): the read
+//    takes the value in the machine's memory, creates no event and no
+//    choice (a thread's own locations and never-written ones included);
+//  * communicating otherwise: a read is a choice point over the values the
+//    location may hold (the value-set fixpoint of the litmus engine) and
+//    every access becomes an mm::Event (order, scope from the IR).
+// A run that meets an unordered conflict on a deterministic location makes
+// it communicating and the exploration restarts; value sets grow over
+// rounds until stable. Each finished run is one mm::Skeleton (its
+// communicating accesses, fences, barriers) decided by an mm::Engine; each
+// consistent execution gives a final state: the machine's memory with the
+// final writes of the communicating locations.
+//
+// Loops: a backward jump after an iteration that made a choice is taken at
+// most `unroll` times; a further one parks the thread (a cut path; the
+// bound counts as hit only if the cut prefix has a consistent execution).
+// An iteration that only read and returns to the loop head with the same
+// registers is redundant (the spin-loop reduction of semantics/litmus):
+// the run is dropped. Iterations without choices are not bounded.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memmodel/engine.hpp"
+#include "semantics/interp/launch_spec.hpp"
+
+namespace ptxcheck::outcomes {
+
+struct Options {
+  mm::Model model;
+  int unroll = 1;
+  double timeout_s = 0;             // 0 = none; LimitError when exceeded
+  uint64_t max_runs = 2'000'000;    // launches replayed in one round
+  int max_values = 256;             // per communicating location
+  uint64_t max_steps = 20'000'000;  // thread instructions per launch
+};
+
+// Where an event comes from: the thread and the PTX source line.
+struct EventSource {
+  std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
+  uint32_t line = 0;
+  std::string text;  // the PTX line, trimmed
+};
+
+struct Witness {
+  mm::Skeleton skeleton;
+  mm::Execution execution;
+  std::vector<EventSource> sources;  // per event id (init events: line 0)
+};
+
+struct Outcome {
+  std::vector<std::vector<uint8_t>> buffers;  // bytes of each spec output, in spec.outputs order
+  uint64_t executions = 0;
+  std::optional<Witness> witness;
+};
+
+struct Race {
+  EventSource first, second;  // first.line <= second.line
+  bool first_write = false, second_write = false;
+  std::string location;
+};
+
+struct Stats {
+  uint64_t rounds = 0, runs = 0, finished_runs = 0, skeletons = 0, executions = 0;
+  uint64_t cut = 0, subsumed = 0, deadlocked = 0, faulted = 0;
+  uint64_t communicating = 0, max_events = 0;
+  double seconds = 0;
+  std::string first_fault;  // a diagnostic of a faulting run, if any
+};
+
+struct Result {
+  interp::LaunchSpec spec;
+  std::string ptx_file;
+  std::vector<Outcome> outcomes;  // sorted by value, each distinct state once
+  bool complete = true, bound_hit = false;
+  std::vector<Race> races;
+  Stats stats;
+  // Every finished run's skeleton with the machine's final output bytes
+  // (for --state: candidate executions of a state no execution reaches).
+  struct Run {
+    mm::Skeleton skeleton;
+    std::vector<EventSource> sources;
+    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<std::pair<int, std::pair<size_t, uint64_t>>> placement;  // loc -> (output, byte offset)
+  };
+  std::vector<Run> runs;
+};
+
+// Throws InputError (spec/PTX), LimitError (timeout, limits).
+Result explore(const std::string& spec_path, mm::Engine& engine, const Options& opt);
+
+// The bytes of output `o` with the final values of execution `ex` of run `r`.
+std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::Execution& ex);
+
+}  // namespace ptxcheck::outcomes

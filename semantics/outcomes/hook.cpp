@@ -1,0 +1,412 @@
+// The ExecHook of `ptxcheck outcomes` (hook_impl.hpp, explore.hpp).
+#include <algorithm>
+#include <cstring>
+
+#include "parser/diagnostic.hpp"
+#include "semantics/outcomes/hook_impl.hpp"
+
+namespace ptxcheck::outcomes {
+
+using interp::HookAccess;
+using interp::HookKind;
+using interp::Inst;
+using interp::IrOp;
+
+namespace {
+
+// PTX ISA 8.4: an RMW's read half carries the acquire part of its order and
+// its write half the release part (as semantics/litmus splits them).
+std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
+  switch (o) {
+    case mm::Order::AcqRel: return {mm::Order::Acquire, mm::Order::Release};
+    case mm::Order::Acquire: return {mm::Order::Acquire, mm::Order::Relaxed};
+    case mm::Order::Release: return {mm::Order::Relaxed, mm::Order::Release};
+    case mm::Order::SC: return {mm::Order::Acquire, mm::Order::Release};
+    default: return {o, o};
+  }
+}
+
+constexpr uint64_t kClusterBarKey = 2ull << 62;
+constexpr uint64_t kQuietIterLimit = 1'000'000;
+
+}  // namespace
+
+std::string Shared::loc_name(uint64_t key) const {
+  if (key & kClusterBarKey && !(key & interp::kHookSharedKey)) return "barrier.cluster#" + std::to_string(key & 0xffffffff);
+  if (key & interp::kHookSharedKey) {
+    uint64_t cta = (key >> 32) & 0x3fffffff, off = key & 0xffffffff;
+    return "shared[cta " + std::to_string(cta) + "]+" + std::to_string(off);
+  }
+  for (const Alloc& a : allocs)
+    if (key >= a.base && key < a.base + a.bytes.size()) {
+      uint64_t off = key - a.base;
+      if (off % a.elem == 0) return a.name + "[" + std::to_string(off / a.elem) + "]";
+      return a.name + "+" + std::to_string(off);
+    }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(key));
+  return buf;
+}
+
+// PTX ISA 8.2.6: the initial value of a location is what the launch put
+// there (the spec's buffers, the module's .global data); shared memory has
+// no initial value and reads as 0 in the interpreter.
+uint64_t Shared::initial(uint64_t key, unsigned size) const {
+  if (key & (interp::kHookSharedKey | kClusterBarKey)) return 0;
+  for (const Alloc& a : allocs)
+    if (key >= a.base && key + size <= a.base + a.bytes.size()) {
+      uint64_t v = 0;
+      std::memcpy(&v, &a.bytes[key - a.base], std::min(size, 8u));
+      return v;
+    }
+  return 0;
+}
+
+int Shared::promote(uint64_t key, unsigned size, uint32_t line) {
+  auto it = loc_at.find(key);
+  if (it != loc_at.end() && locs[it->second].size == size) return it->second;
+  for (uint64_t b = key; b < key + size; ++b)
+    if (comm_byte.count(b))
+      throw LimitError("accesses of different sizes overlap at " + loc_name(key) + " (PTX line " +
+                       std::to_string(line) + "): mixed-size communicating accesses are not supported");
+  CommLoc l;
+  l.key = key;
+  l.size = size;
+  l.name = loc_name(key);
+  l.init = initial(key, size);
+  l.values = {l.init};
+  int idx = static_cast<int>(locs.size());
+  locs.push_back(std::move(l));
+  loc_at[key] = idx;
+  for (uint64_t b = key; b < key + size; ++b) comm_byte[b] = idx;
+  return idx;
+}
+
+Hook::Hook(Shared& sh, uint32_t nthreads) : sh_(sh), nthreads_(nthreads) { th.resize(nthreads); }
+
+ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
+  if (t.gid >= th.size()) th.resize(t.gid + 1);
+  ThreadRec& r = th[t.gid];
+  if (!r.t) {
+    r.t = &t;
+    r.cta = c.id;
+    r.cta_uid = c.uid;
+    r.cluster = c.uid - c.rank;
+    r.warp = t.lin / 32;
+    r.vc.assign(nthreads_, 0);
+    if (t.gid < r.vc.size()) r.vc[t.gid] = 1;
+  }
+  return r;
+}
+
+uint32_t Hook::choose(uint32_t n) {
+  if (n <= 1) return 0;
+  if (sh_.depth < sh_.path.size()) return sh_.path[sh_.depth++].first;
+  sh_.path.emplace_back(0, n);
+  ++sh_.depth;
+  return 0;
+}
+
+bool Hook::ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const {
+  return a_gid < b.vc.size() && b.vc[a_gid] >= a_epoch;
+}
+
+int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
+  e.thread = static_cast<int>(r.t->gid);  // renumbered when the skeleton is built
+  EventSource s;
+  s.cta = r.cta;
+  s.tid = r.t->tid;
+  if (in) {
+    s.line = in->line;
+    if (in->line >= 1 && in->line <= sh_.ptx_lines.size()) s.text = sh_.ptx_lines[in->line - 1];
+  }
+  e.label = s.text;
+  r.events.push_back(std::move(e));
+  r.src.push_back(std::move(s));
+  return static_cast<int>(r.events.size()) - 1;
+}
+
+// Deterministic access: check it against the shadow; an access unordered
+// with a conflicting one makes the location communicating (restart).
+bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write) {
+  const uint32_t gid = r.t->gid, ep = r.vc[gid];
+  for (uint64_t b = a.key; b < a.key + a.size; ++b) {
+    Shadow& s = shadow_[b];
+    bool race = s.w_gid >= 0 && static_cast<uint32_t>(s.w_gid) != gid && !ordered(r, static_cast<uint32_t>(s.w_gid), s.w_epoch);
+    if (write)
+      for (auto [g, e] : s.reads) race = race || (g != gid && !ordered(r, g, e));
+    if (race) {
+      sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
+      // The other access may have had another size: promote it the same way
+      // (promote throws on a real mixed-size overlap).
+      restart = true;
+      return false;
+    }
+    if (write) {
+      s.w_gid = static_cast<int>(gid);
+      s.w_epoch = ep;
+      s.reads.clear();
+    } else {
+      bool found = false;
+      for (auto& [g, e] : s.reads)
+        if (g == gid) e = ep, found = true;
+      if (!found) s.reads.emplace_back(gid, ep);
+    }
+  }
+  return true;
+}
+
+int Hook::comm_loc(const HookAccess& a) {
+  bool any = false;
+  for (uint64_t b = a.key; b < a.key + a.size && !any; ++b) any = sh_.comm_byte.count(b) > 0;
+  if (!any) return -1;
+  auto it = sh_.loc_at.find(a.key);
+  if (it != sh_.loc_at.end() && sh_.locs[it->second].size == a.size) return it->second;
+  return sh_.promote(a.key, a.size, a.in ? a.in->line : 0);  // throws: mixed sizes
+}
+
+bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t& v) {
+  ThreadRec& r = rec(t, c);
+  int li = comm_loc(a);
+  if (li < 0) {
+    if (!det_access(r, a, false)) return false;
+    r.det_reads.emplace_back(a.key, a.size);
+    if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
+    return true;
+  }
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  uint32_t k = choose(static_cast<uint32_t>(l.values.size()));
+  v = l.values[k];
+  ++r.comm_reads;
+  if (l.values.size() > 1) ++r.choices;
+  const Inst& in = *a.in;
+  mm::Event e;
+  e.kind = mm::EventKind::Read;
+  e.loc = li;
+  e.value = v;
+  e.scope = in.scope;
+  e.order = in.order;
+  if (in.op == IrOp::Mbarrier) {  // mbarrier.test_wait: .acquire.cta; arrive's read half: relaxed.cta
+    e.order = a.kind == HookKind::Load ? mm::Order::Acquire : mm::Order::Relaxed;
+    e.scope = mm::Scope::CTA;
+  } else if (a.kind == HookKind::RmwRead) {
+    e.order = split_rmw(in.order).first;
+    e.reduction = in.op == IrOp::Red;
+  }
+  int id = push(r, std::move(e), &in);
+  r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
+  return true;
+}
+
+bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t v) {
+  ThreadRec& r = rec(t, c);
+  ++r.side;
+  int li = comm_loc(a);
+  if (li < 0) {
+    if (a.kind == HookKind::RmwWrite && r.pending_rmw >= 0) {
+      // The read half was communicating but this half is not: sizes differ.
+      throw LimitError("an atomic at PTX line " + std::to_string(a.in->line) + " mixes communicating and private bytes");
+    }
+    r.pending_rmw = -1;
+    return det_access(r, a, true);
+  }
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  l.written.insert(v);
+  const Inst& in = *a.in;
+  mm::Event e;
+  e.kind = mm::EventKind::Write;
+  e.loc = li;
+  e.value = v;
+  e.scope = in.scope;
+  e.order = in.order;
+  if (in.op == IrOp::Mbarrier) {  // mbarrier.arrive: .release.cta; init/inval: plain writes
+    e.order = a.kind == HookKind::RmwWrite ? mm::Order::Release : mm::Order::Weak;
+    e.scope = mm::Scope::CTA;
+  } else if (a.kind == HookKind::RmwWrite) {
+    e.order = split_rmw(in.order).second;
+    e.reduction = in.op == IrOp::Red;
+  }
+  int id = push(r, std::move(e), &in);
+  if (a.kind == HookKind::RmwWrite) {
+    if (r.pending_rmw == -2) {
+      // The read half was deterministic (its bytes became communicating in
+      // between: impossible within one access) -- treat as a plain write.
+    } else if (r.pending_rmw >= 0) {
+      r.events[static_cast<size_t>(r.pending_rmw)].rmw_pair = id;
+      r.events[static_cast<size_t>(id)].rmw_pair = r.pending_rmw;
+    }
+  }
+  r.pending_rmw = -1;
+  return true;
+}
+
+bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
+  if (in.flags == 2) return true;  // fence.proxy: not modelled here (generic proxy only)
+  ThreadRec& r = rec(t, c);
+  ++r.side;
+  mm::Event e;
+  e.kind = mm::EventKind::Fence;
+  e.order = in.order;
+  e.scope = in.scope;
+  push(r, std::move(e), &in);
+  return true;
+}
+
+// PTX ISA 8.9.4 item 2: a completed barrier orders what its participants
+// did before arriving before what the waiting ones do after it.
+bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in, uint32_t id, int, bool waits) {
+  ThreadRec& r = rec(t, c);
+  ++r.side;
+  mm::Event e;
+  e.kind = mm::EventKind::Barrier;
+  e.bar = waits ? mm::BarrierOp::Sync : mm::BarrierOp::Arrive;
+  e.scope = mm::Scope::CTA;
+  e.bar_id = -1;  // the instance, set when it completes
+  int ev = push(r, std::move(e), &in);
+  bar_arr_[{c.uid, id}].push_back({t.gid, waits, ev, r.vc});
+  ++r.vc[t.gid];
+  return true;
+}
+
+void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
+  auto it = bar_arr_.find({c.uid, id});
+  if (it == bar_arr_.end()) return;
+  std::vector<uint32_t> join(nthreads_, 0);
+  for (const Arr& a : it->second)
+    for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], a.vc[k]);
+  int inst = ++bar_inst_;
+  uint32_t live = 0;
+  for (const auto& t : c.threads) live += t.st != interp::TState::Exited;
+  if (it->second.size() < live) cta_partial[c.uid] = true;
+  for (const Arr& a : it->second) {
+    ThreadRec& r = th[a.gid];
+    r.events[static_cast<size_t>(a.event)].bar_id = inst;
+    if (a.waits)
+      for (size_t k = 0; k < join.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
+  }
+  bar_arr_.erase(it);
+}
+
+// barrier.cluster (PTX ISA 9.7.13.2): arrive has release and wait acquire
+// semantics at cluster scope. Encoded exactly with a virtual location per
+// phase: each arrive is an RMW (relaxed read, release write) adding one, and
+// each wait an acquire read of the phase's final count, which observes
+// every arrive through the RMW chain (8.9.2).
+bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
+  ThreadRec& r = rec(t, c);
+  ++r.side;
+  int li = sh_.promote(kClusterBarKey | phase_serial_, 8, in.line);
+  uint64_t k = static_cast<uint64_t>(cl_arr_.size());
+  mm::Event rd;
+  rd.kind = mm::EventKind::Read;
+  rd.loc = li;
+  rd.value = k;
+  rd.order = mm::Order::Relaxed;
+  rd.scope = mm::Scope::Cluster;
+  int rid = push(r, std::move(rd), &in);
+  mm::Event wr;
+  wr.kind = mm::EventKind::Write;
+  wr.loc = li;
+  wr.value = k + 1;
+  wr.order = mm::Order::Release;
+  wr.scope = mm::Scope::Cluster;
+  int wid = push(r, std::move(wr), &in);
+  r.events[static_cast<size_t>(rid)].rmw_pair = wid;
+  r.events[static_cast<size_t>(wid)].rmw_pair = rid;
+  cl_arr_.push_back({t.gid, true, -1, r.vc});
+  ++r.vc[t.gid];
+  r.cluster_phase_arrived = static_cast<int>(phase_serial_);
+  return true;
+}
+
+bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in) {
+  ThreadRec& r = rec(t, c);
+  if (r.cluster_phase_arrived < 0) return true;
+  ++r.side;
+  int li = sh_.promote(kClusterBarKey | static_cast<uint64_t>(r.cluster_phase_arrived), 8, in.line);
+  mm::Event rd;
+  rd.kind = mm::EventKind::Read;
+  rd.loc = li;
+  rd.order = mm::Order::Acquire;
+  rd.scope = mm::Scope::Cluster;
+  bool done = static_cast<uint64_t>(r.cluster_phase_arrived) < phase_serial_;
+  rd.value = done ? phase_total_[static_cast<size_t>(r.cluster_phase_arrived)] : 0;
+  int id = push(r, std::move(rd), &in);
+  if (!done) cl_waits_.emplace_back(t.gid, id);
+  else
+    for (size_t k = 0; k < r.vc.size(); ++k) r.vc[k] = std::max(r.vc[k], phase_join_[static_cast<size_t>(r.cluster_phase_arrived)][k]);
+  r.cluster_phase_arrived = -1;
+  return true;
+}
+
+void Hook::cluster_complete() {
+  std::vector<uint32_t> join(nthreads_, 0);
+  for (const Arr& a : cl_arr_)
+    for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], a.vc[k]);
+  uint64_t total = cl_arr_.size();
+  for (auto [gid, ev] : cl_waits_) {
+    ThreadRec& r = th[gid];
+    r.events[static_cast<size_t>(ev)].value = total;
+    for (size_t k = 0; k < r.vc.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
+  }
+  phase_total_.push_back(total);
+  phase_join_.push_back(std::move(join));
+  ++phase_serial_;
+  cl_arr_.clear();
+  cl_waits_.clear();
+}
+
+interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t, uint32_t to) {
+  ThreadRec& r = rec(t, c);
+  auto it = r.arrivals.find(to);
+  uint64_t quiet = 0;
+  if (it != r.arrivals.end()) {
+    ThreadRec::Arrival& a = it->second;
+    bool same = r.side == a.side && t.regs == a.regs && t.reg_base == a.reg_base && t.frames.size() == a.frames;
+    if (same) {
+      if (r.det_reads.size() > a.det_reads) {
+        // A spin on deterministic memory: only another thread can end it,
+        // so the location communicates.
+        for (size_t k = a.det_reads; k < r.det_reads.size(); ++k)
+          sh_.promote(r.det_reads[k].first, r.det_reads[k].second, 0);
+        restart = true;
+        return Jump::Stop;
+      }
+      if (r.comm_reads > a.comm_reads) ++subsumed;  // redundant spin iteration
+      killed = true;  // (no reads at all: the thread never terminates)
+      return Jump::Stop;
+    }
+    if (r.choices > a.choices) {
+      if (++r.back[to] > sh_.opt->unroll) {
+        ++cut;
+        return Jump::Park;
+      }
+    } else {
+      quiet = a.quiet_iters + 1;
+      if (quiet > kQuietIterLimit) {
+        if (r.det_reads.size() > a.det_reads) {
+          for (size_t k = a.det_reads; k < r.det_reads.size(); ++k)
+            sh_.promote(r.det_reads[k].first, r.det_reads[k].second, 0);
+          restart = true;
+          return Jump::Stop;
+        }
+        throw LimitError("a loop at PTX line " + std::to_string(t.pc < sh_.prog->code.size() ? sh_.prog->code[t.pc].line : 0) + " ran more than " +
+                         std::to_string(kQuietIterLimit) + " iterations without a choice");
+      }
+    }
+  }
+  ThreadRec::Arrival& a = r.arrivals[to];
+  a.regs = t.regs;
+  a.reg_base = t.reg_base;
+  a.frames = t.frames.size();
+  a.side = r.side;
+  a.comm_reads = r.comm_reads;
+  a.choices = r.choices;
+  a.det_reads = r.det_reads.size();
+  a.quiet_iters = quiet;
+  return Jump::Continue;
+}
+
+void Hook::exited(interp::Thread& t, const interp::Cta& c) { rec(t, c); }
+
+}  // namespace ptxcheck::outcomes

@@ -1,0 +1,127 @@
+// Internal to semantics/outcomes: the ExecHook that turns one replayed
+// launch into events (explore.hpp explains the method).
+#pragma once
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "semantics/interp/machine_state.hpp"
+#include "semantics/outcomes/explore.hpp"
+
+namespace ptxcheck::outcomes {
+
+// A communicating location: `size` bytes from `key` (hook.hpp keys).
+struct CommLoc {
+  uint64_t key = 0;
+  unsigned size = 0;
+  std::string name;
+  uint64_t init = 0;
+  std::vector<uint64_t> values;   // may be read: init first, then sorted
+  std::set<uint64_t> written;     // written in the current round
+};
+
+// Shared by all runs of an exploration.
+struct Shared {
+  const Options* opt = nullptr;
+  const interp::Program* prog = nullptr;
+  std::vector<CommLoc> locs;
+  std::map<uint64_t, int> loc_at;             // first byte key -> locs index
+  std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
+  std::vector<std::string> ptx_lines;
+  // Choice sequence of the current run: (taken, count) per choice point.
+  std::vector<std::pair<uint32_t, uint32_t>> path;
+  size_t depth = 0;
+  // Initial memory: global allocations (base, bytes, name, element size).
+  struct Alloc {
+    uint64_t base = 0;
+    std::vector<uint8_t> bytes;
+    std::string name;
+    unsigned elem = 1;
+  };
+  std::vector<Alloc> allocs;
+  std::string loc_name(uint64_t key) const;
+  uint64_t initial(uint64_t key, unsigned size) const;
+  // Makes [key, key+size) communicating; throws on a mixed-size overlap.
+  int promote(uint64_t key, unsigned size, uint32_t line);
+};
+
+struct ThreadRec {
+  const interp::Thread* t = nullptr;
+  std::array<uint32_t, 3> cta{0, 0, 0};
+  uint32_t cta_uid = 0, cluster = 0, warp = 0;
+  std::vector<uint32_t> vc;         // vector clock over barrier arrivals
+  std::vector<mm::Event> events;
+  std::vector<EventSource> src;
+  int pending_rmw = -1;             // read half waiting for its write half
+  uint64_t side = 0, comm_reads = 0, choices = 0;
+  std::vector<std::pair<uint64_t, unsigned>> det_reads;
+  struct Arrival {
+    std::vector<uint64_t> regs;
+    uint32_t reg_base = 0;
+    size_t frames = 0;
+    uint64_t side = 0, comm_reads = 0, choices = 0;
+    size_t det_reads = 0;
+    uint64_t quiet_iters = 0;       // iterations without a choice (unbounded; checked for det spins)
+  };
+  std::map<uint32_t, Arrival> arrivals;
+  std::map<uint32_t, int> back;     // head -> bounded backward jumps taken
+  int cluster_phase_arrived = -1;
+};
+
+class Hook : public interp::ExecHook {
+ public:
+  Hook(Shared& sh, uint32_t nthreads);
+  bool read(interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, uint64_t& v) override;
+  bool write(interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, uint64_t v) override;
+  bool fence(interp::Thread& t, const interp::Cta& c, const interp::Inst& in) override;
+  bool barrier_arrive(interp::Thread& t, const interp::Cta& c, const interp::Inst& in, uint32_t id, int count,
+                      bool waits) override;
+  void barrier_complete(const interp::Cta& c, uint32_t id) override;
+  bool cluster_arrive(interp::Thread& t, const interp::Cta& c, const interp::Inst& in) override;
+  bool cluster_wait(interp::Thread& t, const interp::Cta& c, const interp::Inst& in) override;
+  void cluster_complete() override;
+  Jump back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) override;
+  void exited(interp::Thread& t, const interp::Cta& c) override;
+
+  // Outcome of the run, read by the explorer.
+  bool restart = false;   // a deterministic location turned out to communicate
+  bool killed = false;    // redundant or non-terminating path
+  uint64_t cut = 0;       // threads parked by the loop bound
+  uint64_t subsumed = 0;
+  std::vector<ThreadRec> th;  // by Thread::gid
+  // Barrier instances: event (gid, index) lists of the full-CTA check.
+  std::map<uint32_t, bool> cta_partial;  // CTA uid -> some barrier instance lacked a live thread
+
+ private:
+  ThreadRec& rec(interp::Thread& t, const interp::Cta& c);
+  uint32_t choose(uint32_t n);
+  bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
+  bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write);
+  int push(ThreadRec& r, mm::Event e, const interp::Inst* in);
+  int comm_loc(const interp::HookAccess& a);
+
+  Shared& sh_;
+  struct Shadow {
+    int w_gid = -1;
+    uint32_t w_epoch = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> reads;  // (gid, epoch)
+  };
+  std::unordered_map<uint64_t, Shadow> shadow_;
+  struct Arr {
+    uint32_t gid;
+    bool waits;
+    int event;
+    std::vector<uint32_t> vc;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<Arr>> bar_arr_;  // (cta uid, id)
+  std::vector<Arr> cl_arr_;
+  std::vector<std::pair<uint32_t, int>> cl_waits_;  // (gid, event) waiting for the phase's count
+  int bar_inst_ = 0;
+  uint64_t phase_serial_ = 0;                      // completed cluster barrier phases
+  std::vector<uint64_t> phase_total_;              // arrivals of each completed phase
+  std::vector<std::vector<uint32_t>> phase_join_;  // joined clocks of each completed phase
+  uint32_t nthreads_;
+};
+
+}  // namespace ptxcheck::outcomes
