@@ -73,8 +73,8 @@ Result::Run make_run(const Hook& h, const Shared& sh, const interp::LaunchSpec& 
     int tix = static_cast<int>(s.threads.size());
     mm::ThreadPlace p;
     p.name = "cta(" + std::to_string(r.cta[0]) + "," + std::to_string(r.cta[1]) + "," + std::to_string(r.cta[2]) +
-             ")/t(" + std::to_string(r.t->tid[0]) + "," + std::to_string(r.t->tid[1]) + "," +
-             std::to_string(r.t->tid[2]) + ")";
+             ")/t(" + std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," +
+             std::to_string(r.tid[2]) + ")";
     p.cta = static_cast<int>(r.cta_uid);
     p.cluster = static_cast<int>(r.cluster);
     p.warp = static_cast<int>(r.cta_uid * 64 + r.warp);

@@ -90,6 +90,7 @@ ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
   if (!r.t) {
     r.t = &t;
     r.cta = c.id;
+    r.tid = t.tid;
     r.cta_uid = c.uid;
     r.cluster = c.uid - c.rank;
     r.warp = t.lin / 32;

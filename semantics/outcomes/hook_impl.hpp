@@ -47,8 +47,8 @@ struct Shared {
 };
 
 struct ThreadRec {
-  const interp::Thread* t = nullptr;
-  std::array<uint32_t, 3> cta{0, 0, 0};
+  const interp::Thread* t = nullptr;  // valid only during the launch
+  std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
   uint32_t cta_uid = 0, cluster = 0, warp = 0;
   std::vector<uint32_t> vc;         // vector clock over barrier arrivals
   std::vector<mm::Event> events;
