@@ -6,31 +6,14 @@
 #include <sstream>
 
 #include "memmodel/names.hpp"
+#include "semantics/interp/run.hpp"
 
 namespace ptxcheck::cli {
 
 namespace {
 
-std::string jstr(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      o += b;
-    } else {
-      o += static_cast<char>(c);
-    }
-  }
-  return o + "\"";
-}
-
-std::string coords(const std::array<uint32_t, 3>& a) {
-  return "[" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " + std::to_string(a[2]) + "]";
-}
+using interp::coords;
+using interp::jstr;
 
 std::vector<std::string> values_of(const interp::LaunchSpec& spec, size_t out, const std::vector<uint8_t>& bytes) {
   const interp::BufferSpec& b = *spec.buffer(spec.outputs[out]);

@@ -39,8 +39,6 @@ std::vector<std::string> buffer_values(const RunReport& r, size_t b) {
   return out;
 }
 
-namespace {
-
 std::string jstr(const std::string& s) {
   std::string o = "\"";
   for (unsigned char c : s) {
@@ -61,6 +59,8 @@ std::string jstr(const std::string& s) {
 std::string coords(const std::array<uint32_t, 3>& a) {
   return "[" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " + std::to_string(a[2]) + "]";
 }
+
+namespace {
 
 const char* status(const RunReport& r) { return r.result.ok ? "ok" : "error"; }
 

@@ -1,6 +1,8 @@
 // `ptxcheck run` as a library: load a launch spec, parse and lower its PTX,
 // execute, and report (docs/launch-spec: output object and --expect).
 #pragma once
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,11 @@ struct RunReport {
 RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt);
 
 // The output object {kernel, status, outputs, diagnostics, stats} as JSON.
+// A JSON string literal for s (quotes, backslashes and control characters escaped).
+std::string jstr(const std::string& s);
+// "[x, y, z]", as reports print CTA and thread coordinates.
+std::string coords(const std::array<uint32_t, 3>& a);
+
 std::string format_json(const RunReport& r);
 // The same content for a person.
 std::string format_text(const RunReport& r);
