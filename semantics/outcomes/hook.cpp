@@ -27,12 +27,15 @@ std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
 }
 
 constexpr uint64_t kClusterBarKey = 2ull << 62;
+// The virtual 8-byte location of cluster barrier phase `n`: phases lie 8
+// bytes apart, so that their byte ranges do not overlap.
+uint64_t cluster_bar_key(uint64_t n) { return kClusterBarKey | n << 3; }
 constexpr uint64_t kQuietIterLimit = 1'000'000;
 
 }  // namespace
 
 std::string Shared::loc_name(uint64_t key) const {
-  if (key & kClusterBarKey && !(key & interp::kHookSharedKey)) return "barrier.cluster#" + std::to_string(key & 0xffffffff);
+  if (key & kClusterBarKey && !(key & interp::kHookSharedKey)) return "barrier.cluster#" + std::to_string((key & 0xffffffff) >> 3);
   if (key & interp::kHookSharedKey) {
     uint64_t cta = (key >> 32) & 0x3fffffff, off = key & 0xffffffff;
     return "shared[cta " + std::to_string(cta) + "]+" + std::to_string(off);
@@ -296,7 +299,7 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   ThreadRec& r = rec(t, c);
   ++r.side;
-  int li = sh_.promote(kClusterBarKey | phase_serial_, 8, in.line);
+  int li = sh_.promote(cluster_bar_key(phase_serial_), 8, in.line);
   uint64_t k = static_cast<uint64_t>(cl_arr_.size());
   mm::Event rd;
   rd.kind = mm::EventKind::Read;
@@ -324,7 +327,7 @@ bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in)
   ThreadRec& r = rec(t, c);
   if (r.cluster_phase_arrived < 0) return true;
   ++r.side;
-  int li = sh_.promote(kClusterBarKey | static_cast<uint64_t>(r.cluster_phase_arrived), 8, in.line);
+  int li = sh_.promote(cluster_bar_key(static_cast<uint64_t>(r.cluster_phase_arrived)), 8, in.line);
   mm::Event rd;
   rd.kind = mm::EventKind::Read;
   rd.loc = li;
@@ -374,8 +377,12 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
         return Jump::Stop;
       }
       if (r.comm_reads > a.comm_reads) ++subsumed;  // redundant spin iteration
-      killed = true;  // (no reads at all: the thread never terminates)
-      return Jump::Stop;
+      // (no reads at all: the thread never terminates.) The run is dropped,
+      // but only this thread stops: the others run on, so that the writes
+      // they make later in the machine's schedule (the ones that can end
+      // the spin) still reach the value sets.
+      killed = true;
+      return Jump::Park;
     }
     if (r.choices > a.choices) {
       if (++r.back[to] > sh_.opt->unroll) {

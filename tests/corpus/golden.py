@@ -51,10 +51,6 @@ import sys
 PENDING = {
     ("cas_ticket_unroll1", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
     ("cas_ticket_unroll2", "outcomes"): "too slow: CAS retry value sets explode",
-    ("cluster_handoff", "outcomes"): "barrier.cluster / shared::cluster not handled yet",
-    ("cluster_handoff_cta", "outcomes"): "barrier.cluster / shared::cluster not handled yet",
-    ("mbarrier_early", "outcomes"): "mbarrier phases not handled yet",
-    ("mbarrier_handoff", "outcomes"): "mbarrier phases not handled yet",
     ("seqlock", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
     ("seqlock_relaxed", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
 }
