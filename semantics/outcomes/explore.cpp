@@ -138,6 +138,17 @@ void fix_rmw(Result::Run& run, const Hook&) {
   }
 }
 
+// An execution of a run's skeleton where every read reads from a write of
+// the value the run gave it (the engine chooses rf over all writes).
+bool reads_their_values(const mm::Skeleton& s, const mm::Execution& ex) {
+  for (size_t e = 0; e < s.events.size(); ++e) {
+    if (s.events[e].kind != mm::EventKind::Read) continue;
+    int w = ex.rf[e];
+    if (w < 0 || s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
+  }
+  return true;
+}
+
 struct OutKey {
   std::vector<std::vector<uint8_t>> bytes;
   bool operator<(const OutKey& o) const { return bytes < o.bytes; }
@@ -275,9 +286,9 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
             Result::Run pr = make_run(hook, sh, spec, out_base, rr);
             fix_rmw(pr, hook);
             bool any = false;
-            engine.enumerate(pr.skeleton, opt.model, {}, [&](const mm::Execution&) {
-              any = true;
-              return false;
+            engine.enumerate(pr.skeleton, opt.model, {}, [&](const mm::Execution& ex) {
+              any = reads_their_values(pr.skeleton, ex);
+              return !any;
             });
             res.bound_hit = any;
           }
@@ -330,11 +341,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     std::optional<mm::StaticRelations> st;
     engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
       const mm::Skeleton& s = run.skeleton;
-      for (size_t e = 0; e < s.events.size(); ++e) {
-        if (s.events[e].kind != mm::EventKind::Read) continue;
-        int w = ex.rf[e];
-        if (w < 0 || s.events[static_cast<size_t>(w)].value != s.events[e].value) return true;
-      }
+      if (!reads_their_values(s, ex)) return true;
       ++res.stats.executions;
       OutKey k{final_buffers(run, ex)};
       Outcome& o = states[k];

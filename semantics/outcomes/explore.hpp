@@ -20,12 +20,15 @@
 // consistent execution gives a final state: the machine's memory with the
 // final writes of the communicating locations.
 //
-// Loops: a backward jump after an iteration that made a choice is taken at
-// most `unroll` times; a further one parks the thread (a cut path; the
-// bound counts as hit only if the cut prefix has a consistent execution).
-// An iteration that only read and returns to the loop head with the same
-// registers is redundant (the spin-loop reduction of semantics/litmus):
-// the run is dropped. Iterations without choices are not bounded.
+// Loops: a backward jump after an iteration that made a choice (the first
+// pass included) is taken at most `unroll` times; a further one parks the
+// thread (a cut path; the bound counts as hit only if the cut prefix has a
+// consistent execution whose reads read their values). An iteration that
+// only read and returns to the loop head with the same live registers
+// (backward liveness over the function's IR, Shared::live_at) and .local
+// bytes is redundant (the spin-loop reduction of semantics/litmus): the
+// thread is parked, the others run on (their writes feed the value sets),
+// and the run is dropped. Iterations without choices are not bounded.
 #pragma once
 #include <array>
 #include <cstdint>

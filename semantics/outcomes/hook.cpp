@@ -85,6 +85,92 @@ int Shared::promote(uint64_t key, unsigned size, uint32_t line) {
   return idx;
 }
 
+// Backward liveness over the code of one function, for the spin-loop
+// reduction (explore.hpp): a slot is live at `head` if some path from it
+// reads the slot before writing it. Conservative where the IR hides
+// register traffic: a call, an mma/tensor site, wgmma registers or an
+// unsupported instruction make every slot live; only unguarded
+// instructions that overwrite their whole destination kill it.
+const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
+  auto key = std::make_pair(func, head);
+  auto cached = live_cache.find(key);
+  if (cached != live_cache.end()) return cached->second ? &*cached->second : nullptr;
+  std::optional<std::vector<char>>& slot = live_cache[key];
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (head < begin || head >= end) return nullptr;
+  const size_t n = end - begin, nr = f.nregs;
+  std::vector<std::vector<char>> live(n, std::vector<char>(nr, 0));
+  std::vector<char> ret_use(nr, 0);  // a callee's return values are read by its caller
+  if (!f.is_entry)
+    for (const interp::Formal& r : f.rets)
+      if (r.is_reg && r.slot < nr) ret_use[r.slot] = 1;
+  auto reg_ok = [&](const interp::Opnd& o) { return o.kind != interp::Opnd::Reg || o.slot < nr; };
+  for (size_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[begin + i];
+    bool opaque = in.op == IrOp::Call || in.op == IrOp::Mma || in.op == IrOp::Tensor || in.op == IrOp::Unsupported ||
+                  in.wg_reg || (in.guarded && in.guard >= nr) ||
+                  (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr) ||
+                  (in.addr2.base == interp::Addr::Reg && in.addr2.slot >= nr);
+    for (unsigned k = 0; k < 4; ++k) opaque = opaque || !reg_ok(in.src[k]) || !reg_ok(in.dst[k]);
+    if (opaque) return nullptr;  // (slot stays empty: all live)
+  }
+  std::vector<uint32_t> succ;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      const Inst& in = prog->code[begin + i];
+      std::vector<char> out(nr, 0);
+      auto add = [&](uint32_t pc) {
+        if (pc < begin || pc >= end) return;
+        const std::vector<char>& l = live[pc - begin];
+        for (size_t k = 0; k < nr; ++k) out[k] |= l[k];
+      };
+      const uint32_t pc = begin + static_cast<uint32_t>(i);
+      bool falls = true;
+      switch (in.op) {
+        case IrOp::Bra:
+          add(in.target);
+          falls = in.guarded;
+          break;
+        case IrOp::BrxIdx:
+          for (uint32_t t : prog->branch_tables[in.target]) add(t);
+          falls = in.guarded;
+          break;
+        case IrOp::Ret:
+          for (size_t k = 0; k < nr; ++k) out[k] |= ret_use[k];
+          falls = in.guarded;
+          break;
+        case IrOp::Exit:
+        case IrOp::Trap:
+          falls = in.guarded;
+          break;
+        default: break;
+      }
+      if (falls) add(pc + 1);
+      bool kills = !in.guarded && (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld ||
+                                   in.op == IrOp::Pack || in.op == IrOp::Unpack || in.op == IrOp::Cvta ||
+                                   in.op == IrOp::Mapa || in.op == IrOp::Getctarank || in.op == IrOp::Isspacep);
+      if (kills)
+        for (unsigned k = 0; k < 4; ++k)
+          if (in.dst[k].kind == interp::Opnd::Reg) out[in.dst[k].slot] = 0;
+      for (unsigned k = 0; k < 4; ++k)
+        if (in.src[k].kind == interp::Opnd::Reg) out[in.src[k].slot] = 1;
+      if (in.addr.base == interp::Addr::Reg) out[in.addr.slot] = 1;
+      if (in.addr2.base == interp::Addr::Reg) out[in.addr2.slot] = 1;
+      if (in.guarded) out[in.guard] = 1;
+      if (out != live[i]) {
+        live[i] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  slot = std::move(live[head - begin]);
+  return &*slot;
+}
+
 Hook::Hook(Shared& sh, uint32_t nthreads) : sh_(sh), nthreads_(nthreads) { th.resize(nthreads); }
 
 ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
@@ -182,7 +268,10 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   uint32_t k = choose(static_cast<uint32_t>(l.values.size()));
   v = l.values[k];
   ++r.comm_reads;
-  if (l.values.size() > 1) ++r.choices;
+  if (l.values.size() > 1) {
+    ++r.choices;
+    r.last_choice_pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  }
   const Inst& in = *a.in;
   mm::Event e;
   e.kind = mm::EventKind::Read;
@@ -360,13 +449,32 @@ void Hook::cluster_complete() {
   cl_waits_.clear();
 }
 
-interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t, uint32_t to) {
+interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
   ThreadRec& r = rec(t, c);
   auto it = r.arrivals.find(to);
   uint64_t quiet = 0;
-  if (it != r.arrivals.end()) {
+  if (it == r.arrivals.end()) {
+    // The first backward jump to this head: the iteration began where the
+    // code fell into the loop, so it made a choice if the latest choice lies
+    // in the loop's code [to, from]; such a jump counts against the bound.
+    if (r.choices > 0 && r.last_choice_pc >= to && r.last_choice_pc <= from && ++r.back[to] > sh_.opt->unroll) {
+      ++cut;
+      return Jump::Park;
+    }
+  } else {
     ThreadRec::Arrival& a = it->second;
-    bool same = r.side == a.side && t.regs == a.regs && t.reg_base == a.reg_base && t.frames.size() == a.frames;
+    // The same state at the head: no write, fence or barrier since (side),
+    // the same frames and .local bytes, and the same values in the
+    // registers live at the head (dead ones cannot influence the rest).
+    bool same = r.side == a.side && t.reg_base == a.reg_base && t.frames.size() == a.frames && t.fp == a.fp &&
+                t.sp == a.sp && t.regs.size() == a.regs.size() && t.local.bytes == a.local;
+    if (same) {
+      const std::vector<char>* live = sh_.live_at(t.func, to);
+      for (size_t k = 0; k < t.regs.size() && same; ++k) {
+        bool cur = k >= t.reg_base && k - t.reg_base < (live ? live->size() : 0);
+        if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == a.regs[k];
+      }
+    }
     if (same) {
       if (r.det_reads.size() > a.det_reads) {
         // A spin on deterministic memory: only another thread can end it,
@@ -405,7 +513,10 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
   }
   ThreadRec::Arrival& a = r.arrivals[to];
   a.regs = t.regs;
+  a.local = t.local.bytes;
   a.reg_base = t.reg_base;
+  a.fp = t.fp;
+  a.sp = t.sp;
   a.frames = t.frames.size();
   a.side = r.side;
   a.comm_reads = r.comm_reads;

@@ -2,6 +2,7 @@
 // launch into events (explore.hpp explains the method).
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -41,6 +42,11 @@ struct Shared {
   };
   std::vector<Alloc> allocs;
   std::string loc_name(uint64_t key) const;
+  // Register slots of function `func` live at code index `head` (read
+  // before written on some path from it); nullptr: all of them (the
+  // analysis does not see through the code there). Cached.
+  const std::vector<char>* live_at(uint32_t func, uint32_t head);
+  std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> live_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -55,10 +61,12 @@ struct ThreadRec {
   std::vector<EventSource> src;
   int pending_rmw = -1;             // read half waiting for its write half
   uint64_t side = 0, comm_reads = 0, choices = 0;
+  uint32_t last_choice_pc = ~0u;    // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;
   struct Arrival {
     std::vector<uint64_t> regs;
-    uint32_t reg_base = 0;
+    std::vector<uint8_t> local;     // the thread's .local bytes
+    uint32_t reg_base = 0, fp = 0, sp = 0;
     size_t frames = 0;
     uint64_t side = 0, comm_reads = 0, choices = 0;
     size_t det_reads = 0;

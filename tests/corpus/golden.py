@@ -48,12 +48,7 @@ import subprocess
 import sys
 
 # (case, part) -> why the check cannot pass yet. case "*" means every case.
-PENDING = {
-    ("cas_ticket_unroll1", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
-    ("cas_ticket_unroll2", "outcomes"): "too slow: CAS retry value sets explode",
-    ("seqlock", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
-    ("seqlock_relaxed", "outcomes"): "bound_hit: the cut-prefix feasibility check is not exact yet",
-}
+PENDING = {}
 TIMEOUT_S = 60
 EXPECT_PTX = re.compile(r"^// expect: (\d+):(\d+) (.*)$")
 EXPECT_JSON = re.compile(r'"_expect"\s*[:,]\s*"(\d+):(\d+) ([^"]*)"')
