@@ -21,7 +21,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
   int i = 0, n = 0;
   char tail = 0;
   if (std::sscanf(text.c_str(), "%d/%d%c", &i, &n, &tail) != 2 || n < 1 || i < 1 || i > n)
-    throw InputError("--shard", {}, "expected I/N with 1 <= I <= N, got '" + text + "'");
+    throw InputError("--shard", {1, 1}, "expected I/N with 1 <= I <= N, got '" + text + "'");
   return {i, n};
 }
 

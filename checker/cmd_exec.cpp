@@ -14,12 +14,16 @@ namespace ptxcheck::cli {
 
 int cmd_exec(const Args& args) {
   cuda_exec::Options opt;
-  std::string races = "on";
+  std::string races = "default";
   CLI::App app{"Run a CUDA program on the PTX interpreter (through the driver shim) and report each kernel "
                "launch's diagnostics: data races, out-of-bounds, misaligned and uninitialised accesses, barrier "
                "divergence.",
                "ptxcheck exec"};
-  app.add_option("--races", races, "data-race detection (on|off)")->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--races", races,
+                 "default: data races are errors, warp-sync races (docs/races.md) warnings; strict: both are errors; "
+                 "off: no race tracking (on: the same as default)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"strict", "default", "off", "on"}));
   app.add_option("--report", opt.report, "write a JSON report of every launch and diagnostic to FILE");
   app.add_option("--max-steps", opt.max_steps, "step budget per launch, in thread instructions")
       ->check(CLI::PositiveNumber);
@@ -31,15 +35,10 @@ int cmd_exec(const Args& args) {
   app.footer("Options go before PROGRAM; everything from PROGRAM on is passed to it unchanged.");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   opt.argv = app.remaining();
-  if (opt.argv.empty()) {
-    std::fprintf(stderr, "ptxcheck exec: PROGRAM is required (see ptxcheck exec --help)\n");
-    return 2;
-  }
-  if (opt.argv[0].size() > 1 && opt.argv[0][0] == '-') {  // an option exec does not know (a program path: ./-x)
-    std::fprintf(stderr, "ptxcheck exec: unknown option '%s' (see ptxcheck exec --help)\n", opt.argv[0].c_str());
-    return 2;
-  }
-  opt.races = races == "on";
+  if (opt.argv.empty()) return usage_error(app.get_name(), args, "PROGRAM is required");
+  if (opt.argv[0].size() > 1 && opt.argv[0][0] == '-')  // an option exec does not know (a program path: ./-x)
+    return usage_error(app.get_name(), args, "unknown option '" + opt.argv[0] + "'", opt.argv[0]);
+  opt.races = races == "on" ? "default" : races;
   const char* dir = std::getenv("PTXCHECK_SHIM_DIR");
   opt.shim_dir = dir && *dir ? dir : PTXCHECK_SHIM_BUILD_DIR;
   return cuda_exec::run(opt);

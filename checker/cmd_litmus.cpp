@@ -85,14 +85,11 @@ int cmd_litmus(const Args& args) {
   app.add_option("--jsonl", o.jsonl, "append one JSON line per test to FILE; tests already there are skipped");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   RunConfig cfg;
-  if (!parse_model(o.model, cfg.model)) {
-    std::fprintf(stderr, "ptxcheck: unknown --model '%s' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)\n", o.model.c_str());
-    return kExitInvalidInput;
-  }
-  if (o.engine != "z3" && o.engine != "enum") {
-    std::fprintf(stderr, "ptxcheck: unknown --engine '%s' (z3, enum)\n", o.engine.c_str());
-    return kExitInvalidInput;
-  }
+  if (!parse_model(o.model, cfg.model))
+    return usage_error(app.get_name(), args,
+                       "unknown --model '" + o.model + "' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)", "--model");
+  if (o.engine != "z3" && o.engine != "enum")
+    return usage_error(app.get_name(), args, "unknown --engine '" + o.engine + "' (z3, enum)", "--engine");
   cfg.model_name = o.model;
   cfg.engine = o.engine;
   cfg.unroll = o.unroll;
@@ -106,10 +103,7 @@ int cmd_litmus(const Args& args) {
     auto b = read_batch(o.batch);
     files.insert(files.end(), b.begin(), b.end());
   }
-  if (files.empty()) {
-    std::fputs("ptxcheck: no litmus files given (see --help)\n", stderr);
-    return kExitInvalidInput;
-  }
+  if (files.empty()) return usage_error(app.get_name(), args, "no litmus files given");
   if (!o.shard.empty()) {
     const auto [i, n] = parse_shard(o.shard);
     files = select_shard(files, i, n);

@@ -15,7 +15,7 @@
 namespace ptxcheck::cli {
 
 int cmd_outcomes(const Args& args) {
-  std::string spec_path, model = "ptx75", engine_name = "enum", exists, forall, state;
+  std::string spec_path, model = "ptx75", engine_name = "enum", exists, forall, state, races = "default";
   bool json = false, explain = false;
   int unroll = 1;
   double timeout = 0;
@@ -32,21 +32,22 @@ int cmd_outcomes(const Args& args) {
   app.add_option("--state", state, "with --explain: the state to explain, e.g. 'out[0]=0'");
   app.add_option("--exists", exists, "herd-style condition, e.g. 'out[0] == 0': prints Ok if some outcome satisfies it");
   app.add_option("--forall", forall, "condition that every outcome must satisfy: prints Ok or No");
+  app.add_option("--races", races,
+                 "default: data races are errors, warp-sync races (docs/races.md) warnings; strict: both are errors; "
+                 "off: no race report")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"strict", "default", "off"}));
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   outcomes::Options opt;
-  if (!parse_model(model, opt.model)) {
-    std::fprintf(stderr, "ptxcheck outcomes: unknown --model '%s' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)\n",
-                 model.c_str());
-    return kExitInvalidInput;
-  }
-  if (engine_name != "z3" && engine_name != "enum") {
-    std::fprintf(stderr, "ptxcheck outcomes: unknown --engine '%s' (enum, z3)\n", engine_name.c_str());
-    return kExitInvalidInput;
-  }
-  if (!exists.empty() && !forall.empty()) {
-    std::fputs("ptxcheck outcomes: give --exists or --forall, not both\n", stderr);
-    return kExitInvalidInput;
-  }
+  opt.races = races != "off";
+  opt.strict_races = races == "strict";
+  if (!parse_model(model, opt.model))
+    return usage_error(app.get_name(), args,
+                       "unknown --model '" + model + "' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)", "--model");
+  if (engine_name != "z3" && engine_name != "enum")
+    return usage_error(app.get_name(), args, "unknown --engine '" + engine_name + "' (enum, z3)", "--engine");
+  if (!exists.empty() && !forall.empty())
+    return usage_error(app.get_name(), args, "give --exists or --forall, not both", "--forall");
   if (!state.empty() && !explain) explain = true;
   opt.unroll = unroll;
   opt.timeout_s = timeout;
@@ -61,6 +62,7 @@ int cmd_outcomes(const Args& args) {
   ReportOptions ro;
   ro.model = opt.model;
   ro.json = json;
+  ro.strict_races = opt.strict_races;
   ro.explain = explain;
   ro.cond = cond ? &*cond : nullptr;
   ro.forall = !forall.empty();

@@ -19,4 +19,12 @@ using Args = std::vector<std::string>;
 // subcommand should go on; otherwise the exit code to return: 0 after
 // printing --help, 2 after a one-line usage error on stderr.
 int parse_args(CLI::App& app, const Args& args);
+
+// A usage error of `app_name` ("ptxcheck SUB") on one line, positioned at
+// the argument `culprit` on the command line (the first argument CLI11's
+// message names when empty; past the end when none): returns 2.
+int usage_error(const std::string& app_name, const Args& args, const std::string& msg, const std::string& culprit = "");
+// What the user typed before the subcommand's arguments ("ptxcheck" or
+// "ptxcheck SUB"): the origin of usage-error columns.
+void set_command_prefix(const std::string& typed);
 }  // namespace ptxcheck::cli

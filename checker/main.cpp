@@ -54,10 +54,7 @@ std::string overview() {
 int main(int argc, char** argv) {
   ptxcheck::cli::Args args(argv + 1, argv + argc);
   try {
-    if (args.empty()) {
-      std::fputs("ptxcheck: no arguments (see ptxcheck --help)\n", stderr);
-      return ptxcheck::kExitInvalidInput;
-    }
+    if (args.empty()) return ptxcheck::cli::usage_error("ptxcheck", args, "no arguments");
     const std::string& first = args[0];
     if (first == "-h" || first == "--help" || (first == "help" && args.size() == 1)) {
       std::fputs(overview().c_str(), stdout);
@@ -70,11 +67,13 @@ int main(int argc, char** argv) {
     if (first == "help") {  // `ptxcheck help SUB` is `ptxcheck SUB --help`
       for (const auto& c : kSubcommands)
         if (args[1] == c.name) return c.fn({"--help"});
-      std::fprintf(stderr, "ptxcheck: no subcommand '%s' (see ptxcheck --help)\n", args[1].c_str());
-      return ptxcheck::kExitInvalidInput;
+      return ptxcheck::cli::usage_error("ptxcheck", args, "no subcommand '" + args[1] + "'", args[1]);
     }
     for (const auto& c : kSubcommands)
-      if (first == c.name) return c.fn({args.begin() + 1, args.end()});
+      if (first == c.name) {
+        ptxcheck::cli::set_command_prefix("ptxcheck " + first);
+        return c.fn({args.begin() + 1, args.end()});
+      }
     return kSubcommands[0].fn(args);
   } catch (const ptxcheck::InputError& e) {
     std::fprintf(stderr, "%s\n", ptxcheck::format_error(e.file(), e.pos(), e.what()).c_str());

@@ -43,7 +43,14 @@ std::string state_text(const outcomes::Result& r, const std::vector<std::vector<
 }
 
 std::string where(const outcomes::EventSource& s) {
-  return "cta " + coords(s.cta) + " thread " + coords(s.tid);
+  return "cta " + coords(s.cta) + " thread " + coords(s.tid) + " warp " + std::to_string(s.warp) + " lane " +
+         std::to_string(s.lane);
+}
+
+// The race classes of docs/races.md with --races=strict|default.
+const char* race_kind(const outcomes::Race& x) { return x.warp_sync ? "warp-sync-race" : "data-race"; }
+const char* race_severity(const outcomes::Race& x, const ReportOptions& o) {
+  return x.warp_sync && !o.strict_races ? "warning" : "error";
 }
 
 std::string event_text(const outcomes::Witness& w, size_t e, const std::string& ptx) {
@@ -59,7 +66,7 @@ std::string event_text(const outcomes::Witness& w, size_t e, const std::string& 
   if (ev.loc >= 0) o += " " + s.locations[static_cast<size_t>(ev.loc)].name + " = " + std::to_string(ev.value);
   if (ev.kind == mm::EventKind::Read && e < static_cast<size_t>(w.execution.rf.size()) && w.execution.rf[e] >= 0)
     o += "  (reads e" + std::to_string(w.execution.rf[e]) + ")";
-  o += "   " + ptx + ":" + std::to_string(src.line) + ": " + src.text + "\n";
+  o += "   " + ptx + ":" + std::to_string(src.line) + ":" + std::to_string(src.col) + ": " + src.text + "\n";
   return o;
 }
 
@@ -194,9 +201,12 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
     const auto& x = r.races[i];
     auto acc = [&](const outcomes::EventSource& e, bool w) {
       return "{\"access\": \"" + std::string(w ? "write" : "read") + "\", \"line\": " + std::to_string(e.line) +
-             ", \"cta\": " + coords(e.cta) + ", \"thread\": " + coords(e.tid) + ", \"ptx\": " + jstr(e.text) + "}";
+             ", \"col\": " + std::to_string(e.col) + ", \"cta\": " + coords(e.cta) + ", \"thread\": " + coords(e.tid) +
+             ", \"warp\": " + std::to_string(e.warp) + ", \"lane\": " + std::to_string(e.lane) +
+             ", \"ptx\": " + jstr(e.text) + "}";
     };
-    s << (i ? ",\n" : "\n") << "    {\"location\": " << jstr(x.location) << ", \"file\": " << jstr(r.ptx_file)
+    s << (i ? ",\n" : "\n") << "    {\"kind\": \"" << race_kind(x) << "\", \"severity\": \"" << race_severity(x, o)
+      << "\", \"location\": " << jstr(x.location) << ", \"file\": " << jstr(r.ptx_file)
       << ", \"first\": " << acc(x.first, x.first_write) << ", \"second\": " << acc(x.second, x.second_write) << "}";
   }
   s << (r.races.empty() ? "],\n" : "\n  ],\n");
@@ -229,9 +239,13 @@ std::string outcomes_text(const outcomes::Result& r, const ReportOptions& o) {
   if (r.bound_hit)
     s << "the loop bound cut paths (" << r.stats.cut << "): outcomes beyond --unroll may be missing\n";
   for (const auto& x : r.races)
-    s << r.ptx_file << ":" << x.second.line << ": data race on " << x.location << ": " << (x.second_write ? "write" : "read")
-      << " (" << where(x.second) << ") and " << (x.first_write ? "write" : "read") << " at " << r.ptx_file << ":"
-      << x.first.line << " (" << where(x.first) << ") are not morally strong and not ordered by causality (PTX ISA 8.7.1)\n";
+    s << r.ptx_file << ":" << x.second.line << ":" << x.second.col << ": " << race_severity(x, o) << ": " << race_kind(x)
+      << ": " << x.location << ": " << (x.second_write ? "write" : "read") << " (" << where(x.second) << ") and "
+      << (x.first_write ? "write" : "read") << " at " << r.ptx_file << ":" << x.first.line << ":" << x.first.col << " ("
+      << where(x.first) << ") "
+      << (x.warp_sync ? "are ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
+                      : "are not morally strong and not ordered by causality (PTX ISA 8.7.1)")
+      << "\n";
   if (!r.stats.first_fault.empty())
     s << "warning: " << r.stats.faulted << " launch(es) faulted and were dropped, e.g. " << r.stats.first_fault << "\n";
   if (o.cond) {

@@ -12,6 +12,7 @@ namespace ptxcheck::cli {
 struct ReportOptions {
   mm::Model model;
   bool json = false, explain = false, forall = false;
+  bool strict_races = false;  // --races=strict: a warp-sync-race is an error
   const BufCond* cond = nullptr;   // --exists / --forall
   const BufCond* state = nullptr;  // --state
   std::string cond_text;

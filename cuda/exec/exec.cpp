@@ -32,7 +32,7 @@ std::string dim(const json& a) {
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", path.c_str(), 1);
   setenv("PTXCHECK_SHIM_REPORT", report.c_str(), 1);
-  setenv("PTXCHECK_SHIM_RACES", opt.races ? "1" : "0", 1);
+  setenv("PTXCHECK_SHIM_RACES", opt.races == "off" ? "0" : opt.races == "strict" ? "strict" : "1", 1);
   if (opt.max_steps) setenv("PTXCHECK_SHIM_MAX_STEPS", std::to_string(opt.max_steps).c_str(), 1);
   if (!opt.device.empty()) setenv("PTXCHECK_DEVICE", opt.device.c_str(), 1);
   if (!opt.ptx_dir.empty()) setenv("PTXCHECK_SHIM_PTX_DIR", opt.ptx_dir.c_str(), 1);
@@ -104,13 +104,16 @@ int run(const Options& opt) {
   for (const auto& l : launches)
     for (const auto& d : l["diagnostics"]) {
       std::string src = d.contains("cuda_file")
-                            ? d["cuda_file"].get<std::string>() + ":" + std::to_string(d["cuda_line"].get<uint64_t>())
+                            ? d["cuda_file"].get<std::string>() + ":" + std::to_string(d["cuda_line"].get<uint64_t>()) +
+                                  ":" + std::to_string(d.value("cuda_col", 0u))
                             : "";
       std::fprintf(stderr, "=========   %s %s: %s\n=========     kernel %s (launch %llu), CTA %s, thread %s, at %s%s%s\n",
                    d.value("severity", "").c_str(), d.value("kind", "").c_str(), d.value("message", "").c_str(),
                    l.value("kernel", "").c_str(), static_cast<unsigned long long>(l.value("launch", 0ull)),
                    dim(d["cta"]).c_str(), dim(d["thread"]).c_str(), src.empty() ? "" : (src + ", PTX ").c_str(),
-                   (d.value("ptx_file", "") + ":" + std::to_string(d.value("ptx_line", 0u))).c_str(),
+                   (d.value("ptx_file", "") + ":" + std::to_string(d.value("ptx_line", 0u)) + ":" +
+                    std::to_string(d.value("ptx_col", 0u)))
+                       .c_str(),
                    d.value("count", 1u) > 1 ? (" [" + std::to_string(d.value("count", 1u)) + " times]").c_str() : "");
     }
   if (!opt.report.empty()) {

@@ -13,7 +13,7 @@ namespace ptxcheck::cuda_exec {
 
 struct Options {
   std::vector<std::string> argv;  // PROGRAM ARGS...
-  bool races = true;              // --races=on|off
+  std::string races = "default";  // --races=strict|default|off (docs/races.md)
   uint64_t max_steps = 0;         // --max-steps (0: the shim's default)
   std::string device;             // --device sm_80 (empty: the shim's default, sm_90)
   std::string report;             // --report FILE.json

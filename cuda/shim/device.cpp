@@ -89,7 +89,10 @@ void configure(Device& d) {
     else d.run.max_steps = n;
   }
   const char* races = std::getenv("PTXCHECK_SHIM_RACES");
-  d.run.check_races = races && std::strcmp(races, "1") == 0;
+  // "1": races as `ptxcheck run` reports them by default; "strict": a
+  // warp-sync-race is an error too (--races=strict, docs/races.md).
+  d.run.check_races = races && (std::strcmp(races, "1") == 0 || std::strcmp(races, "strict") == 0);
+  d.run.strict_races = races && std::strcmp(races, "strict") == 0;
   const char* quiet = std::getenv("PTXCHECK_SHIM_QUIET");
   d.quiet_warnings = quiet && std::strcmp(quiet, "1") == 0;
 }

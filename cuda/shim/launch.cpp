@@ -59,14 +59,17 @@ std::string json_dim(const std::array<uint32_t, 3>& a) {
 }
 
 // The CUDA source position of a PTX line of `m` ("" when the PTX has no .loc).
-std::string cuda_pos(const CUmod_st& m, uint32_t line, std::string* file = nullptr, uint32_t* cline = nullptr) {
+// "file:line:col"; the column is the .loc's (0 when it gives none).
+std::string cuda_pos(const CUmod_st& m, uint32_t line, std::string* file = nullptr, uint32_t* cline = nullptr,
+                     uint32_t* ccol = nullptr) {
   if (line == 0 || line > m.loc.size()) return "";
-  auto [f, l] = m.loc[line - 1];
-  auto it = m.loc_files.find(f);
-  if (l == 0 || it == m.loc_files.end()) return "";
+  const CUmod_st::Loc& l = m.loc[line - 1];
+  auto it = m.loc_files.find(l.file);
+  if (l.line == 0 || it == m.loc_files.end()) return "";
   if (file) *file = it->second;
-  if (cline) *cline = l;
-  return it->second + ":" + std::to_string(l);
+  if (cline) *cline = l.line;
+  if (ccol) *ccol = l.col;
+  return it->second + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
 }
 
 // A C++ kernel's source name ("scale(float*, float)" for _Z5scalePff).
@@ -78,11 +81,11 @@ std::string demangle(const std::string& n) {
   return out;
 }
 
-// "... at line 34 ..." (a PTX line in an interpreter message) gains the CUDA
-// position of that line.
+// "... at line 34, column 5 ..." (a PTX position in an interpreter message)
+// gains the CUDA position of that line.
 std::string with_cuda_lines(const CUmod_st& m, const std::string& msg) {
   if (m.loc.empty()) return msg;
-  static const std::regex re("at line ([0-9]+)");
+  static const std::regex re("at line ([0-9]+)(, column [0-9]+)?");
   std::string out;
   auto it = std::sregex_iterator(msg.begin(), msg.end(), re);
   size_t last = 0;
@@ -110,21 +113,23 @@ CUresult outcome(State& s, CUfunction f, const interp::LaunchConfig& cfg, const 
       if (d.kind == "unsupported" && d.message.find("__assertfail") != std::string::npos) code = CUDA_ERROR_ASSERT;
     }
     std::string cfile;
-    uint32_t cline = 0;
-    std::string src = cuda_pos(*f->mod, d.line, &cfile, &cline);
+    uint32_t cline = 0, ccol = 0;
+    std::string src = cuda_pos(*f->mod, d.line, &cfile, &cline, &ccol);
     const std::string kernel = demangle(d.kernel), message = with_cuda_lines(*f->mod, d.message);
     if (!s.dev.report_path.empty())
       records += "{\"launch\":" + std::to_string(launch_no) + ",\"kernel\":" + json_str(kernel) +
-                 ",\"kind\":" + json_str(d.kind) + ",\"severity\":" + json_str(fatal ? "error" : "warning") +
+                 ",\"kind\":" + json_str(d.kind) + ",\"severity\":" + json_str(d.severity) +
                  ",\"message\":" + json_str(message) + ",\"ptx_file\":" + json_str(d.file) +
-                 ",\"ptx_line\":" + std::to_string(d.line) +
-                 (src.empty() ? "" : ",\"cuda_file\":" + json_str(cfile) + ",\"cuda_line\":" + std::to_string(cline)) +
+                 ",\"ptx_line\":" + std::to_string(d.line) + ",\"ptx_col\":" + std::to_string(d.col) +
+                 (src.empty() ? ""
+                              : ",\"cuda_file\":" + json_str(cfile) + ",\"cuda_line\":" + std::to_string(cline) +
+                                    ",\"cuda_col\":" + std::to_string(ccol)) +
                  ",\"cta\":" + json_dim(d.cta) + ",\"thread\":" + json_dim(d.thread) +
                  ",\"count\":" + std::to_string(d.count) + "}\n";
- if (!fatal && s.dev.quiet_warnings) continue;
+    if (d.severity != "error" && s.dev.quiet_warnings) continue;
     if (!s.dev.report_path.empty()) continue;  // ptxcheck exec prints the report
-    std::string where = d.file + ":" + std::to_string(d.line);
-    report((src.empty() ? where : src) + ": " + (fatal ? "error" : "warning") + ": " + d.kind + ": " + message +
+    std::string where = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
+    report((src.empty() ? where : src) + ": " + d.severity + ": " + d.kind + ": " + message +
            " (kernel " + kernel + ", CTA " + coords(d.cta) + ", thread " + coords(d.thread) +
            (src.empty() ? "" : ", PTX " + where) + ")" + (d.count > 1 ? " [" + std::to_string(d.count) + " times]" : ""));
   }

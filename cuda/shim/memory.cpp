@@ -73,7 +73,7 @@ namespace {
 // .file/.loc directives (PTX ISA 11.5.2, 11.5.3): which CUDA source line
 // each PTX line belongs to.
 void index_loc(CUmod_st& m, const std::string& text) {
-  uint32_t file = 0, line = 0;
+  uint32_t file = 0, line = 0, col = 0;
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
@@ -81,8 +81,9 @@ void index_loc(CUmod_st& m, const std::string& text) {
     std::string_view l(text.data() + pos, end - pos);
     size_t i = l.find_first_not_of(" \t");
     if (i != std::string_view::npos && l.size() > i + 4 && l.substr(i, 4) == ".loc" && std::isspace(static_cast<unsigned char>(l[i + 4]))) {
-      unsigned f = 0, n = 0;
-      if (std::sscanf(std::string(l.substr(i + 4)).c_str(), "%u %u", &f, &n) == 2) file = f, line = n;
+      unsigned f = 0, n = 0, c = 0;
+      const int got = std::sscanf(std::string(l.substr(i + 4)).c_str(), "%u %u %u", &f, &n, &c);
+      if (got >= 2) file = f, line = n, col = got == 3 ? c : 0;
     } else if (i != std::string_view::npos && l.substr(i, 5) == ".file") {
       unsigned f = 0;
       std::string rest(l.substr(i + 5));
@@ -90,7 +91,7 @@ void index_loc(CUmod_st& m, const std::string& text) {
       if (std::sscanf(rest.c_str(), "%u", &f) == 1 && q1 != std::string::npos && q2 > q1)
         m.loc_files[f] = rest.substr(q1 + 1, q2 - q1 - 1);
     }
-    m.loc.emplace_back(file, line);  // m.loc[k] is PTX line k + 1
+    m.loc.push_back({file, line, col});  // m.loc[k] is PTX line k + 1
     pos = end + 1;
   }
   if (m.loc_files.empty()) m.loc.clear();

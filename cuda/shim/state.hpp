@@ -39,8 +39,11 @@ struct CUmod_st {
   std::vector<CUfunction> funcs;  // created on first cuModuleGetFunction
   // CUDA source positions from the PTX's .loc/.file directives (nvcc
   // -lineinfo or -G): for each PTX line, the .file index and line of the
-  // .loc in force there (index 0: none).
-  std::vector<std::pair<uint32_t, uint32_t>> loc;
+  // .loc in force there (index 0: none), and its column (0: not given).
+  struct Loc {
+    uint32_t file = 0, line = 0, col = 0;
+  };
+  std::vector<Loc> loc;
   std::map<uint32_t, std::string> loc_files;
 };
 

@@ -162,7 +162,32 @@ const auto module_end_def = eoi;
 
 const auto ident_def = lexeme[(letter >> *idchar) | (char_("_$%") >> +idchar)];
 const auto dword_def = lexeme[char_('.') >> +dchar];
-const auto string_lit_def = lexeme['"' > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
+// The opening quote of a string literal (in .pragma and .file directives;
+// the grammar keeps a string on one line, PTX ISA 4.1). A string without
+// its closing quote on the same line is reported at the opening quote
+// itself, not where the expectation failed (after the line's end).
+struct open_quote_parser : x3::parser<open_quote_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, const It& last, const Ctx& ctx, RCtx&, Attr&) const {
+    if (first == last || *first != '"') return false;
+    for (It p = first + 1; p != last; ++p) {
+      if (*p == '\\' && p + 1 != last) {
+        ++p;
+      } else if (*p == '"') {
+        ++first;
+        return true;
+      } else if (*p == '\n') {
+        break;
+      }
+    }
+    const ParseState& st = state(ctx);
+    throw InputError(st.file, st.pos(first), "unterminated string literal");
+  }
+};
+inline constexpr open_quote_parser open_quote{};
+const auto string_lit_def = lexeme[open_quote > raw[*(('\\' >> char_) | ~char_("\"\n"))] > '"'];
 
 auto set_reg_name = [](auto& ctx) { _val(ctx).name.assign(_attr(ctx).begin(), _attr(ctx).end()); };
 auto set_reg_sel = [](auto& ctx) { _val(ctx).sel.assign(_attr(ctx).begin(), _attr(ctx).end()); };

@@ -108,7 +108,7 @@ bool Machine::step(Warp& w) {
   steps += static_cast<uint64_t>(std::popcount(g));
   if (steps > opt.max_steps) {
     res.step_limit = true;
-    diag(DiagKind::StepLimit, true, c, T[std::countr_zero(g)], in.line,
+    diag(DiagKind::StepLimit, true, c, T[std::countr_zero(g)], in,
          "step budget of " + std::to_string(opt.max_steps) + " thread instructions exceeded");
     stop_ = true;
     return false;
@@ -275,7 +275,7 @@ bool Machine::step(Warp& w) {
           rg = sh;
           off = a;
           if (!st && !sh->is_init(off, total))
-            diag(DiagKind::UninitializedRead, false, c, t, in.line, "read of uninitialised shared::cta memory");
+            diag(DiagKind::UninitializedRead, false, c, t, in, "read of uninitialised shared::cta memory");
         } else {
           Where wh;
           if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
@@ -354,7 +354,7 @@ bool Machine::step(Warp& w) {
       FOR_LANES(m) {
         uint64_t idx = val(in.src[0], l) & 0xffffffffu;
         if (idx >= tab.size()) {
-          diag(DiagKind::BadBranch, true, c, T[l], in.line,
+          diag(DiagKind::BadBranch, true, c, T[l], in,
                "brx.idx index " + std::to_string(idx) + " is not below the length " + std::to_string(tab.size()) +
                    " of its .branchtargets list (undefined behaviour)");
           stop_ = true;
@@ -416,7 +416,7 @@ bool Machine::step(Warp& w) {
       return true;
     case IrOp::Trap:
       if (m) {
-        diag(DiagKind::Trap, true, c, T[std::countr_zero(m)], in.line, "trap executed");
+        diag(DiagKind::Trap, true, c, T[std::countr_zero(m)], in, "trap executed");
         stop_ = true;
         return true;
       }
@@ -429,7 +429,7 @@ bool Machine::step(Warp& w) {
       break;
     case IrOp::Unsupported:
       if (m) {
-        diag(DiagKind::Unsupported, true, c, T[std::countr_zero(m)], in.line,
+        diag(DiagKind::Unsupported, true, c, T[std::countr_zero(m)], in,
              "instruction not supported by the interpreter: " + prog.messages[in.target]);
         stop_ = true;
         return true;
@@ -444,7 +444,7 @@ bool Machine::step(Warp& w) {
       Thread& t0 = T[std::countr_zero(m)];
       uint32_t id = static_cast<uint32_t>(get(in.src[0], t0, 0, w));
       if (id >= 16) {
-        diag(DiagKind::BarrierId, true, c, t0, in.line, "barrier id " + std::to_string(id) + " is not in 0..15");
+        diag(DiagKind::BarrierId, true, c, t0, in, "barrier id " + std::to_string(id) + " is not in 0..15");
         stop_ = true;
         return true;
       }
@@ -452,7 +452,7 @@ bool Machine::step(Warp& w) {
       if (in.src[1].kind != Opnd::None) {
         uint32_t cnt = static_cast<uint32_t>(get(in.src[1], t0, 0, w));
         if (b.arrived && b.expected != cnt)
-          diag(DiagKind::BarrierDivergence, true, c, t0, in.line, "threads arrive at barrier " + std::to_string(id) +
+          diag(DiagKind::BarrierDivergence, true, c, t0, in, "threads arrive at barrier " + std::to_string(id) +
                                                                " with different thread counts");
         b.expected = cnt;
       }
@@ -547,7 +547,7 @@ bool Machine::step(Warp& w) {
         uint64_t sz = get(in.src[0], t, l, w), al = std::max<uint64_t>(1, get(in.src[1], t, l, w));
         uint64_t p = (t.sp + al - 1) / al * al;
         if (p + sz > (1u << 20)) {
-          diag(DiagKind::StackOverflow, true, c, t, in.line, "alloca exceeds the 1 MiB per-thread stack");
+          diag(DiagKind::StackOverflow, true, c, t, in, "alloca exceeds the 1 MiB per-thread stack");
           stop_ = true;
           return true;
         }

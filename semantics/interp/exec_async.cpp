@@ -44,7 +44,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.cta = static_cast<int>(w.cta->rank);
     out.fault = Fault::None;
     if (!write && !out.region->is_init(out.off, size))
-      diag(DiagKind::UninitializedRead, false, *w.cta, t, in.line, "read of uninitialised shared::cta memory");
+      diag(DiagKind::UninitializedRead, false, *w.cta, t, in, "read of uninitialised shared::cta memory");
   } else {
     ThreadMem tm = tmem(t, *w.cta);
     out = mem.translate(sp, addr, size, size, tm);
@@ -56,13 +56,13 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
                     : out.fault == Fault::ReadOnly ? "access to read-only memory"
                                                    : "access out of bounds",
                     space_name(sp), static_cast<unsigned long long>(addr));
-      diag(fault_kind(out.fault), true, *w.cta, t, in.line, buf);
+      diag(fault_kind(out.fault), true, *w.cta, t, in, buf);
       stop_ = true;
       return false;
     }
     if (out.space == Space::Global) hot = out.region;
     if (!write && !out.region->is_init(out.off, size))
-      diag(DiagKind::UninitializedRead, false, *w.cta, t, in.line,
+      diag(DiagKind::UninitializedRead, false, *w.cta, t, in,
            std::string("read of uninitialised ") + space_name(out.space) + " memory");
   }
   // mbarrier objects and atomics are not data of the proxies (atomic)
@@ -206,7 +206,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
         Where dw, sw;
         if (n % 16 || !n) {
-          diag(DiagKind::Misaligned, true, c, t, in.line, "cp.async.bulk size must be a non-zero multiple of 16");
+          diag(DiagKind::Misaligned, true, c, t, in, "cp.async.bulk size must be a non-zero multiple of 16");
           stop_ = true;
           return true;
         }
@@ -249,7 +249,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         uint64_t n = get(in.src[0], t, l, w);
         uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? w.rp[l][in.addr.slot] : 0));
         if (n % 8) {
-          diag(DiagKind::Misaligned, true, c, t, in.line, "st.bulk size must be a multiple of 8");
+          diag(DiagKind::Misaligned, true, c, t, in, "st.bulk size must be a multiple of 8");
           stop_ = true;
           return true;
         }

@@ -98,7 +98,7 @@ void Machine::proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, un
     if (!v) continue;
     uint32_t g = static_cast<uint32_t>(v >> 32) - 1;
     if (fences(g) != static_cast<uint32_t>(v)) continue;  // the writer fenced since
-    diag(DiagKind::DataRace, true, *w.cta, t, in.line,
+    diag(DiagKind::DataRace, true, *w.cta, t, in,
          std::string("async-proxy ") + (write ? "write" : "read") + " of shared memory that a generic-proxy write at line " +
              std::to_string(gl[wh.off + b]) + (g == t.gid ? " by this thread" : " by another thread") +
              " stored without a fence.proxy.async after it (proxies, PTX ISA 8.6; 9.7.12.4)");
@@ -120,7 +120,7 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       return v;
     };
     auto fail = [&](DiagKind kind, const std::string& msg) {
-      diag(kind, true, c, t, in.line, msg);
+      diag(kind, true, c, t, in, msg);
       stop_ = true;
       return true;
     };

@@ -83,7 +83,8 @@ struct Inst {
   Addr addr;
   Addr addr2;           // second address (cp.async source)
   arith::OpDesc fn;     // IrOp::Arith
-  uint32_t line = 0;    // PTX source line
+  uint32_t line = 0;    // PTX source line and column of the instruction (1-based; 0 unknown)
+  uint32_t col = 0;
   // ld/st/atom/red/fence: the memory-model semantics (PTX ISA 8.4 Operation
   // types, 8.5 Scope) with PTX's defaults applied (parser/litmus/mem_defaults);
   // mbarrier and barrier.cluster operations: theirs (lower_insn.hpp sync_mm).

@@ -324,6 +324,7 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
   Inst end;
   end.op = af.is_entry ? IrOp::Exit : IrOp::Ret;
   end.line = af.pos.line;
+  end.col = af.pos.col;
   ctx.prog.code.push_back(end);
   for (const auto& [pc, lab] : ctx.fixups) {
     auto it = ctx.labels.find(lab.first);

@@ -29,6 +29,7 @@ class InsnLowering {
  public:
   InsnLowering(LowerCtx& c, const ast::Instruction& in, SourcePos pos) : ctx(c), in(in) {
     i.line = pos.line;
+    i.col = pos.col;
     if (in.guard) {
       const LocalSym* s = ctx.find_local(in.guard->reg);
       if (!s || s->kind != LocalSym::Reg) ctx.fail(in.guard->pos, "unknown predicate '" + in.guard->reg + "'");
@@ -65,6 +66,7 @@ class InsnLowering {
     Inst u;
     u.op = IrOp::Unsupported;
     u.line = i.line;
+    u.col = i.col;
     u.guarded = i.guarded;
     u.guard = i.guard;
     u.guard_neg = i.guard_neg;

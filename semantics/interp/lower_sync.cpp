@@ -309,6 +309,7 @@ void InsnLowering::async_op() {
       tx.order = mm::Order::Release;  // makes the issuing thread's store visible with the phase
       tx.scope = mm::Scope::Cluster;
       tx.line = i.line;
+      tx.col = i.col;
       tx.guarded = i.guarded;
       tx.guard = i.guard;
       tx.guard_neg = i.guard_neg;

@@ -40,9 +40,9 @@ HookAccess Machine::hook_access(const Inst& in, HookKind k, const Where& wh, con
   return a;
 }
 
-void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, uint32_t line,
+void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, const Inst& at,
                    const std::string& msg) {
-  auto key = std::make_pair(kind, line);
+  auto key = std::make_tuple(kind, at.line, at.col);
   auto it = seen_.find(key);
   if (it != seen_.end()) {
     ++res.diagnostics[it->second].count;
@@ -55,7 +55,8 @@ void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, uin
   d.cta = c.id;
   d.thread = t.tid;
   d.file = prog.file;
-  d.line = line;
+  d.line = at.line;
+  d.col = at.col;
   d.message = msg;
   seen_[key] = res.diagnostics.size();
   res.diagnostics.push_back(std::move(d));
@@ -175,7 +176,7 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
   if (b.arrived < need || b.arrived == 0) return;
   if (!b.expected && c.exited) {
     Thread& t0 = c.threads[b.waiting.empty() ? 0 : b.waiting[0]];
-    diag(DiagKind::BarrierDivergence, false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0].line,
+    diag(DiagKind::BarrierDivergence, false, c, t0, prog.code[t0.pc ? t0.pc - 1 : 0],
          "barrier " + std::to_string(id) + " completed without " + std::to_string(c.exited) +
              " thread(s) of the CTA that exited before arriving (undefined behaviour, PTX ISA 9.7.13.1 bar, barrier)");
   }
@@ -213,7 +214,7 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     uint64_t a = get(cs.fnptr, t, lane, w);
     uint64_t idx = (a - kFuncAddrBase) / 16;
     if (a < kFuncAddrBase || (a - kFuncAddrBase) % 16 || idx >= prog.funcs.size()) {
-      diag(DiagKind::BadCall, true, *w.cta, t, in.line, "indirect call through an address that is not a function");
+      diag(DiagKind::BadCall, true, *w.cta, t, in, "indirect call through an address that is not a function");
       stop_ = true;
       return;
     }
@@ -239,12 +240,12 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     return;
   }
   if (!f.defined) {
-    diag(DiagKind::Unsupported, true, *w.cta, t, in.line, "call to external function '" + f.name + "' that has no body");
+    diag(DiagKind::Unsupported, true, *w.cta, t, in, "call to external function '" + f.name + "' that has no body");
     stop_ = true;
     return;
   }
   if (t.frames.size() >= kMaxFrames || t.sp + f.frame_bytes + 16 > kMaxLocal) {
-    diag(DiagKind::StackOverflow, true, *w.cta, t, in.line, "call depth or stack size limit exceeded");
+    diag(DiagKind::StackOverflow, true, *w.cta, t, in, "call depth or stack size limit exceeded");
     stop_ = true;
     return;
   }
@@ -367,8 +368,8 @@ void Machine::deadlock(Cta& c) {
                        : t.st == TState::WarpWait   ? "waits for warp lanes that never reach the same .sync instruction"
                        : t.st == TState::ClusterWait ? "waits at a cluster barrier that can never complete"
                                                      : "cannot make progress";
-    uint32_t line = t.st == TState::WarpWait ? prog.code[t.pc].line : in.line;
-    diag(DiagKind::BarrierDeadlock, true, c, t, line,
+    const Inst& at = t.st == TState::WarpWait ? prog.code[t.pc] : in;
+    diag(DiagKind::BarrierDeadlock, true, c, t, at,
          "deadlock: thread " + what + " (" + std::to_string(c.exited) + " of " + std::to_string(c.threads.size()) +
              " threads exited)");
     break;

@@ -35,7 +35,7 @@ const char* diag_kind_name(DiagKind k);
 struct RaceAccess {
   std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};
   uint32_t warp = 0, lane = 0;  // warp in the CTA, lane in the warp
-  uint32_t line = 0;            // PTX line
+  uint32_t line = 0, col = 0;   // PTX line and column
   std::string source;           // `.loc` position "file:line", or ""
   bool write = false;
   uint32_t size = 0;
@@ -56,7 +56,7 @@ struct Diagnostic {
   std::string kernel;
   std::array<uint32_t, 3> cta{0, 0, 0}, thread{0, 0, 0};
   std::string file;
-  uint32_t line = 0;
+  uint32_t line = 0, col = 0;  // of the PTX instruction
   std::string message;
   uint64_t count = 1;    // occurrences folded into this one (same kind and line)
   std::shared_ptr<const RaceInfo> race;  // data-race, warp-sync-race

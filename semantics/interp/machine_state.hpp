@@ -123,7 +123,8 @@ class Machine {
   void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);
 
   // Diagnostics; an error with `fatal` stops the launch.
-  void diag(DiagKind kind, bool error, const Cta& c, const Thread& t, uint32_t line, const std::string& msg);
+  // `at`: the instruction whose line and column the diagnostic names.
+  void diag(DiagKind kind, bool error, const Cta& c, const Thread& t, const Inst& at, const std::string& msg);
   bool stopped() const { return stop_; }
 
   const Program& prog;
@@ -179,7 +180,7 @@ class Machine {
   void setup_memory();
   void run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid);
   void deadlock(Cta& c);
-  std::map<std::pair<DiagKind, uint32_t>, size_t> seen_;
+  std::map<std::tuple<DiagKind, uint32_t, uint32_t>, size_t> seen_;  // (kind, line, col) -> index
   std::vector<std::unique_ptr<Cta>> pool_;
 public:
   std::map<std::pair<const Region*, uint64_t>, int64_t> txcount_;  // mbarrier transaction bytes

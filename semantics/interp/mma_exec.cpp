@@ -41,7 +41,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     unconverge(w);
     FOR_LANES(g & ~m) T[l].pc = pc + 1;
     if (w.nlanes < 32 || alive != full) {
-      diag(DiagKind::WarpSync, true, c, T[std::countr_zero(m)], in.line,
+      diag(DiagKind::WarpSync, true, c, T[std::countr_zero(m)], in,
            "warp-level matrix instruction needs all 32 lanes of the warp (.sync.aligned, PTX ISA 9.7.14); " +
                std::to_string(std::popcount(alive)) + " are live");
       stop_ = true;
@@ -56,6 +56,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     }
   }
   w.coll.add(full);  // a warp-collective .sync instruction (races.hpp: warp-sync-race)
+  if (hook_) hook_->warp_collective(c, w.index, full);
   auto reg = [&](uint32_t l, const Opnd& o) { return get(o, T[l], l, w); };
   auto set = [&](uint32_t l, const Opnd& o, uint64_t v) {
     if (o.kind == Opnd::Reg) T[l].regs[T[l].reg_base + o.slot] = v;
@@ -67,7 +68,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     return a;
   };
   auto misaligned = [&](uint32_t l, const std::string& what) {
-    diag(DiagKind::Misaligned, true, c, T[l], in.line, what);
+    diag(DiagKind::Misaligned, true, c, T[l], in, what);
     stop_ = true;
   };
   switch (s.op) {

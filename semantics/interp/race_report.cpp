@@ -64,6 +64,7 @@ void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, u
     r.warp = lin / 32;
     r.lane = lin % 32;
     r.line = x.pc < prog.code.size() ? prog.code[x.pc].line : 0;
+    r.col = x.pc < prog.code.size() ? prog.code[x.pc].col : 0;
     r.source = prog.source_of(x.pc);
     r.write = wr;
     r.size = sz;
@@ -76,10 +77,10 @@ void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, u
   const std::string where = info->space + " " + hex(info->second.address) + (shared ? " of CTA " + xyz(info->owner) : "");
   std::string msg = describe(info->second, where, false) + " races with a " +
                     describe(info->first, hex(info->first.address), !same_cta) + " at line " +
-                    std::to_string(info->first.line) + ": " +
+                    std::to_string(info->first.line) + ", column " + std::to_string(info->first.col) + ": " +
                     (ws ? "ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
                         : "neither morally strong nor ordered by causality order (PTX ISA 8.7.1)");
-  diag(kind, error, *w.cta, t, in.line, msg);
+  diag(kind, error, *w.cta, t, in, msg);
   if (res.diagnostics.size() > before) res.diagnostics.back().race = std::move(info);
 }
 

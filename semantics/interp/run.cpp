@@ -72,7 +72,7 @@ std::string race_json(const RaceInfo& ri) {
     std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(a.address));
     return "{\"access\": \"" + std::string(a.write ? "write" : "read") + "\", \"cta\": " + coords(a.cta) +
            ", \"thread\": " + coords(a.thread) + ", \"warp\": " + std::to_string(a.warp) +
-           ", \"lane\": " + std::to_string(a.lane) + ", \"line\": " + std::to_string(a.line) +
+           ", \"lane\": " + std::to_string(a.lane) + ", \"line\": " + std::to_string(a.line) + ", \"col\": " + std::to_string(a.col) +
            ", \"source\": " + jstr(a.source) + ", \"address\": \"" + addr + "\", \"size\": " +
            std::to_string(a.size) + ", \"order\": " + jstr(a.order) + "}";
   };
@@ -101,7 +101,7 @@ std::string format_json(const RunReport& r) {
     const Diagnostic& d = r.result.diagnostics[i];
     o << (i ? ",\n" : "\n") << "    {\"kind\": " << jstr(d.kind) << ", \"severity\": " << jstr(d.severity)
       << ", \"kernel\": " << jstr(d.kernel) << ", \"cta\": " << coords(d.cta) << ", \"thread\": " << coords(d.thread)
-      << ", \"file\": " << jstr(d.file) << ", \"line\": " << d.line << ", \"message\": " << jstr(d.message)
+      << ", \"file\": " << jstr(d.file) << ", \"line\": " << d.line << ", \"col\": " << d.col << ", \"message\": " << jstr(d.message)
       << ", \"count\": " << d.count;
     if (d.race) o << ", \"race\": " << race_json(*d.race);
     o << "}";
@@ -127,7 +127,7 @@ std::string format_text(const RunReport& r) {
     o << '\n';
   }
   for (const auto& d : r.result.diagnostics) {
-    o << d.file << ':' << d.line << ": " << d.severity << ": " << d.kind << ": " << d.message << " (kernel "
+    o << d.file << ':' << d.line << ':' << d.col << ": " << d.severity << ": " << d.kind << ": " << d.message << " (kernel "
       << d.kernel << ", CTA " << coords(d.cta) << ", thread " << coords(d.thread) << ")";
     if (d.count > 1) o << " [" << d.count << " times]";
     o << '\n';

@@ -168,7 +168,7 @@ class Tracer {
 
  private:
   [[noreturn]] void fail(const Inst& in, const std::string& msg) const {
-    throw InputError(prog_.file, SourcePos{in.line, 0}, msg);
+    throw InputError(prog_.file, SourcePos{in.line, in.col}, msg);
   }
 
   uint64_t val(const State& s, const Opnd& o) const {
@@ -500,9 +500,9 @@ void trace_check(const Program& prog, uint32_t func) {
   for (uint32_t pc = r.begin; pc < r.end; ++pc) {
     const Inst& in = prog.code[pc];
     if (in.op == IrOp::Unsupported)
-      throw InputError(prog.file, SourcePos{in.line, 0}, "instruction not supported: " + prog.messages[in.target]);
+      throw InputError(prog.file, SourcePos{in.line, in.col}, "instruction not supported: " + prog.messages[in.target]);
     if (!supported(in.op))
-      throw InputError(prog.file, SourcePos{in.line, 0},
+      throw InputError(prog.file, SourcePos{in.line, in.col},
                        std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");
   }
 }

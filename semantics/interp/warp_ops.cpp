@@ -50,7 +50,7 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
     for (uint32_t l = 0; l < w.nlanes; ++l)
       if (T[l].st == TState::WarpWait && T[l].pc == pc && mask_of(l) == mm) waiting |= 1u << l;
     if (sub & ~mm)
-      diag(DiagKind::WarpSync, false, c, T[std::countr_zero(sub & ~mm)], in.line,
+      diag(DiagKind::WarpSync, false, c, T[std::countr_zero(sub & ~mm)], in,
            "executing lane is not in the instruction's membermask (undefined behaviour)");
     uint32_t part = sub | waiting;
     if ((mm & alive) & ~part) {  // wait for the other lanes of the mask
@@ -74,7 +74,10 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
   // Any warp-collective .sync instruction: the lanes wait for each other
   // but (except bar.warp.sync) no memory ordering is stated (races.hpp:
   // warp-sync-race).
-  if (in.op != IrOp::Activemask && !((in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1))) w.coll.add(part);
+  if (in.op != IrOp::Activemask && !((in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1))) {
+    w.coll.add(part);
+    if (hook_) hook_->warp_collective(c, w.index, part);
+  }
   switch (in.op) {
     case IrOp::WarpSync:  // orders memory among the participating lanes (PTX ISA 9.7.13.3)
       if (races.enabled) {
@@ -104,7 +107,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
         if (!p) j = static_cast<int>(l);
         if (static_cast<uint32_t>(j) >= w.nlanes || !((mm >> j) & 1)) {
           if (p)
-            diag(DiagKind::ShflSource, false, c, T[l], in.line,
+            diag(DiagKind::ShflSource, false, c, T[l], in,
                  (in.flags & 1) ? "shfl.sync reads a lane outside membermask (undefined value)"
                                 : "shfl reads a lane that does not execute it (unpredictable value)");
         }
@@ -215,7 +218,7 @@ void Machine::vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t arg
   };
   std::string f;
   if (!cstring(fmt, f)) {
-    diag(DiagKind::Printf, true, *ctas[static_cast<size_t>(tm.cta_rank)], t, in.line, "printf format string is not readable");
+    diag(DiagKind::Printf, true, *ctas[static_cast<size_t>(tm.cta_rank)], t, in, "printf format string is not readable");
     return;
   }
   std::string out;

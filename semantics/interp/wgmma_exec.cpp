@@ -72,7 +72,7 @@ void Machine::wg_touch(Warp& w, const Inst& in, uint32_t m) {
                (in.addr2.base == Addr::Reg && busy(in.addr2.slot));
     for (unsigned k = 0; k < 4; ++k) hit = hit || check(in.dst[k]) || check(in.src[k]);
     if (hit) {
-      diag(DiagKind::WgmmaAsync, true, *w.cta, t, in.line,
+      diag(DiagKind::WgmmaAsync, true, *w.cta, t, in,
            "accesses a register of a wgmma.mma_async in flight (line " + std::to_string(t.wg_ops.back().line) +
                ") before the wgmma.wait_group that completes it (undefined, PTX ISA 9.7.15.7.3)");
       return;
@@ -119,7 +119,7 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
     for (uint32_t l = 0; complete_group && l < 32; ++l) complete_group = c.threads[o.first + l].st != TState::Exited;
   }
   if (w.nlanes < 32 || alive != full || !complete_group) {
-    diag(DiagKind::WarpSync, true, c, T[std::countr_zero(m)], in.line,
+    diag(DiagKind::WarpSync, true, c, T[std::countr_zero(m)], in,
          "wgmma.mma_async needs all 128 threads of its warpgroup (four warps, .sync.aligned, PTX ISA 9.7.15.5.2)");
     stop_ = true;
     return true;
@@ -146,7 +146,7 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
   }
   bool fenced = W[0]->wg_fenced && W[1]->wg_fenced && W[2]->wg_fenced && W[3]->wg_fenced;
   if (!fenced)
-    diag(DiagKind::WgmmaFence, true, c, *G[0], in.line,
+    diag(DiagKind::WgmmaFence, true, c, *G[0], in,
          "wgmma.mma_async without a wgmma.fence after the last access to its accumulator or A registers "
          "(or before the first wgmma.mma_async; undefined, PTX ISA 9.7.15.7.1)");
   Thread& t0 = *G[0];

@@ -35,6 +35,7 @@ std::vector<std::string> split_lines(const std::string& text) {
 Result::Run make_run(const Hook& h, const Shared& sh, const interp::LaunchSpec& spec,
                      const std::vector<uint64_t>& out_base, const interp::RunResult& rr) {
   Result::Run run;
+  run.colls = h.colls;
   mm::Skeleton& s = run.skeleton;
   for (size_t i = 0; i < sh.locs.size(); ++i) {
     mm::Location l;
@@ -154,6 +155,20 @@ struct OutKey {
   bool operator<(const OutKey& o) const { return bytes < o.bytes; }
 };
 
+// Both accesses are by lanes of one warp that took part in a warp-collective
+// .sync instruction after the earlier and before the later one (races.hpp:
+// the warp-sync-race class; such an instruction orders no memory).
+bool warp_sync(const Result::Run& run, const EventSource& a, const EventSource& b) {
+  if (a.cta_uid != b.cta_uid || a.warp != b.warp || a.coll_seq == b.coll_seq) return false;
+  auto it = run.colls.find({a.cta_uid, a.warp});
+  if (it == run.colls.end()) return false;
+  const uint32_t both = (1u << a.lane) | (1u << b.lane);
+  const uint32_t lo = std::min(a.coll_seq, b.coll_seq), hi = std::max(a.coll_seq, b.coll_seq);
+  for (uint32_t k = lo; k < hi && k < it->second.size(); ++k)  // the collectives after `lo` accesses, up to `hi`
+    if ((it->second[k] & both) == both) return true;
+  return false;
+}
+
 // 8.7.1: conflicting accesses (overlapping, one a write) of different
 // threads that are neither morally strong nor ordered by causality.
 void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm::Model& m, const mm::Execution& ex,
@@ -178,9 +193,14 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
       r.first_write = s.events[static_cast<size_t>(x)].kind == mm::EventKind::Write;
       r.second_write = s.events[static_cast<size_t>(y)].kind == mm::EventKind::Write;
       r.location = s.locations[static_cast<size_t>(ea.loc)].name;
+      r.warp_sync = warp_sync(run, r.first, r.second);
       bool dup = false;
-      for (const Race& o : races)
-        dup = dup || (o.first.line == r.first.line && o.second.line == r.second.line && o.location == r.location);
+      for (Race& o : races)
+        if (o.first.line == r.first.line && o.first.col == r.first.col && o.second.line == r.second.line &&
+            o.second.col == r.second.col && o.location == r.location) {
+          dup = true;
+          o.warp_sync = o.warp_sync && r.warp_sync;  // a data race in some run is a data race
+        }
       if (!dup) races.push_back(std::move(r));
     }
   }
@@ -269,7 +289,8 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
         if (d.kind == "barrier-deadlock") deadlock = true;
         else fault = true;
         if (d.kind != "barrier-deadlock" && res.stats.first_fault.empty())
-          res.stats.first_fault = d.file + ":" + std::to_string(d.line) + ": " + d.kind + ": " + d.message;
+          res.stats.first_fault =
+              d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col) + ": " + d.kind + ": " + d.message;
       }
       {  // writes on any path feed the value sets and their bound
         size_t writes = 0;
@@ -349,7 +370,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       ++o.executions;
       if (!o.witness) o.witness = Witness{s, ex, run.sources};
       if (!st) st = mm::build_static(s, opt.model);
-      find_races(run, *st, opt.model, ex, res.races);
+      if (opt.races) find_races(run, *st, opt.model, ex, res.races);
       return true;
     });
   }

@@ -49,13 +49,17 @@ struct Options {
   uint64_t max_runs = 2'000'000;    // launches replayed in one round
   int max_values = 256;             // per communicating location
   uint64_t max_steps = 20'000'000;  // thread instructions per launch
+  bool races = true;                // report races (--races=off: not)
+  bool strict_races = false;        // a warp-sync-race is an error (--races=strict)
 };
 
-// Where an event comes from: the thread and the PTX source line.
+// Where an event comes from: the thread and the PTX source line and column.
 struct EventSource {
   std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
-  uint32_t line = 0;
+  uint32_t line = 0, col = 0;
   std::string text;  // the PTX line, trimmed
+  uint32_t cta_uid = 0, warp = 0, lane = 0;  // warp in the CTA, lane in the warp
+  uint32_t coll_seq = 0;  // warp-collective .sync instructions its warp had executed before the access
 };
 
 struct Witness {
@@ -70,10 +74,15 @@ struct Outcome {
   std::optional<Witness> witness;
 };
 
+// A race (PTX ISA 8.7.1) in the classes of docs/races.md: a warp-sync-race
+// when, in every run that showed it, both accesses are by lanes of one warp
+// that took part in a warp-collective .sync instruction between them (which
+// orders no memory); a data-race otherwise.
 struct Race {
   EventSource first, second;  // first.line <= second.line
   bool first_write = false, second_write = false;
   std::string location;
+  bool warp_sync = false;
 };
 
 struct Stats {
@@ -98,6 +107,8 @@ struct Result {
     std::vector<EventSource> sources;
     std::vector<std::vector<uint8_t>> buffers;
     std::vector<std::pair<int, std::pair<size_t, uint64_t>>> placement;  // loc -> (output, byte offset)
+    // (CTA uid, warp) -> the lanes of each warp-collective .sync instruction it executed, in order.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> colls;
   };
   std::vector<Run> runs;
 };

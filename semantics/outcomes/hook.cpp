@@ -201,13 +201,22 @@ bool Hook::ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const {
   return a_gid < b.vc.size() && b.vc[a_gid] >= a_epoch;
 }
 
+void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes) {
+  colls[{c.uid, warp}].push_back(lanes);
+}
+
 int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
   e.thread = static_cast<int>(r.t->gid);  // renumbered when the skeleton is built
   EventSource s;
   s.cta = r.cta;
   s.tid = r.t->tid;
+  s.cta_uid = r.cta_uid;
+  s.warp = r.warp;
+  s.lane = r.t->lin % 32;
+  if (auto it = colls.find({r.cta_uid, r.warp}); it != colls.end()) s.coll_seq = static_cast<uint32_t>(it->second.size());
   if (in) {
     s.line = in->line;
+    s.col = in->col;
     if (in->line >= 1 && in->line <= sh_.ptx_lines.size()) s.text = sh_.ptx_lines[in->line - 1];
   }
   e.label = s.text;

@@ -2,7 +2,8 @@
 """The ptxcheck CLI explains itself: `--help` lists every row of
 checker/subcommands.def, `SUB --help` gives each subcommand's options with a
 usage line naming the program, `--version` names the PTX ISA, and every
-usage error is one line on stderr with exit 2."""
+usage error is one line on stderr (`ptxcheck SUB:1:COL: error: ...`, the
+column of the offending argument) with exit 2."""
 import os
 import re
 import subprocess
@@ -46,8 +47,8 @@ for sub in subs:
     r = run(sub, "--no-such-option")
     lines = r.stderr.splitlines()
     check(r.returncode == 2, sub + " --no-such-option exits 2")
-    check(len(lines) == 1 and lines[0].startswith("ptxcheck " + sub + ": ") and r.stdout == "",
-          sub + " usage error is one line: " + r.stderr)
+    check(len(lines) == 1 and re.match(r"ptxcheck %s:1:\d+: error: " % sub, lines[0]) is not None and r.stdout == "",
+          sub + " usage error is one line positioned on the command line: " + r.stderr)
 
 r = run()
 check(r.returncode == 2 and len(r.stderr.splitlines()) == 1, "no arguments: one line, exit 2")
