@@ -4,6 +4,7 @@
 //   selfrecord SPEC.json --out RECORDING.json   (ptxcheck's own values; fixtures)
 //   probe --ptxas PATH --out legal.inc          (regenerates the legality table)
 // Exit: 0 ok; 1 compare found mismatches; 2 invalid input or usage.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,60 +19,45 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ptxcheck-instrgen gen --seed S --count N --out DIR [--length L] [--threads T]\n"
-    "       ptxcheck-instrgen compare RECORDING.json [--manifest FILE]\n"
-    "       ptxcheck-instrgen selfrecord SPEC.json --out RECORDING.json\n"
-    "       ptxcheck-instrgen probe --ptxas PATH --out FILE\n";
-
 int usage(const std::string& why) {
-  std::fprintf(stderr, "ptxcheck-instrgen: %s\n%s", why.c_str(), kUsage);
+  std::fprintf(stderr, "ptxcheck-instrgen: %s (see ptxcheck-instrgen --help)\n", why.c_str());
   return 2;
 }
 
-bool num(const std::string& s, unsigned long long& v) {
-  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
-  v = std::stoull(s);
-  return true;
-}
-
-int run(const std::vector<std::string>& a) {
+int run(int argc, char** argv) {
   using namespace ptxcheck::instrgen;
-  if (a.empty()) return usage("missing command");
-  const std::string cmd = a[0];
   std::string out, manifest, ptxas, pos;
   unsigned long long seed = 1, count = 1, length = 40, threads = 32;
-  bool have_seed = false;
-  for (size_t i = 1; i < a.size(); ++i) {
-    auto val = [&](const char* what) -> const std::string& {
-      if (i + 1 >= a.size()) throw std::invalid_argument(std::string(what) + " needs a value");
-      return a[++i];
-    };
-    if (a[i] == "--seed") {
-      if (!num(val("--seed"), seed)) return usage("--seed needs a non-negative integer");
-      have_seed = true;
-    } else if (a[i] == "--count") {
-      if (!num(val("--count"), count) || count > 100000) return usage("--count needs an integer <= 100000");
-    } else if (a[i] == "--length") {
-      if (!num(val("--length"), length) || length == 0 || length > 2000) return usage("--length needs 1..2000");
-    } else if (a[i] == "--threads") {
-      if (!num(val("--threads"), threads) || threads == 0 || threads > 1024) return usage("--threads needs 1..1024");
-    } else if (a[i] == "--out") {
-      out = val("--out");
-    } else if (a[i] == "--manifest") {
-      manifest = val("--manifest");
-    } else if (a[i] == "--ptxas") {
-      ptxas = val("--ptxas");
-    } else if (!a[i].empty() && a[i][0] == '-') {
-      return usage("unknown option '" + a[i] + "'");
-    } else if (pos.empty()) {
-      pos = a[i];
-    } else {
-      return usage("unexpected argument '" + a[i] + "'");
-    }
+  CLI::App app{"Random instruction tests for the hardware harness (hw/README.md).", "ptxcheck-instrgen"};
+  app.require_subcommand(1);
+  CLI::App* gen = app.add_subcommand("gen", "write random instruction tests (PTX, launch spec, manifest) to DIR");
+  gen->add_option("--seed", seed, "random seed")->required();
+  gen->add_option("--count", count, "tests to write")->check(CLI::Range(0ull, 100000ull));
+  gen->add_option("--out", out, "output directory")->required();
+  gen->add_option("--length", length, "instructions per test (default 40)")->check(CLI::Range(1ull, 2000ull));
+  gen->add_option("--threads", threads, "threads of the CTA (default 32)")->check(CLI::Range(1ull, 1024ull));
+  CLI::App* cmp = app.add_subcommand("compare", "compare a recording with the interpreter's values");
+  cmp->add_option("recording", pos, "RECORDING.json")->required();
+  cmp->add_option("--manifest", manifest, "the tests' manifest (default: beside the spec)");
+  CLI::App* self = app.add_subcommand("selfrecord", "ptxcheck's own values as a recording (fixtures, shim checks)");
+  self->add_option("spec", pos, "SPEC.json")->required();
+  self->add_option("--out", out, "RECORDING.json to write")->required();
+  CLI::App* probe_cmd = app.add_subcommand("probe", "regenerate the table of forms ptxas accepts per target");
+  probe_cmd->add_option("--ptxas", ptxas, "the ptxas to ask")->required();
+  probe_cmd->add_option("--out", out, "the table to write (hw/instr/legal.inc)")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    for (char& c : msg)
+      if (c == '\n') c = ' ';
+    return usage(msg);
   }
+  const std::string cmd = app.get_subcommands().front()->get_name();
   if (cmd == "gen") {
-    if (!have_seed || out.empty()) return usage("gen needs --seed and --out");
     GenOptions opt;
     opt.length = static_cast<unsigned>(length);
     opt.threads = static_cast<unsigned>(threads);
@@ -97,32 +83,24 @@ int run(const std::vector<std::string>& a) {
     return r.ok() ? 0 : 1;
   }
   if (cmd == "selfrecord") {
-    if (pos.empty() || out.empty()) return usage("selfrecord needs a spec and --out");
     std::string dir = std::filesystem::path(out).parent_path().string();
     std::string text = self_recording(pos, dir.empty() ? "." : dir);
     std::ofstream(out) << text;
     return 0;
   }
-  if (cmd == "probe") {
-    if (ptxas.empty() || out.empty()) return usage("probe needs --ptxas and --out");
-    return probe(ptxas, out);
-  }
-  return usage("unknown command '" + cmd + "'");
+  return probe(ptxas, out);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    return run(args);
+    return run(argc, argv);
   } catch (const ptxcheck::InputError& e) {
     std::fprintf(stderr, "%s\n", ptxcheck::format_error(e.file(), e.pos(), e.what()).c_str());
     return 2;
   } catch (const ptxcheck::LimitError& e) {
     std::fprintf(stderr, "ptxcheck-instrgen: %s\n", e.what());
     return 3;
-  } catch (const std::invalid_argument& e) {
-    return usage(e.what());
   }
 }
