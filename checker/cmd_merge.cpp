@@ -51,7 +51,7 @@ int cmd_merge(const Args& args) {
         const LitmusRun& first = runs[it->second];
         if (first.status != r.status || (r.status == LitmusRun::Decided && first.result.ok != r.result.ok)) {
           ++conflicts;
-          std::fprintf(stderr, "%s:%u: %s: conflicts with an earlier record of the same test\n", file.c_str(),
+          std::fprintf(stderr, "%s:%u:1: error: %s: conflicts with an earlier record of the same test\n", file.c_str(),
                        line_no, r.path.c_str());
         }
         continue;

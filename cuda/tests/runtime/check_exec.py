@@ -11,6 +11,7 @@ print its PASS line (a program that checks the errors it provokes).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,15 @@ def main():
             problems.append(f"no '{name}: PASS' line")
         if sorted(map(key, got)) != sorted(map(key, expected)):
             problems.append(f"diagnostics {got}\nexpected    {expected}")
+        # Every diagnostic has its PTX and CUDA positions with columns
+        # (file:line:col), in the report and in exec's own lines.
+        for l in (rep or {}).get("launches", []):
+            for x in l["diagnostics"]:
+                if not (x.get("ptx_line", 0) > 0 and x.get("ptx_col", 0) > 0 and "cuda_col" in x):
+                    problems.append(f"diagnostic without PTX/CUDA line and column: {x}")
+        at = re.findall(r" at (\S+:\d+:\d+), PTX (\S+:\d+:\d+)", r.stderr)
+        if len(at) != len(got):
+            problems.append(f"{len(at)} 'at CUDA:line:col, PTX file:line:col' lines for {len(got)} diagnostics")
     if problems:
         print("\n".join(problems))
         print("--- stdout\n" + r.stdout + "--- stderr\n" + r.stderr)
