@@ -40,6 +40,7 @@ Permitted permitted(const litmus::Test& t, const ModelConfig& cfg) {
 const char* class_name(Class c) {
   switch (c) {
     case Class::Violation: return "VIOLATION";
+    case Class::PreModel: return "PRE-MODEL";
     case Class::Undecided: return "UNDECIDED";
     case Class::Witnessed: return "WITNESSED";
     case Class::Unseen: return "UNSEEN";
@@ -51,11 +52,15 @@ Comparison compare(const Recording& r, const Permitted& p) {
   Comparison c;
   for (const auto& [text, n] : r.histogram) {
     if (n == 0) continue;
-    Class k = p.outcomes.count(text) ? Class::Witnessed : p.bound_hit ? Class::Undecided : Class::Violation;
+    Class k = p.outcomes.count(text) ? Class::Witnessed
+              : p.bound_hit          ? Class::Undecided
+              : r.pre_model.empty()  ? Class::Violation
+                                     : Class::PreModel;
     c.outcomes.push_back({text, n, k, 0});
   }
   double bound = r.instances ? 3.0 / static_cast<double>(r.instances) : 1.0;
   for (const auto& text : p.outcomes) {
+    if (r.unlisted) break;  // the source did not report the other outcomes
     auto it = r.histogram.find(text);
     if (it == r.histogram.end() || it->second == 0) c.outcomes.push_back({text, 0, Class::Unseen, std::min(1.0, bound)});
   }
@@ -65,6 +70,7 @@ Comparison compare(const Recording& r, const Permitted& p) {
   for (const auto& o : c.outcomes) {
     switch (o.cls) {
       case Class::Violation: ++c.violations; break;
+      case Class::PreModel: ++c.pre_model; break;
       case Class::Undecided: ++c.undecided; break;
       case Class::Witnessed: ++c.witnessed; break;
       case Class::Unseen: ++c.unseen; break;
@@ -74,18 +80,25 @@ Comparison compare(const Recording& r, const Permitted& p) {
 }
 
 std::string comparison_text(const Recording& r, const Comparison& c, const Permitted& p) {
-  std::string s = fmt::format("Test {} on {} ({} instances, {} incomplete; model unroll {}{})\n", r.test,
-                              r.gpu.empty() ? "?" : r.gpu, r.instances, r.incomplete, p.unroll,
-                              p.bound_hit ? ", bound still hit" : "");
+  std::string s = fmt::format("Test {} on {}{} ({} instances, {} incomplete; model unroll {}{})\n", r.test,
+                              r.gpu.empty() ? "?" : r.gpu, r.architecture.empty() ? "" : " (" + r.architecture + ")",
+                              r.instances, r.incomplete, p.unroll, p.bound_hit ? ", bound still hit" : "");
+  if (r.source)
+    s += fmt::format("  source: {}{}{}\n", r.source->citation, r.source->table.empty() ? "" : ", " + r.source->table,
+                     r.source->repository.empty()
+                         ? ""
+                         : fmt::format(" ({} {} @ {})", r.source->repository, r.source->path, r.source->commit));
+  if (r.unlisted) s += fmt::format("  {} instance(s) with outcomes the source does not list\n", r.unlisted);
+  if (c.pre_model) s += fmt::format("  pre-model observation: {}\n", r.pre_model);
   for (const auto& o : c.outcomes) {
     if (o.cls == Class::Unseen)
       s += fmt::format("  {:<10} {}  (rate < {:.3g} at 95%)\n", class_name(o.cls), o.outcome, o.rate_bound);
     else
       s += fmt::format("  {:<10} {}  x{}\n", class_name(o.cls), o.outcome, o.count);
   }
-  s += fmt::format("Summary {}: {} violation(s), {} undecided, {} witnessed, {} unseen\n", r.test, c.violations,
-                   c.undecided, c.witnessed, c.unseen);
-  if (c.violations)
+  s += fmt::format("Summary {}: {} violation(s), {} pre-model, {} undecided, {} witnessed, {} unseen\n", r.test,
+                   c.violations, c.pre_model, c.undecided, c.witnessed, c.unseen);
+  if (c.violations && r.has_params)
     s += fmt::format("Replay: seed {} parameters {}\n", r.seed, params_to_json(r.params).dump());
   return s;
 }

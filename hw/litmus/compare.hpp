@@ -4,7 +4,11 @@
 // never observed; its rate is below 3/N at 95% confidence by the rule of
 // three, N = completed instances). When the loop bound still cuts paths at
 // the largest unroll tried, an observed outcome outside the set is
-// UNDECIDED instead of VIOLATION.
+// UNDECIDED instead of VIOLATION. A forbidden outcome of a row marked
+// `pre_model` (a GPU older than the PTX memory model) is PRE-MODEL instead of
+// VIOLATION: reported, never hidden, but not a failure of the model. When the
+// histogram is partial (a published row listing only some outcomes), outcomes
+// it does not list are not called UNSEEN.
 #pragma once
 #include <cstdint>
 #include <set>
@@ -34,7 +38,7 @@ struct Permitted {
 // LimitError from the checker propagate.
 Permitted permitted(const litmus::Test& t, const ModelConfig& cfg);
 
-enum class Class { Violation, Undecided, Witnessed, Unseen };
+enum class Class { Violation, PreModel, Undecided, Witnessed, Unseen };
 const char* class_name(Class c);
 
 struct OutcomeVerdict {
@@ -46,7 +50,7 @@ struct OutcomeVerdict {
 
 struct Comparison {
   std::vector<OutcomeVerdict> outcomes;  // violations first, then by outcome text
-  size_t violations = 0, undecided = 0, witnessed = 0, unseen = 0;
+  size_t violations = 0, pre_model = 0, undecided = 0, witnessed = 0, unseen = 0;
 };
 
 Comparison compare(const Recording& r, const Permitted& p);

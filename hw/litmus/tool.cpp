@@ -3,7 +3,8 @@
 //   compare  recording(s) vs ptxcheck's permitted outcomes
 //   replay   every litmus recording under a folder (corpus/hw/)
 //   mutants  weakened variants, their killing outcomes, kills by recordings
-// Exit codes: 0 ok, 1 a VIOLATION (or an unkilled mutant with --require-kill),
+// Exit codes: 0 ok (PRE-MODEL outcomes of rows marked pre_model are printed
+// but do not fail), 1 a VIOLATION (or an unkilled mutant with --require-kill),
 // 2 invalid input or a test the harness cannot express, 3 a resource limit.
 #include <cstdio>
 #include <filesystem>
@@ -93,7 +94,7 @@ int compare_one(const std::string& path, const hw::ModelConfig& cfg, bool quiet)
   hw::Permitted p = hw::permitted(t, cfg);
   hw::Comparison c = hw::compare(r, p);
   std::string text = hw::comparison_text(r, c, p);
-  if (!quiet || c.violations) std::cout << path << ":\n" << text;
+  if (!quiet || c.violations || c.pre_model) std::cout << path << ":\n" << text;
   return c.violations ? 1 : 0;
 }
 

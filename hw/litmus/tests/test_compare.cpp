@@ -3,6 +3,7 @@
 // the contract; mutants have killing outcomes that only they permit.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "hw/litmus/compare.hpp"
@@ -119,10 +120,86 @@ TEST_CASE("ptxcheck-hw: replay exit codes", "[hw-cli]") {
   CHECK(hwtest::run(tool() + " replay " + fixture("violation"), out) == 1);
   CHECK_THAT(out, Catch::Contains("VIOLATION  1:%r0=1; 1:%r1=0;"));
   CHECK_THAT(out, Catch::Contains("Replay: seed 7"));
-  // Every recording in the corpus (none may exist yet) re-checks without violation.
+  // Every recording in the corpus (our own and the published rows of
+  // corpus/hw/literature) re-checks without violation.
   CHECK(hwtest::run(tool() + " replay --quiet " + hwtest::src_root() + "/corpus/hw", out) == 0);
   CHECK(hwtest::run(tool() + " compare " + fixture("missing.json"), out) == 2);
   CHECK(hwtest::run(tool() + " compare --model nope " + fixture("ok/mp.recording.json"), out) == 2);
+}
+
+TEST_CASE("literature rows: source, litmus_path, partial histogram, pre-model", "[hw-compare]") {
+  hw::Recording r = hw::read_recording(fixture("literature/mp-relaxed.row.json"));
+  REQUIRE(r.source);
+  CHECK(r.source->citation.find("synthetic") != std::string::npos);
+  CHECK(!r.has_params);
+  CHECK(r.litmus_text.find("PTX mp+relaxed") != std::string::npos);  // loaded from litmus_path
+  CHECK(r.unlisted == 990);
+  hw::Permitted p = hw::permitted(litmus::parse_litmus_text(r.litmus_text, "row"), {});
+  hw::Comparison c = hw::compare(r, p);
+  CHECK(c.witnessed == 1);
+  CHECK(c.unseen == 0);  // the other outcomes may be among the 990 unlisted runs
+  CHECK(c.violations == 0);
+  r.unlisted = 0;
+  r.instances = 10;
+  CHECK(hw::compare(r, p).unseen == p.outcomes.size() - 1);  // a full histogram names what it never saw
+
+  hw::Recording pre = hw::read_recording(fixture("literature/mp-acqrel.pre-model.json"));
+  hw::Permitted pp = hw::permitted(litmus::parse_litmus_text(pre.litmus_text, "pre"), {});
+  hw::Comparison cp = hw::compare(pre, pp);
+  CHECK(cp.pre_model == 1);
+  CHECK(cp.violations == 0);
+  REQUIRE(!cp.outcomes.empty());
+  CHECK(cp.outcomes[0].cls == hw::Class::PreModel);
+  CHECK_THAT(hw::comparison_text(pre, cp, pp), Catch::Contains("pre-model observation: synthetic"));
+  pre.pre_model.clear();
+  CHECK(hw::compare(pre, pp).violations == 1);  // the same outcome unmarked is a VIOLATION
+
+  // Round trip keeps the literature fields and writes no harness parameters.
+  nlohmann::json j = nlohmann::json::parse(hwtest::slurp(fixture("literature/mp-acqrel.pre-model.json")));
+  nlohmann::json once = hw::recording_to_json(hw::recording_from_json(j));
+  CHECK(!once.contains("parameters"));
+  CHECK(!once.contains("litmus_text"));
+  CHECK(once["source"] == j["source"]);
+  CHECK(once["pre_model"] == j["pre_model"]);
+  CHECK(once["unlisted"] == 99);
+  CHECK(hw::recording_to_json(hw::recording_from_json(once)) == once);
+}
+
+TEST_CASE("literature rows are validated", "[hw-compare]") {
+  nlohmann::json j = nlohmann::json::parse(hwtest::slurp(fixture("literature/mp-relaxed.row.json")));
+  auto bad = [&](auto edit) {
+    nlohmann::json b = j;
+    edit(b);
+    return b;
+  };
+  CHECK_NOTHROW(hw::recording_from_json(j));
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b["source"]["citation"] = ""; })), std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b["source"].erase("table"); })), std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) {
+                    b["source"]["repository"] = "a/b";
+                    b["source"]["path"] = "c";
+                    b["source"]["commit"] = "abc";  // not 40 hex digits
+                  })),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b["source"]["bogus"] = 1; })), std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b.erase("architecture"); })), std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b["unlisted"] = 5; })), std::invalid_argument);
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b.erase("litmus_path"); })), std::invalid_argument);
+  // Without a source the harness fields are required and `unlisted` is refused.
+  CHECK_THROWS_AS(hw::recording_from_json(bad([](auto& b) { b.erase("source"); })), std::invalid_argument);
+  std::string tmp = "/tmp/ptxcheck-hw-lit-" + std::to_string(::getpid()) + ".json";
+  std::system(("printf '%s' '" + bad([](auto& b) { b["litmus_path"] = "missing.litmus"; }).dump() + "' > " + tmp).c_str());
+  CHECK_THROWS_AS(hw::read_recording(tmp), std::invalid_argument);
+  std::remove(tmp.c_str());
+}
+
+TEST_CASE("ptxcheck-hw: a pre-model row is printed and does not fail", "[hw-cli]") {
+  if (tool().empty()) FAIL("PTXCHECK_HW not set");
+  std::string out;
+  CHECK(hwtest::run(tool() + " replay --quiet " + fixture("literature"), out) == 0);
+  CHECK_THAT(out, Catch::Contains("2 litmus recording"));
+  CHECK_THAT(out, Catch::Contains("PRE-MODEL  1:%r0=1; 1:%r1=0;"));
+  CHECK_THAT(out, Catch::Contains("source: synthetic fixture"));
 }
 
 TEST_CASE("ptxcheck-hw gen: exit 2 naming what is not expressible", "[hw-cli]") {
