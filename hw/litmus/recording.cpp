@@ -1,6 +1,7 @@
 // Litmus recordings (recording.hpp).
 #include "hw/litmus/recording.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

@@ -88,13 +88,14 @@ int cmd_gen(const std::vector<std::string>& inputs, const std::string& out_dir, 
   return rc;
 }
 
-int compare_one(const std::string& path, const hw::ModelConfig& cfg, bool quiet) {
+int compare_one(const std::string& path, const hw::ModelConfig& cfg, bool quiet, size_t& pre_model) {
   hw::Recording r = hw::read_recording(path);
   litmus::Test t = litmus::parse_litmus_text(r.litmus_text, path + " (litmus_text)");
   hw::Permitted p = hw::permitted(t, cfg);
   hw::Comparison c = hw::compare(r, p);
   std::string text = hw::comparison_text(r, c, p);
   if (!quiet || c.violations || c.pre_model) std::cout << path << ":\n" << text;
+  if (c.pre_model) ++pre_model;
   return c.violations ? 1 : 0;
 }
 
@@ -159,9 +160,10 @@ int main(int argc, char** argv) {
       std::vector<std::string> files = cmp->parsed() ? recs : recordings_under(dir);
       if (rep->parsed()) std::cout << "replay: " << files.size() << " litmus recording(s) under " << dir << "\n";
       int rc = 0, bad = 0;
+      size_t pre = 0;
       for (const auto& f : files)
-        if (compare_one(f, cfg, quiet)) rc = 1, ++bad;
-      if (rep->parsed()) std::cout << "replay: " << bad << " with violations\n";
+        if (compare_one(f, cfg, quiet, pre)) rc = 1, ++bad;
+      if (rep->parsed()) std::cout << "replay: " << bad << " with violations, " << pre << " with pre-model outcomes\n";
       return rc;
     }
     if (mut->parsed()) {

@@ -200,6 +200,7 @@ TEST_CASE("ptxcheck-hw: a pre-model row is printed and does not fail", "[hw-cli]
   CHECK_THAT(out, Catch::Contains("2 litmus recording"));
   CHECK_THAT(out, Catch::Contains("PRE-MODEL  1:%r0=1; 1:%r1=0;"));
   CHECK_THAT(out, Catch::Contains("source: synthetic fixture"));
+  CHECK_THAT(out, Catch::Contains("replay: 0 with violations, 1 with pre-model outcomes"));
 }
 
 TEST_CASE("ptxcheck-hw gen: exit 2 naming what is not expressible", "[hw-cli]") {
