@@ -104,7 +104,8 @@ void state_candidates(const outcomes::Result& r, const outcomes::Result::Run& ru
     for (size_t w = 0; w < sk.events.size(); ++w) {
       const auto& ew = sk.events[w];
       bool is_w = ew.kind == mm::EventKind::Write || ew.kind == mm::EventKind::Init;
-      if (is_w && sk.physical(static_cast<int>(w)) == sk.physical(static_cast<int>(rd)) && ew.value == ev.value &&
+      if (is_w && sk.physical(static_cast<int>(w)) == sk.physical(static_cast<int>(rd)) &&
+          (ew.value == ev.value || run.any_value[rd]) &&
           static_cast<int>(w) != ev.rmw_pair)
         c.push_back(static_cast<int>(w));
     }

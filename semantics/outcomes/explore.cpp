@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 #include "memmodel/relations.hpp"
@@ -82,9 +83,13 @@ Result::Run make_run(const Hook& h, const Shared& sh, const interp::LaunchSpec& 
     s.threads.push_back(p);
     s.po.emplace_back();
     int base = static_cast<int>(s.events.size());
+    size_t next_any = 0;
     for (size_t k = 0; k < r.events.size(); ++k) {
       mm::Event e = r.events[k];
       if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
+      run.any_value.resize(s.events.size() + 1, 0);
+      while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
+      if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) run.any_value.back() = 1;
       e.thread = tix;
       if (e.rmw_pair >= 0) e.rmw_pair += base;
       s.po.back().push_back(static_cast<int>(s.events.size()));
@@ -93,6 +98,7 @@ Result::Run make_run(const Hook& h, const Shared& sh, const interp::LaunchSpec& 
     }
   }
   // Output bytes and where each communicating location lies in them.
+  run.any_value.resize(s.events.size(), 0);
   for (const auto& name : spec.outputs) {
     size_t b = static_cast<size_t>(spec.buffer_index(name));
     run.buffers.push_back(b < rr.buffers.size() ? rr.buffers[b] : std::vector<uint8_t>{});
@@ -141,13 +147,42 @@ void fix_rmw(Result::Run& run, const Hook&) {
 
 // An execution of a run's skeleton where every read reads from a write of
 // the value the run gave it (the engine chooses rf over all writes).
-bool reads_their_values(const mm::Skeleton& s, const mm::Execution& ex) {
+bool reads_their_values(const Result::Run& r, const mm::Execution& ex) {
+  const mm::Skeleton& s = r.skeleton;
   for (size_t e = 0; e < s.events.size(); ++e) {
     if (s.events[e].kind != mm::EventKind::Read) continue;
     int w = ex.rf[e];
-    if (w < 0 || s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
+    if (w < 0) return false;
+    if (s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
   }
   return true;
+}
+
+// Calls f() once per valuation of the run's reads of any value (each takes
+// the initial value or a value some write of the run stores there); the
+// engine matches rf by value, so each valuation is decided on its own.
+template <class F>
+void for_each_valuation(Result::Run& r, F&& f) {
+  mm::Skeleton& s = r.skeleton;
+  std::vector<size_t> wild;
+  std::vector<std::vector<uint64_t>> cands;
+  for (size_t e = 0; e < s.events.size(); ++e) {
+    if (!r.any_value[e]) continue;
+    const int ph = s.physical(static_cast<int>(e));
+    std::set<uint64_t> vals{s.locations[static_cast<size_t>(ph)].init};
+    for (size_t w = 0; w < s.events.size(); ++w)
+      if (s.events[w].kind == mm::EventKind::Write && s.physical(static_cast<int>(w)) == ph) vals.insert(s.events[w].value);
+    wild.push_back(e);
+    cands.emplace_back(vals.begin(), vals.end());
+  }
+  std::vector<size_t> idx(wild.size(), 0);
+  for (;;) {
+    for (size_t i = 0; i < wild.size(); ++i) s.events[wild[i]].value = cands[i][idx[i]];
+    if (!f()) return;
+    size_t i = 0;
+    while (i < idx.size() && ++idx[i] == cands[i].size()) idx[i++] = 0;
+    if (i == idx.size()) return;
+  }
 }
 
 struct OutKey {
@@ -307,8 +342,11 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
             Result::Run pr = make_run(hook, sh, spec, out_base, rr);
             fix_rmw(pr, hook);
             bool any = false;
-            engine.enumerate(pr.skeleton, opt.model, {}, [&](const mm::Execution& ex) {
-              any = reads_their_values(pr.skeleton, ex);
+            for_each_valuation(pr, [&] {
+              engine.enumerate(pr.skeleton, opt.model, {}, [&](const mm::Execution& ex) {
+                any = reads_their_values(pr, ex);
+                return !any;
+              });
               return !any;
             });
             res.bound_hit = any;
@@ -359,18 +397,21 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     res.stats.max_events = std::max<uint64_t>(res.stats.max_events, run.skeleton.events.size());
     mm::Limits lim;
     if (opt.timeout_s > 0) lim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
-    std::optional<mm::StaticRelations> st;
-    engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
-      const mm::Skeleton& s = run.skeleton;
-      if (!reads_their_values(s, ex)) return true;
-      ++res.stats.executions;
-      OutKey k{final_buffers(run, ex)};
-      Outcome& o = states[k];
-      o.buffers = k.bytes;
-      ++o.executions;
-      if (!o.witness) o.witness = Witness{s, ex, run.sources};
-      if (!st) st = mm::build_static(s, opt.model);
-      if (opt.races) find_races(run, *st, opt.model, ex, res.races);
+    for_each_valuation(run, [&] {
+      std::optional<mm::StaticRelations> st;
+      engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
+        const mm::Skeleton& s = run.skeleton;
+        if (!reads_their_values(run, ex)) return true;
+        ++res.stats.executions;
+        OutKey k{final_buffers(run, ex)};
+        Outcome& o = states[k];
+        o.buffers = k.bytes;
+        ++o.executions;
+        if (!o.witness) o.witness = Witness{s, ex, run.sources};
+        if (!st) st = mm::build_static(s, opt.model);
+        if (opt.races) find_races(run, *st, opt.model, ex, res.races);
+        return true;
+      });
       return true;
     });
   }

@@ -20,6 +20,10 @@
 // consistent execution gives a final state: the machine's memory with the
 // final writes of the communicating locations.
 //
+// The read half of an atom.exch whose result register is dead makes no
+// choice (its write does not depend on it): the run is decided once per
+// value that location's writes of the run (or its initial value) give it.
+//
 // Loops: a backward jump after an iteration that made a choice (the first
 // pass included) is taken at most `unroll` times; a further one parks the
 // thread (a cut path; the bound counts as hit only if the cut prefix has a
@@ -109,6 +113,10 @@ struct Result {
     std::vector<std::pair<int, std::pair<size_t, uint64_t>>> placement;  // loc -> (output, byte offset)
     // (CTA uid, warp) -> the lanes of each warp-collective .sync instruction it executed, in order.
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> colls;
+    // Per event: a read whose value the thread never uses (the read half of
+    // an atom.exch with a dead result): it may read any value, so it made
+    // no choice; its event value is a placeholder.
+    std::vector<char> any_value;
   };
   std::vector<Run> runs;
 };

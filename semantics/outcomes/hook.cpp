@@ -274,12 +274,27 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     return true;
   }
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
-  uint32_t k = choose(static_cast<uint32_t>(l.values.size()));
+  const Inst& in0 = *a.in;
+  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  // The read half of atom.exch writes a value that does not depend on what
+  // it reads; if its result register is dead, no value needs choosing (the
+  // memory model still gives it a write to read from, of any value).
+  bool any = false;
+  if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && static_cast<arith::AtomOp>(in0.mode) == arith::AtomOp::Exch &&
+      in0.ndst <= 1) {
+    any = in0.dst[0].kind != interp::Opnd::Reg;
+    if (!any) {
+      const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
+      any = live && in0.dst[0].slot < live->size() && !(*live)[in0.dst[0].slot];
+    }
+  }
+  uint32_t k = any ? 0 : choose(static_cast<uint32_t>(l.values.size()));
   v = l.values[k];
   ++r.comm_reads;
-  if (l.values.size() > 1) {
+  if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
+  if (!any && l.values.size() > 1) {
     ++r.choices;
-    r.last_choice_pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+    r.last_choice_pc = pc;
   }
   const Inst& in = *a.in;
   mm::Event e;

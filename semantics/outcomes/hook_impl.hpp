@@ -59,6 +59,7 @@ struct ThreadRec {
   std::vector<uint32_t> vc;         // vector clock over barrier arrivals
   std::vector<mm::Event> events;
   std::vector<EventSource> src;
+  std::vector<int> any_value;       // events whose value is not used (Result::Run::any_value)
   int pending_rmw = -1;             // read half waiting for its write half
   uint64_t side = 0, comm_reads = 0, choices = 0;
   uint32_t last_choice_pc = ~0u;    // code index of the latest read that made a choice
