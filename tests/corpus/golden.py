@@ -48,7 +48,10 @@ import subprocess
 import sys
 
 # (case, part) -> why the check cannot pass yet. case "*" means every case.
-PENDING = {}
+PENDING = {
+    ("cas_lock_counter_2x2", "outcomes"): "too slow: 4 lock holders, each CAS/counter read a choice (> 25 min wall)",
+    ("lastblock_4cta", "outcomes"): "too slow: 320k launches, 28 s CPU, 170 s wall on a loaded machine",
+}
 TIMEOUT_S = 60
 EXPECT_PTX = re.compile(r"^// expect: (\d+):(\d+) (.*)$")
 EXPECT_JSON = re.compile(r'"_expect"\s*[:,]\s*"(\d+):(\d+) ([^"]*)"')
