@@ -52,8 +52,9 @@ class ExecHook {
   virtual Jump back_jump(Thread& t, const Cta& c, uint32_t from, uint32_t to) = 0;
   virtual void exited(Thread& t, const Cta& c) = 0;
   // Warp `warp` of CTA `c` executed a warp-collective .sync instruction with
-  // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp).
-  virtual void warp_collective(const Cta&, uint32_t /*warp*/, uint32_t /*lanes*/) {}
+  // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp);
+  // `orders`: it is bar.warp.sync, which orders memory among them (9.7.13.3).
+  virtual void warp_collective(const Cta&, uint32_t /*warp*/, uint32_t /*lanes*/, bool /*orders*/) {}
 };
 
 }  // namespace ptxcheck::interp

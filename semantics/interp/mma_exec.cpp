@@ -29,6 +29,13 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
   if (s.op >= MatOp::WgFence) return exec_wgmma(w, in, m);
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
+  // The ExecHook (hook.hpp) sees the global and shared accesses of
+  // wmma.load/store, ldmatrix and stmatrix as exec.cpp reports ld/st:
+  // `ptxcheck outcomes` makes them memory-model events (weak, PTX ISA
+  // 9.7.14.5.15: ldmatrix is a weak memory operation).
+  auto hooked = [&](const Where& wh) {
+    return hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
+  };
   const uint32_t full = 0xffffffffu, g = w.group, pc = w.pc;
   uint32_t alive = 0, waiting = 0;
   for (uint32_t l = 0; l < w.nlanes; ++l) {
@@ -56,7 +63,7 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
     }
   }
   w.coll.add(full);  // a warp-collective .sync instruction (races.hpp: warp-sync-race)
-  if (hook_) hook_->warp_collective(c, w.index, full);
+  if (hook_) hook_->warp_collective(c, w.index, full, false);
   auto reg = [&](uint32_t l, const Opnd& o) { return get(o, T[l], l, w); };
   auto set = [&](uint32_t l, const Opnd& o, uint64_t v) {
     if (o.kind == Opnd::Reg) T[l].regs[T[l].reg_base + o.slot] = v;
@@ -103,11 +110,15 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
           unsigned sh = (e % pr) * eb;
           if (st) {
             uint64_t v = (vals[e / pr] >> sh) & emask(eb);
+            if (hooked(wh) && !hook_->write(T[l], c, hook_access(in, HookKind::Store, wh, c, 0, esz), v))
+              return hook_stop();
             std::memcpy(p, &v, esz);
             wh.region->mark_init(wh.off, esz);
           } else {
             uint64_t v = 0;
             std::memcpy(&v, p, esz);
+            if (hooked(wh) && !hook_->read(T[l], c, hook_access(in, HookKind::Load, wh, c, 0, esz), v))
+              return hook_stop();
             vals[e / pr] |= v << sh;
           }
         }
@@ -171,12 +182,17 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
             uint8_t* p = &wh.region->bytes[wh.off];
             if (st) {
               uint16_t x = static_cast<uint16_t>(v >> (16 * h));
+              if (hooked(wh) && !hook_->write(T[l], c, hook_access(in, HookKind::Store, wh, c, 0, 2), x))
+                return hook_stop();
               std::memcpy(p, &x, 2);
               wh.region->mark_init(wh.off, 2);
             } else {
               uint16_t x;
               std::memcpy(&x, p, 2);
-              out[l][j] |= static_cast<uint64_t>(x) << (16 * h);
+              uint64_t hv = x;
+              if (hooked(wh) && !hook_->read(T[l], c, hook_access(in, HookKind::Load, wh, c, 0, 2), hv))
+                return hook_stop();
+              out[l][j] |= (hv & 0xffff) << (16 * h);
             }
           }
         }

@@ -76,7 +76,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
   // warp-sync-race).
   if (in.op != IrOp::Activemask && !((in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1))) {
     w.coll.add(part);
-    if (hook_) hook_->warp_collective(c, w.index, part);
+    if (hook_) hook_->warp_collective(c, w.index, part, in.op == IrOp::WarpSync);
   }
   switch (in.op) {
     case IrOp::WarpSync:  // orders memory among the participating lanes (PTX ISA 9.7.13.3)

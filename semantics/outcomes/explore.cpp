@@ -190,18 +190,24 @@ struct OutKey {
   bool operator<(const OutKey& o) const { return bytes < o.bytes; }
 };
 
-// Both accesses are by lanes of one warp that took part in a warp-collective
-// .sync instruction after the earlier and before the later one (races.hpp:
-// the warp-sync-race class; such an instruction orders no memory).
-bool warp_sync(const Result::Run& run, const EventSource& a, const EventSource& b) {
-  if (a.cta_uid != b.cta_uid || a.warp != b.warp || a.coll_seq == b.coll_seq) return false;
+// What lies between two accesses by lanes of one warp: a bar.warp.sync of
+// both lanes (it orders memory among them, PTX ISA 9.7.13.3: no race), or
+// only other warp-collective .sync instructions of both lanes (races.hpp:
+// the warp-sync-race class; they order no memory), or neither.
+enum class Between { Nothing, Collective, WarpBarrier };
+Between between(const Result::Run& run, const EventSource& a, const EventSource& b) {
+  if (a.cta_uid != b.cta_uid || a.warp != b.warp || a.coll_seq == b.coll_seq) return Between::Nothing;
   auto it = run.colls.find({a.cta_uid, a.warp});
-  if (it == run.colls.end()) return false;
-  const uint32_t both = (1u << a.lane) | (1u << b.lane);
+  if (it == run.colls.end()) return Between::Nothing;
+  const uint64_t both = (1ull << a.lane) | (1ull << b.lane);
   const uint32_t lo = std::min(a.coll_seq, b.coll_seq), hi = std::max(a.coll_seq, b.coll_seq);
+  Between r = Between::Nothing;
   for (uint32_t k = lo; k < hi && k < it->second.size(); ++k)  // the collectives after `lo` accesses, up to `hi`
-    if ((it->second[k] & both) == both) return true;
-  return false;
+    if ((it->second[k] & both) == both) {
+      if (it->second[k] & kCollOrders) return Between::WarpBarrier;
+      r = Between::Collective;
+    }
+  return r;
 }
 
 // 8.7.1: conflicting accesses (overlapping, one a write) of different
@@ -228,7 +234,9 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
       r.first_write = s.events[static_cast<size_t>(x)].kind == mm::EventKind::Write;
       r.second_write = s.events[static_cast<size_t>(y)].kind == mm::EventKind::Write;
       r.location = s.locations[static_cast<size_t>(ea.loc)].name;
-      r.warp_sync = warp_sync(run, r.first, r.second);
+      const Between bw = between(run, r.first, r.second);
+      if (bw == Between::WarpBarrier) continue;  // ordered by bar.warp.sync (no event in the skeleton)
+      r.warp_sync = bw == Between::Collective;
       bool dup = false;
       for (Race& o : races)
         if (o.first.line == r.first.line && o.first.col == r.first.col && o.second.line == r.second.line &&

@@ -66,6 +66,8 @@ struct EventSource {
   uint32_t coll_seq = 0;  // warp-collective .sync instructions its warp had executed before the access
 };
 
+inline constexpr uint64_t kCollOrders = 1ull << 32;
+
 struct Witness {
   mm::Skeleton skeleton;
   mm::Execution execution;
@@ -111,8 +113,9 @@ struct Result {
     std::vector<EventSource> sources;
     std::vector<std::vector<uint8_t>> buffers;
     std::vector<std::pair<int, std::pair<size_t, uint64_t>>> placement;  // loc -> (output, byte offset)
-    // (CTA uid, warp) -> the lanes of each warp-collective .sync instruction it executed, in order.
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> colls;
+    // (CTA uid, warp) -> the lanes of each warp-collective .sync instruction it executed, in order
+    // (with kCollOrders for bar.warp.sync, which orders memory among them).
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
     // Per event: a read whose value the thread never uses (the read half of
     // an atom.exch with a dead result): it may read any value, so it made
     // no choice; its event value is a placeholder.

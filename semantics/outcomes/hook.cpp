@@ -201,8 +201,8 @@ bool Hook::ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const {
   return a_gid < b.vc.size() && b.vc[a_gid] >= a_epoch;
 }
 
-void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes) {
-  colls[{c.uid, warp}].push_back(lanes);
+void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) {
+  colls[{c.uid, warp}].push_back(lanes | (orders ? kCollOrders : 0));
 }
 
 int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {

@@ -92,7 +92,7 @@ class Hook : public interp::ExecHook {
   void cluster_complete() override;
   Jump back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) override;
   void exited(interp::Thread& t, const interp::Cta& c) override;
-  void warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes) override;
+  void warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) override;
 
   // Outcome of the run, read by the explorer.
   bool restart = false;   // a deterministic location turned out to communicate
@@ -102,7 +102,7 @@ class Hook : public interp::ExecHook {
   std::vector<ThreadRec> th;  // by Thread::gid
   // Barrier instances: event (gid, index) lists of the full-CTA check.
   std::map<uint32_t, bool> cta_partial;  // CTA uid -> some barrier instance lacked a live thread
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> colls;  // as Result::Run::colls
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;  // as Result::Run::colls
 
  private:
   ThreadRec& rec(interp::Thread& t, const interp::Cta& c);

@@ -257,5 +257,20 @@ for kernel, kind in (("shfl_pair", "warp-sync-race"), ("shfl_pair_cross", "data-
     check(lines and all(re.match(r"^\S+races\.ptx:\d+:\d+: " + sev + ": ", l) for l in lines),
           f"outcomes {kernel}: text race lines start file:line:col: {sev}: {lines[:1]}")
 
+# __syncwarp orders the exchange: no race for run nor outcomes.
+r, j = run_json("syncwarp_pair")
+check(r.returncode == 0 and not j["diagnostics"] and j["outputs"].get("out") == [7, 5],
+      f"syncwarp_pair: clean, out = [7, 5]: {j['diagnostics'][:1]} {j['outputs']}")
+r = run("outcomes", "--json", spec("syncwarp_pair"))
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(r.returncode == 0 and j.get("races") == [], f"outcomes syncwarp_pair: no race ({r.returncode}, {j.get('races')})")
+
+# ldmatrix's shared-memory reads are memory-model events for outcomes too:
+# the 16-byte staging stores against 2-byte ldmatrix reads are a mixed-size
+# overlap, which outcomes reports as a limit (exit 3) instead of a result.
+for kernel in ("tile_nosync", "tile_cross_warp"):
+    r = run("outcomes", spec(kernel))
+    check(r.returncode == 3 and "different sizes" in r.stderr, f"outcomes {kernel}: exit 3, mixed sizes ({r.returncode})")
+
 print("FAIL" if fails else "PASS")
 sys.exit(1 if fails else 0)

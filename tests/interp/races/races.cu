@@ -133,3 +133,13 @@ extern "C" __global__ void shfl_pair_cross(const unsigned* in, unsigned* out) {
   unsigned token = __shfl_sync(0xffffffffu, t, 0);
   if (t % 32 == 0) out[w] = buf[w ^ 1] + token;
 }
+
+// The same exchange with __syncwarp() (bar.warp.sync orders memory among its
+// lanes): no race for run nor outcomes.
+extern "C" __global__ void syncwarp_pair(const unsigned* in, unsigned* out) {
+  __shared__ unsigned buf[2];
+  unsigned l = threadIdx.x;
+  if (l < 2) buf[l] = in[l];
+  __syncwarp();
+  if (l < 2) out[l] = buf[l ^ 1];
+}
