@@ -120,6 +120,9 @@ PTX_RULE(declarator, raw::Declarator, "name")
 PTX_RULE(decl_line, raw::Decl, "declaration")
 PTX_RULE(param, raw::Decl, "parameter")
 PTX_RULE(loc_dir, ast::LocDir, ".loc")
+PTX_RULE(loc_uint, unsigned, "an unsigned integer")
+PTX_RULE(loc_more, std::string, "function_name or inlined_at")
+PTX_RULE(loc_inlined, std::string, "inlined_at")
 PTX_RULE(pragma_dir, ast::PragmaDir, ".pragma")
 PTX_RULE(targets_dir, ast::TargetListDir, "target list")
 PTX_RULE(proto_dir, ast::CallPrototypeDir, ".callprototype")
@@ -129,6 +132,9 @@ PTX_RULE(stmts, std::vector<ast::Statement>, "statements")
 PTX_RULE(file_dir, ast::FileDir, ".file")
 PTX_RULE(alias_dir, ast::AliasDir, ".alias")
 PTX_RULE(section_dir, ast::SectionDir, ".section")
+PTX_RULE(section_value, ast::Operand, "an integer, label, label+offset or label-label")
+PTX_RULE(section_int, ast::Operand, "integer")
+PTX_RULE(section_label, ast::Operand, "label")
 PTX_RULE(perf_dir, ast::PerfDirective, "performance directive")
 PTX_RULE(function, ast::Function, "function")
 PTX_RULE(top_dir, ast::Directive, "directive")
@@ -373,19 +379,29 @@ const auto decl_line_def = here >> ((+decl_item)[decl_items] >> (declarator % ',
 auto param_name = [](auto& ctx) { _val(ctx).decls.push_back(std::move(_attr(ctx))); };
 const auto param_def = here >> ((+decl_item)[decl_items] > declarator[param_name]);
 
-// Directives inside bodies (PTX ISA 11.5 .loc/.pragma, 11.3 branch/call targets).
-auto loc_tail = [](auto& ctx) {
-  std::string t(_attr(ctx).begin(), _attr(ctx).end());
-  if (auto c = t.find("//"); c != std::string::npos) t.resize(c);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.pop_back();
-  size_t s = t.find_first_not_of(" \t");
-  _val(ctx).tail = s == std::string::npos ? std::string() : t.substr(s);
-};
+// Directives inside bodies (PTX ISA 11.5.4 .loc, 11.4.7 .pragma, 11.3 branch/call targets).
+//   .loc file line col [, function_name label [+ imm]] [, inlined_at file line col]
 auto loc_file = [](auto& ctx) { _val(ctx).file = _attr(ctx); };
 auto loc_line = [](auto& ctx) { _val(ctx).line = _attr(ctx); };
 auto loc_col = [](auto& ctx) { _val(ctx).col = _attr(ctx); };
-const auto loc_dir_def = kw(".loc") > x3::uint_[loc_file] > x3::uint_[loc_line] >
-                         x3::uint_[loc_col] > x3::no_skip[raw[*~char_('\n')]][loc_tail];
+// The optional parts are kept as their canonical text in LocDir::tail.
+auto lm_fname = [](auto& ctx) { _val(ctx) += ", function_name " + _attr(ctx); };
+auto lm_foff = [](auto& ctx) { _val(ctx) += "+" + std::to_string(_attr(ctx)); };
+auto lm_at = [](auto& ctx) {
+  const auto& a = _attr(ctx);
+  _val(ctx) += ", inlined_at " + std::to_string(boost::fusion::at_c<0>(a)) + " " +
+               std::to_string(boost::fusion::at_c<1>(a)) + " " + std::to_string(boost::fusion::at_c<2>(a));
+};
+auto lm_append = [](auto& ctx) { _val(ctx) += _attr(ctx); };
+auto loc_tail = [](auto& ctx) { _val(ctx).tail = std::move(_attr(ctx)); };
+const auto loc_uint_def = x3::uint_;
+// Actions sit outside the expectations so that a failure names the rule.
+const auto loc_inlined_def = (kw("inlined_at") > loc_uint > loc_uint > loc_uint)[lm_at];
+const auto loc_more_def = ((kw("function_name") > ident)[lm_fname] > -('+' > x3::uint64[lm_foff]) >
+                           -(lit(',') > loc_inlined)[lm_append]) |
+                          loc_inlined[lm_append];
+const auto loc_dir_def = kw(".loc") > x3::uint_[loc_file] > x3::uint_[loc_line] > x3::uint_[loc_col] >
+                         -(lit(',') > loc_more)[loc_tail];
 auto pragma_str = [](auto& ctx) { _val(ctx).strings.push_back(std::move(_attr(ctx))); };
 const auto pragma_dir_def = kw(".pragma") > (string_lit[pragma_str] % ',') > ';';
 auto tgt_calls = [](auto& ctx) { _val(ctx).calls = true; };
@@ -457,17 +473,26 @@ auto sec_type = [](auto& ctx) {
   e.type = *t;
   _val(ctx).entries.push_back(std::move(e));
 };
+// A data value of a debug section (PTX ISA 11.5.2; ast::SectionEntry): an integer, a label, a
+// label plus a constant byte offset (`.debug_loc+131`) or the difference of
+// two labels (`$L__func_end0-$L__func_begin0`); nothing else (ptxas rejects
+// `label-4` and longer sums). Section names such as `.debug_abbrev` serve as
+// labels of their sections' starts.
 auto sec_value = [](auto& ctx) { _val(ctx).entries.back().values.push_back(std::move(_attr(ctx))); };
-auto sec_dsym = [](auto& ctx) {
-  ast::Operand o;
-  o.pos = state(ctx).pos(_attr(ctx).begin());
-  o.v = ast::Symbol{std::string(_attr(ctx).begin(), _attr(ctx).end())};
-  _val(ctx).entries.back().values.push_back(std::move(o));
+auto sec_dsym = [](auto& ctx) { _val(ctx).v = ast::Symbol{std::string(_attr(ctx).begin(), _attr(ctx).end())}; };
+auto sec_int_check = [](auto& ctx) {
+  if (!std::holds_alternative<ast::IntImm>(_val(ctx).v))
+    throw InputError(state(ctx).file, _val(ctx).pos, "debug section data must be integers or labels");
 };
-const auto section_value = raw[dword][sec_dsym] | expr[sec_value];
+const auto section_int_def = here >> ((lit('-') >> number[un_act<E::Neg>{}]) | number[assign_at]) >> eps[sec_int_check];
+const auto section_label_def = here >> raw[dword | ident][sec_dsym];
+const auto section_value_def =
+    here >> ((section_label[assign_at] >> -((lit('+') > section_int)[bin_act<E::Add>{}] |
+                                            (lit('-') > section_label)[bin_act<E::Sub>{}])) |
+             section_int[assign_at]);
 const auto section_dir_def = kw(".section") > dword[sec_name] > '{' >
                              *((ident >> ':')[sec_label] |
-                               (raw[dword][sec_type] > (section_value % ','))) > '}';
+                               (raw[dword][sec_type] > (section_value[sec_value] % ','))) > '}';
 
 auto perf_values = [](auto& ctx) { _val(ctx).values = std::move(_attr(ctx)); };
 struct perf_symbols : x3::symbols<table::Perf> {
@@ -553,8 +578,8 @@ const auto ptx_module_def =
 BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, operands, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
                     shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, simple_e, address,
                     vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
-                    decl_line, param, loc_dir, pragma_dir, targets_dir, proto_dir, body_dir, block,
-                    stmts, file_dir, alias_dir, section_dir, perf_dir, function, top_dir, ptx_module,
+                    decl_line, param, loc_dir, loc_uint, loc_more, loc_inlined, pragma_dir, targets_dir, proto_dir, body_dir, block,
+                    stmts, file_dir, alias_dir, section_value, section_int, section_label, section_dir, perf_dir, function, top_dir, ptx_module,
                     statements_r)
 
 }  // namespace ptxcheck::x3g

@@ -308,7 +308,8 @@ ast::Directive body_directive(bool module_scope = false) {
     case 0:
       d.v = ast::LocDir{static_cast<unsigned>(pick(1, 3)), static_cast<unsigned>(pick(0, 999)),
                         static_cast<unsigned>(pick(0, 80)),
-                        one_of<std::string>({"", ", inlined_at 1 2 3", ", function_name $L__info_string0"})};
+                        one_of<std::string>({"", ", inlined_at 1 2 3", ", function_name $L__info_string0",
+                                             ", function_name $L__info_string1+8, inlined_at 2 40 7"})};
       break;
     case 1: {
       ast::PragmaDir p;
@@ -403,6 +404,19 @@ ast::Function function() {
   return f;
 }
 
+// A debug-section data value (PTX ISA 11.5.2): integer, label, label+imm,
+// label-label.
+ast::Operand section_value() {
+  const std::vector<std::string> labels{".debug_info", ".debug_abbrev", "Ldebug0", "$L__func_begin0"};
+  switch (pick(0, 3)) {
+    case 0: return wrap(int_imm());
+    case 1: return wrap(ast::Symbol{one_of(labels)});
+    case 2: return wrap(ast::Expr{ast::ExprOp::Add, {wrap(ast::Symbol{one_of(labels)}), wrap(int_imm())}});
+    default:
+      return wrap(ast::Expr{ast::ExprOp::Sub, {wrap(ast::Symbol{one_of(labels)}), wrap(ast::Symbol{one_of(labels)})}});
+  }
+}
+
 ast::Directive top_directive() {
   ast::Directive d;
   switch (pick(0, 4)) {
@@ -423,7 +437,7 @@ ast::Directive top_directive() {
           e.label = "Ldebug" + std::to_string(pick(0, 9));
         } else {
           e.type = one_of<Mod>({Mod::b8, Mod::b16, Mod::b32, Mod::b64});
-          for (int k = pick(1, 3); k > 0; --k) e.values.push_back(coin(70) ? wrap(int_imm()) : expr(1));
+          for (int k = pick(1, 3); k > 0; --k) e.values.push_back(section_value());
         }
         s.entries.push_back(std::move(e));
       }

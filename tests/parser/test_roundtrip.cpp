@@ -1,6 +1,9 @@
 // Round trip on every corpus PTX file: parse(print(parse(x))) == parse(x),
 // printing is idempotent, and ptxas accepts the printed module whenever it
-// accepts the input (PTX ISA 9.2 syntax as ptxas implements it).
+// accepts the input (PTX ISA 9.2 syntax as ptxas implements it). The debug
+// builds of corpus/ptx/debug (nvcc -G / -lineinfo / -rdc, clang -g: DWARF
+// sections, .file, .loc with inlined_at) are all assembled, input and
+// printed form.
 #include <catch2/catch.hpp>
 
 #include <future>
@@ -43,17 +46,12 @@ TEST_CASE("every corpus PTX file round-trips through the printer", "[roundtrip]"
   }
 }
 
-TEST_CASE("ptxas accepts the printed module wherever it accepts the input", "[ptxas]") {
-  const std::string ptxas = ptxtest::find_ptxas();
-  if (ptxas.empty()) {
-    WARN("ptxas not found; skipping");
-    return;
-  }
-  auto files = corpus();
-  // Bounded: at most 40 files, spread over the sorted list, 4 at a time.
-  std::vector<std::filesystem::path> pick;
-  const size_t step = files.size() > 40 ? (files.size() + 39) / 40 : 1;
-  for (size_t i = 0; i < files.size(); i += step) pick.push_back(files[i]);
+namespace {
+
+// Assembles the input and the printed form of each file, 4 at a time; every
+// input ptxas accepts must stay accepted once printed. Returns how many
+// inputs ptxas accepted.
+size_t check_printed_assembles(const std::string& ptxas, const std::vector<std::filesystem::path>& pick) {
   auto tmp = std::filesystem::temp_directory_path() / ("ptxcheck-rt-" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp);
   struct Result {
@@ -85,5 +83,32 @@ TEST_CASE("ptxas accepts the printed module wherever it accepts the input", "[pt
       CHECK(r.printed_ok);
     }
   }
-  CHECK(accepted > 0);
+  return accepted;
+}
+
+}  // namespace
+
+TEST_CASE("ptxas accepts the printed module wherever it accepts the input", "[ptxas]") {
+  const std::string ptxas = ptxtest::find_ptxas();
+  if (ptxas.empty()) {
+    WARN("ptxas not found; skipping");
+    return;
+  }
+  auto files = corpus();
+  // Bounded: at most 40 files, spread over the sorted list, 4 at a time.
+  std::vector<std::filesystem::path> pick;
+  const size_t step = files.size() > 40 ? (files.size() + 39) / 40 : 1;
+  for (size_t i = 0; i < files.size(); i += step) pick.push_back(files[i]);
+  CHECK(check_printed_assembles(ptxas, pick) > 0);
+}
+
+TEST_CASE("every debug build assembles, as compiled and as printed", "[ptxas-debug]") {
+  const auto files = ptxtest::ptx_files(ptxtest::src_root() / "corpus" / "ptx" / "debug");
+  REQUIRE(files.size() >= 100);
+  const std::string ptxas = ptxtest::find_ptxas();
+  if (ptxas.empty()) {
+    WARN("ptxas not found; skipping");
+    return;
+  }
+  CHECK(check_printed_assembles(ptxas, files) == files.size());
 }
