@@ -22,7 +22,10 @@ int cmd_parse(const Args& args) {
   app.add_flag("--json", json, "print the JSON AST (an array when several files are given)");
   app.add_option("files", files, "PTX files")->required();
   if (int rc = parse_args(app, args); rc >= 0) return rc;
-  nlohmann::json all = nlohmann::json::array();
+  // --json: every file is parsed before anything is written, so a malformed
+  // file leaves no partial document; the JSON is then streamed (write_json),
+  // never built in memory.
+  std::vector<ast::Module> modules;
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     if (!in) {
@@ -34,17 +37,25 @@ int cmd_parse(const Args& args) {
     const std::string text = ss.str();
     try {
       ast::Module m = parse_module(text, f);
-      if (json)
-        all.push_back(to_json(m));
-      else
+      if (json) {
+        check_json_strings(m);
+        modules.push_back(std::move(m));
+      } else {
         std::cout << print(m);
+      }
     } catch (const InputError& e) {
       std::cout.flush();
       std::fprintf(stderr, "%s\n", format_error_with_source(e.file(), e.pos(), e.what(), text).c_str());
       return kExitInvalidInput;
     }
   }
-  if (json) std::cout << (all.size() == 1 ? all[0] : all).dump(1) << "\n";
+  if (json) {
+    if (modules.size() == 1)
+      write_json(std::cout, modules[0]);
+    else
+      write_json(std::cout, modules);
+    std::cout << "\n";
+  }
   return kExitOk;
 }
 
