@@ -6,7 +6,7 @@ set -u
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 cd "$(dirname "$0")"
 fail=0; count=0
-for f in sm_80/*.ptx sm_90/*.ptx handwritten/*.ptx debug/*/*.ptx ../kernels/*.ptx; do
+for f in sm_80/*.ptx sm_90/*.ptx handwritten/*.ptx ../kernels/*.ptx; do
     [ -e "$f" ] || continue
     arch=$(sed -n 's|^[[:space:]]*\.target[[:space:]]*\([a-z0-9_]*\).*|\1|p' "$f" | head -n 1)
     count=$((count + 1))
