@@ -329,11 +329,37 @@ const char* Test::kind_name() const {
   return "?";
 }
 
+namespace {
+// The offset of the first `ch` at or after `from` that is outside doc
+// strings ("..."), (* comments *) and // comments, or npos. A doc string may
+// hold braces and newlines (`"a {}\nb"`), which must not decide the dialect.
+size_t find_code(std::string_view text, char ch, size_t from) {
+  for (size_t i = from; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == ch) return i;
+    size_t end = std::string_view::npos;
+    if (c == '"') {
+      end = text.find('"', i + 1);
+    } else if (text.compare(i, 2, "(*") == 0) {
+      end = text.find("*)", i + 2);
+      if (end != std::string_view::npos) ++end;
+    } else if (text.compare(i, 2, "//") == 0) {
+      end = text.find('\n', i);
+    } else {
+      continue;
+    }
+    if (end == std::string_view::npos) return end;  // unterminated: the parser reports it
+    i = end;
+  }
+  return std::string_view::npos;
+}
+}  // namespace
+
 Test parse_litmus_text(std::string_view text, const std::string& file) {
   // The native format declares threads as blocks: a line `P0@... {` or
   // `T0 ... {`; Dat3M's dialect has a header row of `|`-separated columns.
-  size_t brace = text.find('{');
-  size_t close = brace == std::string_view::npos ? brace : text.find('}', brace);
+  size_t brace = find_code(text, '{', 0);
+  size_t close = brace == std::string_view::npos ? brace : find_code(text, '}', brace);
   if (close != std::string_view::npos) {
     size_t line_end = text.find('\n', close);
     std::string_view rest = text.substr(line_end == std::string_view::npos ? text.size() : line_end);

@@ -103,6 +103,19 @@ TEST_CASE("malformed litmus input reports file:line:col", "[litmus-errors]") {
   CHECK(p.line == 1);
 }
 
+TEST_CASE("doc strings and comments do not decide the dialect", "[native]") {
+  // A brace pair then a newline inside the doc string once sent a native
+  // test to the Dat3M reader ("expected declaration").
+  const char* native = "PTX t\n\"a {}\nb\"\n(* c { } *)\n{\n  .global .u32 d = 0;\n}\n"
+                       "T0 @ cta 0 {\n  st.global.u32 [d], 1;\n}\nexists (d == 1)\n";
+  Test t = parse_litmus_text(native, "t.litmus");
+  REQUIRE(t.threads.size() == 1);
+  CHECK(t.threads[0].code.size() == 1);
+  const char* dat3m = "PTX t\n\"{ T0 {}\n}\"\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n";
+  Test d = parse_litmus_text(dat3m, "t.litmus");
+  REQUIRE(d.threads.size() == 1);
+}
+
 TEST_CASE("native format: PTX thread bodies, aliases, placement", "[native]") {
   Test t = parse_litmus_text(R"(PTX cowr
 {
