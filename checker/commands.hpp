@@ -11,7 +11,7 @@
 namespace ptxcheck::cli {
 using Args = std::vector<std::string>;
 
-#define PTXCHECK_SUBCOMMAND(name, fn, arguments, summary) int fn(const Args& args);
+#define PTXCHECK_SUBCOMMAND(name, fn, summary) int fn(const Args& args);
 #include "checker/subcommands.def"
 #undef PTXCHECK_SUBCOMMAND
 

@@ -17,12 +17,11 @@ constexpr const char* kPtxIsaVersion = "9.2";
 struct Subcommand {
   const char* name;
   int (*fn)(const ptxcheck::cli::Args&);
-  const char* arguments;
   const char* summary;
 };
 
 constexpr Subcommand kSubcommands[] = {
-#define PTXCHECK_SUBCOMMAND(name, fn, arguments, summary) {name, &ptxcheck::cli::fn, arguments, summary},
+#define PTXCHECK_SUBCOMMAND(name, fn, summary) {name, &ptxcheck::cli::fn, summary},
 #include "checker/subcommands.def"
 #undef PTXCHECK_SUBCOMMAND
 };
@@ -39,7 +38,6 @@ std::string overview() {
   for (const auto& c : kSubcommands) {
     std::string name = c.name;
     s += "  " + name + std::string(w + 2 - name.size(), ' ') + c.summary + "\n";
-    s += "  " + std::string(w + 2, ' ') + "ptxcheck " + name + " " + c.arguments + "\n";
   }
   s += "\nWithout a SUBCOMMAND, ptxcheck runs `" + std::string(kSubcommands[0].name) +
        "` on its arguments.\n\n"

@@ -33,6 +33,8 @@ for flag in ("--help", "-h", "help"):
     check(r.stdout.startswith("usage: ptxcheck "), flag + " starts with a usage line naming ptxcheck")
     listed = re.findall(r"^  ([a-z0-9-]+)  ", r.stdout, re.M)
     check(listed[: len(subs)] == subs, "%s lists every subcommand in table order: %s" % (flag, listed))
+    block = r.stdout.split("subcommands", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    check(len(block) == len(subs), "%s gives one line per subcommand: %d lines for %d" % (flag, len(block), len(subs)))
 
 r = run("--version")
 check(r.returncode == 0 and re.fullmatch(r"ptxcheck \S+ \(PTX ISA 9\.2\)\n", r.stdout) is not None,
