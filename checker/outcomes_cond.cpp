@@ -58,6 +58,14 @@ class CondParser {
     return l;
   }
   BufCond unary() {
+    // Parentheses and negations nest at most kMaxDepth deep: deeper input is
+    // refused at its position rather than overflowing the stack.
+    constexpr int kMaxDepth = 256;
+    if (depth_ >= kMaxDepth) fail("condition nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    struct Guard {
+      int& d;
+      ~Guard() { --d; }
+    } guard{++depth_};
     if (eat("~") || (peek('!') && !peek2('='), eat("!"))) {
       BufCond c;
       c.kind = BufCond::Not;
@@ -85,14 +93,16 @@ class CondParser {
     if (o == spec_.outputs.size()) fail("'" + name + "' is not an output buffer of the spec", at);
     c.out = o;
     const interp::BufferSpec& b = *spec_.buffer(name);
+    std::string n = "0";
     if (eat("[")) {
       skip();
-      std::string n;
+      n.clear();
       while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_]))) n += t_[i_++];
       if (n.empty() || !eat("]")) fail("expected an element index and ']'");
-      c.elem = std::stoull(n);
+      // Past the buffer either way: an index too long for 64 bits fails below.
+      c.elem = n.size() > 19 ? UINT64_MAX : std::stoull(n);
     }
-    if (c.elem >= b.count) fail(name + "[" + std::to_string(c.elem) + "] is past the buffer's " + std::to_string(b.count) + " elements", at);
+    if (c.elem >= b.count) fail(name + "[" + n + "] is past the buffer's " + std::to_string(b.count) + " elements", at);
     for (const char* op : {"==", "!=", "<=", ">=", "<", ">", "="})
       if (eat(op)) {
         c.op = std::strcmp(op, "=") == 0 ? "==" : op;
@@ -149,6 +159,7 @@ class CondParser {
   const interp::LaunchSpec& spec_;
   std::string what_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -149,7 +149,11 @@ int thread_index(std::string_view s) {
 
 namespace {
 
-Cond parse_or(Cursor& c);
+// Parentheses and negations nest at most this deep: deeper input is refused
+// at its position rather than overflowing the stack.
+constexpr int kMaxCondDepth = 256;
+
+Cond parse_or(Cursor& c, int depth);
 
 CondValue parse_value(Cursor& c) {
   CondValue v;
@@ -184,21 +188,22 @@ CondValue parse_value(Cursor& c) {
   return v;
 }
 
-Cond parse_atom(Cursor& c) {
+Cond parse_atom(Cursor& c, int depth) {
+  if (depth > kMaxCondDepth) c.fail("condition nested deeper than " + std::to_string(kMaxCondDepth) + " levels");
   if (c.accept("~") || c.accept_word("not")) {
     Cond n;
     n.kind = Cond::Not;
-    n.kids.push_back(parse_atom(c));
+    n.kids.push_back(parse_atom(c, depth + 1));
     return n;
   }
   if (c.accept("(")) {
-    Cond inner = parse_or(c);
+    Cond inner = parse_or(c, depth + 1);
     // `a => b` is allowed inside parentheses and at top level.
     if (c.accept("=>")) {
       Cond imp;
       imp.kind = Cond::Implies;
       imp.kids.push_back(std::move(inner));
-      imp.kids.push_back(parse_or(c));
+      imp.kids.push_back(parse_or(c, depth + 1));
       inner = std::move(imp);
     }
     c.expect(")");
@@ -226,23 +231,23 @@ Cond parse_atom(Cursor& c) {
   return a;
 }
 
-Cond parse_and(Cursor& c) {
-  Cond first = parse_atom(c);
+Cond parse_and(Cursor& c, int depth) {
+  Cond first = parse_atom(c, depth);
   if (c.peek() != '/' && c.peek() != '&') return first;
   Cond n;
   n.kind = Cond::And;
   n.kids.push_back(std::move(first));
-  while (c.accept("/\\") || c.accept("&&")) n.kids.push_back(parse_atom(c));
+  while (c.accept("/\\") || c.accept("&&")) n.kids.push_back(parse_atom(c, depth));
   return n;
 }
 
-Cond parse_or(Cursor& c) {
-  Cond first = parse_and(c);
+Cond parse_or(Cursor& c, int depth) {
+  Cond first = parse_and(c, depth);
   if (c.peek() != '\\' && c.peek() != '|') return first;
   Cond n;
   n.kind = Cond::Or;
   n.kids.push_back(std::move(first));
-  while (c.accept("\\/") || c.accept("||")) n.kids.push_back(parse_and(c));
+  while (c.accept("\\/") || c.accept("||")) n.kids.push_back(parse_and(c, depth));
   return n;
 }
 
@@ -259,12 +264,12 @@ void parse_condition(Cursor& c, Test& t) {
   } else {
     c.fail("expected 'exists', '~exists' or 'forall'");
   }
-  t.cond = parse_or(c);
+  t.cond = parse_or(c, 0);
   if (c.accept("=>")) {
     Cond imp;
     imp.kind = Cond::Implies;
     imp.kids.push_back(std::move(t.cond));
-    imp.kids.push_back(parse_or(c));
+    imp.kids.push_back(parse_or(c, 0));
     t.cond = std::move(imp);
   }
   if (!c.eof()) c.fail("unexpected text after the condition");

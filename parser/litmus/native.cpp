@@ -111,6 +111,12 @@ void parse_statement(Cursor& c, Instr& in) {
   in.scope = sem.scope;
   if (guarded && head != "bra") c.fail_at(at, "only bra may be predicated here");
 
+  // PTX ISA 9.7.9, ld and st: ld's .sem is .relaxed or .acquire, st's
+  // .relaxed or .release (as Dat3M's dialect checks).
+  bool acq = in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;
+  bool rel = in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;
+  if (head == "ld" && rel) c.fail_at(at, "a load cannot have release semantics");
+  if (head == "st" && acq) c.fail_at(at, "a store cannot have acquire semantics");
   if (head == "ld") {
     in.kind = InstrKind::Load;
     in.dst = reg(c);

@@ -266,6 +266,12 @@ struct Dat3m {
     return c;
   }
   std::string op(const Operand& o) const { return o.is_reg ? reg(o.reg) : num(o.imm); }
+  // The condition's registers must be r<N> too (`P1:%13` is native only).
+  void cond_regs(const Cond& c) const {
+    for (const CondValue* v : {&c.lhs, &c.rhs})
+      if (v->kind == CondValue::Reg) reg(v->name);
+    for (const Cond& k : c.kids) cond_regs(k);
+  }
   void size4(uint32_t size) const {
     if (size != 4) no("an access or operation of " + num(size) + " bytes");
   }
@@ -396,6 +402,7 @@ struct Dat3m {
       }
       s += line + " ;\n";
     }
+    cond_regs(t.cond);
     return s + quant_name(t.quant) + " " + cond_text(t.cond, false) + "\n";
   }
 };

@@ -5,6 +5,13 @@
 
 namespace ptxcheck::interp {
 
+JNode::JNode() = default;
+JNode::JNode(const JNode&) = default;
+JNode::JNode(JNode&&) noexcept = default;
+JNode& JNode::operator=(const JNode&) = default;
+JNode& JNode::operator=(JNode&&) noexcept = default;
+JNode::~JNode() = default;
+
 const JNode* JNode::find(std::string_view key) const {
   for (const auto& m : members)
     if (m.first == key) return &m.second;

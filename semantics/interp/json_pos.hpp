@@ -25,6 +25,15 @@ struct JNode {
   std::vector<std::pair<std::string, JNode>> members;  // Object (in order)
   std::vector<SourcePos> key_pos;                    // Object: position of each key
 
+  // Declared here, defaulted in json_pos.cpp: with the implicit ones, clang
+  // (libstdc++ 12) instantiates pair<string, JNode> while JNode is incomplete.
+  JNode();
+  JNode(const JNode&);
+  JNode(JNode&&) noexcept;
+  JNode& operator=(const JNode&);
+  JNode& operator=(JNode&&) noexcept;
+  ~JNode();
+
   bool is_object() const { return kind == Kind::Object; }
   bool is_array() const { return kind == Kind::Array; }
   bool is_string() const { return kind == Kind::String; }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace ptxcheck::interp {
 
@@ -151,12 +152,16 @@ class SpecReader {
     } else if (k == "file") {
       if (!v.is_string()) fail(v.pos, "\"file\" must be a path string");
       std::string path = resolve(v.text);
-      std::string data;
-      try {
-        data = read_file_text(path);
-      } catch (const InputError&) {
-        fail(v.pos, "cannot read init file '" + path + "'");
-      }
+      // At most one byte more than the buffer is read, so that a device or
+      // a pipe (/dev/zero, a FIFO) cannot make the read endless.
+      std::ifstream in(path, std::ios::binary);
+      if (!in || std::filesystem::is_directory(path)) fail(v.pos, "cannot read init file '" + path + "'");
+      std::string data(b.init.size() + 1, '\0');
+      in.read(data.data(), static_cast<std::streamsize>(data.size()));
+      data.resize(static_cast<size_t>(in.gcount()));
+      if (data.size() > b.init.size())
+        fail(v.pos, "init file '" + path + "' has more than the " + std::to_string(b.init.size()) +
+                        " bytes the buffer needs");
       if (data.size() != b.init.size())
         fail(v.pos, "init file '" + path + "' has " + std::to_string(data.size()) + " bytes; buffer needs " +
                         std::to_string(b.init.size()));
@@ -208,7 +213,10 @@ class SpecReader {
     static const char* const kKeys[] = {"buffer", "type", "dims", "strides", "box", "element_strides", "swizzle",
                                         "interleave", "oob_fill", "offset", "im2col", "l2_promotion"};
     for (size_t i = 0; i < ts->members.size(); ++i) {
-      const auto& [name, tn] = ts->members[i];
+      // Plain references: the lambdas below capture tn (clang 14 cannot
+      // capture a structured binding).
+      const std::string& name = ts->members[i].first;
+      const JNode& tn = ts->members[i].second;
       if (!tn.is_object()) fail(tn.pos, "tensor map \"" + name + "\" must be an object");
       for (size_t j = 0; j < tn.members.size(); ++j) {
         bool ok = false;
