@@ -4,6 +4,7 @@
 #include "parser/litmus/print.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "parser/litmus/instr_names.hpp"
 
@@ -226,9 +227,50 @@ struct Native {
     no("an unknown instruction");
   }
 
+  // PTX ISA 4.4 Identifiers: [a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+.
+  // Dat3M's dialect also allows dots in locations and labels (`LC.0`).
+  static bool ptx_ident(const std::string& n) {
+    auto follow = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$'; };
+    if (n.empty()) return false;
+    bool lead_sym = n[0] == '_' || n[0] == '$' || n[0] == '%';
+    if (!std::isalpha(static_cast<unsigned char>(n[0])) && !(lead_sym && n.size() > 1)) return false;
+    for (size_t i = 1; i < n.size(); ++i)
+      if (!follow(n[i])) return false;
+    return true;
+  }
+  void name(const std::string& n, const char* what) const {
+    if (!ptx_ident(n)) no(std::string(what) + " '" + n + "' (not a PTX identifier)");
+  }
+  void names_of(const Cond& c) const {
+    for (const CondValue* v : {&c.lhs, &c.rhs}) {
+      if (v->kind == CondValue::Reg) name("%" + canonical_reg(v->name), "the register");
+      if (v->kind == CondValue::Loc) name(v->name, "the location");
+    }
+    for (const Cond& k : c.kids) names_of(k);
+  }
+  // Names the PTX parser would not read back as the same token.
+  void names() const {
+    for (const auto& d : t.locs) {
+      name(d.name, "the location");
+      if (!d.alias_of.empty()) name(d.alias_of, "the location");
+    }
+    for (const auto& r : t.reg_inits) name("%" + canonical_reg(r.reg), "the register");
+    for (const auto& th : t.threads)
+      for (const auto& in : th.code) {
+        if (in.kind == InstrKind::Ptx) continue;  // printed from its own PTX text
+        if (!in.loc.empty()) name(in.loc, "the location");
+        if (!in.target.empty()) name(in.target, "the label");
+        if (!in.dst.empty()) name("%" + canonical_reg(in.dst), "the register");
+        for (const auto& a : in.args)
+          if (a.is_reg) name("%" + canonical_reg(a.reg), "the register");
+      }
+    names_of(t.cond);
+  }
+
   std::string print() const {
     if (t.name.empty() || t.name.find_first_of(" \t\r\n\"{") != std::string::npos)
       no("the test name '" + t.name + "' (one word, no quotes or braces)");
+    names();
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
       s += "  ." + (d.space.empty() ? std::string("global") : d.space) + " " + type(d.size, 'u') + " " + d.name;
