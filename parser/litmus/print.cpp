@@ -270,6 +270,8 @@ struct Native {
   std::string print() const {
     if (t.name.empty() || t.name.find_first_of(" \t\r\n\"{") != std::string::npos)
       no("the test name '" + t.name + "' (one word, no quotes or braces)");
+    if (t.name.rfind("//", 0) == 0 || t.name.rfind("(*", 0) == 0)
+      no("the test name '" + t.name + "' (it would start a comment)");
     names();
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
