@@ -44,7 +44,8 @@ bool causality_holds(const Relation& rf, const Relation& fr, const Relation& cau
 
 bool sc_order_holds(const StaticRelations& st, const Relation& rf, const Relation& co, const Relation& fr) {
   if (!(fr.compose(co) & st.rmw).empty()) return false;
-  return (st.po | rf | co | fr).acyclic();
+  // Asynchronous operations take their place by their ordering (8.9.1.1).
+  return (st.ord | st.async_issue | rf | co | fr).acyclic();
 }
 
 std::vector<Axiom> violations(const StaticRelations& st, const Model& m, const CauseInfo& c, const Relation& co) {

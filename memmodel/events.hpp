@@ -17,8 +17,25 @@ enum class Scope : uint8_t { CTA, Cluster, GPU, Sys };
 // Relaxed + Sys (8.4.2); Weak carries no scope.
 enum class Order : uint8_t { Weak, Relaxed, Acquire, Release, AcqRel, SC, MMIO };
 
-// PTX ISA 8.6 Proxies: the method of access of a memory operation.
-enum class Proxy : uint8_t { Generic, Texture, Surface, Constant };
+// PTX ISA 8.6 Proxies: the method of access of a memory operation
+// (memmodel/async.def; Async is the asynchronous proxy of the bulk copies).
+enum class Proxy : uint8_t {
+#define PROXY(id, name) id,
+#include "memmodel/async.def"
+};
+
+// The state space of a location, as far as a state-space-restricted proxy
+// fence (fence.proxy.async.global, .shared::{cta,cluster}) needs it.
+enum class StateSpace : uint8_t {
+#define SPACE(id, name) id,
+#include "memmodel/async.def"
+};
+
+// PTX ISA 8.9.1.1 Asynchronous operations (memmodel/async.def).
+enum class AsyncOpKind : uint8_t {
+#define ASYNC_OP(id, name, proxy, issue_ordered) id,
+#include "memmodel/async.def"
+};
 
 enum class EventKind : uint8_t {
   Init,        // initial write of a location (thread -1), first in coherence
@@ -44,6 +61,7 @@ struct Location {
   // distinct virtual address of the same physical location (Dat3M's vloc).
   int vaddr = -1;
   Proxy proxy = Proxy::Generic;  // proxy through which this name is accessed
+  StateSpace space = StateSpace::Global;  // for state-space-restricted proxy fences
   uint64_t init = 0;       // initial value (PTX ISA 8.2.6)
   uint32_t size = 4;       // bytes
 };
@@ -68,14 +86,61 @@ struct Event {
   int rmw_pair = -1;     // for the two halves of an atom/red: the other half's event id
   bool reduction = false;  // red: its read never forms an acquire pattern (8.11.1)
   ProxyFenceKind pfence = ProxyFenceKind::None;
+  // A proxy fence's state-space restriction (fence.proxy.async.global: the
+  // fence orders only accesses to global locations); Any = all spaces.
+  StateSpace fspace = StateSpace::Any;
+  // The asynchronous operation (index into Skeleton::async_ops) this event
+  // belongs to; -1 for an event in its thread's program order. Events of an
+  // asynchronous operation are not in program order (PTX ISA 8.9.1.1);
+  // `thread` is still the issuing thread (its CTA and scopes).
+  int async_op = -1;
   BarrierOp bar = BarrierOp::None;
   int bar_id = 0;        // barrier resource id
   int bar_count = -1;    // expected thread count, -1 = all threads of the CTA
   std::string label;     // instruction text for --explain/--dot ("st.relaxed.gpu x, 1")
 };
 
+// An asynchronous operation (PTX ISA 8.9.1.1): a cp.async, a bulk copy, a
+// bulk reduction, ... issued by `thread`. Its events are not in any po list.
+struct AsyncOp {
+  AsyncOpKind kind = AsyncOpKind::Bulk;
+  int thread = -1;
+  // The operation is issued after the first `issued_after` events of
+  // po[thread]: it is "ordered after prior instructions in the same thread"
+  // (8.9.1.1; not for wgmma.mma_async, see async_op_issue_ordered).
+  int issued_after = 0;
+  // Its memory operations: reads (of the source) and writes (of the
+  // destination; both halves of a bulk reduction's RMW). A copy reads its
+  // source before it writes the destination.
+  std::vector<int> mem;
+  // The implicit generic-async proxy fence that follows its completion
+  // (9.7.9.25.2 "Async Proxy", PTX ISA 9.1 numbering); -1 if none (cp.async
+  // is generic). A ProxyFence event of kind Async.
+  int fence = -1;
+  // The complete-tx on the mbarrier (.mbarrier::complete_tx::bytes): a write
+  // to the mbarrier location with .release semantics at .cluster scope,
+  // generic proxy (9.7.9.25.4.1), "ordered only with respect to the memory
+  // operations performed by the same asynchronous instruction" (8.9.1.1).
+  // -1 for bulk-group completion.
+  int complete_tx = -1;
+};
+
+// A wait of the issuing thread for an asynchronous operation's completion:
+// cp.async.bulk.wait_group / cp.async.wait_group reaching the operation's
+// group (9.7.9.25.1.1 Async-group mechanism). The operation's events precede
+// po[thread][before..] ("writes ... made visible to the executing thread");
+// with .read only its reads do (the source may be reused; no destination
+// guarantee, cp.async.bulk.wait_group).
+struct AsyncWait {
+  int op = -1;
+  int thread = -1;
+  int before = 0;
+  bool reads_only = false;
+};
+
 // One candidate combination of thread traces: all events of the program,
-// init writes first, then each thread's events in program order.
+// init writes first, then each thread's events in program order (the
+// events of asynchronous operations are in `events` but in no po list).
 // Intra-thread dependencies are pairs (from, to) of event ids.
 struct Skeleton {
   std::vector<Location> locations;
@@ -83,6 +148,8 @@ struct Skeleton {
   std::vector<Event> events;
   std::vector<std::vector<int>> po;  // per thread: event ids in program order
   std::vector<std::pair<int, int>> addr, data, ctrl;
+  std::vector<AsyncOp> async_ops;    // events with async_op >= 0 belong to these
+  std::vector<AsyncWait> async_waits;
 
   int physical(int event) const { return locations[events[event].loc].physical; }
 };

@@ -27,12 +27,47 @@ const char* to_string(Order o) {
 
 const char* to_string(Proxy p) {
   switch (p) {
-    case Proxy::Generic: return "generic";
-    case Proxy::Texture: return "texture";
-    case Proxy::Surface: return "surface";
-    case Proxy::Constant: return "constant";
+#define PROXY(id, name) \
+  case Proxy::id: return name;
+#include "memmodel/async.def"
   }
   return "?";
+}
+
+const char* to_string(StateSpace s) {
+  switch (s) {
+#define SPACE(id, name) \
+  case StateSpace::id: return name;
+#include "memmodel/async.def"
+  }
+  return "?";
+}
+
+const char* to_string(AsyncOpKind k) {
+  switch (k) {
+#define ASYNC_OP(id, name, proxy, issue_ordered) \
+  case AsyncOpKind::id: return name;
+#include "memmodel/async.def"
+  }
+  return "?";
+}
+
+Proxy async_op_proxy(AsyncOpKind k) {
+  switch (k) {
+#define ASYNC_OP(id, name, proxy, issue_ordered) \
+  case AsyncOpKind::id: return Proxy::proxy;
+#include "memmodel/async.def"
+  }
+  return Proxy::Generic;
+}
+
+bool async_op_issue_ordered(AsyncOpKind k) {
+  switch (k) {
+#define ASYNC_OP(id, name, proxy, issue_ordered) \
+  case AsyncOpKind::id: return issue_ordered;
+#include "memmodel/async.def"
+  }
+  return true;
 }
 
 const char* to_string(EventKind k) {

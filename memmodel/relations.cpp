@@ -31,11 +31,17 @@ Relation fence_sc_sync(const StaticRelations& st, const std::vector<int>& fsc) {
 }
 
 // 8.9.5 items 1-3: po, sw, and their compositions; po?; (sw; po?)+ is the
-// closure of the composition rules 3.1-3.3 over at least one sw edge.
+// closure of the composition rules 3.1-3.3 over at least one sw edge. The
+// ordering of asynchronous operations (8.9.1.1, st.async_order) composes
+// like po; the issue edges (st.async_issue) end a path: an operation is
+// ordered after prior instructions, but its complete-tx "does not
+// transitively establish ordering with respect to prior instructions from
+// the issuing thread" (8.9.1.1).
 Relation base_causality(const StaticRelations& st, const Model& m, const Relation& sw) {
-  const Relation po_opt = st.po.optional();
+  const Relation po_opt = st.ord.optional();
   Relation cb = po_opt.compose(sw.compose(po_opt).plus());
-  if (m.kind != ModelKind::PTX6) cb |= st.po;  // 8.9.5 item 1 (Dat3M v6.0 drops it)
+  if (m.kind != ModelKind::PTX6) cb |= st.ord;  // 8.9.5 item 1 (Dat3M v6.0 drops it)
+  if (!st.async_issue.empty()) cb |= cb.optional().compose(st.async_issue);
   return cb;
 }
 

@@ -3,6 +3,9 @@
 // cat models; docs/model-notes.md gives the arguments.
 #include "memmodel/static_relations.hpp"
 
+#include "memmodel/names.hpp"
+
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -45,6 +48,10 @@ int proxy_tag(const Event& e) {
     case EventKind::Fence: return static_cast<int>(Proxy::Generic);
     case EventKind::ProxyFence:
       switch (e.pfence) {
+        // fence.proxy.async: "memory ordering is established between the
+        // async proxy and the generic proxy" (PTX ISA 9.7.13.4); also the
+        // implicit generic-async proxy fence of a completed bulk operation.
+        case ProxyFenceKind::Async: return static_cast<int>(Proxy::Async);
         case ProxyFenceKind::Texture: return static_cast<int>(Proxy::Texture);
         case ProxyFenceKind::Surface: return static_cast<int>(Proxy::Surface);
         case ProxyFenceKind::Constant: return static_cast<int>(Proxy::Constant);
@@ -53,6 +60,58 @@ int proxy_tag(const Event& e) {
     case EventKind::Barrier: return -1;
   }
   return -1;
+}
+
+// PTX ISA 9.7.13.4: a proxy fence with a state space orders only accesses
+// to objects in that state space; without one, all state spaces.
+bool fence_covers(const Skeleton& s, const Event& f, const Event& m) {
+  if (f.fspace == StateSpace::Any || m.loc < 0) return true;
+  return s.locations[m.loc].space == f.fspace;
+}
+
+// PTX ISA 8.9.1.1 Asynchronous operations: the ordering the text and the
+// instruction descriptions give an operation (Skeleton::async_ops).
+void build_async(const Skeleton& s, StaticRelations& r) {
+  for (const AsyncOp& op : s.async_ops) {
+    std::vector<int> reads, writes;
+    for (int e : op.mem) (s.events[e].kind == EventKind::Read ? reads : writes).push_back(e);
+    // A copy (or reduction) writes what it read: reads before writes.
+    for (int a : reads)
+      for (int b : writes) r.async_order.add(a, b);
+    // Completion is followed by the implicit generic-async proxy fence
+    // (9.7.9.25.2), and the complete-tx signals completion (9.7.13.15.5.2);
+    // it "is ordered only with respect to the memory operations performed by
+    // the same asynchronous instruction" (8.9.1.1).
+    std::vector<int> done = op.mem;
+    if (op.fence >= 0) {
+      for (int a : done) r.async_order.add(a, op.fence);
+      done.push_back(op.fence);
+    }
+    if (op.complete_tx >= 0)
+      for (int a : done) r.async_order.add(a, op.complete_tx);
+    // 8.9.1.1: "ordered after prior instructions in the same thread (except
+    // in the case of wgmma.mma_async)"; the memory operations only.
+    if (async_op_issue_ordered(op.kind) && op.thread >= 0 && op.thread < static_cast<int>(s.po.size())) {
+      const auto& po = s.po[op.thread];
+      for (int i = 0; i < op.issued_after && i < static_cast<int>(po.size()); ++i)
+        for (int b : op.mem) r.async_issue.add(po[i], b);
+    }
+  }
+  // Async-group completion (9.7.9.25.1.1; cp.async.bulk.wait_group): the
+  // operation's writes made visible to the executing thread, or with .read
+  // only its reads of the source complete.
+  for (const AsyncWait& w : s.async_waits) {
+    if (w.op < 0 || w.op >= static_cast<int>(s.async_ops.size())) continue;
+    if (w.thread < 0 || w.thread >= static_cast<int>(s.po.size())) continue;
+    const AsyncOp& op = s.async_ops[w.op];
+    std::vector<int> from;
+    for (int e : op.mem)
+      if (!w.reads_only || s.events[e].kind == EventKind::Read) from.push_back(e);
+    if (!w.reads_only && op.fence >= 0) from.push_back(op.fence);
+    const auto& po = s.po[w.thread];
+    for (int i = std::max(w.before, 0); i < static_cast<int>(po.size()); ++i)
+      for (int a : from) r.async_order.add(a, po[i]);
+  }
 }
 
 int vaddr_of(const Skeleton& s, int loc) {
@@ -141,11 +200,11 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
   r.n = n;
   for (EventSet* es : {&r.init, &r.reads, &r.writes, &r.mem, &r.fences, &r.sc_fences, &r.rel_fences,
                        &r.acq_fences, &r.alias_fences, &r.barriers, &r.strong_writes, &r.strong_reads,
-                       &r.rel_writes, &r.acq_reads, &r.generic})
+                       &r.rel_writes, &r.acq_reads, &r.generic, &r.async_events})
     *es = EventSet(n);
   for (Relation* rel : {&r.po, &r.same_thread, &r.loc, &r.vloc, &r.same_proxy, &r.scta, &r.sr, &r.ms,
                         &r.rmw, &r.dep, &r.release_pattern, &r.acquire_pattern, &r.proxy_fence_ops,
-                        &r.sync_barrier, &r.sc_fence_pairs})
+                        &r.sync_barrier, &r.sc_fence_pairs, &r.async_order, &r.ord, &r.async_issue})
     *rel = Relation(n);
 
   for (const Location& l : s.locations) r.num_physical = std::max(r.num_physical, l.physical + 1);
@@ -188,6 +247,7 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
       r.acq_reads.set(e);
     if (proxy_tag(ev) == static_cast<int>(Proxy::Generic) && ev.kind != EventKind::Init) r.generic.set(e);
     if (ev.rmw_pair >= 0 && ev.kind == EventKind::Read) r.rmw.add(e, ev.rmw_pair);
+    if (ev.async_op >= 0) r.async_events.set(e);
   }
   r.mem = r.reads | r.writes;
 
@@ -198,6 +258,8 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
         r.same_thread.add(thread[i], thread[j]);
         if (i < j) r.po.add(thread[i], thread[j]);
       }
+  build_async(s, r);
+  r.ord = (r.po | r.async_order).plus();
 
   for (int a = 0; a < n; ++a) {
     const Event& ea = s.events[a];
@@ -258,8 +320,11 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
     r.acquire_pattern = opt.restrict(acq_start, r.acq_reads) | r.po.restrict(acq_start, r.acq_fences);
   }
 
-  // Dat3M proxy-fence-ops = [F]; (same-proxy & scta); [M].
+  // Dat3M proxy-fence-ops = [F]; (same-proxy & scta); [M], and the fence's
+  // state space covers the access (PTX ISA 9.7.13.4).
   r.proxy_fence_ops = (r.same_proxy & r.scta).restrict(r.fences, r.mem);
+  for (auto [f, x] : r.proxy_fence_ops.pairs())
+    if (!fence_covers(s, s.events[f], s.events[x])) r.proxy_fence_ops.remove(f, x);
 
   build_barriers(s, r);
 

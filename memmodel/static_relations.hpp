@@ -31,8 +31,22 @@ struct StaticRelations {
   EventSet rel_writes;     // release writes (st.release, write half of atom.release/acq_rel)
   EventSet acq_reads;      // acquire reads (ld.acquire, read half of atom.acquire/acq_rel)
   EventSet generic;        // Dat3M's GEN tag: generic-proxy memory ops and memory fences
+  EventSet async_events;   // events of asynchronous operations (not in po, 8.9.1.1)
   // ---- relations ----
   Relation po;             // program order (8.9.1), strict, transitive
+  // Ordering of asynchronous operations (PTX ISA 8.9.1.1 and the instruction
+  // descriptions; Skeleton::async_ops/async_waits): within an operation, its
+  // reads, then its writes, then its implicit proxy fence, then its
+  // complete-tx; and from the operation to the events after a wait_group
+  // that covers it. Not program order, but base causality uses it as such.
+  Relation async_order;
+  Relation ord;            // (po | async_order)+: what base causality composes
+  // "ordered after prior instructions in the same thread" (8.9.1.1): the
+  // issuing thread's earlier events -> the operation's memory operations.
+  // Base causality adds cb?; async_issue without continuing from its
+  // target, since the complete-tx "does not transitively establish ordering
+  // with respect to prior instructions from the issuing thread" (8.9.1.1).
+  Relation async_issue;
   Relation same_thread;
   Relation loc;            // M x M, same physical location (overlap, 8.2.1-8.2.2)
   Relation vloc;           // M x M, same virtual address

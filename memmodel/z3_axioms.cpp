@@ -114,7 +114,7 @@ void Encoding::encode_sc() {
   std::vector<std::tuple<z3::expr, int, int>> comm;
   for (int a = 0; a < n_; ++a)
     for (int b = 0; b < n_; ++b) {
-      if (f_.po(a, b)) po.emplace_back(a, b);
+      if (f_.po(a, b) || f_.issue(a, b)) po.emplace_back(a, b);  // with the async ordering (8.9.1.1)
       if (a == b || !f_.loc(a, b)) continue;
       if (f_.W[a] && f_.R[b]) comm.emplace_back(rf(a, b), a, b);
       if (f_.W[a] && f_.W[b]) comm.emplace_back(co(a, b), a, b);

@@ -91,7 +91,22 @@ z3::expr Encoding::cbf(int x, int y) {
 
 // Base causality order (PTX ISA 8.9.5): po | po?; (sw; po?)+. PTX6 (Dat3M
 // v6.0) drops the bare po: a path needs at least one synchronizes-with edge.
+// With asynchronous operations (PTX ISA 8.9.1.1): cb0 | cb0?; issue, where
+// an issue edge ends the path (relations.cpp base_causality).
 z3::expr Encoding::cb(int x, int y) {
+  bool any = false;
+  for (int z = 0; z < n_ && !any; ++z) any = f_.issue(z, y);
+  if (!any) return cb0(x, y);
+  auto& slot = cbi_[size_t(x) * n_ + y];
+  if (slot) return *slot;
+  std::vector<z3::expr> t{cb0(x, y)};
+  for (int z = 0; z < n_; ++z)
+    if (f_.issue(z, y)) t.push_back(z == x ? T_ : cb0(x, z));
+  slot = def(t, key("cbi", x, y));
+  return *slot;
+}
+
+z3::expr Encoding::cb0(int x, int y) {
   if (f_.kind != ModelKind::PTX6) return cbf(x, y);
   if (static6_(x, y)) return T_;
   auto& slot = cb_[size_t(x) * n_ + y];

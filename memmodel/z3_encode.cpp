@@ -7,7 +7,7 @@ namespace ptxcheck::mm::z3e {
 Encoding::Encoding(z3::context& ctx, const Facts& f, z3::solver& s)
     : ctx_(ctx), f_(f), s_(s), n_(f.n), T_(ctx.bool_val(true)), F_(ctx.bool_val(false)) {
   const size_t nn = size_t(n_) * n_;
-  for (auto* m : {&rf_, &co_, &fr_, &cbf_, &cb_, &pp_, &cause_, &dyn_}) m->assign(nn, std::nullopt);
+  for (auto* m : {&rf_, &co_, &fr_, &cbf_, &cb_, &cbi_, &pp_, &cause_, &dyn_}) m->assign(nn, std::nullopt);
   rank_.assign(n_, std::nullopt);
   fw_.assign(n_, std::nullopt);
   rmw_levels_.assign(f_.loc_writes.size(), 0);

@@ -64,7 +64,8 @@ class Encoding {
   z3::expr sf(int a, int b) const;
   z3::expr reach(int a, int b) const;  // exact closure over K nodes
   z3::expr cbf(int x, int y);          // closure of po | sw
-  z3::expr cb(int x, int y);           // base causality (PTX6: >= 1 sw edge)
+  z3::expr cb0(int x, int y);          // base causality (PTX6: >= 1 sw edge) without issue edges
+  z3::expr cb(int x, int y);           // cb0 | cb0?; issue (8.9.1.1)
   z3::expr pp(int x, int y);
   z3::expr cause(int x, int y);
 
@@ -87,7 +88,7 @@ class Encoding {
   int n_;
   z3::expr T_, F_;
   // Matrices of optional expressions over event pairs (index a * n + b).
-  std::vector<Opt> rf_, co_, fr_, cbf_, cb_, pp_, cause_, dyn_;
+  std::vector<Opt> rf_, co_, fr_, cbf_, cb_, cbi_, pp_, cause_, dyn_;
   std::vector<Opt> obs_;              // observation through RMW chains
   std::vector<Opt> rank_;             // Fence-SC rank per ordered sc fence
   std::vector<Opt> fw_;               // final-write choice per write

@@ -45,7 +45,7 @@ Facts build_facts(const Skeleton& s, const Model& m) {
   f.phys.assign(n, -1);
   for (int e = 0; e < n; ++e)
     if (f.M[e]) f.phys[e] = s.physical(e);
-  f.po = to_mat(st.po), f.vloc = to_mat(st.vloc), f.loc = to_mat(st.loc), f.ms = to_mat(st.ms);
+  f.po = to_mat(st.ord), f.issue = to_mat(st.async_issue), f.vloc = to_mat(st.vloc), f.loc = to_mat(st.loc), f.ms = to_mat(st.ms);
   f.same_proxy = to_mat(st.same_proxy), f.scta = to_mat(st.scta);
   for (const Relation& r : st.sync_barrier_choices) f.sb_choices.push_back(to_mat(r));
   if (f.sb_choices.empty()) f.sb_choices.push_back(to_mat(st.sync_barrier));

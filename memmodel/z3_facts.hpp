@@ -36,7 +36,8 @@ struct Facts {
   bool obs_rmw = true;     // observation continues through RMW chains (8.9.2 item 2)
   std::vector<char> R, W, M, init, sc_fence, alias_fence, gen;
   std::vector<int> phys;   // physical location, -1 for non-memory events
-  Mat po;          // PTX ISA 8.9.1, transitive
+  Mat po;          // PTX ISA 8.9.1 with the async ordering of 8.9.1.1 (StaticRelations::ord), transitive
+  Mat issue;       // 8.9.1.1 issue edges (StaticRelations::async_issue): cb?; issue, not continued
   Mat vloc;        // same virtual address (8.2.2), memory events only
   Mat loc;         // same physical location (overlap, 8.2.1), memory events only
   Mat ms;          // morally strong (8.7), irreflexive

@@ -105,6 +105,17 @@ Mat oracle_cause(const Facts& f, const Candidate& c) {
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
         if (f.po(a, b)) cb.set(a, b);
+  // 8.9.1.1 issue edges: cb?; issue, not continued (relations.cpp).
+  {
+    const Mat core = cb;
+    for (int z = 0; z < n; ++z)
+      for (int y = 0; y < n; ++y)
+        if (f.issue(z, y)) {
+          cb.set(z, y);
+          for (int x = 0; x < n; ++x)
+            if (core(x, z)) cb.set(x, y);
+        }
+  }
   Mat cause(n);
   const Mat tail = f.kind == ModelKind::PTX6 ? cb : proxy_preserved(f, cb);
   cause = tail;
@@ -146,7 +157,10 @@ std::vector<std::string> oracle_violations(const Facts& f, const Candidate& c) {
   if (has_cycle(rd)) out.push_back("No-Thin-Air (PTX ISA 8.10.4)");
 
   if (f.kind == ModelKind::SC) {
-    Mat hb = f.po;
+    Mat hb = f.po;  // with the async ordering (8.9.1.1)
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (f.issue(a, b)) hb.set(a, b);
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
         if (rf(a, b) || c.co(a, b) || fr(a, b)) hb.set(a, b);

@@ -45,8 +45,18 @@ const char* proxy_name(mm::Proxy p) {
     case mm::Proxy::Texture: return "texture";
     case mm::Proxy::Surface: return "surface";
     case mm::Proxy::Constant: return "constant";
+    case mm::Proxy::Async: return "async";
   }
   return "?";
+}
+
+// fence.proxy.async's state space (PTX ISA 9.7.13.4).
+std::string fspace_suffix(const Instr& in) {
+  switch (in.fspace) {
+    case mm::StateSpace::Global: return ".global";
+    case mm::StateSpace::Shared: return ".shared::cta";
+    default: return "";
+  }
 }
 
 const char* pfence_name(mm::ProxyFenceKind k) {
@@ -192,7 +202,7 @@ struct Native {
         // The PTX front end knows only these two (PTX ISA 9.7.13.4).
         if (in.pfence != mm::ProxyFenceKind::Alias && in.pfence != mm::ProxyFenceKind::Async)
           no(std::string("fence.proxy.") + (k ? k : "?") + " (PTX has fence.proxy.alias and .async)");
-        return std::string("fence.proxy.") + k + ";";
+        return std::string("fence.proxy.") + k + fspace_suffix(in) + ";";
       }
       case InstrKind::Barrier: {
         if (in.args.size() != 1) no("a barrier named by " + num(in.args.size()) + " operands");
@@ -372,7 +382,7 @@ struct Dat3m {
       case InstrKind::ProxyFence: {
         const char* k = pfence_name(in.pfence);
         if (!k) no("a proxy fence without a kind");
-        return std::string("fence.proxy.") + k;
+        return std::string("fence.proxy.") + k + fspace_suffix(in);
       }
       case InstrKind::Barrier: {
         if (in.args.empty() || in.args.size() > 2) no("a barrier named by " + num(in.args.size()) + " operands");

@@ -47,4 +47,52 @@ inline Skeleton sb(Order fence, Scope fence_scope = Scope::GPU, int cta1 = 0) {
   return b.build();
 }
 
+// The async proxy (PTX ISA 8.6, 8.9.1.1; "Async Proxy" 9.7.9.25.2 and the
+// cp.async.bulk, cp.async.bulk.wait_group and fence.proxy.async
+// descriptions). Bulk store: P0 writes shared s with a generic st, then
+// (optionally) fence.proxy.async with state space `fs`, then
+// cp.async.bulk.global.shared::cta.bulk_group copies s to global g (reading
+// `copied`), commit/wait_group (`.read` if wait_read), and a release of flag;
+// P1 acquires flag == 1 and reads g == `seen`.
+inline Skeleton bulk_store(bool fence, StateSpace fs, uint64_t copied, uint64_t seen, bool wait_read = false) {
+  SkelBuilder b;
+  int s = b.loc("s"), g = b.loc("g"), f = b.loc("flag");
+  b.space(s, StateSpace::Shared);
+  int p0 = b.thread(0), p1 = b.thread(1);
+  b.st(p0, s, 1);
+  if (fence) b.pfence(p0, ProxyFenceKind::Async, fs);
+  int op = b.async(p0, AsyncOpKind::Bulk);
+  b.async_read(op, s, copied);
+  b.async_write(op, g, copied);
+  b.async_fence(op);
+  b.wait(p0, op, wait_read);
+  b.st(p0, f, 1, Order::Release, Scope::GPU);
+  b.ld(p1, f, 1, Order::Acquire, Scope::GPU);
+  b.ld(p1, g, seen);
+  return b.build();
+}
+
+// Bulk load with mbarrier completion: P0 writes global x, then issues
+// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes copying
+// global g (7) to shared s, complete-tx on bar; P1 (same CTA) waits on bar
+// (mbarrier.try_wait, acquire unless `relaxed`), reading its completion,
+// then reads s == `seen_s` and x == `seen_x`.
+inline Skeleton bulk_load_mbarrier(bool relaxed, uint64_t seen_s, uint64_t seen_x) {
+  SkelBuilder b;
+  int s = b.loc("s"), g = b.loc("g", 7), x = b.loc("x"), bar = b.loc("bar");
+  b.space(s, StateSpace::Shared);
+  b.space(bar, StateSpace::Shared);
+  int p0 = b.thread(0), p1 = b.thread(0);
+  b.st(p0, x, 1);
+  int op = b.async(p0, AsyncOpKind::Bulk);
+  b.async_read(op, g, 7);
+  b.async_write(op, s, 7);
+  b.async_fence(op);
+  b.complete_tx(op, bar, 1);
+  b.ld(p1, bar, 1, relaxed ? Order::Relaxed : Order::Acquire, Scope::CTA);
+  b.ld(p1, s, seen_s);
+  b.ld(p1, x, seen_x);
+  return b.build();
+}
+
 }  // namespace ptxcheck::mm::test

@@ -8,6 +8,7 @@
 
 #include "memmodel/engine.hpp"
 #include "memmodel/events.hpp"
+#include "memmodel/names.hpp"
 
 namespace ptxcheck::mm::test {
 
@@ -64,11 +65,46 @@ class SkelBuilder {
     e.scope = sc;
     return push(t, e);
   }
-  int pfence(int t, ProxyFenceKind k) {
+  int pfence(int t, ProxyFenceKind k, StateSpace fspace = StateSpace::Any) {
     Event e;
     e.kind = EventKind::ProxyFence;
     e.pfence = k;
+    e.fspace = fspace;
     return push(t, e);
+  }
+  void space(int l, StateSpace sp) { s_.locations[l].space = sp; }
+
+  // Asynchronous operations (PTX ISA 8.9.1.1), issued by thread t after its
+  // operations so far. Returns the operation's index; add its events with
+  // async_read/async_write (memory operations, in the operation's proxy),
+  // async_fence (the implicit generic-async proxy fence) and complete_tx (a
+  // release.cluster write of `v` to the mbarrier location `bar`).
+  int async(int t, AsyncOpKind k) {
+    AsyncOp op;
+    op.kind = k;
+    op.thread = t;
+    op.issued_after = static_cast<int>(ops_[t].size());
+    aops_.push_back(op);
+    aevents_.emplace_back();
+    return static_cast<int>(aops_.size()) - 1;
+  }
+  void async_read(int op, int l, uint64_t v) { apush(op, mem(EventKind::Read, l, v, Order::Weak, Scope::Sys), 'm'); }
+  void async_write(int op, int l, uint64_t v) { apush(op, mem(EventKind::Write, l, v, Order::Weak, Scope::Sys), 'm'); }
+  void async_fence(int op) {
+    Event e;
+    e.kind = EventKind::ProxyFence;
+    e.pfence = ProxyFenceKind::Async;
+    apush(op, e, 'f');
+  }
+  void complete_tx(int op, int bar, uint64_t v) { apush(op, mem(EventKind::Write, bar, v, Order::Release, Scope::Cluster), 'c'); }
+  // cp.async.bulk.wait_group by thread t at its current position.
+  void wait(int t, int op, bool reads_only = false) {
+    AsyncWait w;
+    w.op = op;
+    w.thread = t;
+    w.before = static_cast<int>(ops_[t].size());
+    w.reads_only = reads_only;
+    waits_.push_back(w);
   }
   int bar(int t, int id, BarrierOp op = BarrierOp::Sync, int count = -1) {
     Event e;
@@ -109,6 +145,21 @@ class SkelBuilder {
       s.events[id(t, i + 1)].rmw_pair = id(t, i);
     }
     for (auto [t, a, b] : deps_) s.data.emplace_back(id(t, a), id(t, b));
+    for (size_t k = 0; k < aops_.size(); ++k) {
+      AsyncOp op = aops_[k];
+      for (auto [e, role] : aevents_[k]) {
+        e.thread = op.thread;
+        e.async_op = static_cast<int>(k);
+        if (role == 'm') e.proxy = async_op_proxy(op.kind);
+        const int id = static_cast<int>(s.events.size());
+        s.events.push_back(e);
+        if (role == 'm') op.mem.push_back(id);
+        if (role == 'f') op.fence = id;
+        if (role == 'c') op.complete_tx = id;
+      }
+      s.async_ops.push_back(op);
+    }
+    s.async_waits = waits_;
     return s;
   }
   int id(int t, int i) const { return base_[t] + i; }
@@ -129,7 +180,11 @@ class SkelBuilder {
     ops_[t].push_back(e);
     return static_cast<int>(ops_[t].size()) - 1;
   }
+  void apush(int op, const Event& e, char role) { aevents_[op].emplace_back(e, role); }
   Skeleton s_;
+  std::vector<AsyncOp> aops_;
+  std::vector<std::vector<std::pair<Event, char>>> aevents_;
+  std::vector<AsyncWait> waits_;
   int num_physical_ = 0;
   std::vector<std::vector<Event>> ops_;
   std::vector<std::pair<int, int>> pairs_;

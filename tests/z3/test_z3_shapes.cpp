@@ -120,3 +120,15 @@ TEST_CASE("z3 proxies: aliases need an alias proxy fence (8.6, 8.10.6 CoWR)", "[
   v75.observation_through_rmw = false;
   CHECK(allowed(mp_rmw_chain(Order::Relaxed, false), v75));
 }
+
+TEST_CASE("z3 async proxy: fence.proxy.async, wait_group and mbarrier complete-tx (8.9.1.1)", "[proxy]") {
+  // Verdicts argued in tests/memmodel/test_async.cpp.
+  CHECK(allowed(test::bulk_store(false, StateSpace::Any, 0, 0)));
+  CHECK_FALSE(allowed(test::bulk_store(true, StateSpace::Shared, 0, 0)));
+  CHECK(allowed(test::bulk_store(true, StateSpace::Global, 0, 0)));
+  CHECK_FALSE(allowed(test::bulk_store(true, StateSpace::Any, 1, 0)));
+  CHECK(allowed(test::bulk_store(true, StateSpace::Any, 1, 0, true)));
+  CHECK_FALSE(allowed(test::bulk_load_mbarrier(false, 0, 1)));
+  CHECK(allowed(test::bulk_load_mbarrier(true, 0, 1)));
+  CHECK(allowed(test::bulk_load_mbarrier(false, 7, 0)));
+}

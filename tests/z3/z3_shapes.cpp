@@ -145,6 +145,12 @@ std::vector<Shape> catalogue() {
   for (bool af : {false, true}) out.push_back({"cowr-alias", cowr_alias(af)});
   for (bool red : {false, true}) out.push_back({"mp-rmw", mp_rmw_chain(Order::Relaxed, red)});
   for (int q : {1, 2, 3, 4}) out.push_back({"quorum", quorum(q)});
+  for (bool f : {false, true})
+    for (uint64_t v : {0, 1}) out.push_back({"bulk-store", test::bulk_store(f, StateSpace::Any, v, v)});
+  out.push_back({"bulk-store-global-fence", test::bulk_store(true, StateSpace::Global, 0, 0)});
+  for (bool rd : {false, true}) out.push_back({"bulk-store-wait", test::bulk_store(true, StateSpace::Any, 1, 0, rd)});
+  for (bool rel : {false, true})
+    for (uint64_t v : {0, 7}) out.push_back({"bulk-load-mbarrier", test::bulk_load_mbarrier(rel, v, 0)});
   return out;
 }
 
