@@ -55,11 +55,74 @@ size_t order_scope(Cursor& c, const Mnemonic& m, size_t i, Instr& in, MemClass k
   return i;
 }
 
+// A mnemonic, with PTX's `::` sub-qualifiers (fence.proxy.async.shared::cta,
+// mbarrier::complete_tx::bytes) kept in their part.
+std::string mnemonic(Cursor& c) {
+  std::string m = c.ident("instruction");
+  while (c.text().substr(c.off(), 2) == "::") {
+    c.set_off(c.off() + 2);
+    m += "::" + c.ident("qualifier");
+  }
+  return m;
+}
+
+bool has_part(const std::vector<std::string>& parts, std::string_view q) {
+  for (const auto& p : parts)
+    if (p == q) return true;
+  return false;
+}
+
+// ptxcheck's extension for the async proxy (not in Dat3M's grammar): the
+// bulk copies, their groups and the mbarrier wait, written as PTX with bare
+// location names (docs/litmus-format.md). Returns false if `m` is none.
+bool parse_async(Cursor& c, const std::string& m, const Mnemonic& mn, size_t at, Instr& in) {
+  auto loc = [&] {
+    std::string n = c.ident("location");
+    in.more_locs.push_back(n);
+    return "[" + n + "]";
+  };
+  auto num = [&] { return std::to_string(c.number()); };
+  if (m == "cp.async.bulk.commit_group") {
+    in.ptx_text = m + ";";
+  } else if (mn.parts.size() >= 4 && m.rfind("cp.async.bulk.wait_group", 0) == 0) {
+    if (mn.parts.size() > 5 || (mn.parts.size() == 5 && mn.parts[4] != "read"))
+      c.fail_at(at, "expected cp.async.bulk.wait_group{.read} N");
+    in.ptx_text = m + " " + num() + ";";
+  } else if (m.rfind("cp.async.bulk.", 0) == 0) {
+    // cp.async.bulk.dst.src.completion dst, src, size{, mbar}
+    const bool mbar = has_part(mn.parts, "mbarrier::complete_tx::bytes");
+    if (!mbar && !has_part(mn.parts, "bulk_group")) c.fail_at(at, "cp.async.bulk needs .bulk_group or .mbarrier::complete_tx::bytes");
+    std::string t = m + " " + loc();
+    c.expect(",");
+    t += ", " + loc();
+    c.expect(",");
+    t += ", " + num();
+    if (mbar) {
+      c.expect(",");
+      t += ", " + loc();
+    }
+    in.ptx_text = t + ";";
+  } else if (mn.parts[0] == "mbarrier" && mn.parts.size() >= 2 &&
+             (mn.parts[1] == "try_wait" || mn.parts[1] == "test_wait")) {
+    // mbarrier.try_wait{.parity}{.sem}{.scope}.shared::cta.b64 r, bar, phase
+    in.dst = reg_operand(c);
+    c.expect(",");
+    std::string t = m + " %" + in.dst + ", " + loc();
+    c.expect(",");
+    t += ", " + num();
+    in.ptx_text = t + ";";
+  } else {
+    return false;
+  }
+  in.kind = InstrKind::Ptx;
+  return true;
+}
+
 void parse_cell(Cursor& c, Instr& in) {
   size_t at = c.off();
   in.pos = c.pos();
   // A label `LC00:`.
-  std::string m = c.ident("instruction");
+  std::string m = mnemonic(c);
   if (c.accept(":")) {
     in.kind = InstrKind::Label;
     in.target = m;
@@ -123,6 +186,15 @@ void parse_cell(Cursor& c, Instr& in) {
       auto k = proxy_fence_from_name(mn.parts[2]);
       if (!k) c.fail_at(at, "unknown proxy fence kind '" + mn.parts[2] + "'");
       in.pfence = *k;
+      // fence.proxy.async{.global,.shared::cta,.shared::cluster} (PTX ISA 9.7.13.4)
+      if (*k == mm::ProxyFenceKind::Async && mn.parts.size() == 4) {
+        const std::string& sp = mn.parts[3];
+        if (sp == "global") in.fspace = mm::StateSpace::Global;
+        else if (sp == "shared::cta" || sp == "shared::cluster") in.fspace = mm::StateSpace::Shared;
+        else c.fail_at(at, "expected .global, .shared::cta or .shared::cluster after fence.proxy.async");
+      } else if (mn.parts.size() > 3) {
+        c.fail_at(at, "unexpected qualifier '." + mn.parts[3] + "' in '" + m + "'");
+      }
     } else {
       in.kind = InstrKind::Fence;
       size_t i = order_scope(c, mn, 1, in, MemClass::Fence);
@@ -169,6 +241,7 @@ void parse_cell(Cursor& c, Instr& in) {
     in.kind = InstrKind::Jump;
     rest_check(1);
     in.target = c.ident("label");
+  } else if (parse_async(c, m, mn, at, in)) {
   } else {
     c.fail_at(at, "unknown instruction '" + m + "'");
   }
@@ -197,7 +270,20 @@ void parse_init(Cursor& c, Test& t) {
       d.name = id;
       d.pos = pos;
       size_t pa = c.off();
-      auto p = proxy_from_name(c.ident("proxy kind"));
+      std::string kind = c.ident("proxy kind");
+      if (kind == "shared" || kind == "global") {  // s @ shared: its state space (ptxcheck's extension)
+        LocDecl* prev = nullptr;
+        for (LocDecl& l : t.locs)
+          if (l.name == id && l.alias_of.empty()) prev = &l;
+        if (!prev) {
+          t.locs.push_back(d);
+          prev = &t.locs.back();
+        }
+        prev->space = kind;
+        if (c.peek() != '}') c.expect(";");
+        continue;
+      }
+      auto p = proxy_from_name(kind);
       if (!p) c.fail_at(pa, "expected generic, texture, surface or constant");
       d.proxy = *p;
       if (!c.accept_word("aliases")) c.fail("expected 'aliases'");
@@ -210,7 +296,11 @@ void parse_init(Cursor& c, Test& t) {
       c.expect("=");
       if (c.peek() == '&') c.fail("pointer initial values are not supported");
       d.init = c.number();
-      t.locs.push_back(d);
+      LocDecl* prev = nullptr;  // declared by `id @ shared` before
+      for (LocDecl& l : t.locs)
+        if (l.name == id && l.alias_of.empty() && l.init == 0 && l.space != "global") prev = &l;
+      if (prev) prev->init = d.init;
+      else t.locs.push_back(d);
     }
     if (c.peek() != '}') c.expect(";");
   }

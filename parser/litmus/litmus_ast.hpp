@@ -54,10 +54,15 @@ struct Instr {
   std::vector<Operand> args;
   std::string target;                    // Branch/Jump target, Label name
   mm::ProxyFenceKind pfence = mm::ProxyFenceKind::None;
+  mm::StateSpace fspace = mm::StateSpace::Any;  // fence.proxy.async.{global,shared::*} (PTX ISA 9.7.13.4)
   mm::BarrierOp bar = mm::BarrierOp::None;
   int bar_count = -1;                    // barrier thread count operand, -1 = whole CTA
   uint32_t size = 4;                     // access size in bytes (values wrap to it)
   std::string type;                      // PTX type suffix ("u32", "s64", ...); empty: untyped (Dat3M)
+  // Further locations a Ptx-kind instruction of the Dat3M dialect names (an
+  // asynchronous copy's source, destination and mbarrier); `loc` is unused.
+  std::vector<std::string> more_locs;
+  std::string ptx_text;  // a Ptx-kind instruction of the Dat3M dialect written as PTX
   SourcePos pos;
   std::string text;                      // source text, for labels in --explain/--dot
   // The parsed PTX statement (native format). semantics/litmus lowers it

@@ -64,7 +64,7 @@ void parse_statement(Cursor& c, Instr& in) {
     guard = reg(c);
   }
   std::string m = c.ident("instruction");
-  if (!guarded && c.accept(":")) {
+  if (!guarded && c.text().substr(c.off(), 2) != "::" && c.accept(":")) {
     in.kind = InstrKind::Label;
     in.target = m;
     return;
@@ -291,8 +291,11 @@ void parse_thread(Cursor& c, Test& t) {
   while (!c.accept("}")) {
     size_t s = c.off();
     size_t e = c.text().find_first_of(";}", s);
-    // A label `L:` needs no ';'.
+    // A label `L:` needs no ';' (a `::` sub-qualifier, as in
+    // `.shared::cta`, is no label).
     size_t colon = c.text().find(':', s);
+    while (colon != std::string_view::npos && colon + 1 < c.text().size() && c.text()[colon + 1] == ':')
+      colon = c.text().find(':', colon + 2);
     if (colon != std::string_view::npos && colon < e) {
       Cursor lc(c.text().substr(0, colon + 1), c.file(), s);
       size_t ls = lc.off();

@@ -477,6 +477,13 @@ void InsnLowering::run() {
       if (has(Mod::proxy) && (has(Mod::async) || has(Mod::async_shared_cta) || has(Mod::async_shared_cluster)) &&
           space() != Space::Global)
         i.flags = 3;
+      // A proxy fence of the async proxy (any state space): size 1 and its
+      // state space in addr.space (Generic = all), for the memory model's
+      // symbolic threads (trace_exec.cpp).
+      if (has(Mod::proxy) && (has(Mod::async) || has(Mod::async_shared_cta) || has(Mod::async_shared_cluster))) {
+        i.size = 1;
+        i.addr.space = has(Mod::async_shared_cta) || has(Mod::async_shared_cluster) ? Space::Shared : space();
+      }
       set_mm(litmus::MemClass::Fence);
       return emit();
     case Opcode::cvta:

@@ -188,6 +188,14 @@ void InsnLowering::async_op() {
     case Opcode::cp_async_wait_group:
     case Opcode::cp_async_wait_all:
       i.op = IrOp::Nop;  // every cp.async has completed already
+      // For the memory model's symbolic threads (trace_exec.cpp), which keep
+      // asynchronous operations pending: mode 1 bulk commit, 2 bulk wait
+      // (src[0] = N, flags 1 = .read), 3 cp.async commit, 4 cp.async wait,
+      // 5 cp.async.wait_all (PTX ISA 9.7.9.25.1.1 Async-group mechanism).
+      i.mode = in.op == Opcode::cp_async_bulk_commit_group ? 1 : in.op == Opcode::cp_async_bulk_wait_group ? 2
+             : in.op == Opcode::cp_async_commit_group ? 3 : in.op == Opcode::cp_async_wait_group ? 4 : 5;
+      if ((i.mode == 2 || i.mode == 4) && !in.operands.empty()) i.src[0] = value(opd(0), 32, false);
+      i.flags = has(Mod::read) ? 1 : 0;
       return emit();
     case Opcode::cp_async_mbarrier_arrive:
       if (!has(Mod::noinc)) {

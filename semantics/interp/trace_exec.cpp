@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "memmodel/names.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::interp {
@@ -43,8 +44,13 @@ std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
   }
 }
 
-bool supported(IrOp op) {
-  switch (op) {
+bool supported(const Inst& in) {
+  switch (in.op) {
+    // mbarrier.try_wait / test_wait (modes 3, 4, lower_sync.cpp); a litmus
+    // thread has no other mbarrier operation.
+    case IrOp::Mbarrier: return in.mode == 3 || in.mode == 4;
+    case IrOp::BulkCopy: return in.mode == 0;
+    case IrOp::CpAsync: return in.src[1].kind == Opnd::None;
     case IrOp::Nop:
     case IrOp::Arith:
     case IrOp::Mov:
@@ -112,6 +118,11 @@ struct State {
   std::map<uint32_t, Arrival> arrivals;  // per loop head: the state at the last arrival
   std::map<uint64_t, std::pair<uint8_t, Deps>> local;  // the thread's own bytes (.local, frame)
   size_t writes = 0;
+  int po_events = 0;  // events in program order so far (not of asynchronous operations)
+  // Asynchronous operations not yet committed, and committed groups not yet
+  // waited for (PTX ISA 9.7.9.25.1.1): bulk and non-bulk apart.
+  std::vector<int> bulk_open, cp_open;
+  std::vector<std::vector<int>> bulk_groups, cp_groups;
   ThreadTrace tr;
 };
 
@@ -215,6 +226,7 @@ class Tracer {
       out_.written.emplace_back(e.loc, e.value);
       out_.most_writes = std::max(out_.most_writes, ++s.writes);
     }
+    if (e.async_op < 0) ++s.po_events;
     s.tr.events.push_back(std::move(e));
     s.tr.pcs.push_back(pc);
     for (int d : s.ctrl) s.tr.ctrl.emplace_back(d, id);
@@ -366,6 +378,186 @@ class Tracer {
     });
   }
 
+  // commit_group / wait_group (Nop modes, lower_sync.cpp; PTX ISA
+  // 9.7.9.25.1.1): a commit makes the pending operations a group; a wait
+  // for all but the N most recent groups completes theirs before the
+  // thread's later events (with .read only their reads).
+  void group_op(State& s, const Inst& in) {
+    auto commit = [](std::vector<int>& open, std::vector<std::vector<int>>& groups) {
+      groups.push_back(std::move(open));
+      open.clear();
+    };
+    auto wait = [&](std::vector<std::vector<int>>& groups, uint64_t n, bool read) {
+      const size_t done = groups.size() - std::min<uint64_t>(n, groups.size());
+      for (size_t g = 0; g < done; ++g)
+        for (int op : groups[g]) s.tr.waits.push_back({op, s.po_events, read});
+      if (!read) groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
+    };
+    switch (in.mode) {
+      case 1: commit(s.bulk_open, s.bulk_groups); break;
+      case 2: wait(s.bulk_groups, val(s, in.src[0]), (in.flags & 1) != 0); break;
+      case 3: commit(s.cp_open, s.cp_groups); break;
+      case 4: wait(s.cp_groups, val(s, in.src[0]), false); break;
+      case 5:
+        commit(s.cp_open, s.cp_groups);
+        wait(s.cp_groups, 0, false);
+        break;
+      default: break;
+    }
+  }
+
+  // mbarrier.try_wait / test_wait (PTX ISA 9.7.13.15.16): a read of the
+  // mbarrier location with the instruction's order (.acquire by default)
+  // and scope. Its value counts the completed phases: the .parity form
+  // returns whether the phase of that parity completed last, the state
+  // form whether more than `state` phases have completed.
+  void mbar_wait(State& s, const Inst& in) {
+    Deps ad;
+    uint64_t a = address(s, in, ad);
+    unsigned bsz = 0;  // an mbarrier location of any size (Dat3M's are 4 bytes)
+    int loc = env_.locate_start(in.addr.space, a, bsz, in);
+    if (loc < 0) fail(in, "the mbarrier operand is no location of the test");
+    const uint64_t arg = val(s, in.src[0]);
+    Deps d;
+    deps_of(s, in.src[0], d);
+    const bool parity = in.mode == 4;
+    uint32_t pc = s.pc;
+    fork_read(s, loc, [&, pc](State& f, uint64_t v) {
+      mm::Event e = access(in, mm::EventKind::Read, in.order, loc);
+      e.value = v;
+      int id = push(f, std::move(e), pc);
+      for (int x : ad) f.tr.addr.emplace_back(x, id);
+      const bool done = parity ? v >= 1 && ((v - 1) & 1) == (arg & 1) : v > arg;
+      Deps pd = d;
+      merge(pd, Deps{id});
+      put(f, in.dst[0], done ? 1 : 0, reg_width(in.dst[0]), std::move(pd));
+    });
+  }
+
+  // cp.async / cp.async.bulk (PTX ISA 8.9.1.1, 9.7.9.25): an asynchronous
+  // operation that reads its source and writes its destination location by
+  // location, outside program order; a bulk copy's completion is followed
+  // by an implicit generic-async proxy fence (9.7.9.25.2); with an mbarrier
+  // operand it ends with a complete-tx, here an increment of the mbarrier's
+  // completed-phase count whose write has .release semantics at .cluster
+  // scope (cp.async.bulk description). Runs the rest of the thread.
+  struct Piece {
+    int src, dst;
+    unsigned size;
+  };
+  void copy(State s, const Inst& in) {
+    const bool bulk = in.op == IrOp::BulkCopy;
+    Deps ad;
+    const uint64_t dst = address(s, in, ad);
+    uint64_t src = static_cast<uint64_t>(in.addr2.off);
+    if (in.addr2.base == Addr::Reg) {
+      src = in.addr2.wrap(src + s.regs[in.addr2.slot]);
+      merge(ad, s.deps[in.addr2.slot]);
+    }
+    const uint64_t size = val(s, in.src[0]);
+    deps_of(s, in.src[0], ad);
+    // The range is copied location by location; bytes outside the test's
+    // locations are not modelled, but a destination location must face a
+    // source location of its size.
+    std::vector<Piece> pieces;
+    for (uint64_t off = 0; off < size;) {
+      unsigned sz = 0, dsz = 0;
+      int sl = env_.locate_start(in.addr2.space, src + off, sz, in);
+      if (sl < 0) {
+        if (env_.locate_start(in.addr.space, dst + off, dsz, in) >= 0)
+          fail(in, "the copy writes a location of the test from bytes that are no location");
+        ++off;
+        continue;
+      }
+      int dl = env_.locate(in.addr.space, dst + off, sz, in);
+      pieces.push_back({sl, dl, sz});
+      off += sz;
+    }
+    if (pieces.empty()) fail(in, "the asynchronous copy reads no location of the test");
+    int bar = -1;
+    if (bulk && in.src[1].kind != Opnd::None) {
+      deps_of(s, in.src[1], ad);
+      unsigned bsz = 0;
+      bar = env_.locate_start(Space::Shared, val(s, in.src[1]) + in.src[2].imm, bsz, in);
+      if (bar < 0) fail(in, "the mbarrier operand is no location of the test");
+    }
+    TraceAsyncOp op;
+    op.kind = bulk ? mm::AsyncOpKind::Bulk : mm::AsyncOpKind::CpAsync;
+    op.issued_after = s.po_events;
+    const int k = static_cast<int>(s.tr.async_ops.size());
+    s.tr.async_ops.push_back(op);
+    copy_piece(std::move(s), in, k, pieces, 0, bar, ad);
+  }
+
+  mm::Event async_event(mm::EventKind kind, int loc, int k, mm::Proxy proxy) const {
+    mm::Event e;
+    e.kind = kind;
+    e.order = mm::Order::Weak;  // "treated as a weak memory operation"
+    e.loc = loc;
+    e.async_op = k;
+    e.proxy = proxy;
+    return e;
+  }
+
+  void copy_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar,
+                  const Deps& ad) {
+    if (i == pieces.size()) return copy_done(std::move(s), in, k, bar, ad);
+    const Piece p = pieces[i];
+    const mm::Proxy proxy = mm::async_op_proxy(s.tr.async_ops[k].kind);
+    const std::vector<uint64_t>& vals = env_.values(p.src);
+    for (size_t n = 0; n < vals.size(); ++n) {
+      State f = n + 1 < vals.size() ? State(s) : std::move(s);
+      const uint64_t v = vals[n] & wmask(p.size * 8);
+      mm::Event r = async_event(mm::EventKind::Read, p.src, k, proxy);
+      r.value = v;
+      int rid = push(f, std::move(r), f.pc);
+      mm::Event w = async_event(mm::EventKind::Write, p.dst, k, proxy);
+      w.value = v;
+      int wid = push(f, std::move(w), f.pc);
+      for (int x : ad) f.tr.addr.emplace_back(x, rid), f.tr.addr.emplace_back(x, wid);
+      f.tr.data.emplace_back(rid, wid);
+      f.tr.async_ops[k].mem.push_back(rid);
+      f.tr.async_ops[k].mem.push_back(wid);
+      copy_piece(std::move(f), in, k, pieces, i + 1, bar, ad);
+    }
+  }
+
+  void copy_done(State s, const Inst& in, int k, int bar, const Deps& ad) {
+    if (mm::async_op_proxy(s.tr.async_ops[k].kind) == mm::Proxy::Async) {
+      mm::Event fe;
+      fe.kind = mm::EventKind::ProxyFence;
+      fe.pfence = mm::ProxyFenceKind::Async;
+      fe.async_op = k;
+      int fid = push(s, std::move(fe), s.pc);
+      s.tr.async_ops[k].fence = fid;
+    }
+    if (bar < 0) {
+      (s.tr.async_ops[k].kind == mm::AsyncOpKind::CpAsync ? s.cp_open : s.bulk_open).push_back(k);
+      ++s.pc;
+      return step(std::move(s));
+    }
+    const std::vector<uint64_t>& vals = env_.values(bar);
+    for (size_t n = 0; n < vals.size(); ++n) {
+      State f = n + 1 < vals.size() ? State(s) : std::move(s);
+      mm::Event r = async_event(mm::EventKind::Read, bar, k, mm::Proxy::Generic);
+      r.order = mm::Order::Relaxed;
+      r.scope = mm::Scope::Cluster;
+      r.value = vals[n];
+      int rid = push(f, std::move(r), f.pc);
+      mm::Event w = async_event(mm::EventKind::Write, bar, k, mm::Proxy::Generic);
+      w.order = mm::Order::Release;
+      w.scope = mm::Scope::Cluster;
+      w.value = vals[n] + 1;
+      w.rmw_pair = rid;
+      int wid = push(f, std::move(w), f.pc);
+      f.tr.events[rid].rmw_pair = wid;
+      for (int x : ad) f.tr.addr.emplace_back(x, rid), f.tr.addr.emplace_back(x, wid);
+      f.tr.async_ops[k].complete_tx = wid;
+      ++f.pc;
+      step(std::move(f));
+    }
+  }
+
   // Runs from s.pc until the thread ends or a read forks the state.
   void step(State s) {
     while (s.pc < r_.end) {
@@ -383,7 +575,10 @@ class Tracer {
         }
       }
       switch (in.op) {
-        case IrOp::Nop: break;
+        case IrOp::Nop: group_op(s, in); break;
+        case IrOp::Mbarrier: mbar_wait(s, in); break;
+        case IrOp::BulkCopy:
+        case IrOp::CpAsync: copy(std::move(s), in); return;
         case IrOp::Arith: {
           uint64_t src[5] = {0, 0, 0, 0, 0};
           Deps d;
@@ -438,7 +633,13 @@ class Tracer {
           mm::Event e;
           if (in.flags >= 2) {  // 2 a proxy fence, 3 fence.proxy.async (lower_insn.cpp)
             e.kind = mm::EventKind::ProxyFence;
-            e.pfence = mm::ProxyFenceKind::Other;
+            e.pfence = in.size == 1 ? mm::ProxyFenceKind::Async : mm::ProxyFenceKind::Other;
+            // PTX ISA 9.7.13.4: fence.proxy.async.{global,shared::cta,shared::cluster}
+            // orders only accesses to objects in that state space.
+            if (in.size == 1)
+              e.fspace = in.addr.space == Space::Global ? mm::StateSpace::Global
+                       : in.addr.space == Space::Shared || in.addr.space == Space::SharedCluster ? mm::StateSpace::Shared
+                       : mm::StateSpace::Any;
           } else {
             e.kind = mm::EventKind::Fence;
             e.order = in.order;
@@ -501,7 +702,7 @@ void trace_check(const Program& prog, uint32_t func) {
     const Inst& in = prog.code[pc];
     if (in.op == IrOp::Unsupported)
       throw InputError(prog.file, SourcePos{in.line, in.col}, "instruction not supported: " + prog.messages[in.target]);
-    if (!supported(in.op))
+    if (!supported(in))
       throw InputError(prog.file, SourcePos{in.line, in.col},
                        std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");
   }

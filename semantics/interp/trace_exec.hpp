@@ -19,7 +19,14 @@
 // touches. Accesses to .local memory (and the frame) are the thread's own:
 // they take their single value and create no event. An instruction the
 // executor cannot run symbolically (warp collectives, calls, mbarriers,
-// asynchronous copies, ...) is rejected by trace_check() before running.
+// tensor copies, ...) is rejected by trace_check() before running.
+// Asynchronous operations (PTX ISA 8.9.1.1: cp.async, cp.async.bulk) stay
+// pending: their reads and writes are events outside program order (marked
+// with Event::async_op, a local index into ThreadTrace::async_ops), grouped
+// by commit_group and completed by wait_group (ThreadTrace::waits) or by
+// their complete-tx on an mbarrier location, which mbarrier.try_wait /
+// test_wait read: in a litmus thread the mbarrier object's value is the
+// number of its completed phases, and each complete-tx completes one.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -39,10 +46,31 @@ class TraceEnv {
   // (Generic resolved by the caller's address map) touches. Throws
   // InputError when the access reaches no location or mixes sizes.
   virtual int locate(Space space, uint64_t addr, unsigned size, const Inst& in) const = 0;
+  // The location that starts at `addr` and its size, or -1 when none does
+  // (a copy's byte range is copied location by location; the bytes between
+  // a test's locations are not modelled).
+  virtual int locate_start(Space space, uint64_t addr, unsigned& size, const Inst& in) const = 0;
   // The values a read of location `loc` may return (never empty).
   virtual const std::vector<uint64_t>& values(int loc) const = 0;
   // The value of a special register (%tid.x, ...) for this thread.
   virtual uint64_t sreg(SReg s) const = 0;
+};
+
+// An asynchronous operation of one path (mm::AsyncOp with local indices).
+struct TraceAsyncOp {
+  mm::AsyncOpKind kind = mm::AsyncOpKind::Bulk;
+  int issued_after = 0;  // program-order events of the path before it
+  std::vector<int> mem;  // its reads and writes
+  int fence = -1;        // the implicit generic-async proxy fence
+  int complete_tx = -1;  // the write half of its complete-tx
+};
+
+// A wait_group that completes `op` before the path's program-order events
+// from index `before` on (mm::AsyncWait).
+struct TraceAsyncWait {
+  int op = -1;
+  int before = 0;
+  bool reads_only = false;
 };
 
 struct ThreadTrace {
@@ -52,6 +80,8 @@ struct ThreadTrace {
   std::vector<uint32_t> pcs;  // per event: code index of the instruction
   std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
   std::vector<uint64_t> regs;  // final value of each register slot
+  std::vector<TraceAsyncOp> async_ops;
+  std::vector<TraceAsyncWait> waits;
 };
 
 struct ThreadPaths {

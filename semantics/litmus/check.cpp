@@ -107,12 +107,27 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
   s.po.resize(pick.size());
   for (size_t t = 0; t < pick.size(); ++t) {
     int base = static_cast<int>(s.events.size());
+    const int op_base = static_cast<int>(s.async_ops.size());
     for (const mm::Event& e : pick[t]->events) {
       mm::Event c = e;
       if (c.rmw_pair >= 0) c.rmw_pair += base;
-      s.po[t].push_back(static_cast<int>(s.events.size()));
+      // Events of asynchronous operations are outside program order (8.9.1.1).
+      if (c.async_op >= 0) c.async_op += op_base;
+      else s.po[t].push_back(static_cast<int>(s.events.size()));
       s.events.push_back(std::move(c));
     }
+    for (const interp::TraceAsyncOp& o : pick[t]->async_ops) {
+      mm::AsyncOp op;
+      op.kind = o.kind;
+      op.thread = static_cast<int>(t);
+      op.issued_after = o.issued_after;
+      for (int e : o.mem) op.mem.push_back(e + base);
+      op.fence = o.fence >= 0 ? o.fence + base : -1;
+      op.complete_tx = o.complete_tx >= 0 ? o.complete_tx + base : -1;
+      s.async_ops.push_back(std::move(op));
+    }
+    for (const interp::TraceAsyncWait& w : pick[t]->waits)
+      s.async_waits.push_back({w.op + op_base, static_cast<int>(t), w.before, w.reads_only});
     for (auto [a, b] : pick[t]->addr) s.addr.emplace_back(a + base, b + base);
     for (auto [a, b] : pick[t]->data) s.data.emplace_back(a + base, b + base);
     for (auto [a, b] : pick[t]->ctrl) s.ctrl.emplace_back(a + base, b + base);

@@ -72,6 +72,9 @@ Program lower(const Test& t) {
     l.init = mask_to(d.init, d.size);
     l.size = d.size;
     l.proxy = d.proxy;
+    // The state space, for state-space-restricted proxy fences (PTX ISA 9.7.13.4).
+    l.space = d.space == "global" ? mm::StateSpace::Global
+            : d.space == "shared" ? mm::StateSpace::Shared : mm::StateSpace::Other;
     p.locations.push_back(l);
   }
   std::vector<const LocDecl*> pending;
@@ -124,6 +127,7 @@ Program lower(const Test& t) {
       LInstr li;
       li.src = &in;
       if (!in.loc.empty()) li.loc = loc_of(p, in.loc, in.size);
+      for (const std::string& n : in.more_locs) loc_of(p, n, in.size);
       if ((in.kind == InstrKind::Rmw || in.kind == InstrKind::Red) && !in.type.empty()) {
         auto ty = arith::ty_from_name(in.type);
         std::string err = ty ? arith::atom_form_error(atom_of(in.op).value_or(arith::AtomOp::Add), *ty) : "unsupported atomic type ." + in.type;

@@ -40,7 +40,14 @@ class Writer {
       case InstrKind::Rmw:
       case InstrKind::Red: return rmw(in);
       case InstrKind::Fence: return "fence.sc.sys;";
-      case InstrKind::ProxyFence: return "fence.proxy.alias;";
+      // fence.proxy.async{.global,.shared::cta}: the lowering keeps the kind
+      // and state space (PTX ISA 9.7.13.4); other kinds are set afterwards.
+      case InstrKind::ProxyFence:
+        if (in.pfence == mm::ProxyFenceKind::Async)
+          return in.fspace == mm::StateSpace::Global   ? "fence.proxy.async.global;"
+                 : in.fspace == mm::StateSpace::Shared ? "fence.proxy.async.shared::cta;"
+                                                       : "fence.proxy.async;";
+        return "fence.proxy.alias;";
       case InstrKind::Barrier: return barrier(in);
       case InstrKind::Alu: return alu(in);
       case InstrKind::Branch: {
@@ -49,8 +56,10 @@ class Writer {
                ", " + op(in.args.at(1)) + "; @" + p + " bra " + in.target + ";";
       }
       case InstrKind::Jump: return "bra " + in.target + ";";
-      case InstrKind::Label:
-      case InstrKind::Ptx: break;
+      case InstrKind::Ptx:
+        if (!in.ptx_text.empty()) return in.ptx_text;
+        break;
+      case InstrKind::Label: break;
     }
     return in.text;
   }
@@ -188,6 +197,9 @@ struct RegUse {
     switch (in.op) {
       case Opcode::st: case Opcode::red: case Opcode::bar: case Opcode::barrier: case Opcode::bra:
       case Opcode::fence: case Opcode::membar: case Opcode::ret: case Opcode::exit: case Opcode::trap:
+      case Opcode::cp_async: case Opcode::cp_async_bulk: case Opcode::cp_async_bulk_commit_group:
+      case Opcode::cp_async_bulk_wait_group: case Opcode::cp_async_commit_group: case Opcode::cp_async_wait_group:
+      case Opcode::cp_async_wait_all:
         writes = false;
         break;
       default: break;
@@ -199,7 +211,7 @@ struct RegUse {
         break;
       }
     if (in.has(Mod::wide)) w *= 2;
-    if (in.op == Opcode::setp) w = 1;
+    if (in.op == Opcode::setp || in.op == Opcode::mbarrier_try_wait || in.op == Opcode::mbarrier_test_wait) w = 1;
     if (w > 64) w = 64;
     for (size_t k = 0; k < in.operands.size(); ++k) operand(in.operands[k], writes && k == 0 ? w : 0);
   }

@@ -42,6 +42,15 @@ class LitmusEnv : public interp::TraceEnv {
     }
     throw InputError(p_.test->file, pos(in), "the access reaches no location of the test");
   }
+  int locate_start(interp::Space, uint64_t addr, unsigned& size, const interp::Inst& in) const override {
+    for (size_t l = 0; l < ir_.loc_addr.size(); ++l)
+      if (addr == ir_.loc_addr[l]) {
+        size = ir_.loc_size[l];
+        return static_cast<int>(l);
+      }
+    (void)in;
+    return -1;
+  }
   const std::vector<uint64_t>& values(int loc) const override { return ts_.values[p_.locations[loc].physical]; }
   uint64_t sreg(interp::SReg s) const override {
     const mm::ThreadPlace& pl = p_.threads[t_].place;
@@ -115,13 +124,19 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
       if (j < 0) continue;
       const Instr& in = th.code[j];
       ev.label = in.text;
-      if (ev.loc >= 0)  // Dat3M names the proxy with the mnemonic (tld, suld); the native format with the location
+      // Events of an asynchronous operation keep the operation's proxy
+      // (trace_exec: the async proxy of a bulk copy, the generic proxy of its
+      // complete-tx and of cp.async).
+      if (ev.loc >= 0 && ev.async_op < 0)  // Dat3M names the proxy with the mnemonic (tld, suld); the native format with the location
         ev.proxy = in.proxy != mm::Proxy::Generic ? in.proxy : p.locations[ev.loc].proxy;
-      if (ev.kind == mm::EventKind::ProxyFence && in.kind == InstrKind::ProxyFence) ev.pfence = in.pfence;
+      if (ev.kind == mm::EventKind::ProxyFence && in.kind == InstrKind::ProxyFence && ev.async_op < 0)
+        ev.pfence = in.pfence;
     }
     tr.addr = std::move(x.addr);
     tr.data = std::move(x.data);
     tr.ctrl = std::move(x.ctrl);
+    tr.async_ops = std::move(x.async_ops);
+    tr.waits = std::move(x.waits);
     tr.regs.resize(lt.regs.size());
     for (size_t r = 0; r < lt.regs.size(); ++r) tr.regs[r] = x.regs[tir.slot_of[r]];
     out.traces.traces.push_back(std::move(tr));

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "memmodel/events.hpp"
+#include "semantics/interp/trace_exec.hpp"
 #include "semantics/litmus/program.hpp"
 
 namespace ptxcheck::litmus {
@@ -26,6 +27,11 @@ struct Trace {
   std::vector<mm::Event> events;
   std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
   std::vector<uint64_t> regs;                         // final register values by slot
+  // Asynchronous operations (PTX ISA 8.9.1.1): their events are in `events`
+  // with Event::async_op a local index into async_ops, outside program order;
+  // event indices are local (interp::TraceAsyncOp, TraceAsyncWait).
+  std::vector<interp::TraceAsyncOp> async_ops;
+  std::vector<interp::TraceAsyncWait> waits;
 };
 
 struct ThreadTraces {

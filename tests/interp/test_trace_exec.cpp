@@ -48,6 +48,10 @@ class Env : public TraceEnv {
       if (p_.globals[g].addr == addr) return static_cast<int>(g);
     throw InputError("k.ptx", {}, "no location");
   }
+  int locate_start(Space sp, uint64_t addr, unsigned& size, const Inst& in) const override {
+    size = 4;
+    return locate(sp, addr, size, in);
+  }
   const std::vector<uint64_t>& values(int loc) const override { return loc == 0 ? x_ : y_; }
   uint64_t sreg(SReg) const override { return 0; }
 
@@ -125,6 +129,10 @@ L:
   class E : public TraceEnv {
    public:
     int locate(Space, uint64_t, unsigned, const Inst&) const override { return 0; }
+    int locate_start(Space, uint64_t, unsigned& size, const Inst&) const override {
+      size = 4;
+      return 0;
+    }
     const std::vector<uint64_t>& values(int) const override { return v; }
     uint64_t sreg(SReg) const override { return 0; }
     std::vector<uint64_t> v{0, 1};

@@ -86,6 +86,37 @@ exists (P1:r0 == 2 \/ ~(x != 3))
   CHECK(p.threads[1].reg_init[p.threads[1].slot("r3")] == 7);
 }
 
+TEST_CASE("Dat3M dialect: ptxcheck's async-proxy extension", "[dat3m-syntax]") {
+  Test t = parse_litmus_text(R"(PTX async
+{ s=1; s @ shared; g=0; bar @ shared; }
+ P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0 ;
+ fence.proxy.async.shared::cta                       | mbarrier.try_wait.parity.shared::cta.b64 r0, bar, 0 ;
+ cp.async.bulk.global.shared::cta.bulk_group g, s, 4 | fence.proxy.async.global ;
+ cp.async.bulk.wait_group.read 0                     | fence.proxy.async ;
+exists (P1:r0 == 1)
+)", "async.litmus");
+  const Instr& f = t.threads[0].code[0];
+  CHECK(f.kind == InstrKind::ProxyFence);
+  CHECK(f.pfence == mm::ProxyFenceKind::Async);
+  CHECK(f.fspace == mm::StateSpace::Shared);
+  CHECK(t.threads[1].code[1].fspace == mm::StateSpace::Global);
+  CHECK(t.threads[1].code[2].fspace == mm::StateSpace::Any);
+  const Instr& cp = t.threads[0].code[1];
+  CHECK(cp.kind == InstrKind::Ptx);
+  CHECK(cp.ptx_text == "cp.async.bulk.global.shared::cta.bulk_group [g], [s], 4;");
+  CHECK(t.threads[0].code[2].ptx_text == "cp.async.bulk.wait_group.read 0;");
+  CHECK(t.threads[1].code[0].dst == "r0");
+  Program p = lower(t);
+  CHECK(p.locations[p.loc_index("s")].space == mm::StateSpace::Shared);
+  CHECK(p.locations[p.loc_index("s")].init == 1);
+  CHECK(p.locations[p.loc_index("g")].space == mm::StateSpace::Global);
+  CHECK(p.locations[p.loc_index("bar")].space == mm::StateSpace::Shared);
+  // Malformed forms.
+  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.global.shared::cta g, s, 4 ;\nexists (s == 1)\n").line == 4);
+  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.async.local ;\nexists (s == 1)\n").line == 4);
+  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.wait_group.all 0 ;\nexists (s == 1)\n").line == 4);
+}
+
 TEST_CASE("malformed litmus input reports file:line:col", "[litmus-errors]") {
   SourcePos p = error_pos("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n frob r0, x ;\nexists (x == 1)\n");
   CHECK(p.line == 5);
