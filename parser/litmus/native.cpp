@@ -64,7 +64,11 @@ void parse_statement(Cursor& c, Instr& in) {
     guard = reg(c);
   }
   std::string m = c.ident("instruction");
-  if (!guarded && c.text().substr(c.off(), 2) != "::" && c.accept(":")) {
+  while (c.text().substr(c.off(), 2) == "::") {  // PTX's sub-qualifiers: .shared::cta
+    c.set_off(c.off() + 2);
+    m += "::" + c.ident("qualifier");
+  }
+  if (!guarded && c.accept(":")) {
     in.kind = InstrKind::Label;
     in.target = m;
     return;
@@ -78,7 +82,11 @@ void parse_statement(Cursor& c, Instr& in) {
   std::optional<mm::ProxyFenceKind> pf;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& q = parts[i];
-    if (read_order_qualifier(q, mq)) {
+    if (head == "fence" && pf == mm::ProxyFenceKind::Async && i + 1 == parts.size() &&
+        (q == "global" || q == "shared::cta" || q == "shared::cluster")) {
+      // fence.proxy.async.{global,shared::cta,shared::cluster} (PTX ISA 9.7.13.4)
+      in.fspace = q == "global" ? mm::StateSpace::Global : mm::StateSpace::Shared;
+    } else if (read_order_qualifier(q, mq)) {
     } else if (read_scope_qualifier(q, mq)) {
     } else if (is_space(q)) {
     } else if (auto sz = type_size(q)) {

@@ -167,7 +167,7 @@ struct Native {
   std::string instr(const Instr& in) const {
     switch (in.kind) {
       case InstrKind::Label: return in.target + ":";
-      case InstrKind::Ptx: return in.text + ";";
+      case InstrKind::Ptx: return in.ptx_text.empty() ? in.text + ";" : in.ptx_text;
       case InstrKind::Load:
         check_proxy(in);
         return "ld" + space(in.loc) + sem(in) + type(in.size, 'u') + " " + reg(in.dst) + ", [" + in.loc + "];";

@@ -56,7 +56,9 @@ std::string key(const Test& t, const Instr& in) {
     case InstrKind::Branch: k << " cmp=" << int(in.cmp) << " args=" << args_text(in.args) << " target=" << in.target; break;
     case InstrKind::Jump:
     case InstrKind::Label: k << " target=" << in.target; break;
-    case InstrKind::Ptx: k << " ptx=" << in.text; break;
+    case InstrKind::Ptx:  // the Dat3M dialect's async extension keeps its PTX form in ptx_text
+      k << " ptx=" << (in.ptx_text.empty() ? in.text : in.ptx_text.substr(0, in.ptx_text.size() - 1));
+      break;
   }
   return k.str();
 }
