@@ -300,18 +300,25 @@ const auto expr_def = simple_e[assign] | (lor_e[assign] >> -(('?' > expr > ':' >
 
 auto addr_reg = [](auto& ctx) { _val(ctx).reg = std::move(_attr(ctx)); };
 auto addr_sym = [](auto& ctx) { _val(ctx).sym = std::move(_attr(ctx)); };
+// Where an address operand starts: its own position, or where its match
+// begins when the operand carries none (a float literal such as `[4. 6b]`).
+template <typename Ctx>
+SourcePos operand_pos(Ctx& ctx) {
+  SourcePos p = _attr(ctx).pos;
+  return p.line ? p : state(ctx).pos(_where(ctx).begin());
+}
 template <bool Neg>
 struct addr_off {
   template <typename Ctx>
   void operator()(Ctx& ctx) const {
     auto v = ptxcheck::eval_const(_attr(ctx));
-    if (!v) throw InputError(state(ctx).file, _attr(ctx).pos, "address offset must be an integer constant");
+    if (!v) throw InputError(state(ctx).file, operand_pos(ctx), "address offset must be an integer constant");
     _val(ctx).offset = static_cast<int64_t>(Neg ? 0 - v->bits : v->bits);
   }
 };
 auto addr_imm = [](auto& ctx) {
   auto v = ptxcheck::eval_const(_attr(ctx));
-  if (!v) throw InputError(state(ctx).file, _attr(ctx).pos, "address must be a register, symbol or integer");
+  if (!v) throw InputError(state(ctx).file, operand_pos(ctx), "address must be a register, symbol or integer");
   _val(ctx).offset = static_cast<int64_t>(v->bits);
 };
 auto push_extra = [](auto& ctx) { _val(ctx).extra.push_back(std::move(_attr(ctx))); };
