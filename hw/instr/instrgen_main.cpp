@@ -1,5 +1,6 @@
 // ptxcheck-instrgen: random instruction tests for the hardware harness.
 //   gen --seed S --count N --out DIR [--length L] [--threads T]
+//   wgmma --seed S --count N --out DIR          (wgmma.mma_async tests, sm_90a)
 //   compare RECORDING.json [--manifest FILE]
 //   selfrecord SPEC.json --out RECORDING.json   (ptxcheck's own values; fixtures)
 //   probe --ptxas PATH --out legal.inc          (regenerates the legality table)
@@ -15,6 +16,7 @@
 #include "hw/instr/compare.hpp"
 #include "hw/instr/gen.hpp"
 #include "hw/instr/probe.hpp"
+#include "hw/instr/wgmma_gen.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace {
@@ -36,6 +38,10 @@ int run(int argc, char** argv) {
   gen->add_option("--out", out, "output directory")->required();
   gen->add_option("--length", length, "instructions per test (default 40)")->check(CLI::Range(1ull, 2000ull));
   gen->add_option("--threads", threads, "threads of the CTA (default 32)")->check(CLI::Range(1ull, 1024ull));
+  CLI::App* wg = app.add_subcommand("wgmma", "write random wgmma.mma_async tests (sm_90a, one warpgroup) to DIR");
+  wg->add_option("--seed", seed, "random seed")->required();
+  wg->add_option("--count", count, "tests to write")->check(CLI::Range(0ull, 100000ull));
+  wg->add_option("--out", out, "output directory")->required();
   CLI::App* cmp = app.add_subcommand("compare", "compare a recording with the interpreter's values");
   cmp->add_option("recording", pos, "RECORDING.json")->required();
   cmp->add_option("--manifest", manifest, "the tests' manifest (default: beside the spec)");
@@ -71,6 +77,16 @@ int run(int argc, char** argv) {
     }
     std::printf("%llu tests, %zu kernels, %zu distinct instruction forms in %s\n", count, files, distinct.size(),
                 out.c_str());
+    return 0;
+  }
+  if (cmd == "wgmma") {
+    std::set<std::string> distinct;
+    for (unsigned i = 0; i < count; ++i) {
+      Test t = generate_wgmma(seed, i);
+      write_test(t, out);
+      distinct.insert(t.mnemonics.begin(), t.mnemonics.end());
+    }
+    std::printf("%llu wgmma tests, %zu distinct instruction forms in %s\n", count, distinct.size(), out.c_str());
     return 0;
   }
   if (cmd == "compare") {

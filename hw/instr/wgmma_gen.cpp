@@ -1,0 +1,414 @@
+// wgmma.mma_async tests: configuration, shared-memory image, kernel, spec and
+// manifest. PTX ISA 9.x numbering: 9.7.15.5.2 wgmma.mma_async (shapes, types,
+// operand lists), 9.7.15.5.1.1 register fragments (four 32-bit A registers
+// per thread; N/2 .f32/.s32 or N/4 .f16x2 accumulator registers),
+// 9.7.15.5.1.2 shared-memory layouts and 9.7.15.5.1.2.2 the matrix
+// descriptor (start address, LBO, SBO in 16-byte units; swizzle mode in bits
+// 62-63: 0 none, 1 128B, 2 64B, 3 32B).
+#include "hw/instr/wgmma_gen.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hw/instr/edges.hpp"
+
+namespace ptxcheck::instrgen {
+namespace {
+
+constexpr unsigned kThreads = 128;  // one warpgroup
+
+struct Cfg {
+  std::string a, b, d;     // operand and accumulator types
+  unsigned k = 16, n = 8;  // shape m64nNkK
+  bool a_regs = false, satfinite = false, special = false, scale_d = true;
+  int scale_a = 1, scale_b = 1;
+  bool trans_a = false, trans_b = false;
+};
+
+bool is_float_in(const std::string& t) { return t == "f16" || t == "bf16" || t == "tf32" || t == "e4m3" || t == "e5m2"; }
+unsigned in_bits(const std::string& t) {
+  return t == "tf32" ? 32 : t == "f16" || t == "bf16" ? 16 : t == "b1" ? 1 : 8;
+}
+
+// Bits of the exactly representable value q / 4 (|q| < 2^12) in f32 / f16.
+uint32_t f32_bits(int q) {
+  if (q == 0) return 0;
+  const float f = static_cast<float>(q) / 4.0f;
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+uint32_t f16_bits(int q) {
+  if (q == 0) return 0;
+  uint32_t s = q < 0 ? 0x8000 : 0;
+  uint32_t m = static_cast<uint32_t>(q < 0 ? -q : q);
+  int e = -2;  // value = m * 2^e
+  while (m >= 2048) {
+    if (m & 1) throw std::logic_error("wgmma_gen: f16 value not exact");
+    m >>= 1;
+    ++e;
+  }
+  while (m < 1024) {
+    m <<= 1;
+    --e;
+  }
+  // value = 1.f * 2^(e + 10)
+  const int ex = e + 10 + 15;
+  if (ex <= 0 || ex >= 31) throw std::logic_error("wgmma_gen: f16 value out of range");
+  return s | (static_cast<uint32_t>(ex) << 10) | (m & 0x3ff);
+}
+
+// One operand element of type t: a multiple of 0.5 in [-3, 3] for floating
+// types (index into the table), any bits for integers and .b1; with
+// special_permille > 0, that many in 1000 are +-inf, NaN or -0.
+uint32_t operand(Rng& rng, const std::string& t, unsigned special_permille) {
+  // +0, 0.5, 1, 1.5, 2, 3 (negatives set the sign bit)
+  static const uint32_t kF16[] = {0x0000, 0x3800, 0x3c00, 0x3e00, 0x4000, 0x4200};
+  static const uint32_t kBF16[] = {0x0000, 0x3f00, 0x3f80, 0x3fc0, 0x4000, 0x4040};
+  static const uint32_t kTF32[] = {0x00000000, 0x3f000000, 0x3f800000, 0x3fc00000, 0x40000000, 0x40400000};
+  static const uint32_t kE4M3[] = {0x00, 0x30, 0x38, 0x3c, 0x40, 0x44};
+  static const uint32_t kE5M2[] = {0x00, 0x38, 0x3c, 0x3e, 0x40, 0x42};
+  if (t == "s8" || t == "u8") return static_cast<uint32_t>(rng.next() & 0xff);
+  if (t == "b1") return static_cast<uint32_t>(rng.next() & 1);
+  const unsigned bits = in_bits(t);
+  const uint32_t sign = 1u << (bits - 1);
+  if (special_permille && rng.below(1000) < special_permille) {
+    // +-inf, NaN, -0 (e4m3 has no infinity: its largest finite value 448)
+    const unsigned kind = static_cast<unsigned>(rng.below(4));
+    uint32_t inf = t == "f16" ? 0x7c00 : t == "bf16" ? 0x7f80 : t == "tf32" ? 0x7f800000 : t == "e5m2" ? 0x7c : 0x7e;
+    uint32_t nan = t == "f16" ? 0x7e00 : t == "bf16" ? 0x7fc0 : t == "tf32" ? 0x7fc00000 : 0x7f;
+    return kind == 0 ? inf : kind == 1 ? (inf | sign) : kind == 2 ? nan : sign;
+  }
+  const unsigned i = static_cast<unsigned>(rng.below(6));
+  const uint32_t v = t == "f16"    ? kF16[i]
+                     : t == "bf16" ? kBF16[i]
+                     : t == "tf32" ? kTF32[i]
+                     : t == "e4m3" ? kE4M3[i]
+                                   : kE5M2[i];
+  return i && rng.chance(50) ? v | sign : v;
+}
+
+// Packs elements of type t into 32-bit words.
+std::vector<uint32_t> pack(Rng& rng, const std::string& t, unsigned words, unsigned special_permille) {
+  const unsigned bits = in_bits(t), per = 32 / bits;
+  std::vector<uint32_t> out(words, 0);
+  for (auto& w : out)
+    for (unsigned e = 0; e < per; ++e) w |= operand(rng, t, special_permille) << (e * bits);
+  return out;
+}
+
+// An accumulator input: a multiple of 0.25 in [-64, 64] (f32), of 0.5 in
+// [-32, 32] (f16, two per register), any s32 (near the limits for
+// .satfinite tests).
+uint32_t accumulator(Rng& rng, const Cfg& c) {
+  if (c.d == "s32") {
+    if (c.satfinite && rng.chance(40)) {
+      const int64_t near = rng.chance(50) ? 2147483647 - static_cast<int64_t>(rng.below(1 << 20))
+                                          : -2147483648LL + static_cast<int64_t>(rng.below(1 << 20));
+      return static_cast<uint32_t>(near);
+    }
+    return static_cast<uint32_t>(rng.next());
+  }
+  if (c.d == "f16")
+    return f16_bits(2 * (static_cast<int>(rng.below(129)) - 64)) |
+           f16_bits(2 * (static_cast<int>(rng.below(129)) - 64)) << 16;
+  if (c.special && rng.chance(3)) return rng.chance(50) ? 0x80000000u : 0xff800000u;  // -0, -inf
+  return f32_bits(static_cast<int>(rng.below(513)) - 256);
+}
+
+// A canonical layout of one operand (R rows of 32 bytes of K: every wgmma
+// shape's K extent is 32 bytes) and its descriptor fields.
+struct Layout {
+  unsigned mode = 0;  // descriptor swizzle field
+  uint32_t lbo = 0, sbo = 0, kofs = 0, bytes = 0;
+  std::string what;   // for the kernel comment
+};
+
+Layout pick_layout(Rng& rng, unsigned rows, bool mn_major) {
+  Layout l;
+  l.bytes = 32 * rows;
+  if (!mn_major) {
+    // K-major: rows of 32 bytes; no swizzle: 8x16-byte core matrices with
+    // the two K chunks LBO apart and 8-row groups SBO apart; swizzled: one
+    // row per swizzle line (W x 16 bytes), 8-row groups SBO = 8 lines apart,
+    // the K extent starting kofs bytes into the line.
+    static const unsigned kModes[] = {0, 1, 2, 3};
+    l.mode = kModes[rng.below(4)];
+    if (l.mode == 0) {
+      if (rng.chance(50)) {
+        l.lbo = 128, l.sbo = 256;
+      } else {
+        l.lbo = rows / 8 * 128, l.sbo = 128;
+      }
+      l.what = "K-major, no swizzle";
+      return l;
+    }
+    const unsigned line = l.mode == 1 ? 128 : l.mode == 2 ? 64 : 32;
+    l.lbo = 16;  // not used by swizzled K-major layouts (encoded 1)
+    l.sbo = 8 * line;
+    l.kofs = 32 * static_cast<uint32_t>(rng.below(line / 32));
+    l.bytes = line * rows;
+    l.what = "K-major, " + std::to_string(line) + "B swizzle, K at +" + std::to_string(l.kofs);
+    return l;
+  }
+  // MN-major (.f16/.bf16 with imm-trans 1): no swizzle: core matrices of 8
+  // MN elements (16 bytes) x 8 K rows, MN chunks SBO apart, the two 8-row K
+  // groups LBO apart; swizzled with W chunks per line: atoms of 8 K rows x W
+  // chunks, atoms along MN LBO apart, K groups SBO apart. A swizzle is drawn
+  // only when the MN extent fills whole lines.
+  std::vector<unsigned> modes = {0};
+  for (unsigned m : {1u, 2u, 3u}) {
+    const unsigned w = m == 1 ? 8 : m == 2 ? 4 : 2;
+    if ((rows / 8) % w == 0) modes.push_back(m);
+  }
+  l.mode = modes[rng.below(modes.size())];
+  const unsigned w = l.mode == 0 ? 1 : l.mode == 1 ? 8 : l.mode == 2 ? 4 : 2;
+  const uint32_t atom = 128 * w, atoms = rows / (8 * w);
+  if (l.mode == 0) {
+    if (rng.chance(50)) {
+      l.sbo = 128, l.lbo = rows / 8 * 128;
+    } else {
+      l.lbo = 128, l.sbo = 256;
+    }
+    l.what = "MN-major, no swizzle";
+  } else {
+    if (rng.chance(50)) {
+      l.lbo = atom, l.sbo = atoms * atom;
+    } else {
+      l.sbo = atom, l.lbo = 2 * atom;
+    }
+    l.what = "MN-major, " + std::to_string(16 * w) + "B swizzle";
+  }
+  return l;
+}
+
+uint64_t desc_const(const Layout& l) {
+  return (uint64_t{l.mode} << 62) | (uint64_t{(l.sbo & 0x3FFFF) >> 4} << 32) | (uint64_t{(l.lbo & 0x3FFFF) >> 4} << 16);
+}
+
+std::string hex64(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+Cfg pick_cfg(Rng& rng) {
+  Cfg c;
+  // Types in the proportions of the ISA's families.
+  switch (rng.below(8)) {
+    case 0: c.a = c.b = "f16"; c.d = rng.chance(50) ? "f16" : "f32"; c.k = 16; break;
+    case 1: c.a = c.b = "bf16"; c.d = "f32"; c.k = 16; break;
+    case 2: c.a = c.b = "tf32"; c.d = "f32"; c.k = 8; break;
+    case 3:
+    case 4:
+      c.a = rng.chance(50) ? "e4m3" : "e5m2";
+      c.b = rng.chance(50) ? "e4m3" : "e5m2";
+      c.d = rng.chance(50) ? "f16" : "f32";
+      c.k = 32;
+      break;
+    case 5:
+    case 6:
+      c.a = rng.chance(50) ? "s8" : "u8";
+      c.b = rng.chance(50) ? "s8" : "u8";
+      c.d = "s32";
+      c.k = 32;
+      c.satfinite = rng.chance(50);
+      break;
+    default: c.a = c.b = "b1"; c.d = "s32"; c.k = 256; break;
+  }
+  // N: 8..256 in steps of 8 (integer and .b1: 8, 16, 24, then steps of 16),
+  // mostly small so that the specs stay small.
+  std::vector<unsigned> ns;
+  for (unsigned n = 8; n <= 256; n += 8)
+    if (is_float_in(c.a) || n <= 24 || n % 16 == 0) ns.push_back(n);
+  const unsigned small = rng.chance(75) ? 8 : static_cast<unsigned>(ns.size());
+  c.n = ns[rng.below(std::min<size_t>(small, ns.size()))];
+  c.a_regs = rng.chance(30);
+  c.scale_d = rng.chance(75);
+  if (is_float_in(c.a)) {
+    c.scale_a = rng.chance(25) ? -1 : 1;
+    c.scale_b = rng.chance(25) ? -1 : 1;
+    c.special = c.d == "f32" && rng.chance(25);
+  }
+  if (c.a == "f16" || c.a == "bf16") {
+    c.trans_a = !c.a_regs && rng.chance(40);
+    c.trans_b = rng.chance(40);
+  }
+  return c;
+}
+
+}  // namespace
+
+Test generate_wgmma(uint64_t seed, unsigned index) {
+  Rng rng(seed * 0x100000001b3ull ^ (uint64_t{index} << 20) ^ 0x3a9c);
+  rng.next();
+  const Cfg c = pick_cfg(rng);
+  Test t;
+  char stem[64];
+  std::snprintf(stem, sizeof stem, "w%llu_%04u", static_cast<unsigned long long>(seed), index);
+  t.stem = stem;
+
+  // Shared-memory image: A (64 rows) at 0 unless A is in registers, B (N
+  // rows) at the next 1024-byte boundary; both regions 1024-aligned so that
+  // every swizzle pattern starts at its region (descriptor base offset 0).
+  Layout la, lb = pick_layout(rng, c.n, c.trans_b);
+  uint32_t a_off = 0, b_off = 0;
+  if (!c.a_regs) {
+    la = pick_layout(rng, 64, c.trans_a);
+    b_off = (la.bytes + 1023) / 1024 * 1024;
+  }
+  const uint32_t img_bytes = (b_off + lb.bytes + 1023) / 1024 * 1024;
+  const unsigned img_words = img_bytes / 4;
+  std::vector<uint32_t> image(img_words, 0);
+  // Special operands: about one dot product in four meets one (2K operand
+  // elements each), so that most results stay finite and check the layout.
+  const unsigned sp = c.special ? 160 / c.k : 0;
+  if (!c.a_regs) {
+    auto v = pack(rng, c.a, la.bytes / 4, sp);
+    std::copy(v.begin(), v.end(), image.begin() + a_off / 4);
+  }
+  {
+    auto v = pack(rng, c.b, lb.bytes / 4, sp);
+    std::copy(v.begin(), v.end(), image.begin() + b_off / 4);
+  }
+  const unsigned nd = c.d == "f16" ? c.n / 4 : c.n / 2;
+  std::vector<uint32_t> acc(kThreads * nd);
+  for (auto& w : acc) w = accumulator(rng, c);
+  std::vector<uint32_t> afrag;
+  if (c.a_regs) afrag = pack(rng, c.a, kThreads * 4, sp);
+
+  // The instruction (9.7.15.5.2 syntax per type family).
+  std::string mn = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(c.k) + "." +
+                   c.d + "." + c.a + "." + c.b;
+  if (c.a == "b1") mn += ".and.popc";
+  if (c.satfinite) mn += ".satfinite";
+  const bool f32d = c.d == "f32";
+  const std::string dreg = f32d ? "%f" : "%d";
+  std::string dlist = "{";
+  for (unsigned i = 0; i < nd; ++i) dlist += (i ? ", " : "") + dreg + std::to_string(i);
+  dlist += "}";
+  std::string ops = dlist + ", " + (c.a_regs ? std::string("{%a0, %a1, %a2, %a3}") : std::string("%rd4")) + ", %rd5, %p1";
+  if (is_float_in(c.a)) ops += ", " + std::to_string(c.scale_a) + ", " + std::to_string(c.scale_b);
+  if (c.a == "f16" || c.a == "bf16") {
+    if (!c.a_regs) ops += std::string(", ") + (c.trans_a ? "1" : "0");
+    ops += std::string(", ") + (c.trans_b ? "1" : "0");
+  }
+
+  const unsigned acc_base = img_words * 4, a_base = (img_words + kThreads * nd) * 4;
+  std::string body;
+  auto L = [&](const std::string& s) { body += "\t" + s + "\n"; };
+  L("mov.u32 %r0, %tid.x;");
+  L("ld.param.u64 %rd0, [in_ptr];");
+  L("cvta.to.global.u64 %rd0, %rd0;");
+  L("ld.param.u64 %rd1, [out_ptr];");
+  L("cvta.to.global.u64 %rd1, %rd1;");
+  L("mov.u32 %r1, smem;");
+  L("mov.u32 %r2, %r0;");
+  body += "COPY:\t// the image, word by word (generic-proxy writes)\n";
+  L("mul.wide.u32 %rd2, %r2, 4;");
+  L("add.s64 %rd3, %rd0, %rd2;");
+  L("ld.global.b32 %r3, [%rd3];");
+  L("shl.b32 %r4, %r2, 2;");
+  L("add.u32 %r4, %r4, %r1;");
+  L("st.shared.b32 [%r4], %r3;");
+  L("add.u32 %r2, %r2, 128;");
+  L("setp.lt.u32 %p0, %r2, " + std::to_string(img_words) + ";");
+  L("@%p0 bra COPY;");
+  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 4) + ";");
+  L("add.s64 %rd3, %rd0, %rd2;");
+  for (unsigned i = 0; i < nd; ++i)
+    L(std::string("ld.global.") + (f32d ? "f32 " : "b32 ") + dreg + std::to_string(i) + ", [%rd3+" +
+      std::to_string(acc_base + 4 * i) + "];");
+  if (c.a_regs) {
+    L("mul.wide.u32 %rd2, %r0, 16;");
+    L("add.s64 %rd3, %rd0, %rd2;");
+    for (unsigned j = 0; j < 4; ++j)
+      L("ld.global.b32 %a" + std::to_string(j) + ", [%rd3+" + std::to_string(a_base + 4 * j) + "];");
+  }
+  L("fence.proxy.async.shared::cta;\t// the image -> wgmma's async-proxy reads (PTX ISA 8.6)");
+  L("bar.sync 0;");
+  auto desc = [&](const char* reg, const char* tmp, uint32_t off, const Layout& l) {
+    L(std::string("add.u32 ") + tmp + ", %r1, " + std::to_string(off + l.kofs) + ";\t// " + l.what + ", LBO " +
+      std::to_string(l.lbo) + ", SBO " + std::to_string(l.sbo));
+    L(std::string("shr.u32 ") + tmp + ", " + tmp + ", 4;");
+    L(std::string("and.b32 ") + tmp + ", " + tmp + ", 16383;");
+    L(std::string("cvt.u64.u32 ") + reg + ", " + tmp + ";");
+    L(std::string("or.b64 ") + reg + ", " + reg + ", " + hex64(desc_const(l)) + ";");
+  };
+  if (!c.a_regs) desc("%rd4", "%r5", a_off, la);
+  desc("%rd5", "%r6", b_off, lb);
+  L(std::string(c.scale_d ? "setp.ne.u32" : "setp.eq.u32") + " %p1, %r0, 0xffffffff;\t// scale-d = " +
+    (c.scale_d ? "1" : "0"));
+  L("wgmma.fence.sync.aligned;");
+  L(mn + " " + ops + ";");
+  L("wgmma.commit_group.sync.aligned;");
+  L("wgmma.wait_group.sync.aligned 0;");
+  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 8) + ";");
+  L("add.s64 %rd6, %rd1, %rd2;");
+  for (unsigned i = 0; i < nd; ++i)
+    L(std::string("st.global.") + (f32d ? "f32" : "b32") + " [%rd6+" + std::to_string(8 * i) + "], " + dreg +
+      std::to_string(i) + ";");
+  L("ret;");
+
+  std::string decls = "\t.shared .align 1024 .b8 smem[" + std::to_string(img_bytes) +
+                      "];\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<7>;\n\t.reg .b64 %rd<7>;\n";
+  decls += std::string("\t.reg ") + (f32d ? ".f32 %f<" : ".b32 %d<") + std::to_string(nd) + ">;\n";
+  if (c.a_regs) decls += "\t.reg .b32 %a<4>;\n";
+
+  nlohmann::json in_values = nlohmann::json::array();
+  for (uint32_t w : image) in_values.push_back(w);
+  for (uint32_t w : acc) in_values.push_back(w);
+  for (uint32_t w : afrag) in_values.push_back(w);
+
+  Slot s;
+  s.mnemonic = mn;
+  s.ty = c.d == "f16" ? "f16x2" : c.d;
+  s.bits = 32;
+  s.nan_any = c.special;
+  nlohmann::json slots = nlohmann::json::array();
+  for (unsigned i = 0; i < nd; ++i) {
+    t.slots.push_back(s);
+    slots.push_back({{"mnemonic", s.mnemonic}, {"type", s.ty}, {"bits", s.bits}, {"approx", false},
+                     {"nan_any", s.nan_any}});
+  }
+  t.mnemonics.push_back(mn);
+
+  // wgmma needs PTX ISA 8.0; mixed .s8/.u8 operands 8.4 (ptxas: "WGMMA with
+  // mixed integer types requires PTX ISA .version 8.4").
+  const std::string version = c.d == "s32" && c.a != c.b ? "8.4" : "8.0";
+  Kernel k;
+  k.sm = 90;
+  k.name = t.stem + ".sm_90";
+  std::string summary = mn + (c.a_regs ? ", A from registers" : ", A " + la.what) + ", B " + lb.what +
+                        ", scale-d " + (c.scale_d ? "1" : "0") + (c.special ? ", inf/NaN/-0 operands" : "");
+  k.ptx = "// Generated by ptxcheck-instrgen wgmma (seed " + std::to_string(seed) + ", test " +
+          std::to_string(index) + "); do not edit.\n// " + summary +
+          "\n.version " + version + "\n.target sm_90a\n.address_size 64\n\n.visible .entry instr(\n\t.param .u64 in_ptr,\n\t"
+          ".param .u64 out_ptr\n)\n.reqntid 128\n{\n" +
+          decls + body + "}\n";
+  nlohmann::json spec = {
+      {"ptx", k.name + ".ptx"},
+      {"kernel", "instr"},
+      {"grid", {1, 1, 1}},
+      {"block", {kThreads, 1, 1}},
+      {"dynamic_shared_bytes", 0},
+      {"buffers",
+       {{"in", {{"type", "u32"}, {"count", in_values.size()}, {"init", {{"values", in_values}}}}},
+        {"out", {{"type", "u64"}, {"count", kThreads * nd}, {"init", "zero"}}}}},
+      {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
+      {"outputs", {"out"}}};
+  k.spec_json = spec.dump(1) + "\n";
+  nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"}, {"spec", k.name + ".json"},
+                        {"output", "out"}, {"threads", kThreads}, {"slots_per_thread", nd},
+                        {"slots", slots}};
+  k.manifest_json = man.dump(1) + "\n";
+  t.variants.push_back(std::move(k));
+  return t;
+}
+
+}  // namespace ptxcheck::instrgen
