@@ -50,6 +50,9 @@ class Search {
     std::sort(fences_.begin(), fences_.end());
     pairs_ = must_order_pairs(st_, m);
     rf_.assign(s.events.size(), -1);
+    branches_after_.assign(reads_.size(), false);
+    for (size_t i = reads_.size(); i-- > 1;)
+      branches_after_[i - 1] = branches_after_[i] || cands_[i].size() > 1;
   }
 
   EngineStats run() {
@@ -106,7 +109,10 @@ class Search {
     }
     for (int w : cands_[i]) {
       rf_[reads_[i]] = w;
-      if (partial_ok()) descend(i + 1);
+      // Pruning pays only where it can cut a subtree with more than one
+      // leaf; below the last branching read it is checked once, at the
+      // last read (complete() checks every axiom in full anyway).
+      if ((!branches_after_[i] && i + 1 < reads_.size()) || partial_ok()) descend(i + 1);
       if (stop_) break;
     }
     rf_[reads_[i]] = -1;
@@ -235,6 +241,7 @@ class Search {
   std::vector<int> fences_;
   std::vector<std::pair<int, int>> pairs_;
   std::vector<int> rf_;
+  std::vector<bool> branches_after_;  // per read level: some later read has several candidates
   EngineStats stats_;
   uint64_t ticks_ = 0;
   bool stop_ = false;

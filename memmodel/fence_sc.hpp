@@ -48,6 +48,9 @@ class FenceScSearch {
 
  private:
   bool dfs(std::vector<int>& prefix, EventSet& placed, const Relation& sync);
+  // The Fence-SC edges every consistent order must have (pairwise forcing,
+  // docs/model-notes.md); false when some pair can be ordered neither way.
+  bool force(Relation& forced);
 
   const Skeleton& s_;
   const StaticRelations& st_;
@@ -59,6 +62,9 @@ class FenceScSearch {
   const Relation* co_ = nullptr;
   Relation rfrel_, fr_;
   size_t bar_ = 0;
+  Relation forced_;        // edges every consistent order has (empty until forced)
+  uint64_t budget_ = 0;    // nodes left before the first, unforced search gives up (0: none)
+  bool aborted_ = false;
   std::set<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>> failed_;
   uint64_t nodes_ = 0;
 };

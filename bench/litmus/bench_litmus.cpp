@@ -4,13 +4,15 @@
 // two worker threads (target: enum under 2 s).
 // Part 2: generated scaling families (bench/litmus/families.hpp) for N up
 // to 12 threads, in the enumeration engine, the Z3 engine and the previous
-// enumeration engine (every Fence-SC order tried, make_enum_perm_engine),
+// default path ("prev": the enumeration engine handed every trace
+// combination, without the symmetry reduction, CheckOptions::symmetry),
 // min and median CPU seconds over the runs, the speedup of enum over the
-// previous engine measured here, and the verdict checked against the
+// previous path measured here, and the verdict checked against the
 // family's and across engines (same states, same counts). Targets: every
 // family at N=8 within 1 s and at N=12 within 10 s in the default engine.
 // A slower engine stops growing N once one test passes --limit seconds.
 //   bench_litmus [SHARED_DIR] [--quick] [--no-corpus] [--runs R] [--max-n N] [--limit S]
+//                [--family NAME] [--min-n N]
 // Exit: 0, or 1 when a verdict is wrong or engines disagree.
 #include <time.h>
 
@@ -48,11 +50,12 @@ struct Outcome {
 };
 
 // Decides t; returns CPU seconds (negative when a limit was hit).
-double decide(const litmus::Test& t, mm::Engine& e, double timeout, Outcome* out = nullptr) {
+double decide(const litmus::Test& t, mm::Engine& e, double timeout, Outcome* out = nullptr, bool symmetry = true) {
   const double s = cpu_now();
   try {
     litmus::Program p = litmus::lower(t);
     litmus::CheckOptions opt;
+    opt.symmetry = symmetry;
     opt.limits.timeout_s = timeout;
     const litmus::CheckResult r = litmus::check(p, e, opt);
     if (out) {
@@ -68,7 +71,7 @@ double decide(const litmus::Test& t, mm::Engine& e, double timeout, Outcome* out
 std::unique_ptr<mm::Engine> engine(const std::string& name) {
   if (name == "z3") return mm::make_z3_engine();
   if (name == "enum-perm") return mm::make_enum_perm_engine();
-  return mm::make_enum_engine();
+  return mm::make_enum_engine();  // "enum", and "prev" (enum without symmetry)
 }
 
 void corpus(const std::string& shared, bool quick) {
@@ -85,12 +88,13 @@ void corpus(const std::string& shared, bool quick) {
   std::printf("== Dat3M PTX corpus: %zu tests, one process (CPU ms per test; -j2 wall s) ==\n", tests.size());
   if (tests.empty()) return;
   std::printf("%-10s %9s %10s %10s %10s %7s %9s\n", "engine", "total s", "median ms", "p90 ms", "max ms", "limit", "-j2 wall");
-  for (const char* name : {"enum", "z3", "enum-perm"}) {
+  for (const std::string name : {"enum", "z3", "enum-perm", "prev"}) {
+    const bool sym = name != "prev";
     auto e = engine(name);
     std::vector<double> t;
     size_t limits = 0;
     for (const auto& test : tests) {
-      double s = decide(test, *e, 60);
+      double s = decide(test, *e, 60, nullptr, sym);
       if (s < 0) ++limits, s = 60;
       t.push_back(s);
     }
@@ -102,13 +106,13 @@ void corpus(const std::string& shared, bool quick) {
     const auto w0 = std::chrono::steady_clock::now();
     auto work = [&] {
       auto en = engine(name);
-      for (size_t i; (i = next++) < tests.size();) decide(tests[i], *en, 60);
+      for (size_t i; (i = next++) < tests.size();) decide(tests[i], *en, 60, nullptr, sym);
     };
     std::thread other(work);
     work();
     other.join();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-    std::printf("%-10s %9.2f %10.2f %10.2f %10.1f %7zu %9.2f\n", name, total, 1000 * t[t.size() / 2],
+    std::printf("%-10s %9.2f %10.2f %10.2f %10.1f %7zu %9.2f\n", name.c_str(), total, 1000 * t[t.size() / 2],
                 1000 * t[t.size() * 9 / 10], 1000 * t.back(), limits, wall);
     std::fflush(stdout);
   }
@@ -120,11 +124,11 @@ struct Stat {
 
 // `limit` is CPU seconds; engines time out on the wall clock, which a
 // loaded machine stretches, so they get a generous multiple of it.
-Stat measure(const litmus::Test& t, mm::Engine& e, int runs, double limit, Outcome& out) {
+Stat measure(const litmus::Test& t, mm::Engine& e, bool symmetry, int runs, double limit, Outcome& out) {
   std::vector<double> v;
   for (int r = 0; r < runs; ++r) {
     Outcome o;
-    const double s = decide(t, e, 20 * limit, r == 0 ? &o : nullptr);
+    const double s = decide(t, e, 20 * limit, r == 0 ? &o : nullptr, symmetry);
     if (s < 0 || s > limit) return {};
     if (r == 0) out = o;
     v.push_back(s);
@@ -148,12 +152,16 @@ int main(int argc, char** argv) {
   bool quick = false, no_corpus = false;
   int runs = 3, max_n = 12;
   double limit = 10;
+  std::string only;
+  int min_n = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--no-corpus")) no_corpus = true;
     else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-n") && i + 1 < argc) max_n = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--limit") && i + 1 < argc) limit = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--min-n") && i + 1 < argc) min_n = std::atoi(argv[++i]);
     else shared = argv[i];
   }
   if (quick) max_n = std::min(max_n, 6), runs = 1;
@@ -161,12 +169,13 @@ int main(int argc, char** argv) {
 
   std::printf("\n== scaling families: CPU seconds per test, min and median of %d runs; one thread ==\n", runs);
   std::printf("%-11s %3s %15s %15s %15s %8s %7s %s\n", "family", "N", "enum min med", "z3 min med",
-              "old min med", "old/enum", "verdict", "targets (enum: N=8 <= 1 s, N=12 <= 10 s)");
-  const char* names[] = {"enum", "z3", "enum-perm"};
+              "prev min med", "prev/enum", "verdict", "targets (enum: N=8 <= 1 s, N=12 <= 10 s)");
+  const char* names[] = {"enum", "z3", "prev"};
   int bad = 0;
   for (const auto& fam : bench::families()) {
+    if (!only.empty() && only != fam.name) continue;
     bool alive[3] = {true, true, true};
-    for (int n = fam.min_n; n <= max_n; ++n) {
+    for (int n = std::max(fam.min_n, min_n); n <= max_n; ++n) {
       const litmus::Test t = litmus::parse_litmus_text(fam.make(n), fam.name);
       Stat st[3];
       Outcome out[3];
@@ -174,7 +183,7 @@ int main(int argc, char** argv) {
         if (!alive[k]) continue;
         auto e = engine(names[k]);
         const double lim = k == 0 ? std::max(limit, 10.0) : limit;  // enum: up to its N=12 target
-        st[k] = measure(t, *e, runs, lim, out[k]);
+        st[k] = measure(t, *e, k != 2, runs, lim, out[k]);
         if (st[k].min < 0 || st[k].median > lim / 2) alive[k] = false;
       }
       std::string verdict = st[0].min < 0 ? "?" : out[0].ok == fam.ok ? "right" : "WRONG";
@@ -193,7 +202,7 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  std::printf("\n'-': over the %.0f s CPU limit (the engine stops growing N); old = enumeration trying every Fence-SC order\n",
+  std::printf("\n'-': over the %.0f s CPU limit (the engine stops growing N); prev = enum given every trace combination (no symmetry reduction)\n",
               limit);
   return bad ? 1 : 0;
 }

@@ -2,6 +2,7 @@
 #include "semantics/litmus/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <set>
@@ -153,6 +154,115 @@ bool values_feasible(const Program& p, const std::vector<const Trace*>& pick) {
 
 }  // namespace
 
+namespace {
+
+bool same_event(const mm::Event& a, const mm::Event& b) {
+  return a.kind == b.kind && a.order == b.order && a.scope == b.scope && a.proxy == b.proxy && a.loc == b.loc &&
+         a.value == b.value && a.rmw_pair == b.rmw_pair && a.reduction == b.reduction && a.pfence == b.pfence &&
+         a.fspace == b.fspace && a.async_op == b.async_op && a.bar == b.bar && a.bar_id == b.bar_id &&
+         a.bar_count == b.bar_count && a.label == b.label;
+}
+
+bool same_trace(const Trace& a, const Trace& b) {
+  if (a.events.size() != b.events.size() || a.addr != b.addr || a.data != b.data || a.ctrl != b.ctrl ||
+      a.regs != b.regs || a.async_ops.size() != b.async_ops.size() || a.waits.size() != b.waits.size())
+    return false;
+  for (size_t i = 0; i < a.events.size(); ++i)
+    if (!same_event(a.events[i], b.events[i])) return false;
+  for (size_t i = 0; i < a.async_ops.size(); ++i) {
+    const auto &x = a.async_ops[i], &y = b.async_ops[i];
+    if (x.kind != y.kind || x.issued_after != y.issued_after || x.mem != y.mem || x.fence != y.fence ||
+        x.complete_tx != y.complete_tx)
+      return false;
+  }
+  for (size_t i = 0; i < a.waits.size(); ++i) {
+    const auto &x = a.waits[i], &y = b.waits[i];
+    if (x.op != y.op || x.before != y.before || x.reads_only != y.reads_only) return false;
+  }
+  return true;
+}
+
+// The placement predicates the model reads (mm::scope_includes, barrier
+// instances, scta): same CTA, same cluster scope, same GPU.
+std::array<bool, 3> placement(const mm::ThreadPlace& a, const mm::ThreadPlace& b) {
+  const bool gpu = a.gpu == b.gpu, cta = gpu && a.cta == b.cta;
+  return {cta, gpu && (a.cluster == b.cluster || a.cta == b.cta), gpu};
+}
+
+// Symmetry classes (docs/model-notes.md, "Symmetry between identical
+// threads"): threads i and j are interchangeable when they have the same
+// register names and the same traces in the same order (the same code,
+// run alone), and swapping them preserves every placement predicate with
+// every thread (the transposition is an automorphism of the scope tree).
+// Transpositions that are automorphisms compose, so this is an equivalence.
+// Returns, per thread, the previous thread of its class, or -1.
+std::vector<int> symmetry_prev(const Program& p, const TraceSet& ts) {
+  const size_t n = p.threads.size();
+  auto swap_ok = [&](size_t i, size_t j) {
+    auto img = [&](size_t t) { return t == i ? j : t == j ? i : t; };
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = 0; b < n; ++b)
+        if (placement(p.threads[a].place, p.threads[b].place) !=
+            placement(p.threads[img(a)].place, p.threads[img(b)].place))
+          return false;
+    return true;
+  };
+  std::vector<int> rep(n), prev(n, -1);
+  for (size_t t = 0; t < n; ++t) {
+    rep[t] = static_cast<int>(t);
+    for (size_t r = 0; r < t; ++r) {
+      if (rep[r] != static_cast<int>(r)) continue;
+      const auto &a = ts.threads[r].traces, &b = ts.threads[t].traces;
+      if (p.threads[r].regs != p.threads[t].regs || a.size() != b.size() || !swap_ok(r, t)) continue;
+      bool same = true;
+      for (size_t k = 0; k < a.size() && same; ++k) same = same_trace(a[k], b[k]);
+      if (!same) continue;
+      rep[t] = static_cast<int>(r);
+      break;
+    }
+    for (size_t u = t; u-- > 0;)
+      if (rep[u] == rep[t]) {
+        prev[t] = static_cast<int>(u);
+        break;
+      }
+  }
+  return prev;
+}
+
+// The distinct rearrangements of a canonical combination (trace indices
+// non-decreasing within each class): every permutation of the indices
+// within each class, each distinct index vector once; the first is the
+// combination itself, the lexicographically smallest of them.
+class Orbit {
+ public:
+  Orbit(const std::vector<int>& prev, const std::vector<size_t>& idx) : idx_(idx) {
+    for (size_t t = 0; t < prev.size(); ++t)
+      if (prev[t] < 0) {
+        std::vector<size_t> members{t};
+        for (size_t u = t + 1; u < prev.size(); ++u)
+          if (prev[u] >= 0 && static_cast<size_t>(prev[u]) == members.back()) members.push_back(u);
+        if (members.size() > 1) classes_.push_back(std::move(members));
+      }
+  }
+  const std::vector<size_t>& current() const { return idx_; }
+  bool next() {
+    for (size_t c = classes_.size(); c-- > 0;) {
+      std::vector<size_t> v;
+      for (size_t t : classes_[c]) v.push_back(idx_[t]);
+      const bool more = std::next_permutation(v.begin(), v.end());  // wraps to sorted when done
+      for (size_t k = 0; k < v.size(); ++k) idx_[classes_[c][k]] = v[k];
+      if (more) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<size_t> idx_;
+  std::vector<std::vector<size_t>> classes_;
+};
+
+}  // namespace
+
 CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -167,20 +277,64 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
   size_t n = p.threads.size();
   for (const auto& t : ts.threads)
     if (t.traces.empty()) n = 0;  // some thread never terminates: no execution
+  const bool observes_location =
+      std::any_of(obs.begin(), obs.end(), [](const ObsVar& v) { return !v.is_reg; });
+  const std::vector<int> prev = opt.symmetry ? symmetry_prev(p, ts) : std::vector<int>(p.threads.size(), -1);
+  auto pick_of = [&](const std::vector<size_t>& idx) {
+    std::vector<const Trace*> pick(p.threads.size());
+    for (size_t t = 0; t < pick.size(); ++t) pick[t] = &ts.threads[t].traces[idx[t]];
+    return pick;
+  };
+  auto loc_final_of = [&](const mm::Skeleton& sk, const mm::Execution& ex) {
+    std::vector<uint64_t> loc_final(p.locations.size());
+    for (size_t l = 0; l < p.locations.size(); ++l) {
+      int ph = p.locations[l].physical;
+      int w = ph < static_cast<int>(ex.final_write.size()) ? ex.final_write[ph] : -1;
+      loc_final[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
+    }
+    return loc_final;
+  };
+  // herd style: "1:r0=1; x=2;"
+  auto state_text = [&](const std::vector<const Trace*>& pk, const std::vector<uint64_t>& loc_final) {
+    std::string text;
+    for (const auto& v : obs) {
+      const uint64_t x = v.is_reg ? pk[v.thread]->regs[v.index] : loc_final[v.index];
+      text += v.name + "=" + std::to_string(signed_value(x, v.is_reg ? 8 : p.locations[v.index].size)) + "; ";
+    }
+    if (!text.empty()) text.pop_back();
+    return text;
+  };
+  // The executions of a skeleton that read what its traces guessed.
+  auto guessed = [](const mm::Skeleton& sk, const mm::Execution& ex) {
+    for (size_t e = 0; e < sk.events.size(); ++e) {
+      if (sk.events[e].kind != mm::EventKind::Read) continue;
+      int w = ex.rf[e];
+      if (w < 0 || sk.events[w].value != sk.events[e].value) return false;  // not this trace's guess
+    }
+    return true;
+  };
+  // The witnesses are those of the combination first in odometer order
+  // (lexicographic), the first execution the engine gives there; with
+  // symmetry that combination may be a rearrangement, whose witness is
+  // computed at the end.
+  std::optional<std::vector<size_t>> best[2];
+  bool best_missing[2] = {false, false};
+
   std::vector<size_t> idx(p.threads.size(), 0);
-  std::vector<const Trace*> pick(p.threads.size());
   bool more = n > 0 || p.threads.empty();
   while (more) {
-    for (size_t t = 0; t < pick.size(); ++t) pick[t] = &ts.threads[t].traces[idx[t]];
-    // Next combination (odometer).
+    const std::vector<size_t> cur = idx;
+    // Next canonical combination: lexicographic odometer, each thread of a
+    // symmetry class at least its class predecessor.
     more = false;
-    for (size_t t = pick.size(); t-- > 0;) {
+    for (size_t t = idx.size(); t-- > 0;) {
       if (++idx[t] < ts.threads[t].traces.size()) {
         more = true;
+        for (size_t u = t + 1; u < idx.size(); ++u) idx[u] = prev[u] >= 0 ? idx[prev[u]] : 0;
         break;
       }
-      idx[t] = 0;
     }
+    const std::vector<const Trace*> pick = pick_of(cur);
     if (!values_feasible(p, pick)) continue;
     if (opt.limits.timeout_s > 0 && elapsed() > opt.limits.timeout_s)
       throw LimitError("timeout after " + std::to_string(opt.limits.timeout_s) + " s");
@@ -188,41 +342,57 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     ++res.skeletons;
     mm::Limits lim = opt.limits;
     if (lim.timeout_s > 0) lim.timeout_s = std::max(0.001, lim.timeout_s - elapsed());
-    engine.enumerate(sk, opt.model, lim, [&](const mm::Execution& ex) {
-      for (size_t e = 0; e < sk.events.size(); ++e) {
-        if (sk.events[e].kind != mm::EventKind::Read) continue;
-        int w = ex.rf[e];
-        if (w < 0 || sk.events[w].value != sk.events[e].value) return true;  // not this trace's guess
-      }
-      std::vector<uint64_t> loc_final(p.locations.size());
-      for (size_t l = 0; l < p.locations.size(); ++l) {
-        int ph = p.locations[l].physical;
-        int w = ph < static_cast<int>(ex.final_write.size()) ? ex.final_write[ph] : -1;
-        loc_final[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
-      }
-      bool sat = eval_cond(p.test->cond, p, pick, loc_final);
-      std::string text;
-      for (const auto& v : obs) {
-        uint64_t x;
-        uint32_t size = 8;
-        if (v.is_reg) {
-          x = pick[v.thread]->regs[v.index];
-        } else {
-          x = loc_final[v.index];
-          size = p.locations[v.index].size;
-        }
-        text += v.name + "=" + std::to_string(signed_value(x, size)) + "; ";
-      }
-      if (!text.empty()) text.pop_back();
+    std::vector<std::vector<uint64_t>> finals;  // per execution read as guessed
+    bool found[2] = {false, false};
+    auto account = [&](const std::vector<const Trace*>& pk, const std::vector<uint64_t>& loc_final) {
+      bool sat = eval_cond(p.test->cond, p, pk, loc_final);
+      std::string text = state_text(pk, loc_final);
       auto& sc = states[text];
       sc.text = text;
       ++sc.count;
       sc.satisfies = sat;
       ++res.executions;
       (sat ? res.positive : res.negative) += 1;
-      auto& wit = sat ? res.positive_witness : res.negative_witness;
-      if (!wit) wit = Witness{sk, ex, text};
-      return true;
+      return std::make_pair(sat, text);
+    };
+    engine.enumerate(sk, opt.model, lim, [&](const mm::Execution& ex) {
+      if (!guessed(sk, ex)) return true;
+      std::vector<uint64_t> loc_final = loc_final_of(sk, ex);
+      auto [sat, text] = account(pick, loc_final);
+      if (!found[sat] && (!best[sat] || cur < *best[sat])) {
+        best[sat] = cur;
+        best_missing[sat] = false;
+        (sat ? res.positive_witness : res.negative_witness) = Witness{sk, ex, text};
+      }
+      found[sat] = true;
+      finals.push_back(std::move(loc_final));
+      return opt.count_executions || observes_location;
+    });
+    if (finals.empty()) continue;
+    // The rearrangements of this combination: the same executions, with the
+    // interchanged threads' registers exchanged (docs/model-notes.md).
+    Orbit orbit(prev, cur);
+    while (orbit.next()) {
+      const std::vector<const Trace*> pk = pick_of(orbit.current());
+      bool seen[2] = {false, false};
+      for (const auto& lf : finals) seen[account(pk, lf).first] = true;
+      for (int sat = 0; sat < 2; ++sat)
+        if (seen[sat] && (!best[sat] || orbit.current() < *best[sat])) {
+          best[sat] = orbit.current();
+          best_missing[sat] = true;
+        }
+    }
+  }
+  for (int sat = 0; sat < 2; ++sat) {
+    if (!best_missing[sat]) continue;
+    const std::vector<const Trace*> pk = pick_of(*best[sat]);
+    mm::Skeleton sk = make_skeleton(p, pk);
+    engine.enumerate(sk, opt.model, opt.limits, [&](const mm::Execution& ex) {
+      if (!guessed(sk, ex)) return true;
+      const std::vector<uint64_t> lf = loc_final_of(sk, ex);
+      if (eval_cond(p.test->cond, p, pk, lf) != static_cast<bool>(sat)) return true;
+      (sat ? res.positive_witness : res.negative_witness) = Witness{sk, ex, state_text(pk, lf)};
+      return false;
     });
   }
   for (auto& [k, v] : states) res.states.push_back(v);

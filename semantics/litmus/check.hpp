@@ -20,6 +20,20 @@ struct CheckOptions {
   mm::Model model;
   TraceLimits traces;
   mm::Limits limits;
+  // Decide one combination per symmetry class of identical threads and
+  // rearrange its executions (docs/model-notes.md, "Symmetry between
+  // identical threads"); false: every combination is handed to the engine
+  // (the previous path, kept for bench/litmus's speedup column and tests).
+  bool symmetry = true;
+  // Count the executions (herd's Positive/Negative line and each state's
+  // count). false, for callers that need only which states are permitted:
+  // once a combination has given its state and no location is observed
+  // (its state is then the same in all its executions), its other
+  // executions are not enumerated (docs/model-notes.md, "Final states
+  // rather than executions"). The states, their satisfaction and the
+  // verdict are exact either way; without counting, every count is at most
+  // the true count and zero exactly when the true count is zero.
+  bool count_executions = true;
 };
 
 struct StateCount {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "semantics/litmus/check.hpp"
 #include "semantics/litmus/transform.hpp"
 #include "tests/props/props_check.hpp"
 
@@ -85,6 +86,65 @@ TEST_CASE("Z3 and enumeration engines permit the same outcomes", "[props-engines
   std::printf("props-engines: %d random litmus tests, %d permitted outcomes, Z3 == enumeration\n", tests,
               outcomes_seen);
   CHECK(tests >= 2000);
+}
+
+// Symmetry between identical threads (semantics/litmus/check.cpp,
+// docs/model-notes.md): a random test with one thread copied (same place,
+// a CTA of its own, or another cluster) must give the same states, counts,
+// verdict and witnesses with the reduction as with every combination.
+TEST_CASE("the symmetry reduction keeps states, counts and witnesses", "[props-engines]") {
+  auto en = mm::make_enum_engine();
+  int tests = 0, reduced = 0;
+  check("symmetry on == off", 100, [&] {
+    GenOptions opt;  // small: the copies multiply the combinations decided without the reduction
+    opt.max_threads = 2;
+    opt.max_writes_per_loc = 2;
+    opt.max_accesses = 4;
+    Test t = *gen_test(opt);
+    const size_t k = *rc::gen::inRange<size_t>(0, t.threads.size());
+    const int copies = *rc::gen::inRange(1, 3);  // one or two
+    for (int c = 0; c < copies; ++c) {
+      Thread th = t.threads[k];
+      switch (*rc::gen::inRange(0, 3)) {
+        case 0: break;                                        // same place
+        case 1: th.place.cta = 1000 + c; break;               // a CTA of its own, same cluster
+        default: th.place.cta = th.place.cluster = 2000 + c;  // a cluster of its own
+      }
+      th.place.name = "P" + std::to_string(t.threads.size());
+      t.threads.push_back(th);
+    }
+    if (*rc::gen::arbitrary<bool>()) t.cond = Cond{};  // show every register, copies included
+    mm::Model m;
+    m.kind = *rc::gen::element(mm::ModelKind::PTX75, mm::ModelKind::PTX6, mm::ModelKind::SC);
+    Program p = lower(t);
+    CheckOptions on, off;
+    on.model = off.model = m;
+    off.symmetry = false;
+    const CheckResult a = litmus::check(p, *en, on), b = litmus::check(p, *en, off);
+    auto dump = [](const CheckResult& r) {
+      std::string s = "ok=" + std::to_string(r.ok) + " +" + std::to_string(r.positive) + " -" +
+                      std::to_string(r.negative) + " executions=" + std::to_string(r.executions) + "\n";
+      for (const auto& st : r.states) s += "  " + st.text + " x" + std::to_string(st.count) + (st.satisfies ? " *\n" : "\n");
+      for (const auto* w : {&r.positive_witness, &r.negative_witness}) {
+        s += "  witness: ";
+        if (*w) {
+          s += (*w)->state + " rf";
+          for (int x : (*w)->execution.rf) s += " " + std::to_string(x);
+          s += " threads";
+          for (const auto& th : (*w)->skeleton.threads) s += " " + th.name;
+        }
+        s += "\n";
+      }
+      return s;
+    };
+    RC_LOG() << "with symmetry:\n" << dump(a) << "every combination:\n" << dump(b);
+    RC_ASSERT(dump(a) == dump(b));
+    ++tests;
+    reduced += a.skeletons < b.skeletons;
+  });
+  std::printf("props-engines: %d tests with copied threads, %d decided fewer combinations, same results\n", tests,
+              reduced);
+  CHECK(reduced > 0);  // the reduction is exercised, not vacuous
 }
 
 TEST_CASE("the model is monotone under program changes", "[props-monotone]") {
