@@ -134,9 +134,12 @@ void emit_rmw(const litmus::Program& p, const LInstr& li, std::string& out, Emit
       break;
     case AluOp::Min:
     case AluOp::Max:
-      // ptxcheck compares zero-extended values as signed 64-bit numbers:
-      // unsigned at 32 bits, signed at 64 (semantics/litmus/traces.cpp).
-      opname = fmt::format("{}.{}", in.op == AluOp::Min ? "min" : "max", wide ? "s64" : "u32");
+      // The comparison follows the instruction's type (PTX ISA 9.7.13.5, atom:
+      // .u32/.u64 unsigned, .s32/.s64 signed), as in ptxcheck's litmus
+      // semantics (arith::atom_apply via semantics/litmus/to_ir.cpp); an
+      // untyped access (Dat3M's dialect) compares signed there too.
+      opname = fmt::format("{}.{}{}", in.op == AluOp::Min ? "min" : "max",
+                           !in.type.empty() && in.type[0] == 'u' ? 'u' : 's', wide ? 64 : 32);
       a = opsz(li.args.at(0), size, 1, out);
       break;
     default: fail(in, "no such atom operation");
@@ -228,19 +231,29 @@ void emit_one(const litmus::Program& p, int role, int pc, std::string& out, Emit
       std::string b = li.args.size() > 1 ? op64(li.args[1]) : "0";
       out += fmt::format("  mov.b64 %v0, {};\n  mov.b64 %v1, {};\n", a, b);
       std::string d = fmt::format("%x{}", li.dst);
+      // div/min/max/setp compare or divide as the instruction's type says
+      // (native threads: their PTX type; Dat3M's untyped dialect: signed, as
+      // semantics/litmus/to_ir.cpp runs it); signed ones at fewer than 64 bits
+      // see their operands sign-extended from the access size.
+      const char sg = !in.type.empty() && in.type[0] == 'u' ? 'u' : 's';
+      bool is_signed = sg == 's' && (in.op == AluOp::Div || in.op == AluOp::Min || in.op == AluOp::Max ||
+                                     in.op == AluOp::Setp);
+      if (is_signed && size < 8)
+        for (const char* v : {"%v0", "%v1"})
+          out += fmt::format("  shl.b64 {0}, {0}, {1};\n  shr.s64 {0}, {0}, {1};\n", v, 64 - 8 * size);
       switch (in.op) {
         case AluOp::Mov: out += fmt::format("  mov.b64 {}, %v0;\n", d); break;
         case AluOp::Add: out += fmt::format("  add.u64 {}, %v0, %v1;\n", d); break;
         case AluOp::Sub: out += fmt::format("  sub.u64 {}, %v0, %v1;\n", d); break;
         case AluOp::Mul: out += fmt::format("  mul.lo.u64 {}, %v0, %v1;\n", d); break;
-        case AluOp::Div: out += fmt::format("  div.u64 {}, %v0, %v1;\n", d); break;
+        case AluOp::Div: out += fmt::format("  div.{}64 {}, %v0, %v1;\n", sg, d); break;
         case AluOp::And: out += fmt::format("  and.b64 {}, %v0, %v1;\n", d); break;
         case AluOp::Or: out += fmt::format("  or.b64 {}, %v0, %v1;\n", d); break;
         case AluOp::Xor: out += fmt::format("  xor.b64 {}, %v0, %v1;\n", d); break;
-        case AluOp::Min: out += fmt::format("  min.s64 {}, %v0, %v1;\n", d); break;
-        case AluOp::Max: out += fmt::format("  max.s64 {}, %v0, %v1;\n", d); break;
+        case AluOp::Min: out += fmt::format("  min.{}64 {}, %v0, %v1;\n", sg, d); break;
+        case AluOp::Max: out += fmt::format("  max.{}64 {}, %v0, %v1;\n", sg, d); break;
         case AluOp::Setp:
-          out += fmt::format("  setp.{}.s64 %p2, %v0, %v1;\n  selp.u64 {}, 1, 0, %p2;\n", cmp_name(in.cmp), d);
+          out += fmt::format("  setp.{}.{}64 %p2, %v0, %v1;\n  selp.u64 {}, 1, 0, %p2;\n", cmp_name(in.cmp), sg, d);
           break;
         default: fail(in, "no such ALU operation");
       }

@@ -32,7 +32,7 @@ TEST_CASE("litmus tests on the shim: no violation", "[hw-shim]") {
   // with one permitted outcome, so the interpreter running the generated PTX
   // must agree value for value with ptxcheck's litmus semantics.
   std::vector<std::string> paths;
-  for (const char* name : {"mp", "sb", "mp+bar", "atomicity", "2+2w", "corr", "iriw", "mp+loop", "wrc", "mp+red"})
+  for (const char* name : {"mp", "sb", "mp+bar", "atomicity", "2+2w", "corr", "iriw", "mp+loop", "wrc", "mp+red", "atom-minmax"})
     paths.push_back(hwtest::src_root() + "/litmus/" + name + ".litmus");
   for (const auto& f : hwtest::forms_fixtures()) paths.push_back(f);
   for (const auto& path : paths) {
