@@ -6,7 +6,8 @@
 // SPEC follows docs/launch-spec.md with these restrictions: buffer
 // init is "zero", {"fill": V}, {"values": [...]}, {"iota": {...}} or
 // {"file": PATH}, where V and the values are integers, hex-string bit
-// patterns ("0x3f800000"), or numbers for f32/f64 buffers; scalar args are
+// patterns ("0x3f800000"), or for f16/bf16/f32/f64 buffers numbers read by
+// value (an integer too) and "nan", "inf", "-inf", "-0.0"; scalar args are
 // integer types, f32 or f64. The recording is
 //   {"format": "ptxcheck-instr-recording/1", "spec": <spec path relative to the
 //    recording's folder>, "kernel", "gpu", "compute_capability",
@@ -20,11 +21,14 @@
 // (LD_LIBRARY_PATH) runs it unchanged.
 #include <cuda.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -67,28 +71,78 @@ unsigned elem_size(const std::string& t) {
   throw SpecError("unknown element type '" + t + "'");
 }
 
-// Raw bits of one value: an integer, a hex-string bit pattern, or a number
-// for f32/f64 buffers.
-uint64_t value_bits(const json& v, const std::string& type) {
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s.rfind("0x", 0) != 0 && s.rfind("0X", 0) != 0) throw SpecError("unsupported value \"" + s + "\"");
-    return std::stoull(s.substr(2), nullptr, 16);
-  }
-  if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && type[0] != 'f' && type != "bf16") return static_cast<uint64_t>(v.get<int64_t>());
-  if (v.is_number() && type == "f32") {
-    float f = v.get<float>();
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  }
-  if (v.is_number() && type == "f64") {
-    double d = v.get<double>();
+bool is_float_type(const std::string& t) { return t == "f16" || t == "bf16" || t == "f32" || t == "f64"; }
+
+// A double rounded to nearest even into a binary format with E exponent and
+// M fraction bits (f16: 5/10, bf16: 8/7, f32: 8/23); a NaN becomes the
+// canonical NaN (all bits but the sign set), as docs/launch-spec.md reads it.
+uint64_t narrow_bits(double d, int E, int M) {
+  const uint64_t sign = std::signbit(d) ? 1ull << (E + M) : 0;
+  const uint64_t inf = ((1ull << E) - 1) << M;
+  if (std::isnan(d)) return (1ull << (E + M)) - 1;
+  const double a = std::fabs(d);
+  if (std::isinf(a)) return sign | inf;
+  if (a == 0) return sign;
+  const int bias = (1 << (E - 1)) - 1, emin = 1 - bias;
+  int e;
+  std::frexp(a, &e);
+  const int exp = std::max(e - 1, emin);           // a = 1.f * 2^exp, or subnormal
+  const double q = std::rint(std::ldexp(a, M - exp));  // exact scaling, then round to nearest even
+  uint64_t r = static_cast<uint64_t>(q);
+  if (e - 1 < emin) return sign | r;                // subnormal (r == 2^M is the smallest normal)
+  uint64_t biased = static_cast<uint64_t>(exp + bias);
+  if (r == (2ull << M)) r >>= 1, ++biased;           // rounded up to the next binade
+  if (biased >= (1ull << E) - 1) return sign | inf;
+  return sign | (biased << M) | (r - (1ull << M));
+}
+
+uint64_t float_bits(double d, const std::string& type) {
+  if (type == "f64") {
+    if (std::isnan(d)) return 0x7fffffffffffffffull;
     uint64_t b;
     std::memcpy(&b, &d, 8);
     return b;
   }
+  if (type == "f32") {
+    if (std::isnan(d)) return 0x7fffffff;
+    float f = static_cast<float>(d);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  return type == "f16" ? narrow_bits(d, 5, 10) : narrow_bits(d, 8, 7);
+}
+
+// Raw bits of one value (docs/launch-spec.md: values are read by value): an
+// integer, a hex-string bit pattern, or for floating-point buffers any number
+// and the strings "nan", "inf", "-inf", "-0.0" and decimal spellings.
+uint64_t value_bits(const json& v, const std::string& type) {
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0) return std::stoull(s.substr(2), nullptr, 16);
+    if (is_float_type(type)) {
+      std::string m = s[0] == '-' || s[0] == '+' ? s.substr(1) : s;
+      double d;
+      if (m == "nan" || m == "NaN") d = std::numeric_limits<double>::quiet_NaN();
+      else if (m == "inf" || m == "Infinity") d = std::numeric_limits<double>::infinity();
+      else {
+        char* end = nullptr;
+        d = std::strtod(m.c_str(), &end);
+        if (m.empty() || *end) throw SpecError("unsupported value \"" + s + "\"");
+      }
+      if (s[0] == '-') d = -d;
+      uint64_t b = float_bits(d, type);
+      if (std::isnan(d) && s[0] == '-') b |= 1ull << (elem_size(type) * 8 - 1);
+      return b;
+    }
+    throw SpecError("unsupported value \"" + s + "\"");
+  }
+  if (is_float_type(type)) {
+    if (!v.is_number()) throw SpecError("unsupported value " + v.dump() + " for type " + type);
+    return float_bits(v.get<double>(), type);
+  }
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer()) return static_cast<uint64_t>(v.get<int64_t>());
   throw SpecError("unsupported value " + v.dump() + " for type " + type);
 }
 
@@ -112,8 +166,7 @@ std::vector<uint8_t> initial_bytes(const json& b, const fs::path& dir) {
     for (uint64_t i = 0; i < count; ++i) put(bytes, i, es, value_bits(vs[i % vs.size()], type));
   } else if (init.contains("iota")) {
     const json& io = init.at("iota");
-    if (type[0] == 'f' || type == "bf16") {
-      if (type != "f32" && type != "f64") throw SpecError("iota on " + type + " is not supported");
+    if (is_float_type(type)) {
       for (uint64_t i = 0; i < count; ++i) {
         double d = io.at("start").get<double>() + static_cast<double>(i) * io.at("step").get<double>();
         put(bytes, i, es, value_bits(json(d), type));
