@@ -8,7 +8,9 @@ ptxcheck-instr-host) under each DIR names its launch spec relative to itself;
 `ptxcheck run SPEC --expect E` must then accept, bit for bit, every output
 buffer the GPU recorded (E holds the recorded bit patterns as hex strings,
 docs/launch-spec.md). Instruction-harness recordings (`instr/` folders, which
-have manifests and are replayed by hw-instr-replay) are skipped.
+have manifests and are replayed by hw-instr-replay) and `unmatched/` folders
+(recordings that do not match, kept as findings: corpus/hw/README.md) are
+skipped.
 --flip flips the lowest bit of the first value of every recording (the
 meson test `hw-kernels-flip` expects that to fail: the replay can fail).
 Exit 0 when every recording matches and at least one was found, 1 otherwise."""
@@ -21,7 +23,8 @@ import tempfile
 
 def recordings(root):
     for d, _, files in os.walk(root):
-        if os.path.basename(d) == 'instr':
+        parts = os.path.relpath(d, root).split(os.sep)
+        if 'instr' in parts or 'unmatched' in parts:
             continue
         for f in sorted(files):
             if f.endswith('.recording.json'):
