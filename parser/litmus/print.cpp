@@ -352,10 +352,34 @@ struct Dat3m {
     }
   }
 
+  // ptxcheck's async extension of the dialect (docs/litmus-format.md): the
+  // forms its reader accepts (dat3m.cpp parse_async), written as PTX with
+  // bare location names and r<N> registers.
+  std::string async_ext(const Instr& in) const {
+    std::string s = in.ptx_text.empty() ? in.text : in.ptx_text;
+    while (!s.empty() && (s.back() == ';' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+    const std::string m = s.substr(0, s.find(' '));
+    const bool ok = m == "cp.async.bulk.commit_group" || m.rfind("cp.async.bulk.", 0) == 0 ||
+                    m.rfind("mbarrier.try_wait", 0) == 0 || m.rfind("mbarrier.test_wait", 0) == 0;
+    if (!ok) no("the PTX instruction '" + in.text + "'");
+    std::string out = m;
+    size_t at = m.size();
+    for (bool first = true; at < s.size(); first = false) {
+      size_t end = s.find(',', at);
+      if (end == std::string::npos) end = s.size();
+      std::string o = trimmed(s.substr(at, end - at));
+      at = end + 1;
+      if (o.size() > 2 && o.front() == '[' && o.back() == ']') o = trimmed(o.substr(1, o.size() - 2));
+      else if (!o.empty() && o[0] == '%') o = reg(o);
+      out += (first ? " " : ", ") + o;
+    }
+    return out;
+  }
+
   std::string instr(const Instr& in) const {
     switch (in.kind) {
       case InstrKind::Label: return in.target + ":";
-      case InstrKind::Ptx: no("the PTX instruction '" + in.text + "'");
+      case InstrKind::Ptx: return async_ext(in);
       case InstrKind::Load:
         size4(in.size);
         return mnemonic(in) + sem(in) + " " + reg(in.dst) + ", " + in.loc;
@@ -416,10 +440,11 @@ struct Dat3m {
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
       if (d.size != 4) no("a location of " + num(d.size) + " bytes");
-      if (!d.space.empty() && d.space != "global") no("the state space ." + d.space);
+      if (!d.space.empty() && d.space != "global" && d.space != "shared") no("the state space ." + d.space);
       if (d.alias_of.empty()) {
         if (d.proxy != mm::Proxy::Generic) no("a proxy on the non-alias location '" + d.name + "'");
         s += "  " + d.name + " = " + num(d.init) + ";\n";
+        if (d.space == "shared") s += "  " + d.name + " @ shared;\n";  // ptxcheck's extension
       } else {
         s += "  " + d.name + " @ " + proxy_name(d.proxy) + " aliases " + d.alias_of + ";\n";
       }

@@ -489,6 +489,79 @@ class Tracer {
     copy_piece(std::move(s), in, k, pieces, 0, bar, ad);
   }
 
+  // st.async / red.async (PTX ISA 9.x st.async, red.async): "a non-blocking
+  // instruction which initiates an asynchronous store [reduction]
+  // operation"; it "is performed in the generic proxy". An asynchronous
+  // operation (8.9.1.1): its access is outside program order, ordered after
+  // the thread's prior instructions; st.async's store "is treated as a weak
+  // memory operation", red.async's "reduce operation is a relaxed memory
+  // operation" at .cluster scope; upon completion a complete-tx on the
+  // mbarrier "has .release semantics at .cluster scope" (an increment of
+  // the completed-phase count, as for cp.async.bulk). The access is lowered
+  // as the St/Red with async_tx followed by the complete_tx (Mbarrier mode
+  // 8, lower_sync.cpp); both are consumed here. No implicit proxy fence:
+  // the operation is in the generic proxy.
+  void async_access(State s, const Inst& in) {
+    if (s.pc + 1 >= r_.end || prog_.code[s.pc + 1].op != IrOp::Mbarrier || prog_.code[s.pc + 1].mode != 8)
+      fail(in, "st.async/red.async without its complete_tx");
+    const Inst& tx = prog_.code[s.pc + 1];
+    if (in.size > 8 || in.nsrc != 1) fail(in, "vector and .b128 st.async/red.async are not supported here");
+    Deps ad;
+    const uint64_t a = address(s, in, ad);
+    if (is_local(in.addr.space, a)) fail(in, "st.async/red.async on local memory");
+    const unsigned es = in.size;
+    const int loc = env_.locate(in.addr.space, a, es, in);
+    Deps bd;
+    const uint64_t ba = address(s, tx, bd);
+    merge(ad, bd);
+    unsigned bsz = 0;
+    const int bar = env_.locate_start(tx.addr.space, ba, bsz, tx);
+    if (bar < 0) fail(tx, "the mbarrier operand is no location of the test");
+    Deps d;
+    deps_of(s, in.src[0], d);
+    const uint64_t b = val(s, in.src[0]) & wmask(es * 8);
+    TraceAsyncOp op;
+    op.kind = in.op == IrOp::St ? mm::AsyncOpKind::StAsync : mm::AsyncOpKind::RedAsync;
+    op.issued_after = s.po_events;
+    const int k = static_cast<int>(s.tr.async_ops.size());
+    s.tr.async_ops.push_back(op);
+    ++s.pc;  // copy_done steps past the complete_tx
+    if (in.op == IrOp::St) {
+      mm::Event w = async_event(mm::EventKind::Write, loc, k, mm::Proxy::Generic);
+      w.value = b;
+      int wid = push(s, std::move(w), s.pc);
+      for (int x : ad) s.tr.addr.emplace_back(x, wid);
+      for (int x : d) s.tr.data.emplace_back(x, wid);
+      s.tr.async_ops[k].mem.push_back(wid);
+      return copy_done(std::move(s), in, k, bar, ad);
+    }
+    const AtomOp aop = static_cast<AtomOp>(in.mode);
+    const std::vector<uint64_t>& vals = env_.values(loc);
+    for (size_t n = 0; n < vals.size(); ++n) {
+      State f = n + 1 < vals.size() ? State(s) : std::move(s);
+      const uint64_t v = vals[n] & wmask(es * 8);
+      mm::Event r = async_event(mm::EventKind::Read, loc, k, mm::Proxy::Generic);
+      r.order = mm::Order::Relaxed;
+      r.scope = mm::Scope::Cluster;
+      r.reduction = true;
+      r.value = v;
+      int rid = push(f, std::move(r), f.pc);
+      mm::Event w = async_event(mm::EventKind::Write, loc, k, mm::Proxy::Generic);
+      w.order = mm::Order::Relaxed;
+      w.scope = mm::Scope::Cluster;
+      w.reduction = true;
+      w.value = arith::atom_apply(aop, in.ety, v, b, 0);
+      w.rmw_pair = rid;
+      int wid = push(f, std::move(w), f.pc);
+      f.tr.events[rid].rmw_pair = wid;
+      for (int x : ad) f.tr.addr.emplace_back(x, rid), f.tr.addr.emplace_back(x, wid);
+      for (int x : d) f.tr.data.emplace_back(x, wid);
+      f.tr.async_ops[k].mem.push_back(rid);
+      f.tr.async_ops[k].mem.push_back(wid);
+      copy_done(std::move(f), in, k, bar, ad);
+    }
+  }
+
   mm::Event async_event(mm::EventKind kind, int loc, int k, mm::Proxy proxy) const {
     mm::Event e;
     e.kind = kind;
@@ -626,9 +699,16 @@ class Tracer {
           break;
         }
         case IrOp::Ld: load(s, in); break;
-        case IrOp::St: store(s, in); break;
-        case IrOp::Atom:
-        case IrOp::Red: rmw(s, in); break;
+        case IrOp::St:
+        case IrOp::Red:
+          if (in.async_tx) {
+            async_access(std::move(s), in);
+            return;
+          }
+          if (in.op == IrOp::St) store(s, in);
+          else rmw(s, in);
+          break;
+        case IrOp::Atom: rmw(s, in); break;
         case IrOp::Fence: {
           mm::Event e;
           if (in.flags >= 2) {  // 2 a proxy fence, 3 fence.proxy.async (lower_insn.cpp)
@@ -702,7 +782,10 @@ void trace_check(const Program& prog, uint32_t func) {
     const Inst& in = prog.code[pc];
     if (in.op == IrOp::Unsupported)
       throw InputError(prog.file, SourcePos{in.line, in.col}, "instruction not supported: " + prog.messages[in.target]);
-    if (!supported(in))
+    // The complete_tx of st.async/red.async (mode 8 after the access, lower_sync.cpp)
+    // belongs to that instruction; the mbarrier.complete_tx instruction alone is refused.
+    const bool async_tx = in.op == IrOp::Mbarrier && in.mode == 8 && pc > r.begin && prog.code[pc - 1].async_tx;
+    if (!async_tx && !supported(in))
       throw InputError(prog.file, SourcePos{in.line, in.col},
                        std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");
   }
