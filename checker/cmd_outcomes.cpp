@@ -51,6 +51,9 @@ int cmd_outcomes(const Args& args) {
   if (!state.empty() && !explain) explain = true;
   opt.unroll = unroll;
   opt.timeout_s = timeout;
+  // --state explains an unreached state with the candidate executions of
+  // every launch: keep the ones the composition check would skip.
+  opt.prune = state.empty();
   auto engine = engine_name == "z3" ? mm::make_z3_engine() : mm::make_enum_engine();
   // Check the conditions against the spec before the (long) exploration.
   interp::LaunchSpec spec = interp::load_launch_spec(spec_path);

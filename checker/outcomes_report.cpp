@@ -225,7 +225,8 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
     << st.finished_runs << ", \"skeletons\": " << st.skeletons << ", \"executions\": " << st.executions
     << ", \"cut_paths\": " << st.cut << ", \"redundant_paths\": " << st.subsumed << ", \"deadlocked_launches\": "
     << st.deadlocked << ", \"faulted_launches\": " << st.faulted << ", \"communicating_locations\": " << st.communicating
-    << ", \"max_events\": " << st.max_events << ", \"seconds\": " << secs << "}\n}\n";
+    << ", \"max_events\": " << st.max_events << ", \"units\": " << st.units << ", \"pruned_compositions\": " << st.pruned
+    << ", \"seconds\": " << secs << "}\n}\n";
   return s.str();
 }
 

@@ -107,5 +107,49 @@ int main(int argc, char** argv) {
       ok = false;
     }
   }
+  // The search of docs/outcomes.md "How the search scales" against the one
+  // before it (CTAs not explored apart, compositions not checked by
+  // location: Options::decompose and prune off), in the same run, on the
+  // bench kernels and on corpus/outcomes/lastblock_4cta (the previous
+  // search needs ~30 s a run there: at most 3 runs of it).
+  std::printf("\n== search vs previous search (CPU s; ratio of medians) ==\n");
+  std::printf("%-22s %9s %9s %9s %9s %9s %s\n", "spec", "new min", "new med", "old min", "old med", "ratio", "launches new/old");
+  const fs::path corpus = fs::path(src ? src : ".") / "corpus" / "outcomes";
+  const std::pair<fs::path, int> cmp[] = {{dir / "reduce_handoff.json", runs}, {dir / "relay3_handoff.json", runs},
+                                          {corpus / "lastblock_4cta.json", std::min(runs, 3)}};
+  for (const auto& [path, old_runs] : cmp) {
+    std::vector<double> tn, tt;
+    outcomes::Result rn, rt;
+    try {
+      for (int r = 0; r < runs; ++r) {
+        auto engine = mm::make_enum_engine();
+        outcomes::Options opt;
+        const double s = now();
+        rn = outcomes::explore(path.string(), *engine, opt);
+        tn.push_back(now() - s);
+        if (r >= old_runs) continue;
+        opt.decompose = opt.prune = false;
+        const double s2 = now();
+        rt = outcomes::explore(path.string(), *engine, opt);
+        tt.push_back(now() - s2);
+      }
+    } catch (const std::exception& e) {
+      std::printf("%-22s failed: %s\n", path.filename().c_str(), e.what());
+      ok = false;
+      continue;
+    }
+    const Stat n = stat(tn), t = stat(tt);
+    std::printf("%-22s %9.4f %9.4f %9.4f %9.4f %9.1f %llu/%llu\n", path.filename().c_str(), n.min, n.median, t.min, t.median,
+                t.median / std::max(n.median, 1e-9), static_cast<unsigned long long>(rn.stats.runs),
+                static_cast<unsigned long long>(rt.stats.runs));
+    // Both searches must give the same permitted set.
+    bool same = rn.outcomes.size() == rt.outcomes.size() && rn.bound_hit == rt.bound_hit;
+    for (size_t i = 0; same && i < rn.outcomes.size(); ++i)
+      same = rn.outcomes[i].buffers == rt.outcomes[i].buffers && rn.outcomes[i].executions == rt.outcomes[i].executions;
+    if (!same) {
+      std::printf("  FAIL: the two searches disagree\n");
+      ok = false;
+    }
+  }
   return ok ? 0 : 1;
 }

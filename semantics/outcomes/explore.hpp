@@ -55,6 +55,13 @@ struct Options {
   uint64_t max_steps = 20'000'000;  // thread instructions per launch
   bool races = true;                // report races (--races=off: not)
   bool strict_races = false;        // a warp-sync-race is an error (--races=strict)
+  // The search of docs/outcomes.md "How the search scales": CTAs explored
+  // as independent units and composed (decompose), compositions checked
+  // location by location before the whole skeleton is decided (prune).
+  // Both off: the product of all choices, every run decided (the engine
+  // before; bench/outcomes compares the two).
+  bool decompose = true;
+  bool prune = true;
 };
 
 // Where an event comes from: the thread and the PTX source line and column.
@@ -95,6 +102,7 @@ struct Stats {
   uint64_t rounds = 0, runs = 0, finished_runs = 0, skeletons = 0, executions = 0;
   uint64_t cut = 0, subsumed = 0, deadlocked = 0, faulted = 0;
   uint64_t communicating = 0, max_events = 0;
+  uint64_t units = 1, pruned = 0;  // units explored apart; compositions the location check skipped
   double seconds = 0;
   std::string first_fault;  // a diagnostic of a faulting run, if any
 };

@@ -176,8 +176,9 @@ Hook::Hook(Shared& sh, uint32_t nthreads) : sh_(sh), nthreads_(nthreads) { th.re
 ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
   if (t.gid >= th.size()) th.resize(t.gid + 1);
   ThreadRec& r = th[t.gid];
-  if (!r.t) {
-    r.t = &t;
+  r.t = &t;
+  if (!r.seen) {
+    r.seen = true;
     r.cta = c.id;
     r.tid = t.tid;
     r.cta_uid = c.uid;
@@ -189,11 +190,13 @@ ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
   return r;
 }
 
-uint32_t Hook::choose(uint32_t n) {
+uint32_t Hook::choose(uint32_t n, uint32_t unit) {
   if (n <= 1) return 0;
-  if (sh_.depth < sh_.path.size()) return sh_.path[sh_.depth++].first;
-  sh_.path.emplace_back(0, n);
-  ++sh_.depth;
+  Shared::Path& p = sh_.path[unit];
+  size_t& d = sh_.depth[unit];
+  if (d < p.size()) return p[d++].first;
+  p.emplace_back(0, n);
+  ++d;
   return 0;
 }
 
@@ -229,11 +232,23 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
 // with a conflicting one makes the location communicating (restart).
 bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write) {
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
+  const int unit = static_cast<int>(r.cta_uid);
   for (uint64_t b = a.key; b < a.key + a.size; ++b) {
     Shadow& s = shadow_[b];
     bool race = s.w_gid >= 0 && static_cast<uint32_t>(s.w_gid) != gid && !ordered(r, static_cast<uint32_t>(s.w_gid), s.w_epoch);
     if (write)
       for (auto [g, e] : s.reads) race = race || (g != gid && !ordered(r, g, e));
+    if (sh_.decompose && !(b & interp::kHookSharedKey)) {
+      // Two CTAs are never ordered (no barrier spans them without
+      // clusters): a conflict in any two launches of the exploration is a
+      // conflict of some launch of the whole product (explore.hpp).
+      auto& [w, rd] = sh_.det_units[b];
+      race = race || (w != -1 && w != unit) || (write && rd != -1 && rd != unit);
+      if (!race) {
+        if (write) w = unit;
+        else rd = rd == -1 || rd == unit ? unit : -2;
+      }
+    }
     if (race) {
       sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
       // The other access may have had another size: promote it the same way
@@ -288,7 +303,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       any = live && in0.dst[0].slot < live->size() && !(*live)[in0.dst[0].slot];
     }
   }
-  uint32_t k = any ? 0 : choose(static_cast<uint32_t>(l.values.size()));
+  uint32_t k = any ? 0 : choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c));
   v = l.values[k];
   ++r.comm_reads;
   if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
@@ -325,7 +340,9 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
       throw LimitError("an atomic at PTX line " + std::to_string(a.in->line) + " mixes communicating and private bytes");
     }
     r.pending_rmw = -1;
-    return det_access(r, a, true);
+    if (!det_access(r, a, true)) return false;
+    r.det_writes.emplace_back(a.key, a.size);
+    return true;
   }
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.written.insert(v);
@@ -410,6 +427,11 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 // each wait an acquire read of the phase's final count, which observes
 // every arrive through the RMW chain (8.9.2).
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
+  if (sh_.decompose) {  // phases are numbered over the grid: explore it whole
+    sh_.no_decompose = true;
+    restart = true;
+    return false;
+  }
   ThreadRec& r = rec(t, c);
   ++r.side;
   int li = sh_.promote(cluster_bar_key(phase_serial_), 8, in.line);
@@ -483,6 +505,7 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     // in the loop's code [to, from]; such a jump counts against the bound.
     if (r.choices > 0 && r.last_choice_pc >= to && r.last_choice_pc <= from && ++r.back[to] > sh_.opt->unroll) {
       ++cut;
+      r.cut = true;
       return Jump::Park;
     }
   } else {
@@ -508,17 +531,19 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
         restart = true;
         return Jump::Stop;
       }
-      if (r.comm_reads > a.comm_reads) ++subsumed;  // redundant spin iteration
+      if (r.comm_reads > a.comm_reads) ++subsumed, ++r.subsumed;  // redundant spin iteration
       // (no reads at all: the thread never terminates.) The run is dropped,
       // but only this thread stops: the others run on, so that the writes
       // they make later in the machine's schedule (the ones that can end
       // the spin) still reach the value sets.
       killed = true;
+      r.killed = true;
       return Jump::Park;
     }
     if (r.choices > a.choices) {
       if (++r.back[to] > sh_.opt->unroll) {
         ++cut;
+        r.cut = true;
         return Jump::Park;
       }
     } else {

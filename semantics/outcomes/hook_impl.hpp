@@ -30,9 +30,19 @@ struct Shared {
   std::map<uint64_t, int> loc_at;             // first byte key -> locs index
   std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
   std::vector<std::string> ptx_lines;
-  // Choice sequence of the current run: (taken, count) per choice point.
-  std::vector<std::pair<uint32_t, uint32_t>> path;
-  size_t depth = 0;
+  // Choice sequences of the current run, one per unit (explore.hpp: the
+  // CTAs when the launch decomposes, else one for the whole grid):
+  // (taken, count) per choice point, in the unit's schedule order.
+  using Path = std::vector<std::pair<uint32_t, uint32_t>>;
+  std::vector<Path> path{Path{}};
+  std::vector<size_t> depth{0};
+  bool decompose = false;     // units are the CTAs (explore.hpp)
+  bool no_decompose = false;  // a launch showed that its CTAs are not independent
+  uint32_t unit_of(const interp::Cta& c) const { return decompose ? c.uid : 0; }
+  // Deterministic global bytes by the units that accessed them in any launch
+  // (decomposition: a conflict between two CTAs, in any two launches, makes
+  // the bytes communicating). (writer, reader): -1 none, -2 several.
+  std::unordered_map<uint64_t, std::pair<int, int>> det_units;
   // Initial memory: global allocations (base, bytes, name, element size).
   struct Alloc {
     uint64_t base = 0;
@@ -54,6 +64,10 @@ struct Shared {
 
 struct ThreadRec {
   const interp::Thread* t = nullptr;  // valid only during the launch
+  bool seen = false;                // the thread reached the hook
+  bool killed = false, cut = false; // parked: redundant spin / loop bound
+  uint64_t subsumed = 0;
+  std::vector<std::pair<uint64_t, unsigned>> det_writes;  // deterministic writes (key, size)
   std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
   uint32_t cta_uid = 0, cluster = 0, warp = 0;
   std::vector<uint32_t> vc;         // vector clock over barrier arrivals
@@ -106,7 +120,7 @@ class Hook : public interp::ExecHook {
 
  private:
   ThreadRec& rec(interp::Thread& t, const interp::Cta& c);
-  uint32_t choose(uint32_t n);
+  uint32_t choose(uint32_t n, uint32_t unit);
   bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
   bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write);
   int push(ThreadRec& r, mm::Event e, const interp::Inst* in);
