@@ -232,8 +232,9 @@ struct Composer {
   }
 
   // The accesses of the composition to communicating location `x` alone
-  // (with every location's initial write): what the location check
-  // decides. The same skeleton as build(pick) restricted to those events.
+  // (with every location's initial write), but reads of any value: what
+  // the location check decides. The skeleton of build(pick) restricted to
+  // those events.
   Result::Run project(const std::vector<const UnitTrace*>& pick, int x) const {
     Result::Run p;
     mm::Skeleton& q = p.skeleton;
@@ -254,9 +255,18 @@ struct Composer {
       for (const auto& [g, r] : u->th) {
         int tix = -1;
         size_t next_any = 0;
+        bool unpair = false;
         for (size_t k = 0; k < r.events.size(); ++k) {
           const mm::Event& ev = r.events[k];
           if ((ev.kind != mm::EventKind::Read && ev.kind != mm::EventKind::Write) || ev.loc != x) continue;
+          while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
+          if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
+            // A read of any value is left out (docs/outcomes.md: a subset of
+            // the events is still a necessary condition); its write half
+            // stays, as a plain write.
+            unpair = ev.rmw_pair >= 0;
+            continue;
+          }
           if (tix < 0) {
             tix = static_cast<int>(q.threads.size());
             mm::ThreadPlace tp;
@@ -266,11 +276,12 @@ struct Composer {
             q.threads.push_back(tp);
             q.po.emplace_back();
           }
-          while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-          p.any_value.push_back(next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k);
+          p.any_value.push_back(0);
           q.po.back().push_back(static_cast<int>(q.events.size()));
           q.events.push_back(ev);
           q.events.back().thread = tix;
+          if (unpair && ev.kind == mm::EventKind::Write) q.events.back().rmw_pair = -1;
+          unpair = false;
           q.events.back().label.clear();
         }
       }
