@@ -139,18 +139,49 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
 namespace {
 
 // Every read must be able to read its guessed value from some write of the
-// combination (or the initial value); others have no execution.
-bool values_feasible(const Program& p, const std::vector<const Trace*>& pick) {
-  std::vector<std::set<uint64_t>> vals(p.nphys);
-  for (const auto& l : p.locations) vals[l.physical].insert(l.init);
-  for (const Trace* t : pick)
-    for (const auto& e : t->events)
-      if (e.kind == mm::EventKind::Write) vals[p.locations[e.loc].physical].insert(e.value);
-  for (const Trace* t : pick)
-    for (const auto& e : t->events)
-      if (e.kind == mm::EventKind::Read && !vals[p.locations[e.loc].physical].count(e.value)) return false;
-  return true;
-}
+// combination (or the initial value); others have no execution. Per trace,
+// precomputed once: the (physical location, value) pairs it writes, and the
+// pairs its reads need that neither the initial values nor its own writes
+// give; a combination is feasible when every thread's needs are written by
+// another thread's trace (no allocation per combination: the loop over
+// combinations is the hot path when most are infeasible).
+struct ValueNeeds {
+  using PV = std::pair<int, uint64_t>;
+  std::vector<std::vector<std::vector<PV>>> writes, needs;  // [thread][trace], sorted
+
+  ValueNeeds(const Program& p, const TraceSet& ts) {
+    std::vector<std::set<uint64_t>> inits(p.nphys);
+    for (const auto& l : p.locations) inits[l.physical].insert(l.init);
+    writes.resize(ts.threads.size());
+    needs.resize(ts.threads.size());
+    for (size_t t = 0; t < ts.threads.size(); ++t)
+      for (const Trace& tr : ts.threads[t].traces) {
+        std::set<PV> w, r;
+        for (const auto& e : tr.events) {
+          if ((e.kind != mm::EventKind::Write && e.kind != mm::EventKind::Read) || e.loc < 0) continue;
+          const int ph = p.locations[e.loc].physical;
+          if (e.kind == mm::EventKind::Write) w.insert({ph, e.value});
+          if (e.kind == mm::EventKind::Read && !inits[ph].count(e.value)) r.insert({ph, e.value});
+        }
+        std::vector<PV> need;
+        for (const PV& x : r)
+          if (!w.count(x)) need.push_back(x);
+        writes[t].emplace_back(w.begin(), w.end());
+        needs[t].push_back(std::move(need));
+      }
+  }
+
+  bool feasible(const std::vector<size_t>& idx) const {
+    for (size_t t = 0; t < idx.size(); ++t)
+      for (const PV& x : needs[t][idx[t]]) {
+        bool given = false;
+        for (size_t u = 0; u < idx.size() && !given; ++u)
+          given = u != t && std::binary_search(writes[u][idx[u]].begin(), writes[u][idx[u]].end(), x);
+        if (!given) return false;
+      }
+    return true;
+  }
+};
 
 }  // namespace
 
@@ -320,10 +351,11 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
   std::optional<std::vector<size_t>> best[2];
   bool best_missing[2] = {false, false};
 
-  std::vector<size_t> idx(p.threads.size(), 0);
+  const ValueNeeds value_needs(p, ts);
+  std::vector<size_t> idx(p.threads.size(), 0), cur;
   bool more = n > 0 || p.threads.empty();
   while (more) {
-    const std::vector<size_t> cur = idx;
+    cur = idx;
     // Next canonical combination: lexicographic odometer, each thread of a
     // symmetry class at least its class predecessor.
     more = false;
@@ -334,8 +366,8 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
         break;
       }
     }
+    if (!value_needs.feasible(cur)) continue;
     const std::vector<const Trace*> pick = pick_of(cur);
-    if (!values_feasible(p, pick)) continue;
     if (opt.limits.timeout_s > 0 && elapsed() > opt.limits.timeout_s)
       throw LimitError("timeout after " + std::to_string(opt.limits.timeout_s) + " s");
     mm::Skeleton sk = make_skeleton(p, pick);
