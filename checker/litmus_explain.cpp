@@ -1,11 +1,11 @@
 // --explain and --dot renderings (litmus_report.hpp). For an outcome no
-// consistent execution shows, the candidate executions reaching it are
-// enumerated here (rf by value, co by permutation) and each is handed to
-// mm::violated_axioms, which names the axiom that rules it out.
-#include <algorithm>
-#include <set>
+// consistent execution shows, the candidate executions reaching it
+// (mm::for_each_candidate) are handed to mm::violated_axioms, which names the
+// axiom that rules each out.
+#include <cstdint>
 
 #include "checker/litmus_report.hpp"
+#include "memmodel/candidates.hpp"
 #include "memmodel/names.hpp"
 
 namespace ptxcheck::cli {
@@ -37,76 +37,14 @@ std::string execution_text(const mm::Skeleton& s, const mm::Execution& ex) {
 // Does this final state show the outcome the quantifier asks about?
 bool is_target(const litmus::Test& t, bool sat) { return t.quant == litmus::Quant::Forall ? !sat : sat; }
 
-// Enumerates candidate executions of `sk` whose final state is a target
-// outcome, calling `f(ex)`; stops when f returns false.
-template <class F>
-void target_candidates(const litmus::Program& p, const std::vector<const litmus::Trace*>& pick,
-                       const mm::Skeleton& sk, F&& f) {
-  std::vector<int> reads;
-  std::vector<std::vector<int>> cand;
-  std::vector<std::vector<int>> writes(p.nphys);
-  for (size_t e = 0; e < sk.events.size(); ++e) {
-    const auto& ev = sk.events[e];
-    if (ev.kind == mm::EventKind::Write) writes[sk.physical(static_cast<int>(e))].push_back(static_cast<int>(e));
+// The final value of each location under `ex`.
+std::vector<uint64_t> final_values(const litmus::Program& p, const mm::Skeleton& sk, const mm::Execution& ex) {
+  std::vector<uint64_t> fin(p.locations.size());
+  for (size_t l = 0; l < p.locations.size(); ++l) {
+    int w = ex.final_write[p.locations[l].physical];
+    fin[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
   }
-  for (size_t r = 0; r < sk.events.size(); ++r) {
-    const auto& ev = sk.events[r];
-    if (ev.kind != mm::EventKind::Read) continue;
-    std::vector<int> c;
-    for (size_t w = 0; w < sk.events.size(); ++w) {
-      const auto& ew = sk.events[w];
-      bool is_w = ew.kind == mm::EventKind::Write || ew.kind == mm::EventKind::Init;
-      if (is_w && sk.physical(static_cast<int>(w)) == sk.physical(static_cast<int>(r)) && ew.value == ev.value &&
-          static_cast<int>(w) != ev.rmw_pair)
-        c.push_back(static_cast<int>(w));
-    }
-    if (c.empty()) return;
-    reads.push_back(static_cast<int>(r));
-    cand.push_back(c);
-  }
-  std::vector<size_t> ri(reads.size(), 0);
-  while (true) {
-    mm::Execution ex;
-    ex.rf.assign(sk.events.size(), -1);
-    for (size_t k = 0; k < reads.size(); ++k) ex.rf[reads[k]] = cand[k][ri[k]];
-    // co: every permutation of each location's non-initial writes.
-    std::vector<std::vector<int>> perm = writes;
-    for (auto& w : perm) std::sort(w.begin(), w.end());
-    bool more_co = true;
-    while (more_co) {
-      ex.co.clear();
-      ex.final_write.assign(p.nphys, -1);
-      for (int ph = 0; ph < p.nphys; ++ph) {
-        int init = -1;
-        for (size_t e = 0; e < sk.events.size(); ++e)
-          if (sk.events[e].kind == mm::EventKind::Init && sk.physical(static_cast<int>(e)) == ph) init = static_cast<int>(e);
-        int prev = init;
-        for (int w : perm[ph]) {
-          if (prev >= 0) ex.co.emplace_back(prev, w);
-          prev = w;
-        }
-        ex.final_write[ph] = prev;
-      }
-      std::vector<uint64_t> fin(p.locations.size());
-      for (size_t l = 0; l < p.locations.size(); ++l) {
-        int w = ex.final_write[p.locations[l].physical];
-        fin[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
-      }
-      if (is_target(*p.test, litmus::eval_cond(p.test->cond, p, pick, fin)) && !f(ex)) return;
-      more_co = false;
-      for (auto& w : perm)
-        if (std::next_permutation(w.begin(), w.end())) {
-          more_co = true;
-          break;
-        }
-    }
-    size_t k = 0;
-    for (; k < ri.size(); ++k) {
-      if (++ri[k] < cand[k].size()) break;
-      ri[k] = 0;
-    }
-    if (k == ri.size()) return;
-  }
+  return fin;
 }
 
 }  // namespace
@@ -142,7 +80,8 @@ std::string explain_text(const LitmusRun& r, const litmus::Program& p, const lit
       idx[k] = 0;
     }
     mm::Skeleton sk = litmus::make_skeleton(p, pick);
-    target_candidates(p, pick, sk, [&](const mm::Execution& ex) {
+    mm::for_each_candidate(sk, p.nphys, {}, UINT64_MAX, [&](const mm::Execution& ex) {
+      if (!is_target(t, litmus::eval_cond(t.cond, p, pick, final_values(p, sk, ex)))) return true;
       ++examined;
       auto why = mm::violated_axioms(sk, opt.model, ex);
       if (why.empty()) return examined < kMaxExamined;  // consistent only with another fsc/final choice

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "memmodel/candidates.hpp"
 #include "memmodel/names.hpp"
 #include "semantics/interp/run.hpp"
 
@@ -83,72 +84,6 @@ std::string witness_text(const outcomes::Result& r, const outcomes::Witness& w) 
   return o + "\n";
 }
 
-// Candidate executions of a run (rf by value, co by permutation, no
-// axioms) whose final state satisfies `st`; `f` returns false to stop.
-template <class F>
-void state_candidates(const outcomes::Result& r, const outcomes::Result::Run& run, const BufCond& st, F&& f) {
-  const mm::Skeleton& sk = run.skeleton;
-  const size_t nphys = sk.locations.size();
-  std::vector<int> reads;
-  std::vector<std::vector<int>> cand, writes(nphys);
-  std::vector<int> init(nphys, -1);
-  for (size_t e = 0; e < sk.events.size(); ++e) {
-    const auto& ev = sk.events[e];
-    if (ev.kind == mm::EventKind::Write) writes[static_cast<size_t>(sk.physical(static_cast<int>(e)))].push_back(static_cast<int>(e));
-    if (ev.kind == mm::EventKind::Init) init[static_cast<size_t>(sk.physical(static_cast<int>(e)))] = static_cast<int>(e);
-  }
-  for (size_t rd = 0; rd < sk.events.size(); ++rd) {
-    const auto& ev = sk.events[rd];
-    if (ev.kind != mm::EventKind::Read) continue;
-    std::vector<int> c;
-    for (size_t w = 0; w < sk.events.size(); ++w) {
-      const auto& ew = sk.events[w];
-      bool is_w = ew.kind == mm::EventKind::Write || ew.kind == mm::EventKind::Init;
-      if (is_w && sk.physical(static_cast<int>(w)) == sk.physical(static_cast<int>(rd)) &&
-          (ew.value == ev.value || run.any_value[rd]) &&
-          static_cast<int>(w) != ev.rmw_pair)
-        c.push_back(static_cast<int>(w));
-    }
-    if (c.empty()) return;
-    reads.push_back(static_cast<int>(rd));
-    cand.push_back(c);
-  }
-  std::vector<size_t> ri(reads.size(), 0);
-  uint64_t budget = 100000;
-  while (budget--) {
-    mm::Execution ex;
-    ex.rf.assign(sk.events.size(), -1);
-    for (size_t k = 0; k < reads.size(); ++k) ex.rf[static_cast<size_t>(reads[k])] = cand[k][ri[k]];
-    std::vector<std::vector<int>> perm = writes;
-    for (auto& w : perm) std::sort(w.begin(), w.end());
-    for (bool more = true; more && budget--;) {
-      ex.co.clear();
-      ex.final_write.assign(nphys, -1);
-      for (size_t ph = 0; ph < nphys; ++ph) {
-        int prev = init[ph];
-        for (int w : perm[ph]) {
-          if (prev >= 0) ex.co.emplace_back(prev, w);
-          prev = w;
-        }
-        ex.final_write[ph] = prev;
-      }
-      if (eval_buf_cond(st, r.spec, outcomes::final_buffers(run, ex)) && !f(ex)) return;
-      more = false;
-      for (auto& w : perm)
-        if (std::next_permutation(w.begin(), w.end())) {
-          more = true;
-          break;
-        }
-    }
-    size_t k = 0;
-    for (; k < ri.size(); ++k) {
-      if (++ri[k] < cand[k].size()) break;
-      ri[k] = 0;
-    }
-    if (k == ri.size()) return;
-  }
-}
-
 std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
   for (const auto& oc : r.outcomes)
     if (eval_buf_cond(*o.state, r.spec, oc.buffers) && oc.witness)
@@ -158,7 +93,9 @@ std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
   int shown = 0;
   const int kMax = 5;
   for (const auto& run : r.runs) {
-    state_candidates(r, run, *o.state, [&](const mm::Execution& ex) {
+    mm::for_each_candidate(run.skeleton, static_cast<int>(run.skeleton.locations.size()), run.any_value, 100000,
+                           [&](const mm::Execution& ex) {
+      if (!eval_buf_cond(*o.state, r.spec, outcomes::final_buffers(run, ex))) return true;
       auto why = mm::violated_axioms(run.skeleton, o.model, ex);
       if (why.empty()) return true;  // (consistent: cannot happen for an unreached state)
       outcomes::Witness w{run.skeleton, ex, run.sources};
