@@ -2,12 +2,18 @@
 // arithmetic layer (semantics/arith/resolve.hpp within_bound).
 #include "hw/instr/compare.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "parser/diagnostic.hpp"
+#include "parser/parse.hpp"
+#include "semantics/interp/json_pos.hpp"
+#include "semantics/interp/lower.hpp"
 #include "semantics/arith/resolve.hpp"
 #include "semantics/interp/run.hpp"
 
@@ -100,19 +106,151 @@ struct Ran {
   std::vector<uint64_t> values;  // of the output buffer
 };
 
-Ran run_out(const std::string& spec_path, const std::string& out_name) {
-  interp::RunOptions opt;
-  Ran r{interp::run_spec_file(spec_path, opt), {}};
-  int b = r.rep.spec.buffer_index(out_name);
+std::vector<uint64_t> out_values(const interp::RunReport& rep, const std::string& spec_path,
+                                 const std::string& out_name) {
+  int b = rep.spec.buffer_index(out_name);
   if (b < 0) throw InputError(spec_path, {}, "no buffer '" + out_name + "'");
-  const auto& bytes = r.rep.result.buffers.at(static_cast<size_t>(b));
-  const unsigned es = interp::elem_size(r.rep.spec.buffers[static_cast<size_t>(b)].type);
+  std::vector<uint64_t> vals;
+  const auto& bytes = rep.result.buffers.at(static_cast<size_t>(b));
+  const unsigned es = interp::elem_size(rep.spec.buffers[static_cast<size_t>(b)].type);
   for (size_t i = 0; i + es <= bytes.size(); i += es) {
     uint64_t v = 0;
     for (unsigned k = 0; k < es; ++k) v |= uint64_t{bytes[i + k]} << (8 * k);
-    r.values.push_back(v);
+    vals.push_back(v);
   }
+  return vals;
+}
+
+Ran run_out(const std::string& spec_path, const std::string& out_name) {
+  interp::RunOptions opt;
+  Ran r{interp::run_spec_file(spec_path, opt), {}};
+  r.values = out_values(r.rep, spec_path, out_name);
   return r;
+}
+
+std::string trim(const std::string& l) {
+  size_t a = l.find_first_not_of(" \t\r"), b = l.find_last_not_of(" \t\r");
+  return a == std::string::npos ? std::string() : l.substr(a, b - a + 1);
+}
+
+// The generator's store of a result: "st.global.bN [%outp+OFF], %REG;".
+bool parse_store(const std::string& t, unsigned& bits, unsigned& off, std::string& reg) {
+  char r[64];
+  if (std::sscanf(t.c_str(), "st.global.b%u [%%outp+%u], %63[^;];", &bits, &off, r) != 3) return false;
+  reg = r;
+  return true;
+}
+
+// Operands of "op.mods %d, %a, %b;" in order.
+std::vector<std::string> operands_of(const std::string& t) {
+  std::vector<std::string> ops;
+  size_t sp = t.find(' ');
+  if (sp == std::string::npos) return ops;
+  std::string rest = t.substr(sp + 1);
+  if (!rest.empty() && rest.back() == ';') rest.pop_back();
+  std::stringstream ss(rest);
+  std::string o;
+  while (std::getline(ss, o, ',')) ops.push_back(trim(o));
+  return ops;
+}
+
+// The recorded PTX rewritten for the isolated replay (compare.hpp): every
+// stored result register is reloaded from the hardware's value of its slot
+// (a buffer passed as an extra kernel parameter), so each instruction runs
+// on the hardware's inputs. With src >= 0 the instruction of each .approx
+// slot becomes a move of its source operand `src` (its last one when it has
+// fewer), which then lands in the slot. Empty when the PTX is not in the
+// shape of the arithmetic tests (`gen`).
+std::string isolated_ptx(const std::string& ptx, const std::string& path, const std::vector<Slot>& slots, int src) {
+  std::vector<std::string> lines;
+  {
+    std::stringstream ss(ptx);
+    std::string l;
+    while (std::getline(ss, l)) lines.push_back(l);
+  }
+  bool param = false, setup = false;
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string t = trim(lines[i]);
+    unsigned bits = 0, off = 0;
+    std::string reg;
+    if (src >= 0 && i + 1 < lines.size() && parse_store(trim(lines[i + 1]), bits, off, reg) && off % 8 == 0 &&
+        off / 8 < slots.size() && slots[off / 8].approx) {
+      auto ops = operands_of(t);
+      if (ops.size() < 2 || ops[0] != reg) throw InputError(path, {}, "approx slot without its instruction: " + t);
+      size_t k = std::min<size_t>(static_cast<size_t>(src) + 1, ops.size() - 1);
+      out += "\tmov.b" + std::to_string(bits) + " " + reg + ", " + ops[k] + ";\n";
+      continue;
+    }
+    out += lines[i] + "\n";
+    if (t == ".param .u64 out_ptr") {
+      out.pop_back();
+      out += ",\n\t.param .u64 ptxcheck_hw_ptr\n";
+      param = true;
+    } else if (t == "add.s64 %outp, %outp, %off;") {
+      out += "\tld.param.u64 %ptxcheck_hw, [ptxcheck_hw_ptr];\n"
+             "\tcvta.to.global.u64 %ptxcheck_hw, %ptxcheck_hw;\n\tadd.s64 %ptxcheck_hw, %ptxcheck_hw, %off;\n";
+      setup = true;
+    } else if (t == ".reg .b64 %inp, %outp, %off;") {
+      out += "\t.reg .b64 %ptxcheck_hw;\n";
+    } else if (parse_store(t, bits, off, reg)) {
+      if (!setup) throw InputError(path, {}, "store before the output pointer is set up");
+      out += "\tld.global.b" + std::to_string(bits) + " " + reg + ", [%ptxcheck_hw+" + std::to_string(off) + "];\n";
+    }
+  }
+  if (!param || !setup) return {};  // not an arithmetic test (e.g. a wgmma test)
+  return out;
+}
+
+// Runs `spec0` with PTX text `ptx` and the hardware values `got` as the
+// extra buffer; the output buffer's values.
+std::vector<uint64_t> run_isolated(const interp::LaunchSpec& spec0, const std::string& ptx,
+                                   const std::string& spec_path, const std::string& out_name,
+                                   const std::vector<uint64_t>& got) {
+  interp::LaunchSpec spec = spec0;
+  interp::BufferSpec hwb;
+  hwb.name = "ptxcheck_hw";
+  hwb.type = interp::ElemType::u64;
+  hwb.count = got.size();
+  for (uint64_t v : got)
+    for (unsigned k = 0; k < 8; ++k) hwb.init.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  spec.buffers.push_back(hwb);
+  interp::ArgSpec a;
+  a.is_buffer = true;
+  a.buffer = hwb.name;
+  spec.args.push_back(a);
+  ast::Module m = parse_module(ptx, spec.ptx_path);
+  m.file = spec.ptx_path;
+  interp::Program p = interp::lower(m, spec.kernel, spec.kernel_pos, spec.file);
+  interp::RunReport rep{spec, interp::run_program(p, spec, interp::RunOptions{})};
+  if (!rep.result.ok) throw InputError(spec_path, {}, "the isolated replay reported an error diagnostic");
+  return out_values(rep, spec_path, out_name);
+}
+
+// divergences.txt beside a recording: "RECORDING SLOT reason..." lines
+// (docs: corpus/hw/README.md); the slots listed for this recording.
+std::set<size_t> load_divergences(const std::string& rec_path) {
+  std::set<size_t> out;
+  const fs::path f = fs::path(rec_path).parent_path() / "divergences.txt";
+  std::ifstream in(f);
+  if (!in) return out;
+  const std::string name = fs::path(rec_path).filename().string();
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::stringstream ss(t);
+    std::string file, reason;
+    long long slot = -1;
+    ss >> file >> slot;
+    std::getline(ss, reason);
+    if (!ss.eof() || slot < 0 || trim(reason).empty())
+      throw InputError(f.string(), SourcePos{n, 1}, "expected 'RECORDING SLOT reason'");
+    if (file == name) out.insert(static_cast<size_t>(slot));
+  }
+  return out;
 }
 
 }  // namespace
@@ -134,11 +272,56 @@ CompareResult compare_recording(const std::string& rec_path, const std::string& 
   const std::string spec = (fs::path(rec_path).parent_path() / spec_rel).string();
   unsigned per_thread = 0;
   auto slots = load_manifest(manifest.empty() ? manifest_path_for(spec) : manifest, per_thread);
+  // `ptxcheck run` on the recorded spec must succeed; the values compared
+  // are the isolated replay's (compare.hpp).
   Ran ran = run_out(spec, out_name);
-  CompareResult r = compare_values(slots, got, ran.values);
-  if (!ran.rep.result.ok) {
+  if (!ran.rep.result.ok || slots.empty() || got.size() != ran.values.size()) {
+    CompareResult r = compare_values(slots, got, ran.values);
+    if (!ran.rep.result.ok) {
+      ++r.mismatches;
+      r.messages.insert(r.messages.begin(), "ptxcheck run reported an error diagnostic");
+    }
+    return r;
+  }
+  const std::string ptx = interp::read_file_text(ran.rep.spec.ptx_path);
+  const std::string& ptx_path = ran.rep.spec.ptx_path;
+  const std::string iso_ptx = isolated_ptx(ptx, ptx_path, slots, -1);
+  if (iso_ptx.empty()) return compare_values(slots, got, ran.values);  // no chain to isolate: wgmma tests
+  const auto iso = run_isolated(ran.rep.spec, iso_ptx, spec, out_name, got);
+  // The source operands of the .approx slots, replayed only when a value
+  // is not ptxcheck's own (the second source only for two-source forms).
+  std::vector<uint64_t> src[2];
+  auto sources = [&](int k) -> const std::vector<uint64_t>& {
+    if (src[k].empty()) src[k] = run_isolated(ran.rep.spec, isolated_ptx(ptx, ptx_path, slots, k), spec, out_name, got);
+    return src[k];
+  };
+  const auto divergent = load_divergences(rec_path);
+  CompareResult r;
+  for (size_t e = 0; e < got.size(); ++e) {
+    const Slot& s = slots[e % slots.size()];
+    const uint64_t g = got[e] & mask(s.bits), ref = iso[e] & mask(s.bits);
+    ++r.compared;
+    bool ok = slot_matches(s, g, ref);
+    if (s.approx) {
+      ++r.approx_checked;
+      ok = g == ref;
+      if (!ok) {
+        auto res = arith::resolve(s.mnemonic);
+        if (res) {
+          const uint64_t in[4] = {sources(0)[e], res.desc->nsrc > 1 ? sources(1)[e] : 0, 0, 0};
+          ok = arith::within_approx_bound(*res.desc, in, g);
+        }
+      }
+    }
+    if (ok) continue;
+    if (divergent.count(e % slots.size()) != 0) {
+      ++r.divergent;
+      continue;
+    }
     ++r.mismatches;
-    r.messages.insert(r.messages.begin(), "ptxcheck run reported an error diagnostic");
+    if (r.messages.size() < 20)
+      r.messages.push_back("thread " + std::to_string(e / slots.size()) + " slot " + std::to_string(e % slots.size()) +
+                           " (" + s.mnemonic + "): gpu " + hex(g, s.bits) + ", ptxcheck " + hex(ref, s.bits));
   }
   return r;
 }

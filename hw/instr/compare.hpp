@@ -1,10 +1,22 @@
 // Checks a hardware recording (written by ptxcheck-instr-host) against
 // `ptxcheck run` on the same launch spec.
-// Contract: every output element must match bit for bit, except slots the
-// manifest marks `.approx` (accepted when arith::within_bound of ptxcheck's
-// deterministic value, docs/approx.md) and `nan_any` slots (f64: any NaN
-// matches any NaN). A run with an error diagnostic is a mismatch. Malformed
-// recordings or manifests throw ptxcheck::InputError.
+// Contract: `ptxcheck run` of the recorded spec must succeed (an error
+// diagnostic is a mismatch). For the arithmetic tests (`gen`) the values
+// compared come from the isolated replay (other tests, e.g. `wgmma`, whose
+// results feed nothing, compare `ptxcheck run`'s values directly): the recorded PTX with every stored result register reloaded from
+// the hardware's value of its slot, so each instruction is checked on the
+// inputs the hardware gave it (an unspecified result the hardware chose,
+// e.g. an f64 NaN payload, feeds later instructions as the hardware's
+// value; a wrong result is reported at its own slot, not at every user).
+// Every output element must match bit for bit, except slots the manifest
+// marks `.approx` (accepted by arith::within_approx_bound with the
+// instruction's source operands, which a second replay with the .approx
+// instruction replaced by a move of each source provides; docs/approx.md)
+// and `nan_any` slots (f64: any NaN matches any NaN). Slots listed in
+// `divergences.txt` beside the recording (known hardware-vs-ISA
+// divergences: "RECORDING SLOT reason" per line) are counted as divergent,
+// not as mismatches. Malformed recordings, manifests or divergence lists
+// throw ptxcheck::InputError.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,7 +27,7 @@
 namespace ptxcheck::instrgen {
 
 struct CompareResult {
-  uint64_t compared = 0, approx_checked = 0, mismatches = 0;
+  uint64_t compared = 0, approx_checked = 0, mismatches = 0, divergent = 0;
   std::vector<std::string> messages;  // first mismatches, for the report
   bool ok() const { return mismatches == 0; }
 };

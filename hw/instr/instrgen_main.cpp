@@ -93,9 +93,12 @@ int run(int argc, char** argv) {
     if (pos.empty()) return usage("compare needs a recording");
     CompareResult r = compare_recording(pos, manifest);
     for (const auto& m : r.messages) std::printf("%s: mismatch: %s\n", pos.c_str(), m.c_str());
-    std::printf("%s: %llu elements compared (%llu within .approx bounds), %llu mismatches\n", pos.c_str(),
+    std::printf("%s: %llu elements compared (%llu within .approx bounds), %llu mismatches", pos.c_str(),
                 (unsigned long long)r.compared, (unsigned long long)r.approx_checked,
                 (unsigned long long)r.mismatches);
+    if (r.divergent != 0)
+      std::printf(", %llu listed divergences (divergences.txt)", (unsigned long long)r.divergent);
+    std::printf("\n");
     return r.ok() ? 0 : 1;
   }
   if (cmd == "selfrecord") {

@@ -40,14 +40,22 @@ uint64_t bfind(const uint64_t* s, uint64_t*, uint64_t c) {
   return cfg::sub(c) != 0 ? (w - 1 - pos) : pos;
 }
 
-// bfe (9.7.1.19): pos = b[7:0], len = c[7:0]; bits past the msb and, for
-// signed types, bits past the field read the field's sign bit.
+// pos and len of bfe/bfi. PTX ISA 9.7.1.19-20: "Operands b and c (c and d)
+// are type .u32, but are restricted to the 8-bit value range 0..255"; the
+// pseudocode takes pos = b & 0xff, len = c & 0xff. A value above 255 is
+// outside the operand's range: ptxcheck does what an H200 does
+// (corpus/hw/h200/instr, docs/approx.md): the .32 forms use the low 8 bits,
+// the .64 forms the whole u32 value.
+uint64_t field_arg(uint64_t v, unsigned w) { return w == 64 ? v & 0xffffffffu : v & 0xff; }
+
+// bfe (9.7.1.19): bits past the msb and, for signed types, bits past the
+// field read the field's sign bit.
 uint64_t bfe(const uint64_t* s, uint64_t*, uint64_t c) {
   unsigned w = W(c), msb = w - 1;
   uint64_t a = s[0];
-  unsigned pos = s[1] & 0xff, len = s[2] & 0xff;
+  uint64_t pos = field_arg(s[1], w), len = field_arg(s[2], w);
   uint64_t sbit = 0;
-  if (Sg(c) && len != 0) sbit = (a >> std::min(pos + len - 1, msb)) & 1;
+  if (Sg(c) && len != 0) sbit = (a >> std::min<uint64_t>(pos + len - 1, msb)) & 1;
   uint64_t d = 0;
   for (unsigned i = 0; i <= msb; ++i) {
     uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
@@ -56,12 +64,12 @@ uint64_t bfe(const uint64_t* s, uint64_t*, uint64_t c) {
   return d;
 }
 
-// bfi (9.7.1.20): insert a[len-1:0] into b at pos; pos = c[7:0], len = d[7:0].
+// bfi (9.7.1.20): insert a[len-1:0] into b at pos.
 uint64_t bfi(const uint64_t* s, uint64_t*, uint64_t c) {
-  unsigned msb = W(c) - 1;
-  uint64_t d = s[1] & mask(W(c));
-  unsigned pos = s[2] & 0xff, len = s[3] & 0xff;
-  for (unsigned i = 0; i < len && pos + i <= msb; ++i)
+  unsigned w = W(c), msb = w - 1;
+  uint64_t d = s[1] & mask(w);
+  uint64_t pos = field_arg(s[2], w), len = field_arg(s[3], w);
+  for (uint64_t i = 0; i < len && pos + i <= msb; ++i)
     d = (d & ~(uint64_t(1) << (pos + i))) | (((s[0] >> i) & 1) << (pos + i));
   return d;
 }

@@ -10,8 +10,11 @@ uint64_t InsnLowering::double_to_half(double d) { return double_to_float_bits(d,
 
 // .b128 operands (PTX ISA 9.2 5.2.2, sm_90): a .b128 register is two 64-bit
 // slots, low half first (lower.cpp declare_local). An integer constant is a
-// 64-bit value (PTX ISA 4.5.1), extended to 128 bits by its signedness
-// (ptxas accepts `mov.b128 %q, -1` and `st.b128 [a], 5`).
+// 64-bit value (PTX ISA 4.5.1: "converted to the appropriate size based on
+// the data or instruction type at its use"; how a 64-bit constant widens to
+// the bit-size type .b128 is not stated). ptxcheck zero-extends it, as the
+// program ptxas 13.0 builds does on an H200 (`mov.b128 %q, -1` gives low
+// half all ones, high half 0; corpus/hw/README.md).
 void InsnLowering::wide_opnds(const ast::Operand& a, Opnd* out, uint8_t& n) {
   auto one = [&](const ast::Operand& e) {
     if (n + 2 > 4) ctx.fail(e.pos, "too many .b128 operands");
@@ -22,8 +25,7 @@ void InsnLowering::wide_opnds(const ast::Operand& a, Opnd* out, uint8_t& n) {
     }
     if (auto* k = std::get_if<ast::IntImm>(&e.v)) {
       out[n++] = Opnd{Opnd::Imm, SReg::zero, false, 0, k->value};
-      bool neg = !k->is_unsigned && static_cast<int64_t>(k->value) < 0;
-      out[n++] = Opnd{Opnd::Imm, SReg::zero, false, 0, neg ? ~0ull : 0};
+      out[n++] = Opnd{Opnd::Imm, SReg::zero, false, 0, 0};
       return;
     }
     uint32_t w = 64;
@@ -92,8 +94,12 @@ void InsnLowering::ld_st(bool is_ld) {
   if (vec > 1 && (is_ld ? i.ndst : i.nsrc) != vec) ctx.fail(in.pos, "vector width does not match the operand list");
   emit();
   // A narrower load into a .b128 register (ptxas accepts `ld.u32 %q, [a]`)
-  // extends it to the register width (PTX ISA 9.2 6.4.2): the high slot is
-  // the sign of the low one for signed types, zero otherwise.
+  // extends it to the register width (PTX ISA 9.x 9.4.1 "the destination
+  // data is zero- or sign-extended to the size of the destination
+  // register"): the high slot is the sign of the low one for signed types,
+  // zero otherwise. An H200 (ptxas 13.0) sign-extends `ld.s32` only to 64
+  // bits and leaves the high half 0: a divergence from the ISA, which
+  // ptxcheck keeps (corpus/hw/README.md).
   if (is_ld && i.ndst == 1 && i.dst[0].kind == Opnd::Reg && ctx.fn->reg_width[i.dst[0].slot] == 128) {
     Inst h = i;
     h.addr = Addr{};

@@ -185,7 +185,15 @@ int main(int argc, char** argv) {
           std::string mn = std::string(".") + d.name + "." + s.name;
           // a float rounding modifier exists only on narrowing conversions
           bool narrowing = d.w < s.w || (d.w == 16 && s.w == 16 && d.k != s.k);
-          if (narrowing) v.put(std::string("cvt.") + kModes[k].name + mn, {a}, fround(x, d, kModes[k].fe));
+          // f64 NaN to a narrower format: sign and top payload bits kept,
+          // quiet bit set, as an H200 (the ISA fixes no payload; docs/approx.md)
+          auto narrow = [&](uint64_t r) -> uint64_t {
+            if (s.w != 64 || !std::isnan(x)) return r;
+            unsigned mb = d.w == 32 ? 23 : d.k == 'h' ? 7 : 10, eb = d.w - 1 - mb;
+            uint64_t m = ((a >> (52 - mb)) & ((1ull << mb) - 1)) | (1ull << (mb - 1));
+            return ((a >> 63) << (d.w - 1)) | (((1ull << eb) - 1) << mb) | m;
+          };
+          if (narrowing) v.put(std::string("cvt.") + kModes[k].name + mn, {a}, narrow(fround(x, d, kModes[k].fe)));
           else if (k == 0) v.put("cvt" + mn, {a}, fround(x, d, FE_TONEAREST));
           if (&d == &s) {
             long double ri = x;
@@ -234,8 +242,8 @@ int main(int argc, char** argv) {
       for (int sf = 0; sf < 2; ++sf) {
         if (mode == 0 && false) continue;
         uint32_t res;
-        if (std::isnan(bfloat(a))) {
-          res = 0x7fffffff;
+        if (std::isnan(bfloat(a))) {  // .rna/.rz as an H200 (docs/approx.md)
+          res = sf || mode == 1 ? 0x7fffffff : mode == 0 ? a & 0xffffe000u : 0x7fffe000u;
         } else if ((a & 0x7fffffff) == 0x7f800000) {
           res = sf ? ((a & 0x80000000) | 0x7f7fe000) : a;
         } else {

@@ -124,8 +124,10 @@ void gen_f32(Vec& v, std::mt19937_64& rng) {
     for (int ftz = 0; ftz < 2; ++ftz) {
       uint32_t fa = ftz ? ftz32(a) : a;
       std::string f = ftz ? ".ftz" : "";
-      v.put("abs" + f + ".f32", {a}, fa & 0x7fffffff);
-      v.put("neg" + f + ".f32", {a}, fa ^ 0x80000000);
+      // NaN: unspecified in the ISA; canonical NaN as an H200 (docs/approx.md)
+      bool nan = (fa & 0x7fffffff) > 0x7f800000;
+      v.put("abs" + f + ".f32", {a}, nan ? 0x7fffffff : fa & 0x7fffffff);
+      v.put("neg" + f + ".f32", {a}, nan ? 0x7fffffff : fa ^ 0x80000000);
     }
     v.put("testp.finite.f32", {a}, std::isfinite(x));
     v.put("testp.infinite.f32", {a}, std::isinf(x));
@@ -178,8 +180,10 @@ void gen_f64(Vec& v, std::mt19937_64& rng) {
   }
   for (uint64_t a : vals) {
     double x = bdouble(a);
-    v.put("abs.f64", {a}, a & 0x7fffffffffffffffull);
-    v.put("neg.f64", {a}, a ^ 0x8000000000000000ull);
+    // NaN: abs passes it unchanged (ISA); neg quiets it, sign kept (H200)
+    bool nan = (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    v.put("abs.f64", {a}, nan ? a : a & 0x7fffffffffffffffull);
+    v.put("neg.f64", {a}, nan ? a | (1ull << 51) : a ^ 0x8000000000000000ull);
     v.put("testp.normal.f64", {a}, std::isnormal(x) || x == 0);
     v.put("testp.subnormal.f64", {a}, std::fpclassify(x) == FP_SUBNORMAL);
     v.put("testp.notanumber.f64", {a}, std::isnan(x));
@@ -268,8 +272,10 @@ void gen_half(Vec& v, std::mt19937_64& rng) {
         }
       }
     for (uint16_t a : vals) {
-      v.put("neg" + T, {a}, a ^ 0x8000);
-      v.put("abs" + T, {a}, a & 0x7fff);
+      // NaN: unspecified in the ISA; canonical NaN as an H200 (docs/approx.md)
+      bool nan = std::isnan(hval(a));
+      v.put("neg" + T, {a}, nan ? 0x7fff : a ^ 0x8000);
+      v.put("abs" + T, {a}, nan ? 0x7fff : a & 0x7fff);
       for (uint16_t b : vals)
         if (keep(0.3))
         for (int nan = 0; nan < 2; ++nan)

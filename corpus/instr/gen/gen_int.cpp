@@ -144,13 +144,15 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
         // bfe: literal transcription of the pseudo-code
         for (uint64_t p : {0ull, 3ull, 8ull, 31ull, 40ull, 63ull, 255ull, 0x1104ull})
           for (uint64_t len : {0ull, 1ull, 4ull, 8ull, 32ull, 64ull, 255ull}) {
-            int msb = w - 1;
-            unsigned ps = p & 0xff, ln = len & 0xff;
+            // pos/len above 255 are outside the ISA's range 0..255: .64
+            // forms use the whole u32 value, as an H200 does (docs/approx.md)
+            int64_t msb = w - 1;
+            int64_t ps = w == 64 ? int64_t(p) : int64_t(p & 0xff), ln = w == 64 ? int64_t(len) : int64_t(len & 0xff);
             uint64_t sbit = 0;
-            if (s && ln > 0) sbit = bit(a, std::min<int>(ps + ln - 1, msb));
+            if (s && ln > 0) sbit = bit(a, int(std::min<int64_t>(ps + ln - 1, msb)));
             uint64_t d = 0;
             for (int i = 0; i <= msb; ++i)
-              d |= ((i < int(ln) && int(ps) + i <= msb) ? bit(a, ps + i) : sbit) << i;
+              d |= ((i < ln && ps + i <= msb) ? bit(a, int(ps + i)) : sbit) << i;
             v.put("bfe" + T, {a, p, len}, d);
           }
       }
@@ -163,8 +165,9 @@ void gen_bits(Vec& v, std::mt19937_64& r) {
       for (uint64_t p : {0ull, 4ull, 28ull, 60ull, 300ull})
         for (uint64_t len : {0ull, 3ull, 8ull, 40ull}) {
           uint64_t d = bb;
-          for (unsigned i = 0; i < (len & 0xff) && (p & 0xff) + i < unsigned(w); ++i)
-            d = (d & ~(1ull << ((p & 0xff) + i))) | (bit(a, i) << ((p & 0xff) + i));
+          const uint64_t ps = w == 64 ? p : p & 0xff, ln = w == 64 ? len : len & 0xff;  // as bfe above
+          for (uint64_t i = 0; i < ln && ps + i < uint64_t(w); ++i)
+            d = (d & ~(1ull << (ps + i))) | (bit(a, int(i)) << (ps + i));
           v.put("bfi" + b, {a, bb, p, len}, d);
         }
     }

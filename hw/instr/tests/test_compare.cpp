@@ -5,6 +5,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "parser/diagnostic.hpp"
 
 #include "hw/instr/compare.hpp"
 
@@ -54,6 +58,28 @@ TEST_CASE("hardware recordings and fixtures replay", "[instr-replay]") {
   CompareResult fail = compare_recording((fix / "fail.recording.json").string());
   CHECK_FALSE(fail.ok());
   CHECK(fail.mismatches >= 1);
+
+  // One exact slot's bit flipped: the isolated replay reports that slot
+  // alone (later instructions get the hardware's value as input).
+  CHECK(fail.mismatches == 1);
+
+  // divergences.txt: a listed slot is counted as divergent, not as a
+  // mismatch; a malformed line is an input error.
+  const fs::path tmp = fs::temp_directory_path() / ("ptxcheck-divergences-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  for (const char* f : {"s42_0001.sm_80.json", "s42_0001.sm_80.manifest.json", "s42_0001.sm_80.ptx", "fail.recording.json"})
+    fs::copy_file(fix / f, tmp / f, fs::copy_options::overwrite_existing);
+  {
+    std::ofstream(tmp / "divergences.txt") << "# test\nfail.recording.json 1 bit flipped on purpose\n";
+    CompareResult listed = compare_recording((tmp / "fail.recording.json").string());
+    CHECK(listed.ok());
+    CHECK(listed.divergent == 1);
+    std::ofstream(tmp / "divergences.txt") << "other.recording.json 1 another recording\n";
+    CHECK_FALSE(compare_recording((tmp / "fail.recording.json").string()).ok());
+    std::ofstream(tmp / "divergences.txt") << "fail.recording.json x no slot\n";
+    CHECK_THROWS_AS(compare_recording((tmp / "fail.recording.json").string()), ptxcheck::InputError);
+  }
+  fs::remove_all(tmp);
 
   unsigned replayed = 0;
   const fs::path hw = src_root() / "corpus" / "hw";

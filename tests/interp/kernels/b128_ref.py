@@ -28,7 +28,7 @@ for t in range(32):
     out[456 + 2 * t], out[457 + 2 * t] = lo & 0xffffffff, 0
     out[520 + 2 * t], out[521 + 2 * t] = hi, lo
 out[384] = 1
-out[386], out[387] = M, M
+out[386], out[387] = M, 0                          # -1: a 64-bit constant, zero-extended
 out[388], out[389] = 5, 0
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, 'b128.expected.json'), 'w') as f:
