@@ -62,6 +62,7 @@ std::optional<ConstValue> eval_expr(const ast::Expr& e) {
 std::optional<ConstValue> eval_const(const ast::Operand& o) {
   if (const auto* i = std::get_if<ast::IntImm>(&o.v)) return ConstValue{i->value, i->is_unsigned};
   if (const auto* e = std::get_if<ast::Expr>(&o.v)) return eval_expr(*e);
+  if (const auto* s = std::get_if<ast::Symbol>(&o.v); s && is_warp_sz(s->name)) return ConstValue{kWarpSz, false};
   return std::nullopt;
 }
 

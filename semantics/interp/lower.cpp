@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "parser/expr.hpp"
 #include "semantics/interp/lower_ctx.hpp"
 #include "semantics/interp/mma.hpp"
 
@@ -73,6 +74,7 @@ uint64_t init_scalar(LowerCtx& ctx, const ast::Operand& o, Mod type) {
   }
   if (auto* s = std::get_if<ast::Symbol>(&o.v)) {
     auto it = ctx.msyms.find(s->name);
+    if (it == ctx.msyms.end() && is_warp_sz(s->name)) return kWarpSz;  // PTX ISA 4.5.1
     if (it == ctx.msyms.end()) ctx.fail(o.pos, "unknown symbol '" + s->name + "' in initializer");
     if (it->second.kind == ModSym::Global) return ctx.prog.globals[it->second.index].addr;
     if (it->second.kind == ModSym::Func) return kFuncAddrBase + 16 * it->second.index;

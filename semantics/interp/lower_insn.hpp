@@ -4,6 +4,7 @@
 #pragma once
 #include <cstring>
 
+#include "parser/expr.hpp"
 #include "parser/litmus/mem_defaults.hpp"
 #include "semantics/interp/lower_ctx.hpp"
 #include "semantics/interp/values.hpp"
@@ -172,6 +173,11 @@ class InsnLowering {
           if (bits < 64) o.imm &= (1ull << bits) - 1;
           return o;
         }
+      if (auto k = eval_const(a)) {  // any other integer constant expression (PTX ISA 4.5.4), WARP_SZ-1
+        o.kind = Opnd::Imm;
+        o.imm = bits >= 64 ? k->bits : k->bits & ((1ull << bits) - 1);
+        return o;
+      }
     }
     if (std::holds_alternative<ast::Sink>(a.v)) return o;
     ctx.fail(a.pos, "unsupported operand form");
@@ -198,6 +204,10 @@ class InsnLowering {
       return o;
     }
     auto it = ctx.msyms.find(name);
+    if (it == ctx.msyms.end() && is_warp_sz(name)) {  // PTX ISA 4.5.1: the predefined constant
+      o.imm = kWarpSz + add;
+      return o;
+    }
     if (it == ctx.msyms.end()) ctx.fail(pos, "unknown symbol '" + name + "'");
     switch (it->second.kind) {
       case ModSym::Global: o.imm = ctx.prog.globals[it->second.index].addr + add; break;

@@ -119,7 +119,7 @@ class Machine {
   std::vector<uint32_t> proxy_fences_;  // per gid: fence.proxy.async executed
   void proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write);
   void wg_touch(Warp& w, const Inst& in, uint32_t m);
-  void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm);
+  void collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm, const Inst* const* at);
   void vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t args, const Inst& in);
 
   // Diagnostics; an error with `fatal` stops the launch.

@@ -29,16 +29,36 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
     FOR_LANES(m) T[l].regs[T[l].reg_base + in.dst[0].slot] = g;
     return finish(0);
   }
-  const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
   // Deprecated vote and shfl without .sync (PTX ISA 9.7.13.8 vote (deprecated), 9.7.9.5 shfl (deprecated))
   // operate on the lanes executing now.
   bool legacy = (in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1);
-  auto mask_of = [&](uint32_t l) { return legacy ? m : static_cast<uint32_t>(get(mo, T[l], l, w)) & lanes_of(w); };
+  auto mask_opnd = [](const Inst& i) -> const Opnd& {
+    return i.op == IrOp::Shfl ? i.src[3] : i.op == IrOp::WarpSync || i.op == IrOp::Elect ? i.src[0] : i.src[1];
+  };
+  auto mask_at = [&](uint32_t l, const Inst& i) {
+    return legacy ? m : static_cast<uint32_t>(get(mask_opnd(i), T[l], l, w)) & lanes_of(w);
+  };
+  auto mask_of = [&](uint32_t l) { return mask_at(l, in); };
+  // A lane waiting at another .sync instruction joins this one when that
+  // instruction is the same operation with the same qualifiers: "wait until
+  // all non-exited threads corresponding to membermask have executed
+  // vote.sync with the same qualifiers and same membermask value" (PTX ISA
+  // 9.7.13.9 vote.sync; likewise 9.7.9.6 shfl.sync, 9.7.13.10 match.sync,
+  // 9.7.13.12 redux.sync, 9.7.13.3 bar.warp.sync, 9.7.13.13 elect.sync). Only
+  // "for .target sm_6x or below" must they "execute the same ... instruction
+  // in convergence"; the interpreter models independent thread scheduling
+  // (sm_70 and later).
+  auto same_qualifiers = [&](const Inst& o) {
+    return o.op == in.op && o.mode == in.mode && o.flags == in.flags && o.size == in.size && o.nk == in.nk &&
+           o.fn.fn == in.fn.fn && o.fn.cfg == in.fn.cfg && o.ndst == in.ndst && o.dwidth == in.dwidth;
+  };
   uint32_t alive = 0;
   for (uint32_t l = 0; l < w.nlanes; ++l)
     if (T[l].st != TState::Exited) alive |= 1u << l;
   unconverge(w);
   FOR_LANES(g & ~m) T[l].pc = pc + 1;
+  const Inst* at[32] = {};
+  for (uint32_t l = 0; l < w.nlanes; ++l) at[l] = &in;
   // Lanes at this PC may name different membermasks (e.g. tiled groups):
   // each distinct mask is its own collective.
   uint32_t rest = m;
@@ -47,8 +67,14 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
     uint32_t sub = 0, waiting = 0;
     FOR_LANES(rest) if (mask_of(l) == mm) sub |= 1u << l;
     rest &= ~sub;
-    for (uint32_t l = 0; l < w.nlanes; ++l)
-      if (T[l].st == TState::WarpWait && T[l].pc == pc && mask_of(l) == mm) waiting |= 1u << l;
+    for (uint32_t l = 0; l < w.nlanes; ++l) {
+      if (T[l].st != TState::WarpWait) continue;
+      const Inst& o = prog.code[T[l].pc];
+      if ((T[l].pc == pc || (!legacy && same_qualifiers(o))) && mask_at(l, o) == mm) {
+        waiting |= 1u << l;
+        at[l] = &o;
+      }
+    }
     if (sub & ~mm)
       diag(DiagKind::WarpSync, false, c, T[std::countr_zero(sub & ~mm)], in,
            "executing lane is not in the instruction's membermask (undefined behaviour)");
@@ -60,15 +86,17 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
       }
       continue;
     }
-    collective(w, in, part, mm);
+    collective(w, in, part, mm, at);
     FOR_LANES(part) {
-      T[l].pc = pc + 1;
+      T[l].pc = T[l].pc + 1;  // each lane past its own instruction
       T[l].st = TState::Ready;
     }
   }
 }
 
-void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
+// `at[l]`: lane l's own instruction (the same operation and qualifiers as
+// `in`, perhaps at another PC): its operands are the lane's.
+void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm, const Inst* const* at) {
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
   // Any warp-collective .sync instruction: the lanes wait for each other
@@ -89,11 +117,11 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       break;
     case IrOp::Shfl: {  // PTX ISA 9.7.9.6 shfl.sync
       uint32_t vals[32] = {};
-      for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+      for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(at[l]->src[0], T[l], l, w));
       uint32_t res[32], pv[32];
       FOR_LANES(part) {
-        uint32_t bv = static_cast<uint32_t>(get(in.src[1], T[l], l, w)) & 31;
-        uint32_t cv = static_cast<uint32_t>(get(in.src[2], T[l], l, w));
+        uint32_t bv = static_cast<uint32_t>(get(at[l]->src[1], T[l], l, w)) & 31;
+        uint32_t cv = static_cast<uint32_t>(get(at[l]->src[2], T[l], l, w));
         uint32_t seg = (cv >> 8) & 31, cl = cv & 31;
         int maxl = static_cast<int>((l & seg) | (cl & ~seg)), minl = static_cast<int>(l & seg);
         int j = 0;
@@ -115,14 +143,14 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
         pv[l] = p;
       }
       FOR_LANES(part) {
-        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = res[l];
-        if (in.ndst > 1 && in.dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[1].slot] = pv[l];
+        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = res[l];
+        if (in.ndst > 1 && at[l]->dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = pv[l];
       }
       break;
     }
     case IrOp::Vote: {  // PTX ISA 9.7.13.9 vote.sync
       uint32_t ballot = 0;
-      FOR_LANES(part) if (get(in.src[0], T[l], l, w)) ballot |= 1u << l;
+      FOR_LANES(part) if (get(at[l]->src[0], T[l], l, w)) ballot |= 1u << l;
       uint64_t r = 0;
       switch (in.mode) {
         case 0: r = (ballot & part) == part; break;
@@ -130,26 +158,26 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
         case 2: r = ballot == 0 || (ballot & part) == part; break;
         default: r = ballot; break;
       }
-      FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = r;
+      FOR_LANES(part) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = r;
       break;
     }
     case IrOp::Match: {  // PTX ISA 9.7.13.10 match.sync
       uint64_t v[32] = {};
-      FOR_LANES(part) v[l] = get(in.src[0], T[l], l, w) & (in.size >= 8 ? ~0ull : 0xffffffffull);
+      FOR_LANES(part) v[l] = get(at[l]->src[0], T[l], l, w) & (in.size >= 8 ? ~0ull : 0xffffffffull);
       bool all = true;
       FOR_LANES(part) all = all && v[l] == v[std::countr_zero(part)];
       FOR_LANES(part) {
         uint32_t r = 0;
         if (in.mode == 1) {
           r = all ? part : 0;
-          if (in.ndst > 1) T[l].regs[T[l].reg_base + in.dst[1].slot] = all;
+          if (in.ndst > 1) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = all;
         } else {
           for (uint32_t b2 = part; b2; b2 &= b2 - 1) {
             uint32_t k = std::countr_zero(b2);
             if (v[k] == v[l]) r |= 1u << k;
           }
         }
-        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = r;
+        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = r;
       }
       break;
     }
@@ -158,7 +186,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
       uint32_t acc = 0;
       bool init = false;
       FOR_LANES(part) {
-        uint32_t x = static_cast<uint32_t>(get(in.src[0], T[l], l, w));
+        uint32_t x = static_cast<uint32_t>(get(at[l]->src[0], T[l], l, w));
         if (in.fn.fn && (in.flags & 1)) x &= 0x7fffffffu;  // .abs (f32)
         if (!init) {
           acc = x;
@@ -181,14 +209,14 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm) {
         }
       }
       if (in.fn.fn && (acc & 0x7fffffffu) > 0x7f800000u) acc = 0x7fffffffu;  // NaN results are canonical
-      FOR_LANES(part) T[l].regs[T[l].reg_base + in.dst[0].slot] = acc;
+      FOR_LANES(part) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = acc;
       break;
     }
     case IrOp::Elect: {
       uint32_t leader = std::countr_zero(part & mm ? part & mm : part);
       FOR_LANES(part) {
-        if (in.dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[0].slot] = leader;
-        if (in.dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + in.dst[1].slot] = l == leader;
+        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = leader;
+        if (at[l]->dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = l == leader;
       }
       break;
     }
