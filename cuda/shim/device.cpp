@@ -44,6 +44,13 @@ void release_resources(State& s, CUcontext c) {
     s.session->free(a);
     release_managed(a);
   }
+  for (CUarray a : c->arrays) {
+    s.session->free(a->addr);
+    s.live.erase(a);
+  }
+  for (uint64_t t : c->textures) s.textures.erase(t);
+  c->arrays.clear();
+  c->textures.clear();
   for (CUstream st : c->streams) s.live.erase(st);
   for (CUevent e : c->events) s.live.erase(e);
   c->modules.clear();

@@ -209,7 +209,9 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
   interp::RunResult res;
   managed_to_device(s);
   try {
-    res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), s.dev.run);
+    interp::RunOptions opt = s.dev.run;
+    opt.textures = &s.textures;
+    res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), opt);
     managed_from_device(s);
   } catch (const ptxcheck::InputError& e) {  // launch configuration the kernel refuses
     report("cuLaunchKernel(" + f->k->name + "): " + e.what());

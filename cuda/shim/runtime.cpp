@@ -61,17 +61,29 @@ uint8_t* side(State& s, CUmemorytype t, const void* host, CUdeviceptr dev, size_
   return nullptr;
 }
 
+CUresult copy_linear(State& s, const CUDA_MEMCPY3D& c);
+
 CUresult copy3d(const CUDA_MEMCPY3D& c, CUstream stream) {
   State& s = state();
   std::lock_guard lk(s.mu);
   CUcontext ctx = nullptr;
   if (CUresult r = current(s, ctx)) return r;
   if (!valid_stream(s, stream, ctx)) return CUDA_ERROR_INVALID_HANDLE;
-  if (c.srcMemoryType == CU_MEMORYTYPE_ARRAY || c.dstMemoryType == CU_MEMORYTYPE_ARRAY) {
-    report("cuMemcpy2D/3D: CUDA arrays are not provided by the shim");
-    return CUDA_ERROR_NOT_SUPPORTED;
-  }
   if (c.srcLOD || c.dstLOD) return CUDA_ERROR_INVALID_VALUE;
+  // An array side is its dense device memory (texture.cpp).
+  CUDA_MEMCPY3D cp = c;
+  if (c.srcMemoryType == CU_MEMORYTYPE_ARRAY) {
+    if (!array_side(s, c.srcArray, cp.srcDevice, cp.srcPitch, cp.srcHeight)) return CUDA_ERROR_INVALID_HANDLE;
+    cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  }
+  if (c.dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+    if (!array_side(s, c.dstArray, cp.dstDevice, cp.dstPitch, cp.dstHeight)) return CUDA_ERROR_INVALID_HANDLE;
+    cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  }
+  return copy_linear(s, cp);
+}
+
+CUresult copy_linear(State& s, const CUDA_MEMCPY3D& c) {
   const size_t w = c.WidthInBytes, h = c.Height, d = c.Depth;
   if (!w || !h || !d) return CUDA_SUCCESS;
   if ((h > 1 || d > 1) && (c.srcPitch < w + c.srcXInBytes || c.dstPitch < w + c.dstXInBytes))

@@ -21,6 +21,7 @@
 
 #include "cuda/include/cuda.h"
 #include "semantics/interp/session.hpp"
+#include "semantics/interp/texture.hpp"
 
 struct CUctx_st {
   bool primary = false;
@@ -31,6 +32,17 @@ struct CUctx_st {
   std::set<CUstream> streams;
   std::set<CUevent> events;
   std::vector<std::pair<void*, void*>> local_storage;  // libcudart's per-context state (key, value)
+  std::set<CUarray> arrays;
+  std::set<uint64_t> textures;  // texture and surface object handles (State::textures)
+};
+
+// A CUDA array (cuArrayCreate, cuArray3DCreate): a dense global allocation,
+// rows of Width * element bytes, Height rows per slice, Depth slices (or
+// layers).
+struct CUarray_st {
+  CUcontext ctx = nullptr;
+  CUDA_ARRAY3D_DESCRIPTOR desc{};
+  uint64_t addr = 0, elem = 0, pitch = 0, slice = 0;
 };
 
 struct CUmod_st {
@@ -84,7 +96,7 @@ struct CUevent_st {
 
 namespace shim {
 
-enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel };
+enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array };
 
 struct Device {
   int sm_major = 9, sm_minor = 0;    // PTXCHECK_SHIM_SM ("90", "9.0", "sm_90")
@@ -107,6 +119,8 @@ struct State {
   uint32_t modules_loaded = 0;  // names "<module N>" for cuModuleLoadData
   uint64_t launches = 0;        // numbers launches in reports
   std::vector<std::shared_ptr<void>> handles;  // every handle ever made (never freed, see above)
+  ptxcheck::interp::TexTable textures;  // live texture and surface objects (texture.cpp)
+  uint64_t next_texture = 1;            // handles are never reused
 };
 
 State& state();
@@ -170,6 +184,9 @@ CUresult resolve_function(State& s, CUfunction& f);
 void managed_to_device(State& s);
 void managed_from_device(State& s);
 bool is_managed(const State& s, uint64_t addr, uint64_t n);
+// The device memory of a live array for a 2D/3D copy: its address, row
+// pitch and rows per slice (texture.cpp); false for anything else.
+bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& height);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
 

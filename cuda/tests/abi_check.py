@@ -41,7 +41,10 @@ def main():
                "offsetof(CUlaunchConfig, numAttrs)", "sizeof(CUlaunchAttribute)", "offsetof(CUlaunchAttribute, value)",
                "alignof(CUlaunchAttributeValue)", "offsetof(CUlaunchAttributeValue, clusterDim.z)",
                "offsetof(CUlaunchAttributeValue, launchCompletionEvent.flags)", "sizeof(CUctxCreateParams)",
-               "offsetof(CUctxCreateParams, cigParams)"]
+               "offsetof(CUctxCreateParams, cigParams)", "sizeof(CUDA_ARRAY3D_DESCRIPTOR)",
+               "offsetof(CUDA_ARRAY3D_DESCRIPTOR, Flags)", "sizeof(CUDA_RESOURCE_DESC)", "offsetof(CUDA_RESOURCE_DESC, flags)",
+               "offsetof(CUDA_RESOURCE_DESC, res.pitch2D.pitchInBytes)", "sizeof(CUDA_TEXTURE_DESC)",
+               "offsetof(CUDA_TEXTURE_DESC, borderColor)"]
     src += [f'std::printf("%s %zu\\n", "{e}", (size_t)({e}));' for e in layouts]
     src.append("}")
     failures = 0

@@ -424,6 +424,10 @@ bool Machine::step(Warp& w) {
     case IrOp::Mma:  // mma_exec.cpp
       if (exec_mma(w, in, m)) return true;
       break;
+    case IrOp::Tex:  // texture_exec.cpp
+      exec_tex(w, in, m);
+      if (stop_) return true;
+      break;
     case IrOp::Tensor:  // exec_tensor.cpp
       if (exec_tensor(w, in, m)) return true;
       break;

@@ -19,6 +19,7 @@
 namespace ptxcheck::interp {
 
 struct MmaSite;     // semantics/interp/mma.hpp
+struct TexSite;     // semantics/interp/texture.hpp
 struct TensorSite;  // semantics/interp/tma.hpp
 
 enum class IrOp : uint8_t {
@@ -149,6 +150,7 @@ struct Program {
   std::vector<std::string> messages;       // Inst::target of IrOp::Unsupported
   std::vector<std::vector<uint32_t>> branch_tables;  // Inst::target of IrOp::BrxIdx: code indices
   std::vector<std::shared_ptr<const MmaSite>> mma;  // Inst::target of IrOp::Mma
+  std::vector<std::shared_ptr<const TexSite>> tex;  // Inst::target of IrOp::Tex
   std::vector<std::shared_ptr<const TensorSite>> tensor;  // Inst::target of IrOp::Tensor
   std::vector<KernelParam> kparams;        // of the kernel being run
   uint32_t kparam_bytes = 0;

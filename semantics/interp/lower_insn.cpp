@@ -421,6 +421,12 @@ void InsnLowering::run() {
     case Opcode::cp_async_bulk_tensor:
     case Opcode::cp_reduce_async_bulk_tensor:
     case Opcode::tensormap_replace: return tensor_op();
+    case Opcode::tex:
+    case Opcode::tld4:
+    case Opcode::txq:
+    case Opcode::suld:
+    case Opcode::sust:
+    case Opcode::suq: return tex_op();
     case Opcode::tensormap_cp_fenceproxy: {
       // tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128
       // (PTX ISA 9.7.9.28): a 128-byte copy, then a proxy fence (no effect here).

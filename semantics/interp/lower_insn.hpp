@@ -341,6 +341,7 @@ class InsnLowering {
   void matrix_op();  // lower_mma.cpp
   void wgmma_op();   // lower_mma.cpp
   void tensor_op();  // lower_tensor.cpp
+  void tex_op();     // lower_tex.cpp
 };
 
 }  // namespace ptxcheck::interp

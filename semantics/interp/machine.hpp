@@ -12,6 +12,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "semantics/interp/memory.hpp"
 
 namespace ptxcheck::interp {
+
+struct TexDesc;  // texture.hpp
 
 // The diagnostic kinds (one table: diag_kinds.def).
 enum class DiagKind : uint8_t {
@@ -69,6 +72,9 @@ struct RunOptions {
   // instruction) is an error instead of a warning (--races=strict).
   bool strict_races = false;
   ExecHook* hook = nullptr;  // observation points (hook.hpp); races are not checked with a hook
+  // Texture and surface objects by handle (texture.hpp; the shim's
+  // cuTexObjectCreate/cuSurfObjectCreate); none without.
+  const std::map<uint64_t, TexDesc>* textures = nullptr;
 };
 
 struct RunResult {

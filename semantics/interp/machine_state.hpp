@@ -105,6 +105,7 @@ class Machine {
   void exec_warp_op(Warp& w, const Inst& in, uint32_t m);
   // mma_exec.cpp: wmma/mma/ldmatrix/stmatrix/movmatrix; true when it set the PCs
   bool exec_mma(Warp& w, const Inst& in, uint32_t m);
+  void exec_tex(Warp& w, const Inst& in, uint32_t m);  // texture_exec.cpp
   // wgmma_exec.cpp: wgmma.*; the check of Inst::wg_reg instructions
   bool exec_wgmma(Warp& w, const Inst& in, uint32_t m);
   // exec_tensor.cpp: cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, tensormap.replace

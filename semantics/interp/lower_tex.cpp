@@ -1,0 +1,111 @@
+// Lowering of the texture and surface instructions (PTX ISA 9.7.10.3 tex,
+// 9.7.10.4 tld4, 9.7.10.5 txq, 9.7.11.1 suld, 9.7.11.2 sust, 9.7.11.4 suq)
+// to one IrOp::Tex whose Inst::target indexes Program::tex (texture.hpp).
+// Unified texturing mode with the object in a .u64 register (how CUDA's
+// texture and surface objects compile); .texref/.surfref variables,
+// explicit samplers, mipmap levels, cube and multi-sample geometries,
+// offsets, depth compare, sust.p and sured are refused at run time with a
+// message naming what is missing.
+#include <memory>
+
+#include "semantics/interp/lower_insn.hpp"
+#include "semantics/interp/texture.hpp"
+
+namespace ptxcheck::interp {
+
+void InsnLowering::tex_op() {
+  auto site = std::make_shared<TexSite>();
+  TexSite& s = *site;
+  switch (in.op) {
+    case Opcode::tex: s.kind = TexSite::Tex; break;
+    case Opcode::tld4: s.kind = TexSite::Tld4; break;
+    case Opcode::txq: s.kind = TexSite::Txq; break;
+    case Opcode::suld: s.kind = TexSite::Suld; break;
+    case Opcode::sust: s.kind = TexSite::Sust; break;
+    default: s.kind = TexSite::Suq; break;
+  }
+  const std::string name = s.kind == TexSite::Tex ? "tex" : s.kind == TexSite::Tld4 ? "tld4" : s.kind == TexSite::Txq ? "txq"
+                         : s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sust ? "sust" : "suq";
+  if (has(Mod::cube) || has(Mod::acube) || has(Mod::g2dms) || has(Mod::a2dms))
+    return unsupported(name + ": cube and multi-sample geometries are not provided");
+  if (has(Mod::level) || has(Mod::grad))
+    return unsupported(name + ": mipmap levels (.level, .grad) are not provided (objects have one level)");
+  if (s.kind == TexSite::Sust && has(Mod::p)) return unsupported("sust.p (formatted store) is not provided");
+  s.geom = has(Mod::g3d) ? TexSite::G3d : has(Mod::g2d) ? TexSite::G2d : has(Mod::a1d) ? TexSite::A1d
+         : has(Mod::a2d) ? TexSite::A2d : TexSite::G1d;
+  // [a, {c}] or [a, b, {c}] (b: an explicit sampler, independent mode); [a] for txq/suq.
+  auto object = [&](const ast::Operand& o, bool with_coords) -> bool {
+    auto* ad = std::get_if<ast::Address>(&o.v);
+    if (!ad) ctx.fail(o.pos, name + ": expected [object" + (with_coords ? ", {coordinates}]" : "]"));
+    if (!ad->reg) {
+      unsupported(name + ": texture/surface references (.texref/.surfref variables) are not provided; use objects");
+      return false;
+    }
+    s.handle = reg(*ad->reg, o.pos);
+    if (!with_coords) return true;
+    if (ad->extra.size() != 1) {
+      unsupported(name + ": explicit samplers (independent texturing mode) are not provided");
+      return false;
+    }
+    if (auto* v = std::get_if<ast::VectorOp>(&ad->extra[0].v)) {
+      for (const auto& e : v->elems) s.coords.push_back(value(e, 32, s.float_coords));
+    } else {
+      s.coords.push_back(value(ad->extra[0], 32, s.float_coords));
+    }
+    // 9.7.10.3: .3d and .a2d coordinates are a 4-vector whose last element is ignored.
+    const unsigned need = s.geom == TexSite::G1d ? 1 : s.geom == TexSite::G3d || s.geom == TexSite::A2d ? 3 : 2;
+    if (s.coords.size() < need) ctx.fail(o.pos, name + ": expected " + std::to_string(need) + " coordinates");
+    return true;
+  };
+  auto values = [&](const ast::Operand& o, unsigned bits) {
+    if (auto* v = std::get_if<ast::VectorOp>(&o.v)) {
+      for (const auto& e : v->elems) s.vals.push_back(value(e, bits, false));
+    } else {
+      s.vals.push_back(value(o, bits, false));
+    }
+  };
+  if (s.kind == TexSite::Tex || s.kind == TexSite::Tld4) {
+    // tex.geom.v4.dtype.ctype d, [a, c]
+    if (types.size() != 2) ctx.fail(in.pos, name + ": expected .dtype.ctype");
+    if (types[0] == Mod::f16 || types[0] == Mod::f16x2) return unsupported(name + ": .f16 results are not provided");
+    s.dtype = types[0] == Mod::f32 ? NumKind::F : types[0] == Mod::s32 ? NumKind::S : NumKind::U;
+    s.float_coords = types[1] == Mod::f32;
+    if (s.kind == TexSite::Tld4)
+      s.component = has(Mod::g) ? 1 : has(Mod::b) ? 2 : has(Mod::a) ? 3 : 0;
+    if (in.operands.size() > 2) return unsupported(name + ": offsets and depth compare operands are not provided");
+    values(opd(0), 32);
+    if (s.vals.size() != 4) ctx.fail(opd(0).pos, name + ": expected a 4-vector destination");
+    if (!object(opd(1), true)) return;
+  } else if (s.kind == TexSite::Suld || s.kind == TexSite::Sust) {
+    // suld.b.geom.vec.dtype.clamp d, [a, b]; sust.b.geom.vec.ctype.clamp [a, b], c
+    s.elem_bits = static_cast<uint8_t>(tbits());
+    s.clamp = has(Mod::clamp) ? 1 : has(Mod::zero) ? 2 : 0;
+    s.float_coords = false;
+    const ast::Operand& data = s.kind == TexSite::Suld ? opd(0) : opd(1);
+    values(data, s.elem_bits == 64 ? 64 : 32);
+    if (s.vals.size() != vec) ctx.fail(data.pos, name + ": expected " + std::to_string(vec) + " values");
+    if (!object(s.kind == TexSite::Suld ? opd(1) : opd(0), true)) return;
+  } else {
+    // txq.tquery.b32 d, [a]; suq.query.b32 d, [a]
+    static const std::pair<Mod, TexQuery> kQueries[] = {
+        {Mod::width, TexQuery::Width},           {Mod::height, TexQuery::Height},
+        {Mod::depth, TexQuery::Depth},           {Mod::normalized_coords, TexQuery::NormalizedCoords},
+        {Mod::filter_mode, TexQuery::FilterMode}, {Mod::addr_mode_0, TexQuery::AddrMode0},
+        {Mod::addr_mode_1, TexQuery::AddrMode1}, {Mod::addr_mode_2, TexQuery::AddrMode2},
+        {Mod::array_size, TexQuery::ArraySize},  {Mod::num_mipmap_levels, TexQuery::NumMipmapLevels},
+        {Mod::num_samples, TexQuery::NumSamples}, {Mod::force_unnormalized_coords, TexQuery::ForceUnnormalized}};
+    bool found = false;
+    for (auto [m, q] : kQueries)
+      if (has(m)) s.query = static_cast<uint8_t>(q), found = true;
+    if (!found) return unsupported(name + ": this query (channel data type/order, memory layout) is not provided");
+    if (in.operands.size() > 2) return unsupported(name + ": txq.level is not provided (objects have one level)");
+    values(opd(0), 32);
+    if (!object(opd(1), false)) return;
+  }
+  i.op = IrOp::Tex;
+  i.target = static_cast<uint32_t>(ctx.prog.tex.size());
+  ctx.prog.tex.push_back(std::move(site));
+  emit();
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,82 @@
+// Textures and surfaces (PTX ISA 9.7.10 Texture Instructions, 9.7.11 Surface
+// Instructions): the objects a launch can name (TexDesc, given by the driver
+// shim's cuTexObjectCreate / cuSurfObjectCreate through
+// RunOptions::textures), the lowered form of tex, tld4, txq, suld, sust and
+// suq (TexSite, Program::tex), and the sampling rules (texture.cpp).
+//
+// A texture object is a 64-bit handle in a register (unified texturing mode,
+// PTX ISA 9.7.10.1 Texturing Modes); the handle indexes a TexTable. Texels
+// live in global memory (a CUDA array is a dense global allocation, rows of
+// width * element bytes).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "semantics/interp/ir.hpp"
+
+namespace ptxcheck::interp {
+
+// How a channel is stored (the driver's CUarray_format, reduced).
+enum class ChanKind : uint8_t { Unsigned, Signed, Float };
+// Address modes (the driver's CUaddress_mode values) and filter modes.
+enum class AddrMode : uint8_t { Wrap = 0, Clamp = 1, Mirror = 2, Border = 3 };
+
+struct TexDesc {
+  bool surface = false;        // a surface object (suld/sust/suq)
+  bool layered = false;        // a layered array: `depth` counts layers (tex.a1d/.a2d)
+  uint8_t dims = 1;            // 1, 2 or 3 (of the texels; layers excluded)
+  uint64_t addr = 0;           // global address of texel (0,0,0)
+  uint64_t width = 1, height = 1, depth = 1;  // elements
+  uint64_t pitch = 0;          // bytes between rows
+  uint64_t slice = 0;          // bytes between 2D slices (3D or layers)
+  uint8_t channels = 1;        // 1, 2 or 4
+  uint8_t chan_bytes = 4;      // 1, 2 or 4 (2 with Float: half)
+  ChanKind kind = ChanKind::Float;
+  std::array<AddrMode, 3> addr_mode{AddrMode::Wrap, AddrMode::Wrap, AddrMode::Wrap};
+  bool linear = false;         // CU_TR_FILTER_MODE_LINEAR
+  bool normalized = false;     // CU_TRSF_NORMALIZED_COORDINATES
+  bool read_as_integer = false;  // CU_TRSF_READ_AS_INTEGER: no conversion of 8/16-bit integers to [0,1]/[-1,1]
+  std::array<float, 4> border{0, 0, 0, 0};
+  uint64_t elem_bytes() const { return uint64_t(channels) * chan_bytes; }
+};
+
+using TexTable = std::map<uint64_t, TexDesc>;
+
+// One lowered texture or surface instruction (IrOp::Tex, Program::tex).
+struct TexSite {
+  enum Kind : uint8_t { Tex, Tld4, Txq, Suld, Sust, Suq } kind = Tex;
+  enum Geom : uint8_t { G1d, G2d, G3d, A1d, A2d } geom = G1d;
+  Opnd handle;               // the object (a .u64 register)
+  std::vector<Opnd> coords;  // as written (a*d: the layer first)
+  std::vector<Opnd> vals;    // destinations (tex, tld4, suld, txq, suq) or sources (sust)
+  Opnd pred;                 // tex/tld4 d|p: the residency predicate (None without)
+  bool float_coords = false; // ctype .f32
+  NumKind dtype = NumKind::F;  // tex/tld4 result type (.f32, .s32, .u32)
+  uint8_t elem_bits = 32;    // suld/sust: .b8/.b16/.b32/.b64
+  uint8_t component = 0;     // tld4: .r .g .b .a
+  uint8_t clamp = 0;         // suld/sust: 0 .trap, 1 .clamp, 2 .zero
+  uint8_t query = 0;         // txq/suq: TexQuery
+  unsigned ncoords() const { return geom == G1d ? 1 : geom == G2d || geom == A1d ? 2 : 3; }
+};
+
+enum class TexQuery : uint8_t {
+  Width, Height, Depth, NormalizedCoords, FilterMode, AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels,
+  NumSamples, ForceUnnormalized
+};
+
+// Reads `n` bytes of global memory at `addr` into `out`; false on a fault.
+using TexReader = std::function<bool(uint64_t addr, unsigned n, uint8_t* out)>;
+
+// tex / tld4 for one thread: the four result words (f32 bits, or integers).
+// `c` holds the coordinates as written (f32 bits or s32), the layer first
+// for a*d. Returns false (and sets `why`) when the object cannot be sampled
+// so (a geometry it lacks, a read fault).
+bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
+                std::string& why);
+// The value of a txq/suq query.
+uint32_t tex_query(const TexDesc& d, TexQuery q);
+
+}  // namespace ptxcheck::interp
