@@ -155,6 +155,11 @@ constexpr int kMaxCondDepth = 256;
 
 Cond parse_or(Cursor& c, int depth);
 
+[[noreturn]] void unknown_thread(Cursor& c, size_t at, uint64_t n) {
+  c.fail_at(at, "condition names unknown thread " + std::to_string(n) + " (the test has " +
+                    std::to_string(c.known_threads) + ")");
+}
+
 CondValue parse_value(Cursor& c) {
   CondValue v;
   if (c.at_number()) {
@@ -162,10 +167,10 @@ CondValue parse_value(Cursor& c) {
     uint64_t n = c.number();
     // `1:r0` (herd style): a thread number followed by ':'.
     if (c.accept(":")) {
+      if (c.known_threads >= 0 && n >= static_cast<uint64_t>(c.known_threads)) unknown_thread(c, save, n);
       v.kind = CondValue::Reg;
       v.thread = static_cast<int>(n);
       v.name = c.ident("register name");
-      (void)save;
       return v;
     }
     v.kind = CondValue::Const;
@@ -177,6 +182,7 @@ CondValue parse_value(Cursor& c) {
   if (c.peek() == ':' ) {
     int t = thread_index(id);
     if (t < 0) c.fail_at(at, "expected a thread name like P0 before ':'");
+    if (c.known_threads >= 0 && t >= c.known_threads) unknown_thread(c, at, static_cast<uint64_t>(t));
     c.expect(":");
     v.kind = CondValue::Reg;
     v.thread = t;
@@ -253,6 +259,13 @@ Cond parse_or(Cursor& c, int depth) {
 
 }  // namespace
 
+void check_reg_inits(Cursor& c, const Test& t, const std::vector<size_t>& init_at) {
+  for (size_t i = 0; i < t.reg_inits.size() && i < init_at.size(); ++i)
+    if (t.reg_inits[i].thread >= static_cast<int>(t.threads.size()))
+      c.fail_at(init_at[i], "register init for unknown thread " + std::to_string(t.reg_inits[i].thread) +
+                                " (the test has " + std::to_string(t.threads.size()) + ")");
+}
+
 void parse_condition(Cursor& c, Test& t) {
   if (c.accept("~")) {
     if (!c.accept_word("exists")) c.fail("expected 'exists' after '~'");
@@ -264,6 +277,7 @@ void parse_condition(Cursor& c, Test& t) {
   } else {
     c.fail("expected 'exists', '~exists' or 'forall'");
   }
+  c.known_threads = static_cast<int>(t.threads.size());
   t.cond = parse_or(c, 0);
   if (c.accept("=>")) {
     Cond imp;

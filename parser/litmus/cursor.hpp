@@ -18,6 +18,11 @@ class Cursor {
   Cursor(std::string_view text, std::string file, size_t off = 0)
       : text_(text), file_(std::move(file)), off_(off) {}
 
+  // While a condition is parsed: the number of threads of the test, so that
+  // a register of a thread that does not exist is an error at its position
+  // (-1: not checked).
+  int known_threads = -1;
+
   // Skips blanks, newlines and comments: `(* ... *)`, `// ...`.
   void skip_ws();
   bool eof() { skip_ws(); return off_ >= text_.size(); }
@@ -54,6 +59,8 @@ class Cursor {
 // over `P1:r0` (or `1:r0`, `T1:%r0`), locations and constants, with
 // `/\ \/ ~ =>` (also `&& || not`) and parentheses.
 void parse_condition(Cursor& c, Test& t);
+// Register initialisations (at the offsets init_at) must name threads of t.
+void check_reg_inits(Cursor& c, const Test& t, const std::vector<size_t>& init_at);
 
 // How a dialect spells registers: Dat3M's `r<N>`, the native format's
 // `%name`. `shape` appears in error messages.

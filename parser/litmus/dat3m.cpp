@@ -248,7 +248,9 @@ void parse_cell(Cursor& c, Instr& in) {
   if (!c.eof()) c.fail("unexpected text after the instruction");
 }
 
-void parse_init(Cursor& c, Test& t) {
+// init_at: the offset of each register initialisation, checked once the
+// threads are known.
+void parse_init(Cursor& c, Test& t, std::vector<size_t>& init_at) {
   c.expect("{");
   while (!c.accept("}")) {
     if (c.accept(";")) continue;
@@ -265,6 +267,7 @@ void parse_init(Cursor& c, Test& t) {
       if (c.peek() == '&') c.fail("pointer initial values are not supported");
       ri.value = c.number();
       t.reg_inits.push_back(ri);
+      init_at.push_back(at);
     } else if (c.accept("@")) {  // y @ texture aliases x
       LocDecl d;
       d.name = id;
@@ -353,7 +356,8 @@ Test parse_dat3m(std::string_view text, const std::string& file) {
   }
   if (i >= text.size()) c.fail_at(text.size(), "expected '{' (the initial state)");
   c.set_off(i);
-  parse_init(c, t);
+  std::vector<size_t> init_at;
+  parse_init(c, t, init_at);
 
   // Thread header row: P0@cta 0,gpu 0 | ... ;
   c.skip_ws();
@@ -391,6 +395,7 @@ Test parse_dat3m(std::string_view text, const std::string& file) {
   }
   // Dat3M has no clusters: each CTA is its own cluster unless told.
   for (auto& th : t.threads) if (th.place.cluster == 0) th.place.cluster = th.place.cta + 1000 * th.place.gpu;
+  check_reg_inits(c, t, init_at);
   c.set_off(row_end + 1);
 
   // Instruction rows until the condition.

@@ -205,7 +205,9 @@ void parse_statement(Cursor& c, Instr& in) {
   if (!c.eof()) c.fail("expected ';' after the instruction");
 }
 
-void parse_decls(Cursor& c, Test& t) {
+// init_at: the offset of each register initialisation, checked once the
+// threads are known.
+void parse_decls(Cursor& c, Test& t, std::vector<size_t>& init_at) {
   c.expect("{");
   while (!c.accept("}")) {
     if (c.accept(";")) continue;
@@ -224,6 +226,7 @@ void parse_decls(Cursor& c, Test& t) {
         c.expect("=");
         ri.value = c.number();
         t.reg_inits.push_back(ri);
+        init_at.push_back(save);
         c.expect(";");
         continue;
       }
@@ -371,7 +374,8 @@ Test parse_native(std::string_view text, const std::string& file) {
     if (q == std::string_view::npos) c.fail("unterminated string");
     c.set_off(q + 1);
   }
-  parse_decls(c, t);
+  std::vector<size_t> init_at;
+  parse_decls(c, t, init_at);
   while (c.at_ident()) {
     size_t save = c.off();
     std::string id = c.ident();
@@ -380,6 +384,7 @@ Test parse_native(std::string_view text, const std::string& file) {
     parse_thread(c, t);
   }
   if (t.threads.empty()) c.fail("expected a thread block like `T0 @ cta 0 { ... }`");
+  check_reg_inits(c, t, init_at);
   if (c.eof()) c.fail("expected the final condition (exists, ~exists or forall)");
   parse_condition(c, t);
   return t;

@@ -87,6 +87,21 @@ with tempfile.TemporaryDirectory() as d:
     p = write(d, "native_cond.litmus", lit.replace("[x] 1;", "[x], 1;").replace("%r0 == 0)", "%r0 == )"))
     expect_error("native litmus condition", ["litmus", p], 9, 19, "expected")
 
+    p = write(d, "native_unknown_thread.litmus",
+              "PTX t\n{ .global .u32 x = 0; }\nT0 @ cta 0, gpu 0 {\n  st.global.u32 [x], 1;\n}\n"
+              "exists (x == 1 /\\ T5:%r0 == 1)\n")
+    expect_error("native litmus condition, unknown thread", ["litmus", p], 6, 19, "unknown thread 5")
+    p = write(d, "native_init_unknown_thread.litmus",
+              "PTX t\n{ .global .u32 x = 0;\n  T2:%r1 = 3; }\nT0 @ cta 0, gpu 0 {\n  st.global.u32 [x], 1;\n}\n"
+              "exists (x == 1)\n")
+    expect_error("native litmus register init, unknown thread", ["litmus", p], 3, 3, "unknown thread 2")
+    p = write(d, "dat3m_unknown_thread.litmus",
+              "PTX t\n{\n x=0;\n P3:r0=1;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\nexists (x == 1)\n")
+    expect_error("Dat3M litmus register init, unknown thread", ["litmus", p], 4, 2, "unknown thread 3")
+    p = write(d, "dat3m_cond_unknown_thread.litmus",
+              "PTX t\n{\n x=0;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\nexists (x == 1 /\\ 7:r1 == 0)\n")
+    expect_error("Dat3M litmus condition, unknown thread", ["litmus", p], 7, 19, "unknown thread 7")
+
     # --- Dat3M litmus ---
     dat = ("PTX SB\n\"x\"\n{\nx=0;\ny=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
            " st.weak x, 1 | st.weak y, 2 ;\n ld.weak r0, y | frob r1, x ;\nexists\n(P0:r0 == 0)\n")
