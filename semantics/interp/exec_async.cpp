@@ -79,7 +79,13 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     // Atomics (and mbarrier operations) are strong, relaxed at least.
     a.order = atomic && in.order == mm::Order::Weak ? mm::Order::Relaxed : in.order;
     a.scope = in.scope;
-    if (atomic && in.op != IrOp::Atom && in.op != IrOp::Red) {
+    if (atomic && reduce_access_) {
+      // cp.reduce.async.bulk{.tensor}: "Each reduction operation ... has
+      // individually .relaxed.gpu memory ordering semantics" (PTX ISA
+      // 9.7.9.25.4.2, 9.7.9.25.5.3).
+      a.order = mm::Order::Relaxed;
+      a.scope = mm::Scope::GPU;
+    } else if (atomic && in.op != IrOp::Atom && in.op != IrOp::Red) {
       // An mbarrier object is opaque and only mbarrier operations touch it
       // (PTX ISA 9.7.13.15.1): they never race with each other.
       a.order = mm::Order::Relaxed;
@@ -89,8 +95,8 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     RaceHit hit;
     if (races.access(out.region, out.off, size, a, t.sync, w.coll, hit)) race_report(w, t, in, out, size, write, a, hit);
     // The location's part in release/acquire patterns (PTX ISA 8.8, 8.9.2).
-    if (in.op == IrOp::Atom || in.op == IrOp::Red) {
-      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op == IrOp::Red);
+    if (in.op == IrOp::Atom || in.op == IrOp::Red || (atomic && reduce_access_)) {
+      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op != IrOp::Atom);
       races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, true);
     } else if (in.op == IrOp::Ld || in.op == IrOp::St) {
       if (!a.strong()) {
@@ -194,6 +200,76 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       }
       break;
     case IrOp::BulkCopy:  // performed in the async proxy (PTX ISA 8.6)
+      if (in.mode == 2) {
+        // cp.reduce.async.bulk (PTX ISA 9.7.9.25.4.2; lower_sync.cpp): each
+        // element of [dst, dst + size) reduced with the element of the
+        // shared::cta source, at once (a permitted schedule, as for
+        // cp.async.bulk). The source reads are weak async-proxy reads; each
+        // reduction is a .relaxed.gpu atomic of the async proxy; a
+        // .shared::cluster destination ends with complete-tx of size bytes
+        // on the mbarrier (.release at .cluster scope).
+        const AtomOp op = static_cast<AtomOp>(in.flags);
+        const unsigned es = in.size;
+        FOR_LANES(m) {
+          Thread& t = T[l];
+          const uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
+          const uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
+          const uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
+          if (n % 16 || !n || da % 16 || sa % 16) {
+            diag(DiagKind::Misaligned, true, c, t, in,
+                 "cp.reduce.async.bulk: size must be a non-zero multiple of 16 and both addresses 16-byte aligned "
+                 "(PTX ISA 9.7.9.25.4.2)");
+            stop_ = true;
+            return true;
+          }
+          // Both ranges must lie in their state spaces (undefined otherwise):
+          // checked before any element is reduced.
+          const ThreadMem tm = tmem(t, c);
+          for (int k = 0; k < 2; ++k) {
+            const Space sp = k ? in.addr.space : in.addr2.space;
+            const uint64_t a = k ? da : sa;
+            Where r = mem.translate(sp, a, n, 16, tm);
+            if (r.fault == Fault::None && k && r.region->read_only) r.fault = Fault::ReadOnly;
+            if (r.fault != Fault::None) {
+              char buf[200];
+              std::snprintf(buf, sizeof buf, "cp.reduce.async.bulk: %s range of %u bytes at %s address 0x%llx is %s",
+                            k ? "destination" : "source", n, space_name(sp), static_cast<unsigned long long>(a),
+                            r.fault == Fault::ReadOnly ? "read-only" : "out of bounds");
+              diag(fault_kind(r.fault), true, c, t, in, buf);
+              stop_ = true;
+              return true;
+            }
+          }
+          for (uint32_t k = 0; k < n; k += es) {
+            Where sw, dw;
+            async_proxy_ = true;
+            bool ok = access(w, t, in, in.addr2.space, sa + k, es, false, false, sw);
+            async_proxy_ = false;
+            if (!ok) return true;
+            reduce_access_ = true;
+            ok = access(w, t, in, in.addr.space, da + k, es, true, true, dw);
+            reduce_access_ = false;
+            if (!ok) return true;
+            if (proxy_on_ && (dw.space == Space::Shared || dw.space == Space::SharedCluster)) {
+              async_proxy_ = true;  // an async-proxy write of shared memory (PTX ISA 8.6)
+              proxy_note(w, t, in, dw, es, true);
+              async_proxy_ = false;
+            }
+            uint64_t v = 0, old = 0;
+            std::memcpy(&v, &sw.region->bytes[sw.off], es);
+            uint8_t* p = &dw.region->bytes[dw.off];
+            std::memcpy(&old, p, es);
+            const uint64_t nv = arith::atom_apply(op, in.ety, old, v, 0);
+            std::memcpy(p, &nv, es);
+            dw.region->mark_init(dw.off, es);
+          }
+          if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes
+            uint64_t ma = in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0);
+            if (!mbar_complete_tx(w, t, in, ma, n)) return true;
+          }
+        }
+        break;
+      }
       FOR_LANES(m) {
         struct Proxy {
           bool& f;
@@ -220,26 +296,9 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           return true;
         std::memmove(&dw.region->bytes[dw.off], &s0.region->bytes[s0.off], n);
         dw.region->mark_init(dw.off, n);
-        if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes
+        if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes (exec_tensor.cpp)
           uint64_t ma = in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0);
-          Where mw;
-          if (!access(w, t, in, Space::SharedCluster, ma, 8, true, true, mw)) return true;
-          uint64_t v;
-          std::memcpy(&v, &mw.region->bytes[mw.off], 8);
-          int64_t& tx = txcount_[{mw.region, mw.off}];
-          tx -= n;
-          uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-          // The copy's writes become visible with the phase to the threads
-          // that wait for it (PTX ISA 9.7.9.25 complete-tx).
-          if (races.enabled) races.mbar_arrive(mw.region, mw.off, Races::release(t.sync, who(t, c), mm::Scope::Cluster), false);
-          if (pending == 0 && tx == 0 && expected) {
-            if (races.enabled) races.mbar_complete(mw.region, mw.off, static_cast<unsigned>(phase));
-            phase ^= 1;
-            pending = expected;
-            ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : c).bar_generation;
-          }
-          v = (phase << 63) | (expected << 32) | pending;
-          std::memcpy(&mw.region->bytes[mw.off], &v, 8);
+          if (!mbar_complete_tx(w, t, in, ma, n)) return true;
         }
       }
       break;

@@ -279,7 +279,10 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       if (!ok) return true;
       uint64_t v = 0;
       std::memcpy(&v, &sw.region->bytes[sw.off], es);
-      if (!access(w, t, in, Space::Global, gaddr(g), es, true, s.kind == TensorSite::Reduce, gw)) return true;
+      reduce_access_ = s.kind == TensorSite::Reduce;  // .relaxed.gpu (PTX ISA 9.7.9.25.5.3)
+      ok = access(w, t, in, Space::Global, gaddr(g), es, true, s.kind == TensorSite::Reduce, gw);
+      reduce_access_ = false;
+      if (!ok) return true;
       uint8_t* p = &gw.region->bytes[gw.off];
       if (s.kind == TensorSite::Reduce) {
         uint64_t old = 0;

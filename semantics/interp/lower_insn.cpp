@@ -535,6 +535,7 @@ void InsnLowering::run() {
     case Opcode::red_async:
     case Opcode::cp_async:
     case Opcode::cp_async_bulk:
+    case Opcode::cp_reduce_async_bulk:
     case Opcode::cp_async_bulk_commit_group:
     case Opcode::cp_async_bulk_wait_group:
     case Opcode::cp_async_commit_group:

@@ -2,6 +2,9 @@
 // (shfl.sync, vote, match, redux, activemask, elect, bar.warp.sync) and the
 // asynchronous copies with their mbarrier objects (cp.async, cp.async.bulk,
 // mbarrier.*): the instructions whose execution needs other threads.
+#include <algorithm>
+#include <initializer_list>
+
 #include "semantics/interp/lower_insn.hpp"
 
 namespace ptxcheck::interp {
@@ -177,6 +180,75 @@ void InsnLowering::async_op() {
         } else {
           i.src[1].kind = Opnd::Imm;
         }
+        i.src[2].kind = Opnd::Imm;
+        i.src[2].imm = static_cast<uint64_t>(mb.off);
+      }
+      return emit();
+    }
+    case Opcode::cp_reduce_async_bulk: {
+      // cp.reduce.async.bulk.dst.src.completion{.level::cache_hint}.redOp{.noftz}.type
+      //   [dstMem], [srcMem], size{, [mbar]}{, cache-policy}
+      // PTX ISA 9.7.9.25.4.2 cp.reduce.async.bulk (docs.nvidia.com
+      // parallel-thread-execution, 9.1 numbering): each element of dstMem is
+      // reduced with the element of srcMem (shared::cta); .shared::cluster
+      // destinations complete with complete-tx on [mbar], .global ones with
+      // the bulk async-group. mode 2 of IrOp::BulkCopy (exec_async.cpp).
+      i.op = IrOp::BulkCopy;
+      i.mode = 2;
+      if (types.size() != 1) ctx.fail(in.pos, "cp.reduce.async.bulk: expected one element type");
+      AtomOp op = has(Mod::add) ? AtomOp::Add : has(Mod::inc) ? AtomOp::Inc : has(Mod::dec) ? AtomOp::Dec
+                : has(Mod::min) ? AtomOp::Min : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
+                : has(Mod::or_) ? AtomOp::Or : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Exch;
+      if (op == AtomOp::Exch) ctx.fail(in.pos, "cp.reduce.async.bulk: expected a reduction operation (.redOp)");
+      std::vector<Space> sp;
+      for (const auto& m : in.mods) {
+        if (m.id == Mod::global) sp.push_back(Space::Global);
+        if (m.id == Mod::shared_cluster) sp.push_back(Space::SharedCluster);
+        if (m.id == Mod::shared_cta || m.id == Mod::shared) sp.push_back(Space::Shared);
+      }
+      if (sp.size() != 2 || sp[1] != Space::Shared || (sp[0] != Space::Global && sp[0] != Space::SharedCluster))
+        ctx.fail(in.pos, "cp.reduce.async.bulk: expected .global.shared::cta or .shared::cluster.shared::cta");
+      const bool glob = sp[0] == Space::Global;
+      if (glob != has(Mod::bulk_group) || glob == has(Mod::mbarrier_complete_tx_bytes))
+        ctx.fail(in.pos, glob ? "cp.reduce.async.bulk to .global completes with .bulk_group"
+                              : "cp.reduce.async.bulk to .shared::cluster completes with .mbarrier::complete_tx::bytes");
+      // The valid (.redOp, .type) combinations: the table of 9.7.9.25.4.2
+      // (ptxas 13.0 -arch=sm_90a accepts exactly these; its example
+      // `.xor.s32` is rejected by ptxas).
+      const Mod t = types[0];
+      auto any = [&](std::initializer_list<Mod> l) { return std::find(l.begin(), l.end(), t) != l.end(); };
+      const bool half = any({Mod::f16, Mod::bf16});
+      bool ok = false;
+      switch (op) {
+        case AtomOp::And:
+        case AtomOp::Or:
+        case AtomOp::Xor: ok = t == Mod::b32 || (glob && t == Mod::b64); break;
+        case AtomOp::Add:
+          ok = any({Mod::u32, Mod::s32, Mod::u64}) || (glob && (any({Mod::f32, Mod::f64}) || (half && has(Mod::noftz))));
+          break;
+        case AtomOp::Inc:
+        case AtomOp::Dec: ok = t == Mod::u32; break;
+        default: ok = any({Mod::u32, Mod::s32}) || (glob && (any({Mod::u64, Mod::s64}) || half)); break;
+      }
+      if (has(Mod::noftz) && !(op == AtomOp::Add && half)) ok = false;
+      if (!ok)
+        ctx.fail(in.pos, std::string("cp.reduce.async.bulk: .") + arith::atom_op_name(op) + (has(Mod::noftz) ? ".noftz" : "") +
+                             std::string(table::name(t)) + " is not a form for a ." + (glob ? "global" : "shared::cluster") +
+                             " destination (PTX ISA 9.7.9.25.4.2)");
+      auto ty = arith::ty_from_name(table::name(t).substr(1));
+      if (!ty || !arith::atom_form_error(op, *ty).empty()) return unsupported("cp.reduce.async.bulk: element type");
+      i.ety = *ty;
+      i.flags = static_cast<uint8_t>(op);
+      i.size = static_cast<uint8_t>(table::type_bits(t) / 8);
+      i.addr = address(opd(0));
+      i.addr.space = sp[0];
+      i.addr2 = address(opd(1));
+      i.addr2.space = sp[1];
+      i.src[0] = value(opd(2), 32, false);
+      if (!glob) {
+        Addr mb = address(opd(3));
+        i.src[1].kind = mb.base == Addr::Reg ? Opnd::Reg : Opnd::Imm;
+        i.src[1].slot = mb.slot;
         i.src[2].kind = Opnd::Imm;
         i.src[2].imm = static_cast<uint64_t>(mb.off);
       }

@@ -112,6 +112,7 @@ class Machine {
   bool exec_tensor(Warp& w, const Inst& in, uint32_t m);
   bool mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes);
   bool async_proxy_ = false;  // the access() in progress is made by the async proxy
+  bool reduce_access_ = false;  // the atomic access() in progress is a cp.reduce.async.bulk{.tensor} reduction
   // Async-proxy checks (exec_tensor.cpp): per shared-memory byte, its last
   // generic-proxy write as (writer gid + 1) << 32 | the writer's count of
   // fence.proxy.async at that time, and the write's line.

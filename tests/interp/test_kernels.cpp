@@ -4,7 +4,8 @@
 // tests/interp/faults/NAME.json produces the diagnostic it names in its
 // "_expect_diagnostic" key (with "_expect_status", default "error") and
 // none of the kind named by "_expect_no_diagnostic" ("_races": "strict"
-// runs it as --races=strict).
+// runs it as --races=strict; "_expect_message": a text the named
+// diagnostic's message must contain).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -126,6 +127,7 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
       JNode root = parse_json(spec.string(), read_file_text(spec.string()));
       const JNode* want = root.find("_expect_diagnostic");
       const JNode* absent = root.find("_expect_no_diagnostic");
+      const JNode* msg = root.find("_expect_message");
       REQUIRE((want || absent));
       const JNode* st = root.find("_expect_status");
       std::string want_status = st ? st->text : "error";
@@ -139,6 +141,7 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
       for (const auto& d : r.result.diagnostics) {
         if (absent) CHECK(d.kind != absent->text);
         if (!want || d.kind != want->text) continue;
+        if (msg && d.message.find(msg->text) == std::string::npos) continue;
         found = true;
         CHECK(d.kernel == r.spec.kernel);
         CHECK(!d.message.empty());
