@@ -280,26 +280,56 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
         uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
         uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
-        Where dw, sw;
         if (n % 16 || !n) {
           diag(DiagKind::Misaligned, true, c, t, in, "cp.async.bulk size must be a non-zero multiple of 16");
           stop_ = true;
           return true;
         }
-        if (!access(w, t, in, in.addr2.space, sa, 16, false, false, sw) ||
-            !access(w, t, in, in.addr2.space, sa + n - 16, 16, false, false, sw))
-          return true;
-        Where s0;
-        access(w, t, in, in.addr2.space, sa, 16, false, false, s0);
-        if (!access(w, t, in, in.addr.space, da, 16, true, false, dw) ||
-            !access(w, t, in, in.addr.space, da + n - 16, 16, true, false, sw))
-          return true;
-        std::memmove(&dw.region->bytes[dw.off], &s0.region->bytes[s0.off], n);
-        dw.region->mark_init(dw.off, n);
-        if (in.src[1].kind != Opnd::None) {  // .mbarrier::complete_tx::bytes (exec_tensor.cpp)
-          uint64_t ma = in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0);
-          if (!mbar_complete_tx(w, t, in, ma, n)) return true;
+        const bool has_mbar = in.src[1].kind != Opnd::None;
+        const uint64_t ma = has_mbar ? in.src[2].imm + (in.src[1].kind == Opnd::Reg ? t.regs[t.reg_base + in.src[1].slot] : 0) : 0;
+        // Destinations (address, mbarrier): the one the operands name, or
+        // with .multicast::cluster the same CTA-relative offsets in each CTA
+        // of ctaMask (PTX ISA 9.7.9.25.4.1; shared::cluster addresses as
+        // mapa forms them, docs/interpreter.md "Memory").
+        std::pair<uint64_t, uint64_t> dst[16];
+        unsigned nd = 0;
+        if (in.flags & 1) {
+          const uint64_t mask = get(in.src[3], t, l, w) & 0xffff;
+          for (unsigned r = 0; r < 16; ++r)
+            if (mask >> r & 1) {
+              if (r >= ctas.size()) {
+                diag(DiagKind::OutOfBounds, true, c, t, in, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
+                stop_ = true;
+                return true;
+              }
+              dst[nd++] = {(uint64_t{r} + 1) << 24 | (da & 0xffffff), (uint64_t{r} + 1) << 24 | (ma & 0xffffff)};
+            }
+        } else {
+          dst[nd++] = {da, ma};
         }
+        const unsigned bytemask = in.flags & 2 ? static_cast<unsigned>(get(in.src[3], t, l, w) & 0xffff) : 0xffffu;
+        // Chunk by chunk (16 bytes), each through the checked access path
+        // (bounds, races, the async proxy).
+        for (unsigned d = 0; d < nd; ++d)
+          for (uint32_t k = 0; k < n; k += 16) {
+            Where sw, dw;
+            if (!access(w, t, in, in.addr2.space, sa + k, 16, false, false, sw)) return true;
+            if (!access(w, t, in, in.flags & 1 ? Space::SharedCluster : in.addr.space, dst[d].first + k, 16, true, false, dw))
+              return true;
+            if (bytemask == 0xffffu) {
+              std::memmove(&dw.region->bytes[dw.off], &sw.region->bytes[sw.off], 16);
+              dw.region->mark_init(dw.off, 16);
+            } else {
+              for (unsigned b = 0; b < 16; ++b)
+                if (bytemask >> b & 1) {
+                  dw.region->bytes[dw.off + b] = sw.region->bytes[sw.off + b];
+                  dw.region->mark_init(dw.off + b, 1);
+                }
+            }
+          }
+        if (has_mbar)  // .mbarrier::complete_tx::bytes on each destination's mbarrier (exec_tensor.cpp)
+          for (unsigned d = 0; d < nd; ++d)
+            if (!mbar_complete_tx(w, t, in, dst[d].second, n)) return true;
       }
       break;
     case IrOp::StBulk:  // zero-fill, 8 bytes at a time (each chunk checked)

@@ -157,8 +157,12 @@ void InsnLowering::async_op() {
       return emit();
     }
     case Opcode::cp_async_bulk: {
-      // cp.async.bulk.dst.src{.completion} [dst], [src], size{, [mbar]}
-      if (has(Mod::multicast_cluster)) return unsupported("cp.async.bulk .multicast::cluster is not supported");
+      // cp.async.bulk.dst.src.completion{.multicast::cluster}{.level::cache_hint}{.cp_mask}
+      //   [dst], [src], size{, [mbar]}{, ctaMask}{, cache-policy}{, byteMask}
+      // PTX ISA 9.7.9.25.4.1 cp.async.bulk (9.1 numbering of docs.nvidia.com
+      // parallel-thread-execution). flags: 1 .multicast::cluster (ctaMask in
+      // src[3]), 2 .cp_mask (byteMask in src[3]).
+      if (has(Mod::cta_group_1) || has(Mod::cta_group_2)) return unsupported("cp.async.bulk .cta_group is not a PTX form (ptxas 13.0 rejects it)");
       i.op = IrOp::BulkCopy;
       std::vector<Space> sp;
       for (const auto& m : in.mods) {
@@ -172,8 +176,9 @@ void InsnLowering::async_op() {
       i.addr2 = address(opd(1));
       i.addr2.space = sp[1];
       i.src[0] = value(opd(2), 32, false);
-      if (in.operands.size() > 3 && std::holds_alternative<ast::Address>(in.operands[3].v)) {
-        Addr mb = address(opd(3));
+      size_t k = 3;
+      if (k < in.operands.size() && std::holds_alternative<ast::Address>(in.operands[k].v)) {
+        Addr mb = address(opd(k++));
         if (mb.base == Addr::Reg) {
           i.src[1].kind = Opnd::Reg;
           i.src[1].slot = mb.slot;
@@ -182,6 +187,22 @@ void InsnLowering::async_op() {
         }
         i.src[2].kind = Opnd::Imm;
         i.src[2].imm = static_cast<uint64_t>(mb.off);
+      }
+      if (has(Mod::multicast_cluster)) {
+        // "each bit position in the 16-bit ctaMask operand corresponds to" a
+        // destination CTA of the cluster; the data and the mbarrier signal go
+        // to the same CTA-relative offsets in each.
+        if (sp[0] != Space::SharedCluster || sp[1] != Space::Global || i.src[1].kind == Opnd::None)
+          ctx.fail(in.pos, "cp.async.bulk .multicast::cluster: expected .shared::cluster.global with [mbar]");
+        i.flags = 1;
+        i.src[3] = value(opd(k), 16, false);
+      } else if (has(Mod::cp_mask)) {
+        // "The i-th bit in the 16-bit wide byteMask operand specifies whether
+        // the i-th byte of each 16-byte wide chunk of source data is copied".
+        if (sp[0] != Space::Global || sp[1] != Space::Shared)
+          ctx.fail(in.pos, "cp.async.bulk .cp_mask: expected .global.shared::cta");
+        i.flags = 2;
+        i.src[3] = value(opd(in.operands.size() - 1), 16, false);
       }
       return emit();
     }

@@ -49,7 +49,7 @@ bool supported(const Inst& in) {
     // mbarrier.try_wait / test_wait (modes 3, 4, lower_sync.cpp); a litmus
     // thread has no other mbarrier operation.
     case IrOp::Mbarrier: return in.mode == 3 || in.mode == 4;
-    case IrOp::BulkCopy: return in.mode == 0;
+    case IrOp::BulkCopy: return in.mode == 0 && in.flags == 0;  // not multicast / cp_mask / reduce
     case IrOp::CpAsync: return in.src[1].kind == Opnd::None;
     case IrOp::Nop:
     case IrOp::Arith:
