@@ -164,14 +164,23 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       return fail(DiagKind::TensorMap, "the tensor map (rank " + std::to_string(map.rank) + (map.mode ? ", im2col" : ", tiled") +
                                     ") does not match the instruction's ." + std::to_string(s.dim) + "d" +
                                     (s.im2col ? ".im2col" : ".tile") + " (undefined, PTX ISA 9.7.9.25.5)");
+    if (s.rows4 && (map.box[1] != 1 || map.interleave))
+      return fail(DiagKind::TensorMap, ".tile::gather4/.tile::scatter4 need a bounding box of size 1 in dimension 1 and no "
+                                       "interleave layout (PTX ISA 5.5.3.4)");
     const unsigned es = tensormap_elem_bytes(map.dtype), R = map.rank;
     int64_t co[5] = {0, 0, 0, 0, 0};
-    for (unsigned d = 0; d < R; ++d) co[d] = static_cast<int32_t>(get(s.coords[d], t, l, w));
+    for (unsigned d = 0; d < s.coords.size() && d < 5; ++d) co[d] = static_cast<int32_t>(get(s.coords[d], t, l, w));
     // The elements of the box, in shared-memory order: their global
     // coordinates (or out of bounds).
     unsigned n[5] = {1, 1, 1, 1, 1};
     uint64_t total = 1;
-    if (!s.im2col) {
+    if (s.rows4) {
+      // Four rows of box[0] elements, each its own bounding box starting at
+      // (col, row_k), one after the other in shared memory (PTX ISA 5.5.3.4).
+      n[0] = (map.box[0] + map.estride[0] - 1) / map.estride[0];
+      n[1] = 4;
+      total = uint64_t{n[0]} * 4;
+    } else if (!s.im2col) {
       for (unsigned d = 0; d < R; ++d) {
         n[d] = (map.box[d] + map.estride[d] - 1) / map.estride[d];
         total *= n[d];
@@ -182,6 +191,11 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       total = uint64_t{map.channels} * map.pixels;
     }
     auto gcoord = [&](uint64_t idx, int64_t* g) {
+      if (s.rows4) {
+        g[0] = co[0] + static_cast<int64_t>(idx % n[0]) * map.estride[0];
+        g[1] = co[1 + idx / n[0]];
+        return;
+      }
       if (!s.im2col) {
         for (unsigned d = 0; d < R; ++d) {
           g[d] = co[d] + static_cast<int64_t>(idx % n[d]) * map.estride[d];
@@ -235,10 +249,17 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       if (s.multicast) {
         uint64_t mask = get(s.cta_mask, t, l, w) & 0xffff;
         uint64_t soff = sbase & 0xffffff, moff = mb & 0xffffff;
+        // .cta_group::2: "For each destination CTA specified in the ctaMask,
+        // the mbarrier signal is sent either to the destination CTA or its
+        // peer-CTA based on CTAs %cluster_ctarank parity of shared memory
+        // where the mbarrier object mbar resides" (PTX ISA 9.7.9.25.5.2).
+        const uint64_t mrank = mb >> 24 ? (mb >> 24) - 1 : c.rank;
         for (unsigned r = 0; r < 16; ++r)
           if (mask >> r & 1) {
             if (r >= ctas.size()) return fail(DiagKind::OutOfBounds, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
-            dst.push_back({(uint64_t{r} + 1) << 24 | soff, (uint64_t{r} + 1) << 24 | moff});
+            const uint64_t mr = s.cta_group2 ? ((r & ~1u) | (mrank & 1)) : r;
+            if (mr >= ctas.size()) return fail(DiagKind::OutOfBounds, "the .cta_group::2 peer CTA rank " + std::to_string(mr) + " is outside the cluster");
+            dst.push_back({(uint64_t{r} + 1) << 24 | soff, (mr + 1) << 24 | moff});
           }
       } else {
         dst.push_back({sbase, mb});

@@ -34,7 +34,9 @@ void InsnLowering::tensor_op() {
     } else {
       s.coords.push_back(value(ad->extra[0], 32, false));
     }
-    if (s.coords.size() != s.dim)
+    if (s.rows4 && s.coords.size() != 5)
+      ctx.fail(o.pos, ".tile::gather4/.tile::scatter4 take 5 coordinates {col, row0, row1, row2, row3}");
+    if (!s.rows4 && s.coords.size() != s.dim)
       ctx.fail(o.pos, "a ." + std::to_string(s.dim) + "d tensor needs " + std::to_string(s.dim) + " coordinates");
   };
   if (in.op == Opcode::tensormap_replace) {
@@ -64,18 +66,27 @@ void InsnLowering::tensor_op() {
     s.smem = address(opd(1));
     s.smem.space = Space::Shared;
   } else {
-    if (has(Mod::tile_gather4) || has(Mod::tile_scatter4) || has(Mod::im2col_w) || has(Mod::im2col_w_128) ||
-        has(Mod::im2col_no_offs) || has(Mod::cta_group_2))
-      return unsupported("cp.async.bulk.tensor: the sm_100 load modes (gather4/scatter4, im2col::w) are not supported");
+    // The sm_100 im2col::w modes are specified through figures only (PTX
+    // ISA 5.5.5: halo placement, the W bounding box): not modelled.
+    if (has(Mod::im2col_w) || has(Mod::im2col_w_128) || has(Mod::im2col_no_offs))
+      return unsupported("cp.async.bulk.tensor: the .im2col::w, .im2col::w::128 and .im2col_no_offs modes are not supported");
     s.im2col = has(Mod::im2col);
+    // PTX ISA 5.5.3.4 .tile::scatter4 and .tile::gather4 modes: 2D only,
+    // four rows of the tensor (coordinates {col, row0..row3}).
+    s.rows4 = has(Mod::tile_gather4) || has(Mod::tile_scatter4);
+    if (s.rows4 && s.dim != 2) ctx.fail(in.pos, ".tile::gather4/.tile::scatter4 work on 2D tensors only (PTX ISA 5.5.3.4)");
+    s.cta_group2 = has(Mod::cta_group_2);
     if (sp.size() != 2) return unsupported("cp.async.bulk.tensor: expected a destination and a source space");
     if (sp[0] == Space::Global) {
+      if (has(Mod::tile_gather4) || s.cta_group2)
+        ctx.fail(in.pos, "cp.async.bulk.tensor store: .tile::gather4 and .cta_group are load forms (PTX ISA 9.7.9.25.5.2)");
       s.kind = TensorSite::Store;
       if (s.im2col) return unsupported("cp.async.bulk.tensor store in im2col mode is not supported");
       map_and_coords(opd(0));
       s.smem = address(opd(1));
       s.smem.space = sp[1];
     } else {
+      if (has(Mod::tile_scatter4)) ctx.fail(in.pos, "cp.async.bulk.tensor load: .tile::scatter4 is a store form (PTX ISA 9.7.9.25.5.2)");
       s.kind = TensorSite::Load;
       s.multicast = has(Mod::multicast_cluster);
       s.smem = address(opd(0));

@@ -16,6 +16,8 @@ struct TensorSite {
   uint8_t dim = 1;             // .1d - .5d
   bool im2col = false;
   bool multicast = false;
+  bool rows4 = false;          // .tile::gather4 (Load) / .tile::scatter4 (Store): coords {col, row0..row3}
+  bool cta_group2 = false;     // .cta_group::2 (Load): mbarrier signals go to the pair CTA of mbar's parity
   AtomOp red = AtomOp::Add;    // Reduce
   Addr smem;                   // Load: destination; Store/Reduce: source
   Addr tmap;                   // the tensor-map object (generic, .param, .global, .const or .shared)
