@@ -18,19 +18,16 @@ namespace interp = ptxcheck::interp;
 
 namespace {
 
-// Channel kind and bytes of a format; false for the formats refused.
+// Channel kind and bytes of a format; false for the formats refused
+// (semantics/interp/texture_vocab.def, whose values are cuda.h's).
+static_assert(CU_AD_FORMAT_UNSIGNED_INT8 == 0x01 && CU_AD_FORMAT_UNSIGNED_INT16 == 0x02 &&
+              CU_AD_FORMAT_UNSIGNED_INT32 == 0x03 && CU_AD_FORMAT_SIGNED_INT8 == 0x08 &&
+              CU_AD_FORMAT_SIGNED_INT16 == 0x09 && CU_AD_FORMAT_SIGNED_INT32 == 0x0a && CU_AD_FORMAT_HALF == 0x10 &&
+              CU_AD_FORMAT_FLOAT == 0x20);
+static_assert(CU_TR_ADDRESS_MODE_WRAP == 0 && CU_TR_ADDRESS_MODE_CLAMP == 1 && CU_TR_ADDRESS_MODE_MIRROR == 2 &&
+              CU_TR_ADDRESS_MODE_BORDER == 3);
 bool format_of(CUarray_format f, interp::ChanKind& kind, uint8_t& bytes) {
-  switch (f) {
-    case CU_AD_FORMAT_UNSIGNED_INT8: kind = interp::ChanKind::Unsigned, bytes = 1; return true;
-    case CU_AD_FORMAT_UNSIGNED_INT16: kind = interp::ChanKind::Unsigned, bytes = 2; return true;
-    case CU_AD_FORMAT_UNSIGNED_INT32: kind = interp::ChanKind::Unsigned, bytes = 4; return true;
-    case CU_AD_FORMAT_SIGNED_INT8: kind = interp::ChanKind::Signed, bytes = 1; return true;
-    case CU_AD_FORMAT_SIGNED_INT16: kind = interp::ChanKind::Signed, bytes = 2; return true;
-    case CU_AD_FORMAT_SIGNED_INT32: kind = interp::ChanKind::Signed, bytes = 4; return true;
-    case CU_AD_FORMAT_HALF: kind = interp::ChanKind::Float, bytes = 2; return true;
-    case CU_AD_FORMAT_FLOAT: kind = interp::ChanKind::Float, bytes = 4; return true;
-  }
-  return false;
+  return interp::tex_format_by_cu(static_cast<unsigned>(f), kind, bytes);
 }
 
 bool channels_ok(unsigned n) { return n == 1 || n == 2 || n == 4; }

@@ -70,7 +70,75 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
       if (!b.init.empty()) REQUIRE(cuMemcpyHtoD(p, b.init.data(), b.init.size()) == CUDA_SUCCESS);
       bufs.push_back(p);
     }
-    std::vector<uint64_t> vals(sp.args.size());
+    // "arrays": a CUDA array each, filled from its buffer; "textures" and
+    // "surfaces": objects through cuTexObjectCreate / cuSurfObjectCreate.
+    std::vector<CUarray> arrays;
+    auto copy3d = [&](const ip::ArraySpec& as, CUarray arr, bool to_array) {
+      CUDA_MEMCPY3D c = {};
+      const ip::TexDesc& d = as.desc;
+      CUdeviceptr dev = bufs[static_cast<size_t>(sp.buffer_index(as.buffer))];
+      if (to_array) {
+        c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = dev, c.srcPitch = d.pitch, c.srcHeight = d.height;
+        c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = arr;
+      } else {
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = arr;
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = dev, c.dstPitch = d.pitch, c.dstHeight = d.height;
+      }
+      c.WidthInBytes = d.pitch, c.Height = d.height, c.Depth = d.depth;
+      REQUIRE(cuMemcpy3D(&c) == CUDA_SUCCESS);
+    };
+    for (const auto& as : sp.arrays) {
+      const ip::TexDesc& d = as.desc;
+      CUDA_ARRAY3D_DESCRIPTOR ad = {};
+      ad.Width = d.width;
+      ad.Height = d.dims >= 2 ? d.height : 0;
+      ad.Depth = d.dims == 3 || d.layered ? d.depth : 0;
+      ad.Format = static_cast<CUarray_format>(ip::tex_format_cu(d.kind, d.chan_bytes));
+      ad.NumChannels = d.channels;
+      ad.Flags = CUDA_ARRAY3D_SURFACE_LDST | (d.layered ? CUDA_ARRAY3D_LAYERED : 0u);
+      CUarray arr;
+      REQUIRE(cuArray3DCreate(&arr, &ad) == CUDA_SUCCESS);
+      copy3d(as, arr, true);
+      arrays.push_back(arr);
+    }
+    std::vector<uint64_t> handles;
+    for (const auto& t : sp.textures) {
+      const ip::TexDesc& d = t.desc;
+      CUDA_RESOURCE_DESC rd = {};
+      if (!t.array.empty()) {
+        rd.resType = CU_RESOURCE_TYPE_ARRAY;
+        for (size_t k = 0; k < sp.arrays.size(); ++k)
+          if (sp.arrays[k].name == t.array) rd.res.array.hArray = arrays[k];
+      } else {
+        const auto fmt = static_cast<CUarray_format>(ip::tex_format_cu(d.kind, d.chan_bytes));
+        const CUdeviceptr p = bufs[static_cast<size_t>(sp.buffer_index(t.buffer))] + d.addr;
+        if (d.dims == 1) {
+          rd.resType = CU_RESOURCE_TYPE_LINEAR;
+          rd.res.linear = {p, fmt, d.channels, d.width * d.elem_bytes()};
+        } else {
+          rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+          rd.res.pitch2D = {p, fmt, d.channels, d.width, d.height, d.pitch};
+        }
+      }
+      unsigned long long h = 0;
+      if (d.surface) {
+        REQUIRE(cuSurfObjectCreate(&h, &rd) == CUDA_SUCCESS);
+      } else {
+        CUDA_TEXTURE_DESC td = {};
+        for (unsigned k = 0; k < 3; ++k) td.addressMode[k] = static_cast<CUaddress_mode>(d.addr_mode[k]);
+        td.filterMode = d.linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+        td.flags = (d.normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0u) | (d.read_as_integer ? CU_TRSF_READ_AS_INTEGER : 0u);
+        for (unsigned k = 0; k < 4; ++k) td.borderColor[k] = d.border[k];
+        REQUIRE(cuTexObjectCreate(&h, &rd, &td, nullptr) == CUDA_SUCCESS);
+      }
+      handles.push_back(h);
+    }
+    auto ref_of = [&](const ip::ArgSpec& a) -> uint64_t {
+      if (a.is_buffer) return bufs[static_cast<size_t>(sp.buffer_index(a.buffer))];
+      const ip::TexObjSpec* t = a.texture.empty() ? sp.texobj(a.surface, true) : sp.texobj(a.texture, false);
+      return handles[static_cast<size_t>(t - sp.textures.data())];
+    };
+    std::vector<std::vector<uint8_t>> vals(sp.args.size());
     std::vector<CUtensorMap> maps(sp.args.size());
     std::vector<void*> args;
     for (size_t i = 0; i < sp.args.size(); ++i) {
@@ -103,8 +171,9 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
         args.push_back(&maps[i]);
         continue;
       }
-      vals[i] = a.is_buffer ? bufs[static_cast<size_t>(sp.buffer_index(a.buffer))] : a.bits;
-      args.push_back(&vals[i]);  // little-endian: the low a.size() bytes
+      vals[i].resize(a.size());
+      ip::arg_bytes(a, ref_of, vals[i].data());
+      args.push_back(vals[i].data());
     }
     if (sp.dynamic_shared_bytes > 48 * 1024)
       REQUIRE(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -126,6 +195,7 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
       if (d.severity == "error" && d.kind != "data-race") fatal = true;
     CHECK((synced == CUDA_SUCCESS) == !fatal);
     if (synced == CUDA_SUCCESS) {
+      for (size_t k = 0; k < arrays.size(); ++k) copy3d(sp.arrays[k], arrays[k], false);  // what sust wrote
       for (size_t b = 0; b < sp.buffers.size(); ++b) {
         INFO("buffer " << sp.buffers[b].name);
         std::vector<uint8_t> got(sp.buffers[b].init.size());

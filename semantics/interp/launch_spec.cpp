@@ -1,5 +1,7 @@
 #include "semantics/interp/launch_spec.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +17,31 @@ const TensorMapSpec* LaunchSpec::tensormap(const std::string& name) const {
   for (const auto& t : tensormaps)
     if (t.name == name) return &t;
   return nullptr;
+}
+
+const ArraySpec* LaunchSpec::array(const std::string& name) const {
+  for (const auto& a : arrays)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+const TexObjSpec* LaunchSpec::texobj(const std::string& name, bool surface) const {
+  for (const auto& t : textures)
+    if (t.name == name && t.desc.surface == surface) return &t;
+  return nullptr;
+}
+
+void arg_bytes(const ArgSpec& a, const std::function<uint64_t(const ArgSpec&)>& ref, uint8_t* out) {
+  if (a.is_struct) {
+    std::memset(out, 0, a.struct_size);  // padding is zero
+    for (size_t i = 0; i < a.fields.size(); ++i) arg_bytes(a.fields[i], ref, out + a.offsets[i]);
+    return;
+  }
+  if (a.is_bytes) {
+    std::memcpy(out, a.raw.data(), a.raw.size());
+    return;
+  }
+  uint64_t v = a.is_ref() ? ref(a) : a.bits;
+  std::memcpy(out, &v, a.size());  // little-endian host
 }
 
 int LaunchSpec::buffer_index(const std::string& name) const {
@@ -304,32 +331,281 @@ class SpecReader {
     }
   }
 
+  // One argument, or one field of a "struct" argument (no tensor map).
+  ArgSpec arg(const LaunchSpec& s, const JNode& an, bool field, unsigned depth) {
+    if (!an.is_object() || an.members.size() != 1)
+      fail(an.pos, "an argument must be an object with one key: {\"buffer\": NAME} or {TYPE: VALUE}");
+    ArgSpec a;
+    a.pos = an.pos;
+    const auto& [k, v] = an.members[0];
+    if (k == "tensormap") {
+      if (field) fail(an.key_pos[0], "a tensor map cannot be a field of a \"struct\" argument");
+      if (!v.is_string() || !s.tensormap(v.text)) fail(v.pos, "\"tensormap\" must name an entry of \"tensormaps\"");
+      a.tensormap = v.text;
+    } else if (k == "buffer") {
+      if (!v.is_string()) fail(v.pos, "\"buffer\" must name a buffer");
+      if (s.buffer_index(v.text) < 0) fail(v.pos, "unknown buffer \"" + v.text + "\"");
+      a.is_buffer = true;
+      a.buffer = v.text;
+    } else if (k == "texture" || k == "surface") {
+      const bool surf = k == "surface";
+      if (!v.is_string() || !s.texobj(v.text, surf))
+        fail(v.pos, "\"" + k + "\" must name an entry of \"" + (surf ? "surfaces" : "textures") + "\"");
+      (surf ? a.surface : a.texture) = v.text;
+    } else if (k == "bytes") {
+      // Raw bytes of a by-value aggregate (.param .align N .b8 NAME[K]).
+      if (!v.is_array() || v.items.empty()) fail(v.pos, "\"bytes\" must be a non-empty array of integers 0 to 255");
+      if (v.items.size() > 4096) fail(v.pos, "\"bytes\" has more than 4096 entries");
+      for (const auto& it : v.items) a.raw.push_back(static_cast<uint8_t>(uint_of(it, "a byte", 255)));
+      a.is_bytes = true;
+    } else if (k == "struct") {
+      // Fields laid out as C lays out a struct: each at the next multiple
+      // of its alignment, the size a multiple of the largest alignment.
+      if (!v.is_array() || v.items.empty()) fail(v.pos, "\"struct\" must be a non-empty array of fields");
+      if (depth >= 8) fail(v.pos, "\"struct\" arguments nest at most 8 deep");
+      a.is_struct = true;
+      uint64_t off = 0;
+      for (const auto& f : v.items) {
+        ArgSpec fa = arg(s, f, true, depth + 1);
+        off = (off + fa.align() - 1) / fa.align() * fa.align();
+        a.struct_align = std::max(a.struct_align, fa.align());
+        a.offsets.push_back(static_cast<uint32_t>(off));
+        off += fa.size();
+        if (off > 4096) fail(f.pos, "a \"struct\" argument has more than 4096 bytes");
+        a.fields.push_back(std::move(fa));
+      }
+      a.struct_size = static_cast<uint32_t>((off + a.struct_align - 1) / a.struct_align * a.struct_align);
+    } else {
+      auto t = elem_type_from(k);
+      if (!t) fail(an.key_pos[0], "unknown argument type \"" + k + "\"");
+      a.type = *t;
+      a.bits = read_value(v, a.type, file_);
+    }
+    return a;
+  }
+
   void args(LaunchSpec& s, const JNode& root) {
     const JNode* as = root.find("args");
     if (!as) return;
     if (!as->is_array()) fail(as->pos, "\"args\" must be an array");
     s.args_pos = as->pos;
-    for (const auto& an : as->items) {
-      if (!an.is_object() || an.members.size() != 1)
-        fail(an.pos, "an argument must be an object with one key: {\"buffer\": NAME} or {TYPE: VALUE}");
-      ArgSpec a;
-      a.pos = an.pos;
-      const auto& [k, v] = an.members[0];
-      if (k == "tensormap") {
-        if (!v.is_string() || !s.tensormap(v.text)) fail(v.pos, "\"tensormap\" must name an entry of \"tensormaps\"");
-        a.tensormap = v.text;
-      } else if (k == "buffer") {
-        if (!v.is_string()) fail(v.pos, "\"buffer\" must name a buffer");
-        if (s.buffer_index(v.text) < 0) fail(v.pos, "unknown buffer \"" + v.text + "\"");
-        a.is_buffer = true;
-        a.buffer = v.text;
-      } else {
-        auto t = elem_type_from(k);
-        if (!t) fail(an.key_pos[0], "unknown argument type \"" + k + "\"");
-        a.type = *t;
-        a.bits = read_value(v, a.type, file_);
+    for (const auto& an : as->items) s.args.push_back(arg(s, an, false, 0));
+  }
+
+  // Checks that obj has only the keys listed.
+  void only_keys(const JNode& obj, std::initializer_list<const char*> keys, const std::string& what) {
+    for (size_t j = 0; j < obj.members.size(); ++j) {
+      bool ok = false;
+      for (const char* k : keys) ok = ok || obj.members[j].first == k;
+      if (!ok) fail(obj.key_pos[j], "unknown key \"" + obj.members[j].first + "\" in " + what);
+    }
+  }
+
+  bool boolean(const JNode& obj, const char* key, bool dflt) {
+    const JNode* n = obj.find(key);
+    if (!n) return dflt;
+    if (n->kind != JNode::Kind::Bool) fail(n->pos, std::string("\"") + key + "\" must be true or false");
+    return n->boolean;
+  }
+
+  // "format" and "channels" of an array or of a texture over linear memory.
+  void format(TexDesc& d, const JNode& obj) {
+    const JNode& f = need(obj, "format", JNode::Kind::String, "texel format: u8 u16 u32 s8 s16 s32 f16 f32");
+    if (!tex_format_by_name(f.text, d.kind, d.chan_bytes))
+      fail(f.pos, "unknown texel format \"" + f.text + "\" (u8 u16 u32 s8 s16 s32 f16 f32)");
+    d.channels = 1;
+    if (const JNode* c = obj.find("channels")) {
+      uint64_t n = uint_of(*c, "channels", 4);
+      if (n != 1 && n != 2 && n != 4) fail(c->pos, "\"channels\" must be 1, 2 or 4");
+      d.channels = static_cast<uint8_t>(n);
+    }
+  }
+
+  // "extent": [w], [w, h] or [w, h, d] (at most max_dims entries).
+  unsigned extent(TexDesc& d, const JNode& obj, unsigned max_dims, bool required) {
+    const JNode* e = obj.find("extent");
+    if (!e) {
+      if (required) fail(obj.pos, "missing \"extent\" ([width], [width, height] or [width, height, depth])");
+      return 0;
+    }
+    if (!e->is_array() || e->items.empty() || e->items.size() > max_dims)
+      fail(e->pos, "\"extent\" must be an array of 1 to " + std::to_string(max_dims) + " positive integers");
+    uint64_t v[3] = {1, 1, 1};
+    for (size_t i = 0; i < e->items.size(); ++i) {
+      // The CUDA driver's largest array extents (cuArray3DCreate).
+      v[i] = uint_of(e->items[i], "extent", i < 2 ? 1u << 20 : 1u << 16);
+      if (!v[i]) fail(e->items[i].pos, "extent dimensions must be positive");
+    }
+    d.width = v[0], d.height = v[1], d.depth = v[2];
+    d.dims = static_cast<uint8_t>(e->items.size());
+    return d.dims;
+  }
+
+  // "arrays": {NAME: {"buffer", "format", "channels", "extent", "layers"}}.
+  void arrays(LaunchSpec& s, const JNode& root) {
+    const JNode* as = root.find("arrays");
+    if (!as) return;
+    if (!as->is_object()) fail(as->pos, "\"arrays\" must be an object mapping names to CUDA arrays");
+    for (size_t i = 0; i < as->members.size(); ++i) {
+      const std::string& name = as->members[i].first;
+      const JNode& an = as->members[i].second;
+      if (!an.is_object()) fail(an.pos, "array \"" + name + "\" must be an object");
+      only_keys(an, {"buffer", "format", "channels", "extent", "layers"}, "array \"" + name + "\"");
+      ArraySpec a;
+      a.name = name;
+      a.pos = as->key_pos[i];
+      const JNode& b = need(an, "buffer", JNode::Kind::String, "the buffer holding the texels");
+      const BufferSpec* buf = s.buffer(b.text);
+      if (!buf) fail(b.pos, "unknown buffer \"" + b.text + "\"");
+      a.buffer = b.text;
+      format(a.desc, an);
+      extent(a.desc, an, 3, true);
+      if (const JNode* l = an.find("layers")) {
+        if (a.desc.dims == 3) fail(l->pos, "a layered array has a 1D or 2D extent");
+        a.desc.layered = true;
+        a.desc.depth = uint_of(*l, "layers", 2048);
+        if (!a.desc.depth) fail(l->pos, "\"layers\" must be positive");
       }
-      s.args.push_back(std::move(a));
+      a.desc.pitch = a.desc.width * a.desc.elem_bytes();
+      a.desc.slice = a.desc.pitch * a.desc.height;
+      const uint64_t need_bytes = a.desc.slice * a.desc.depth;
+      if (buf->init.size() < need_bytes)
+        fail(b.pos, "array \"" + name + "\" needs " + std::to_string(need_bytes) + " bytes; buffer \"" + b.text +
+                        "\" has " + std::to_string(buf->init.size()));
+      s.arrays.push_back(std::move(a));
+    }
+  }
+
+  // "textures": {NAME: {"array" | "buffer" + "format", "channels", "extent",
+  // "pitch", "offset"; "address", "filter", "normalized", "read", "border"}}
+  // and "surfaces": {NAME: {"array"}}.
+  void texobjs(LaunchSpec& s, const JNode& root, bool surface) {
+    const char* key = surface ? "surfaces" : "textures";
+    const char* what = surface ? "surface" : "texture";
+    const JNode* ts = root.find(key);
+    if (!ts) return;
+    if (!ts->is_object())
+      fail(ts->pos, std::string("\"") + key + "\" must be an object mapping names to " + what + " objects");
+    for (size_t i = 0; i < ts->members.size(); ++i) {
+      const std::string& name = ts->members[i].first;
+      const JNode& tn = ts->members[i].second;
+      const std::string label = std::string(what) + " \"" + name + "\"";
+      if (!tn.is_object()) fail(tn.pos, label + " must be an object");
+      TexObjSpec t;
+      t.name = name;
+      t.pos = ts->key_pos[i];
+      t.desc.surface = surface;
+      t.handle = s.textures.size() + 1;  // as the driver's: small integers from 1
+      const JNode* arr = tn.find("array");
+      if (surface) {
+        only_keys(tn, {"array"}, label);
+        if (!arr) fail(tn.pos, label + ": missing \"array\" (a surface object names a CUDA array)");
+      } else if (arr) {
+        only_keys(tn, {"array", "address", "filter", "normalized", "read", "border"}, label);
+      } else {
+        only_keys(tn, {"buffer", "format", "channels", "extent", "pitch", "offset", "address", "filter", "normalized",
+                       "read", "border"},
+                  label);
+      }
+      if (arr) {
+        if (!arr->is_string() || !s.array(arr->text)) fail(arr->pos, "\"array\" must name an entry of \"arrays\"");
+        const ArraySpec& a = *s.array(arr->text);
+        t.array = a.name;
+        t.buffer = a.buffer;
+        t.desc = a.desc;
+        t.desc.surface = surface;
+      } else if (!surface) {
+        // Linear memory (1D, CU_RESOURCE_TYPE_LINEAR) or pitched 2D memory
+        // (CU_RESOURCE_TYPE_PITCH2D) of a buffer.
+        const JNode* b = tn.find("buffer");
+        if (!b) fail(tn.pos, label + ": missing \"array\" or \"buffer\"");
+        if (!b->is_string() || !s.buffer(b->text)) fail(b->pos, "\"buffer\" must name a buffer");
+        const BufferSpec& buf = *s.buffer(b->text);
+        t.buffer = b->text;
+        format(t.desc, tn);
+        uint64_t off = 0;
+        if (const JNode* o = tn.find("offset")) {
+          off = uint_of(*o, "offset", kMaxBufferBytes);
+          if (off % t.desc.elem_bytes()) fail(o->pos, "\"offset\" must be a multiple of the texel size");
+        }
+        const uint64_t eb = t.desc.elem_bytes();
+        const uint64_t avail = buf.init.size() > off ? buf.init.size() - off : 0;
+        unsigned nd = extent(t.desc, tn, 2, false);
+        if (nd == 0) {  // the whole buffer from `offset`
+          t.desc.width = avail / eb;
+          t.desc.dims = 1;
+          if (!t.desc.width) fail(b->pos, label + ": buffer \"" + b->text + "\" holds no texel after the offset");
+        }
+        t.desc.pitch = t.desc.width * eb;
+        if (const JNode* p = tn.find("pitch")) {
+          if (t.desc.dims != 2) fail(p->pos, "\"pitch\" needs a 2D \"extent\"");
+          t.desc.pitch = uint_of(*p, "pitch", kMaxBufferBytes);
+          if (t.desc.pitch < t.desc.width * eb)
+            fail(p->pos, "\"pitch\" is less than a row of the extent (" + std::to_string(t.desc.width * eb) + " bytes)");
+        }
+        t.desc.slice = t.desc.pitch * t.desc.height;
+        const uint64_t span = t.desc.pitch * (t.desc.height - 1) + t.desc.width * eb;
+        if (span > avail)
+          fail(b->pos, label + " needs " + std::to_string(span) + " bytes from offset " + std::to_string(off) +
+                           "; buffer \"" + b->text + "\" has " + std::to_string(buf.init.size()));
+        t.desc.addr = off;
+      }
+      if (!surface) sampling(t, tn, label);
+      s.textures.push_back(std::move(t));
+    }
+  }
+
+  // The sampling state of a texture object (CUDA_TEXTURE_DESC). Rules of the
+  // CUDA C++ Programming Guide, "Texture Object API": wrap and mirror
+  // addressing "are only supported for normalized texture coordinates";
+  // cudaReadModeNormalizedFloat applies to 8- and 16-bit integer texels;
+  // linear filtering "is only valid for returned values of floating-point
+  // type".
+  void sampling(TexObjSpec& t, const JNode& tn, const std::string& label) {
+    TexDesc& d = t.desc;
+    d.normalized = boolean(tn, "normalized", false);
+    d.addr_mode = {AddrMode::Clamp, AddrMode::Clamp, AddrMode::Clamp};
+    if (const JNode* am = tn.find("address")) {
+      std::vector<const JNode*> modes;
+      if (am->is_string()) {
+        modes.assign(3, am);
+      } else if (am->is_array() && !am->items.empty() && am->items.size() <= 3) {
+        for (const auto& it : am->items) modes.push_back(&it);
+      } else {
+        fail(am->pos, "\"address\" must be a mode or an array of 1 to 3 modes (wrap, clamp, mirror, border)");
+      }
+      for (size_t k = 0; k < modes.size(); ++k) {
+        const JNode& m = *modes[k];
+        if (!m.is_string() || !tex_addr_mode_by_name(m.text, d.addr_mode[k]))
+          fail(m.pos, "unknown address mode (wrap, clamp, mirror, border)");
+        if (!d.normalized && (d.addr_mode[k] == AddrMode::Wrap || d.addr_mode[k] == AddrMode::Mirror))
+          fail(m.pos, label + ": wrap and mirror addressing need \"normalized\": true");
+      }
+    }
+    if (const JNode* f = tn.find("filter")) {
+      if (!f->is_string() || (f->text != "point" && f->text != "linear"))
+        fail(f->pos, "\"filter\" must be \"point\" or \"linear\"");
+      d.linear = f->text == "linear";
+    }
+    d.read_as_integer = true;  // cudaReadModeElementType
+    if (const JNode* r = tn.find("read")) {
+      if (!r->is_string() || (r->text != "element" && r->text != "normalized_float"))
+        fail(r->pos, "\"read\" must be \"element\" or \"normalized_float\"");
+      if (r->text == "normalized_float") {
+        if (d.kind == ChanKind::Float || d.chan_bytes == 4)
+          fail(r->pos, label + ": \"normalized_float\" reads need 8- or 16-bit integer texels");
+        d.read_as_integer = false;
+      }
+    }
+    if (d.linear && d.kind != ChanKind::Float && d.read_as_integer)
+      fail(tn.key_position("filter"), label + ": linear filtering of integer texels needs \"read\": \"normalized_float\"");
+    if (const JNode* b = tn.find("border")) {
+      if (!b->is_array() || b->items.empty() || b->items.size() > 4)
+        fail(b->pos, "\"border\" must be an array of 1 to 4 numbers (the border colour's channels)");
+      for (size_t k = 0; k < b->items.size(); ++k) {
+        uint64_t bits = read_value(b->items[k], ElemType::f32, file_);
+        d.border[k] = std::bit_cast<float>(static_cast<uint32_t>(bits));
+      }
     }
   }
 
@@ -337,7 +613,7 @@ class SpecReader {
     JNode root = parse_json(file_, text);
     if (!root.is_object()) fail(root.pos, "a launch spec must be a JSON object");
     static const char* const kKnown[] = {"ptx", "kernel", "grid", "block", "cluster", "dynamic_shared_bytes",
-                                         "buffers", "tensormaps", "args", "outputs", "description", "comment", "tags",
+                                         "buffers", "tensormaps", "arrays", "textures", "surfaces", "args", "outputs", "description", "comment", "tags",
                                          "source", "notes"};
     for (size_t i = 0; i < root.members.size(); ++i) {
       const std::string& k = root.members[i].first;
@@ -371,6 +647,9 @@ class SpecReader {
       s.dynamic_shared_bytes = static_cast<uint32_t>(uint_of(*d, "dynamic_shared_bytes", 1u << 24));
     buffers(s, root);
     tensormaps(s, root);
+    arrays(s, root);
+    texobjs(s, root, false);
+    texobjs(s, root, true);
     args(s, root);
     if (const JNode* o = root.find("outputs")) {
       if (!o->is_array()) fail(o->pos, "\"outputs\" must be an array of buffer names");

@@ -5,11 +5,13 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/tensormap.hpp"
+#include "semantics/interp/texture.hpp"
 #include "semantics/interp/values.hpp"
 
 namespace ptxcheck::interp {
@@ -30,14 +32,48 @@ struct TensorMapSpec {
   SourcePos pos;
 };
 
+// "arrays": a CUDA array whose texels are a buffer's bytes (dense rows of
+// width * element bytes, then rows, slices and layers); "textures" and
+// "surfaces": texture and surface objects over an array or (textures only)
+// over a buffer as linear or pitched 2D memory. desc.addr is the byte offset
+// into `buffer` until the buffer is placed; `handle` is the 64-bit value a
+// {"texture": NAME} or {"surface": NAME} argument passes.
+struct ArraySpec {
+  std::string name, buffer;
+  TexDesc desc;  // geometry and format (addr: offset 0)
+  SourcePos pos;
+};
+struct TexObjSpec {
+  std::string name, buffer;
+  std::string array;  // empty: linear or pitched memory of `buffer`
+  TexDesc desc;
+  uint64_t handle = 0;
+  SourcePos pos;
+};
+
 struct ArgSpec {
   bool is_buffer = false;
   std::string buffer;          // when is_buffer
   std::string tensormap;       // {"tensormap": NAME}: the 128-byte object by value
+  std::string texture, surface;  // {"texture": NAME}, {"surface": NAME}: the object's 64-bit handle
+  bool is_bytes = false;       // {"bytes": [...]}: raw bytes (`raw`)
+  bool is_struct = false;      // {"struct": [ARG, ...]}: `fields` at `offsets`, C layout
+  std::vector<uint8_t> raw;
+  std::vector<ArgSpec> fields;
+  std::vector<uint32_t> offsets;
+  uint32_t struct_size = 0, struct_align = 1;
   ElemType type = ElemType::u64;  // scalar type (u64 for buffers: a 64-bit pointer)
   uint64_t bits = 0;           // scalar value
   SourcePos pos;
-  unsigned size() const { return !tensormap.empty() ? kTensorMapBytes : is_buffer ? 8 : elem_size(type); }
+  bool is_ref() const { return is_buffer || !texture.empty() || !surface.empty(); }
+  unsigned size() const {
+    return !tensormap.empty() ? kTensorMapBytes : is_ref() ? 8 : is_bytes ? static_cast<unsigned>(raw.size())
+                                                  : is_struct ? struct_size : elem_size(type);
+  }
+  // Natural alignment, as C lays out a struct member of this kind.
+  unsigned align() const {
+    return !tensormap.empty() ? 64 : is_ref() ? 8 : is_bytes ? 1 : is_struct ? struct_align : elem_size(type);
+  }
 };
 
 struct LaunchSpec {
@@ -53,6 +89,8 @@ struct LaunchSpec {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<BufferSpec> buffers;
   std::vector<TensorMapSpec> tensormaps;
+  std::vector<ArraySpec> arrays;
+  std::vector<TexObjSpec> textures;  // textures and surfaces (desc.surface)
   std::vector<ArgSpec> args;
   SourcePos args_pos;
   std::vector<std::string> outputs;
@@ -60,7 +98,14 @@ struct LaunchSpec {
   const BufferSpec* buffer(const std::string& name) const;
   int buffer_index(const std::string& name) const;
   const TensorMapSpec* tensormap(const std::string& name) const;
+  const ArraySpec* array(const std::string& name) const;
+  const TexObjSpec* texobj(const std::string& name, bool surface) const;
 };
+
+// The bytes of a non-tensor-map argument (a.size() of them) at `out`; `ref`
+// gives the 64-bit value of a buffer, texture or surface reference (the
+// buffer's address or the object's handle).
+void arg_bytes(const ArgSpec& a, const std::function<uint64_t(const ArgSpec&)>& ref, uint8_t* out);
 
 // Reads and validates a spec file. Limits: 1024 threads per CTA, 2^31-1 CTAs
 // per grid dimension, 1 GiB of buffers in all (over it: LimitError).

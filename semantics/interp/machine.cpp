@@ -16,6 +16,7 @@ constexpr size_t kMaxFrames = 4096;
 Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
     : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
   races.enabled = o.check_races && !o.hook;
+  textures_ = o.textures;
   hook_ = o.hook;
   // Async-proxy checks only when the program has async-proxy operations.
   for (const Inst& in : p.code)
@@ -103,6 +104,17 @@ void Machine::setup_memory() {
     if (a != g.addr) throw std::logic_error("global layout mismatch");
   }
   for (const auto& b : spec.buffers) buffer_addr.push_back(mem.add_global(b.name, b.init));
+  // The spec's texture and surface objects, over the placed buffers.
+  for (const auto& t : spec.textures) {
+    TexDesc d = t.desc;
+    d.addr += buffer_addr[static_cast<size_t>(spec.buffer_index(t.buffer))];
+    spec_textures_[t.handle] = d;
+  }
+  if (!spec.textures.empty()) textures_ = &spec_textures_;
+  auto ref = [&](const ArgSpec& a) -> uint64_t {
+    if (a.is_buffer) return buffer_addr[static_cast<size_t>(spec.buffer_index(a.buffer))];
+    return a.texture.empty() ? spec.texobj(a.surface, true)->handle : spec.texobj(a.texture, false)->handle;
+  };
   mem.constant().bytes = prog.const_bytes;
   // Kernel parameters: check the argument list against the .param list
   // (PTX ISA 5.1.6.1), then lay the values out.
@@ -129,8 +141,7 @@ void Machine::setup_memory() {
       tensormap_encode(tm, &pb[kp[i].offset]);
       continue;
     }
-    uint64_t v = a.is_buffer ? buffer_addr[static_cast<size_t>(spec.buffer_index(a.buffer))] : a.bits;
-    std::memcpy(&pb[kp[i].offset], &v, a.size());
+    arg_bytes(a, ref, &pb[kp[i].offset]);
   }
 }
 

@@ -158,6 +158,10 @@ class Machine {
     return true;
   }
   std::vector<uint64_t> buffer_addr;
+  // Texture and surface objects: RunOptions::textures, else the spec's
+  // "textures" and "surfaces" (placed in spec_textures_), else none.
+  TexTable spec_textures_;
+  const TexTable* textures_ = nullptr;
   Region* hot_ = nullptr;
   std::vector<Region*> pc_hot_;    // per instruction: the global allocation it last accessed (fast path)
   std::array<uint32_t, 3> cl_{1, 1, 1};  // cluster shape: spec "cluster", else .reqnctapercluster

@@ -193,6 +193,45 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
   return !fault;
 }
 
+bool tex_format_by_name(const std::string& name, ChanKind& kind, uint8_t& bytes) {
+#define TEX_FORMAT(spelling, k, b, cu)        \
+  if (name == spelling) {                    \
+    kind = ChanKind::k;                      \
+    bytes = b;                               \
+    return true;                             \
+  }
+#include "semantics/interp/texture_vocab.def"
+  return false;
+}
+
+bool tex_format_by_cu(unsigned value, ChanKind& kind, uint8_t& bytes) {
+#define TEX_FORMAT(spelling, k, b, cu)        \
+  if (value == cu) {                         \
+    kind = ChanKind::k;                      \
+    bytes = b;                               \
+    return true;                             \
+  }
+#include "semantics/interp/texture_vocab.def"
+  return false;
+}
+
+unsigned tex_format_cu(ChanKind kind, uint8_t bytes) {
+#define TEX_FORMAT(spelling, k, b, cu) \
+  if (kind == ChanKind::k && bytes == b) return cu;
+#include "semantics/interp/texture_vocab.def"
+  return 0;
+}
+
+bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode) {
+#define TEX_ADDR_MODE(spelling, id, cu) \
+  if (name == spelling) {              \
+    mode = AddrMode::id;               \
+    return true;                       \
+  }
+#include "semantics/interp/texture_vocab.def"
+  return false;
+}
+
 uint32_t tex_query(const TexDesc& d, TexQuery q) {
   switch (q) {
     case TexQuery::Width: return static_cast<uint32_t>(d.width);

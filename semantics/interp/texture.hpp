@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "semantics/interp/ir.hpp"
@@ -22,7 +23,17 @@ namespace ptxcheck::interp {
 // How a channel is stored (the driver's CUarray_format, reduced).
 enum class ChanKind : uint8_t { Unsigned, Signed, Float };
 // Address modes (the driver's CUaddress_mode values) and filter modes.
-enum class AddrMode : uint8_t { Wrap = 0, Clamp = 1, Mirror = 2, Border = 3 };
+enum class AddrMode : uint8_t {
+#define TEX_ADDR_MODE(spelling, id, cu) id = cu,
+#include "semantics/interp/texture_vocab.def"
+};
+// A texel format (texture_vocab.def) by its launch-spec spelling or its
+// CUarray_format value; false for a format not in the table.
+bool tex_format_by_name(const std::string& name, ChanKind& kind, uint8_t& bytes);
+bool tex_format_by_cu(unsigned cu, ChanKind& kind, uint8_t& bytes);
+unsigned tex_format_cu(ChanKind kind, uint8_t bytes);  // the CUarray_format value; 0 when none
+// An address mode by spelling ("wrap", "clamp", "mirror", "border").
+bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode);
 
 struct TexDesc {
   bool surface = false;        // a surface object (suld/sust/suq)

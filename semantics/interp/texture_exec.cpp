@@ -22,8 +22,8 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
     Thread& t = T[l];
     const uint64_t h = get(s.handle, t, l, w);
     const TexDesc* d = nullptr;
-    if (opt.textures)
-      if (auto it = opt.textures->find(h); it != opt.textures->end()) d = &it->second;
+    if (textures_)
+      if (auto it = textures_->find(h); it != textures_->end()) d = &it->second;
     const bool surf_op = s.kind == TexSite::Suld || s.kind == TexSite::Sust || s.kind == TexSite::Suq;
     if (!d || d->surface != surf_op) {
       char buf[120];

@@ -155,3 +155,66 @@ TEST_CASE("printed values read back bit-exactly", "[launchspec]") {
   CHECK(format_value(0xffffffff, ElemType::s32) == "-1");
   CHECK(format_value(0xffffffff, ElemType::u32) == "4294967295");
 }
+
+TEST_CASE("struct and bytes arguments are laid out as C lays out a struct", "[launchspec]") {
+  std::string text = R"({ "ptx": "k.ptx", "kernel": "k", "grid": [1], "block": [1],
+    "buffers": { "p": { "type": "f32", "count": 4 } },
+    "args": [ { "struct": [ { "u8": 7 }, { "f64": 1.5 }, { "u16": 258 },
+                            { "struct": [ { "u8": 1 }, { "buffer": "p" } ] }, { "bytes": [9, 8, 7] } ] },
+              { "bytes": [1, 2, 3, 4, 5] } ] })";
+  LaunchSpec s = parse_launch_spec("t.json", text, "/dir");
+  REQUIRE(s.args.size() == 2);
+  const ArgSpec& a = s.args[0];
+  // u8 at 0, f64 at 8, u16 at 16, the inner struct (align 8, 16 bytes) at
+  // 24, bytes at 40; 43 rounded up to 48.
+  CHECK(a.offsets == std::vector<uint32_t>{0, 8, 16, 24, 40});
+  CHECK(a.size() == 48);
+  CHECK(a.align() == 8);
+  CHECK(s.args[1].size() == 5);
+  CHECK(s.args[1].align() == 1);
+  std::vector<uint8_t> out(48, 0xee);
+  arg_bytes(a, [](const ArgSpec& r) { return r.is_buffer ? 0x1122334455667788ull : 0; }, out.data());
+  CHECK(out[0] == 7);
+  CHECK(out[1] == 0);  // padding is zero
+  double d;
+  std::memcpy(&d, &out[8], 8);
+  CHECK(d == 1.5);
+  CHECK((out[16] == 2 && out[17] == 1));
+  CHECK(out[24] == 1);
+  uint64_t p;
+  std::memcpy(&p, &out[32], 8);
+  CHECK(p == 0x1122334455667788ull);
+  CHECK((out[40] == 9 && out[41] == 8 && out[42] == 7 && out[47] == 0));
+}
+
+TEST_CASE("arrays, textures and surfaces get their geometry, sampling state and handles", "[launchspec]") {
+  std::string text = R"({ "ptx": "k.ptx", "kernel": "k", "grid": [1], "block": [1],
+    "buffers": { "b": { "type": "u8", "count": 4096 } },
+    "arrays": { "a": { "buffer": "b", "format": "u16", "channels": 2, "extent": [8, 4], "layers": 3 } },
+    "textures": { "t": { "array": "a", "normalized": true, "address": ["mirror", "border"], "filter": "linear",
+                         "read": "normalized_float", "border": [0.5, 1] },
+                  "p": { "buffer": "b", "format": "f32", "channels": 4, "extent": [10, 3], "pitch": 256, "offset": 512 } },
+    "surfaces": { "s": { "array": "a" } },
+    "args": [ { "texture": "p" }, { "surface": "s" } ] })";
+  LaunchSpec s = parse_launch_spec("t.json", text, "/dir");
+  const TexObjSpec* t = s.texobj("t", false);
+  REQUIRE(t != nullptr);
+  CHECK(t->handle == 1);
+  CHECK((t->desc.layered && t->desc.dims == 2 && t->desc.width == 8 && t->desc.height == 4 && t->desc.depth == 3));
+  CHECK((t->desc.pitch == 32 && t->desc.slice == 128 && t->desc.chan_bytes == 2 && t->desc.channels == 2));
+  CHECK((t->desc.addr_mode[0] == AddrMode::Mirror && t->desc.addr_mode[1] == AddrMode::Border &&
+         t->desc.addr_mode[2] == AddrMode::Clamp));
+  CHECK((t->desc.linear && t->desc.normalized && !t->desc.read_as_integer));
+  CHECK((t->desc.border[0] == 0.5f && t->desc.border[1] == 1.0f && t->desc.border[2] == 0.0f));
+  const TexObjSpec* p = s.texobj("p", false);
+  REQUIRE(p != nullptr);
+  CHECK((p->handle == 2 && p->desc.dims == 2 && p->desc.pitch == 256 && p->desc.addr == 512 && p->desc.read_as_integer));
+  const TexObjSpec* sf = s.texobj("s", true);
+  REQUIRE(sf != nullptr);
+  CHECK((sf->handle == 3 && sf->desc.surface));
+  CHECK(s.texobj("s", false) == nullptr);
+  // The pitched texture must fit its buffer: 256 * 2 + 160 bytes from 3584 do not.
+  std::string big = text;
+  big.replace(big.find("\"offset\": 512"), 13, "\"offset\": 3584");
+  CHECK_THROWS_AS(parse_launch_spec("t.json", big, "/dir"), InputError);
+}
