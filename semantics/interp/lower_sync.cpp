@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "semantics/interp/lower_insn.hpp"
+#include "semantics/interp/warp_sync.hpp"
 
 namespace ptxcheck::interp {
 
@@ -130,7 +131,28 @@ void InsnLowering::warp_op() {
       break;
     default: return unsupported("unexpected warp operation");
   }
+  // "For .target sm_6x or below, all threads in membermask must execute the
+  // same vote.sync instruction in convergence" (PTX ISA 9.7.13.9 vote.sync;
+  // likewise 9.7.9.6 shfl.sync and 9.7.13.3 bar.warp.sync): such a module's
+  // .sync collectives carry kSameInstruction, and lanes meeting at another
+  // instruction get a warp-sync error (warp_ops.cpp). Where the shim chooses
+  // the PTX (PTXCHECK_DEVICE), a device below sm_70 only runs such modules.
+  const bool sync_form = i.op == IrOp::Match || i.op == IrOp::Redux || i.op == IrOp::Elect ||
+                         i.op == IrOp::WarpSync || ((i.op == IrOp::Vote || i.op == IrOp::Shfl) && (i.flags & 1));
+  if (sync_form && below_sm70(ctx.mod)) i.flags |= kSameInstruction;
   emit();
+}
+
+bool below_sm70(const ast::Module& m) {
+  for (const std::string& t : m.targets) {
+    // "sm_NN" or "sm_NNa"/"sm_NNf" (PTX ISA 11.2 .target); sm_1x-sm_6x.
+    if (t.size() < 5 || t.compare(0, 3, "sm_") != 0) continue;
+    size_t n = 3;
+    unsigned v = 0;
+    while (n < t.size() && t[n] >= '0' && t[n] <= '9') v = v * 10 + static_cast<unsigned>(t[n++] - '0');
+    if (n > 3 && v < 70) return true;
+  }
+  return false;
 }
 
 void InsnLowering::async_op() {

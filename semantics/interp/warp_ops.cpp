@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/warp_sync.hpp"
 
 namespace ptxcheck::interp {
 
@@ -46,8 +47,9 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
   // 9.7.13.9 vote.sync; likewise 9.7.9.6 shfl.sync, 9.7.13.10 match.sync,
   // 9.7.13.12 redux.sync, 9.7.13.3 bar.warp.sync, 9.7.13.13 elect.sync). Only
   // "for .target sm_6x or below" must they "execute the same ... instruction
-  // in convergence"; the interpreter models independent thread scheduling
-  // (sm_70 and later).
+  // in convergence": such a module's collectives carry kSameInstruction
+  // (warp_sync.hpp) and a lane joining from another instruction is a
+  // warp-sync error; the result is then computed as for sm_70 and later.
   auto same_qualifiers = [&](const Inst& o) {
     return o.op == in.op && o.mode == in.mode && o.flags == in.flags && o.size == in.size && o.nk == in.nk &&
            o.fn.fn == in.fn.fn && o.fn.cfg == in.fn.cfg && o.ndst == in.ndst && o.dwidth == in.dwidth;
@@ -73,6 +75,11 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
       if ((T[l].pc == pc || (!legacy && same_qualifiers(o))) && mask_at(l, o) == mm) {
         waiting |= 1u << l;
         at[l] = &o;
+        if (T[l].pc != pc && (in.flags & kSameInstruction))
+          diag(DiagKind::WarpSync, true, c, T[l], in,
+               "lanes of membermask execute different instructions for one warp collective (this one and line " +
+                   std::to_string(o.line) + "); for .target sm_6x or below all threads in membermask must execute "
+                   "the same instruction in convergence (PTX ISA 9.7.13.9 vote.sync)");
       }
     }
     if (sub & ~mm)
