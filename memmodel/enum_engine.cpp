@@ -1,6 +1,7 @@
 // The explicit enumeration engine: backtracking over rf (pruned with the
-// monotone axioms on partial candidates), then over Fence-SC orders and the
-// minimal coherence orders (relations.hpp). An execution is (rf, co, final
+// monotone axioms on partial candidates; a read of a location no two threads
+// share has only the write the axioms force), then over Fence-SC orders and
+// the minimal coherence orders (relations.hpp). An execution is (rf, co, final
 // write choice); see engine.hpp and docs/model-notes.md.
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,7 @@
 
 #include "memmodel/axioms.hpp"
 #include "memmodel/engine.hpp"
+#include "memmodel/enum_engine.hpp"
 #include "memmodel/fence_sc.hpp"
 #include "memmodel/relations.hpp"
 #include "memmodel/static_relations.hpp"
@@ -39,13 +41,68 @@ std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelat
   return out;
 }
 
+// Locations no two threads share (docs/model-notes.md "Locations no two
+// threads share"): for each read of a physical location whose accesses are
+// all in the program order of one thread, to one virtual address, through
+// one proxy, the write it must read from in every consistent execution -- the
+// latest write before it in program order, else the location's first
+// initial write (-1 if none). -2 for every other event.
+std::vector<int> private_sources(const Skeleton& s, const StaticRelations& st) {
+  const int n = static_cast<int>(s.events.size());
+  std::vector<int> out(n, -2);
+  std::vector<int> owner(st.num_physical, -1), vaddr(st.num_physical, -1), proxy(st.num_physical, -1);
+  std::vector<bool> ok(st.num_physical, true);
+  for (int e = 0; e < n; ++e) {
+    const Event& ev = s.events[e];
+    if (ev.kind != EventKind::Read && ev.kind != EventKind::Write) continue;
+    const int p = s.physical(e);
+    if (ev.thread < 0 || ev.async_op >= 0) {
+      ok[p] = false;  // asynchronous operations are not in program order (8.9.1.1)
+    } else if (owner[p] < 0) {
+      owner[p] = ev.thread, vaddr[p] = ev.loc, proxy[p] = static_cast<int>(ev.proxy);
+    } else if (owner[p] != ev.thread || vaddr[p] != ev.loc || proxy[p] != static_cast<int>(ev.proxy)) {
+      ok[p] = false;
+    }
+  }
+  std::vector<int> last(st.init_of_physical);  // per physical location: latest write so far
+  std::vector<bool> seen(n, false);
+  for (const auto& thread : s.po)
+    for (int e : thread) {
+      const Event& ev = s.events[e];
+      seen[e] = true;
+      if ((ev.kind != EventKind::Read && ev.kind != EventKind::Write) || !ok[s.physical(e)]) continue;
+      const int p = s.physical(e);
+      if (ev.kind == EventKind::Read) {
+        out[e] = last[p];
+      } else {
+        // The read half of an RMW comes first in program order; any other
+        // shape is left to the search.
+        if (ev.rmw_pair >= 0 && !seen[ev.rmw_pair]) ok[p] = false;
+        last[p] = e;
+      }
+    }
+  for (int e = 0; e < n; ++e) {
+    const Event& ev = s.events[e];
+    if ((ev.kind == EventKind::Read || ev.kind == EventKind::Write) && !seen[e]) ok[s.physical(e)] = false;
+  }
+  for (int e = 0; e < n; ++e)
+    if (out[e] != -2 && !ok[s.physical(e)]) out[e] = -2;
+  return out;
+}
+
 class Search {
  public:
-  Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit, bool permutations)
+  Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit, const EnumOptions& opt)
       : s_(s), m_(m), lim_(lim), visit_(visit), st_(build_static(s, m)), start_(Clock::now()),
-        permutations_(permutations), fsc_search_(s_, st_, m_, [this] { tick(); }) {
+        permutations_(opt.permutations), fsc_search_(s_, st_, m_, [this] { tick(); }) {
     reads_ = st_.reads.elements();
     cands_ = rf_candidates(s, st_, reads_);
+    if (opt.private_locations) {
+      const std::vector<int> src = private_sources(s, st_);
+      for (size_t i = 0; i < reads_.size(); ++i)
+        if (src[reads_[i]] != -2)
+          std::erase_if(cands_[i], [&](int w) { return w != src[reads_[i]]; });
+    }
     fences_ = ordered_sc_fences(st_);
     std::sort(fences_.begin(), fences_.end());
     pairs_ = must_order_pairs(st_, m);
@@ -251,21 +308,30 @@ class Search {
 
 class EnumEngine : public Engine {
  public:
-  explicit EnumEngine(bool permutations) : permutations_(permutations) {}
-  std::string name() const override { return permutations_ ? "enum-perm" : "enum"; }
+  explicit EnumEngine(const EnumOptions& opt) : opt_(opt) {}
+  std::string name() const override { return opt_.permutations ? "enum-perm" : "enum"; }
   EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit) override {
-    Search search(s, m, lim, visit, permutations_);
+    Search search(s, m, lim, visit, opt_);
     return search.run();
   }
 
  private:
-  bool permutations_;
+  EnumOptions opt_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_enum_engine() { return std::make_unique<EnumEngine>(false); }
-std::unique_ptr<Engine> make_enum_perm_engine() { return std::make_unique<EnumEngine>(true); }
+std::vector<int> private_read_sources(const Skeleton& s, const Model& m) {
+  return private_sources(s, build_static(s, m));
+}
+
+std::unique_ptr<Engine> make_enum_engine(const EnumOptions& opt) { return std::make_unique<EnumEngine>(opt); }
+std::unique_ptr<Engine> make_enum_engine() { return make_enum_engine(EnumOptions{}); }
+std::unique_ptr<Engine> make_enum_perm_engine() {
+  EnumOptions opt;
+  opt.permutations = true;
+  return make_enum_engine(opt);
+}
 
 std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex) {
   const StaticRelations st = build_static(s, m);
