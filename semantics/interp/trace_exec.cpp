@@ -49,7 +49,7 @@ bool supported(const Inst& in) {
     // mbarrier.try_wait / test_wait (modes 3, 4, lower_sync.cpp); a litmus
     // thread has no other mbarrier operation.
     case IrOp::Mbarrier: return in.mode == 3 || in.mode == 4;
-    case IrOp::BulkCopy: return in.mode == 0 && in.flags == 0;  // not multicast / cp_mask / reduce
+    case IrOp::BulkCopy: return (in.mode == 0 && in.flags == 0) || in.mode == 2;  // copy, reduce (not multicast / cp_mask)
     case IrOp::CpAsync: return in.src[1].kind == Opnd::None;
     case IrOp::Nop:
     case IrOp::Arith:
@@ -562,6 +562,92 @@ class Tracer {
     }
   }
 
+  // cp.reduce.async.bulk (PTX ISA 9.7.9.25.4.2; BulkCopy mode 2): an
+  // asynchronous operation of the async proxy (8.9.1.1) that reduces the
+  // destination element by element with the source: "The load operations
+  // ... are treated as weak memory operation", "Each reduction operation
+  // ... has individually .relaxed.gpu memory ordering semantics" (a read
+  // and a write paired as one atomic operation, with atom's arithmetic).
+  // With an mbarrier operand it ends with a complete-tx (.release at
+  // .cluster scope), else it joins the bulk async-group; as for
+  // cp.async.bulk its completion is followed by the implicit
+  // generic-async proxy fence. Each element must be one location of the
+  // test, in the source and in the destination.
+  void reduce(State s, const Inst& in) {
+    Deps ad;
+    const uint64_t dst = address(s, in, ad);
+    uint64_t src = static_cast<uint64_t>(in.addr2.off);
+    if (in.addr2.base == Addr::Reg) {
+      src = in.addr2.wrap(src + s.regs[in.addr2.slot]);
+      merge(ad, s.deps[in.addr2.slot]);
+    }
+    const uint64_t size = val(s, in.src[0]);
+    deps_of(s, in.src[0], ad);
+    const unsigned es = in.size;
+    std::vector<Piece> pieces;
+    for (uint64_t off = 0; off < size; off += es) {
+      unsigned sz = 0, dsz = 0;
+      const int sl = env_.locate_start(in.addr2.space, src + off, sz, in);
+      const int dl = env_.locate_start(in.addr.space, dst + off, dsz, in);
+      if (sl < 0 && dl < 0) continue;
+      if (sl < 0 || dl < 0 || sz != es || dsz != es)
+        fail(in, "cp.reduce.async.bulk: each element must be a location of the test of the element's size, in the source and "
+                 "in the destination");
+      pieces.push_back({sl, dl, es});
+    }
+    if (pieces.empty()) fail(in, "the asynchronous reduction reduces no location of the test");
+    int bar = -1;
+    if (in.src[1].kind != Opnd::None) {
+      deps_of(s, in.src[1], ad);
+      unsigned bsz = 0;
+      bar = env_.locate_start(Space::Shared, val(s, in.src[1]) + in.src[2].imm, bsz, in);
+      if (bar < 0) fail(in, "the mbarrier operand is no location of the test");
+    }
+    TraceAsyncOp op;
+    op.kind = mm::AsyncOpKind::BulkReduce;
+    op.issued_after = s.po_events;
+    const int k = static_cast<int>(s.tr.async_ops.size());
+    s.tr.async_ops.push_back(op);
+    reduce_piece(std::move(s), in, k, pieces, 0, bar, ad);
+  }
+
+  void reduce_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar,
+                    const Deps& ad) {
+    if (i == pieces.size()) return copy_done(std::move(s), in, k, bar, ad);
+    const Piece p = pieces[i];
+    const AtomOp aop = static_cast<AtomOp>(in.flags);
+    const std::vector<uint64_t>& svals = env_.values(p.src);
+    const std::vector<uint64_t>& dvals = env_.values(p.dst);
+    for (size_t n = 0; n < svals.size() * dvals.size(); ++n) {
+      State f = n + 1 < svals.size() * dvals.size() ? State(s) : std::move(s);
+      const uint64_t v = svals[n / dvals.size()] & wmask(p.size * 8);
+      const uint64_t old = dvals[n % dvals.size()] & wmask(p.size * 8);
+      mm::Event r = async_event(mm::EventKind::Read, p.src, k, mm::Proxy::Async);
+      r.value = v;
+      const int rid = push(f, std::move(r), f.pc);
+      mm::Event rd = async_event(mm::EventKind::Read, p.dst, k, mm::Proxy::Async);
+      rd.order = mm::Order::Relaxed;
+      rd.scope = mm::Scope::GPU;
+      rd.reduction = true;
+      rd.value = old;
+      const int rdid = push(f, std::move(rd), f.pc);
+      mm::Event w = async_event(mm::EventKind::Write, p.dst, k, mm::Proxy::Async);
+      w.order = mm::Order::Relaxed;
+      w.scope = mm::Scope::GPU;
+      w.reduction = true;
+      w.value = arith::atom_apply(aop, in.ety, old, v, 0);
+      w.rmw_pair = rdid;
+      const int wid = push(f, std::move(w), f.pc);
+      f.tr.events[rdid].rmw_pair = wid;
+      for (int x : ad) f.tr.addr.emplace_back(x, rid), f.tr.addr.emplace_back(x, rdid), f.tr.addr.emplace_back(x, wid);
+      f.tr.data.emplace_back(rid, wid);
+      f.tr.async_ops[k].mem.push_back(rid);
+      f.tr.async_ops[k].mem.push_back(rdid);
+      f.tr.async_ops[k].mem.push_back(wid);
+      reduce_piece(std::move(f), in, k, pieces, i + 1, bar, ad);
+    }
+  }
+
   mm::Event async_event(mm::EventKind kind, int loc, int k, mm::Proxy proxy) const {
     mm::Event e;
     e.kind = kind;
@@ -651,6 +737,9 @@ class Tracer {
         case IrOp::Nop: group_op(s, in); break;
         case IrOp::Mbarrier: mbar_wait(s, in); break;
         case IrOp::BulkCopy:
+          if (in.mode == 2) return reduce(std::move(s), in);
+          copy(std::move(s), in);
+          return;
         case IrOp::CpAsync: copy(std::move(s), in); return;
         case IrOp::Arith: {
           uint64_t src[5] = {0, 0, 0, 0, 0};
