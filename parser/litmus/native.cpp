@@ -20,6 +20,20 @@ namespace ptxcheck::litmus {
 
 namespace {
 
+// The first character of `stops` at brace depth 0 from `from`: a vector
+// operand `{%r0, %r1}` inside a thread body neither ends the body nor the
+// instruction.
+size_t find_top(std::string_view t, size_t from, std::string_view stops) {
+  int depth = 0;
+  for (size_t i = from; i < t.size(); ++i) {
+    const char ch = t[i];
+    if (depth == 0 && stops.find(ch) != std::string_view::npos) return i;
+    if (ch == '{') ++depth;
+    else if (ch == '}') --depth;
+  }
+  return std::string_view::npos;
+}
+
 const char* const kSpaces[] = {"global", "shared", "local", "const", "param", "generic"};
 
 std::optional<uint32_t> type_size(std::string_view t) {
@@ -296,7 +310,7 @@ void parse_thread(Cursor& c, Test& t) {
   // The body must be valid PTX: the PTX front end (grammar and instruction
   // table) checks it first, with positions in this file; the litmus subset
   // is then decoded below.
-  size_t body_end = c.text().find('}', c.off());
+  size_t body_end = find_top(c.text(), c.off(), "}");
   if (body_end == std::string_view::npos) c.fail("expected '}' closing the thread body");
   // Each instruction keeps its parsed statement: semantics/litmus lowers it
   // with the interpreter, so every instruction `ptxcheck run` supports may
@@ -307,7 +321,7 @@ void parse_thread(Cursor& c, Test& t) {
       stmts[{i->pos.line, i->pos.col}] = std::make_shared<const ast::Instruction>(std::move(*i));
   while (!c.accept("}")) {
     size_t s = c.off();
-    size_t e = c.text().find_first_of(";}", s);
+    size_t e = find_top(c.text(), s, ";}");
     // A label `L:` needs no ';' (a `::` sub-qualifier, as in
     // `.shared::cta`, is no label).
     size_t colon = c.text().find(':', s);

@@ -182,6 +182,29 @@ exists (T0:%r1 == 1)
   CHECK(p.locations[p.loc_index("d2")].physical == p.locations[p.loc_index("d1")].physical);
 }
 
+TEST_CASE("native format: vector operands in a thread body", "[native]") {
+  // `{%r0, %r1}` once ended the thread body at its '}' ("expected '}'").
+  Test t = parse_litmus_text(R"(PTX pack
+{
+  .global .u64 d = 0;
+}
+T0 @ cta 0 {
+  mov.u32 %r0, 1;
+  mov.u32 %r1, 2;
+  mov.b64 %rd0, {%r0, %r1};
+  st.global.u64 [d], %rd0;
+}
+exists (d == 8589934593)
+)", "pack.litmus");
+  REQUIRE(t.threads.size() == 1);
+  const auto& c = t.threads[0].code;
+  REQUIRE(c.size() == 4);
+  CHECK(c[2].text == "mov.b64 %rd0, {%r0, %r1}");
+  CHECK(c[3].kind == InstrKind::Store);
+  CHECK(error_pos("PTX t\n{\n  .global .u32 d = 0;\n}\nT0 @ cta 0 {\n  mov.b64 %rd0, {%r0, %r1;\n}\n"
+                  "exists (d == 1)\n").line >= 5);
+}
+
 TEST_CASE("traces: values, dependencies, RMW pairing and the loop bound", "[traces]") {
   Test t = parse_litmus_text(R"(PTX tr
 { x=0; y=0; }
