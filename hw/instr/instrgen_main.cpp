@@ -1,6 +1,6 @@
 // ptxcheck-instrgen: random instruction tests for the hardware harness.
 //   gen --seed S --count N --out DIR [--length L] [--threads T]
-//   wgmma --seed S --count N --out DIR          (wgmma.mma_async tests, sm_90a)
+//   wgmma --seed S --count N --out DIR [--sparse] (wgmma.mma_async{.sp} tests, sm_90a)
 //   compare RECORDING.json [--manifest FILE]
 //   selfrecord SPEC.json --out RECORDING.json   (ptxcheck's own values; fixtures)
 //   probe --ptxas PATH --out legal.inc          (regenerates the legality table)
@@ -42,6 +42,8 @@ int run(int argc, char** argv) {
   wg->add_option("--seed", seed, "random seed")->required();
   wg->add_option("--count", count, "tests to write")->check(CLI::Range(0ull, 100000ull));
   wg->add_option("--out", out, "output directory")->required();
+  bool sparse = false;
+  wg->add_flag("--sparse", sparse, "wgmma.mma_async.sp tests (sparse A, PTX ISA 9.7.15.6)");
   CLI::App* cmp = app.add_subcommand("compare", "compare a recording with the interpreter's values");
   cmp->add_option("recording", pos, "RECORDING.json")->required();
   cmp->add_option("--manifest", manifest, "the tests' manifest (default: beside the spec)");
@@ -82,11 +84,12 @@ int run(int argc, char** argv) {
   if (cmd == "wgmma") {
     std::set<std::string> distinct;
     for (unsigned i = 0; i < count; ++i) {
-      Test t = generate_wgmma(seed, i);
+      Test t = sparse ? generate_wgmma_sp(seed, i) : generate_wgmma(seed, i);
       write_test(t, out);
       distinct.insert(t.mnemonics.begin(), t.mnemonics.end());
     }
-    std::printf("%llu wgmma tests, %zu distinct instruction forms in %s\n", count, distinct.size(), out.c_str());
+    std::printf("%llu %s tests, %zu distinct instruction forms in %s\n", count, sparse ? "wgmma.mma_async.sp" : "wgmma",
+                distinct.size(), out.c_str());
     return 0;
   }
   if (cmd == "compare") {

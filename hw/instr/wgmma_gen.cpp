@@ -28,6 +28,11 @@ struct Cfg {
   bool a_regs = false, satfinite = false, special = false, scale_d = true;
   int scale_a = 1, scale_b = 1;
   bool trans_a = false, trans_b = false;
+  // wgmma.mma_async.sp (PTX ISA 9.7.15.6): k is the logical K (twice the
+  // dense one), A the packed 64 x K/2 matrix; sel the sparsity selector;
+  // unordered: some metadata indices name the second position first.
+  bool sparse = false, unordered = false;
+  unsigned sel = 0;
 };
 
 bool is_float_in(const std::string& t) { return t == "f16" || t == "bf16" || t == "tf32" || t == "e4m3" || t == "e5m2"; }
@@ -187,6 +192,79 @@ Layout pick_layout(Rng& rng, unsigned rows, bool mn_major) {
   return l;
 }
 
+// A canonical layout of the B operand of wgmma.mma_async.sp: N rows of 64
+// bytes of K (four 16-byte chunks). K-major: no swizzle (chunks LBO apart),
+// 64B or 128B swizzle (a 32-byte line cannot hold four chunks, 9.7.15.5.1.2
+// formula; docs/mma.md); MN-major: four 8-row K groups.
+Layout pick_layout_sp_b(Rng& rng, unsigned rows, bool mn_major) {
+  Layout l;
+  l.bytes = 64 * rows;
+  if (!mn_major) {
+    static const unsigned kModes[] = {0, 1, 2};
+    l.mode = kModes[rng.below(3)];
+    if (l.mode == 0) {
+      if (rng.chance(50)) {
+        l.lbo = 128, l.sbo = 512;
+      } else {
+        l.lbo = rows / 8 * 128, l.sbo = 128;
+      }
+      l.what = "K-major, no swizzle";
+      return l;
+    }
+    const unsigned line = l.mode == 1 ? 128 : 64;
+    l.lbo = 16;
+    l.sbo = 8 * line;
+    l.kofs = 32 * static_cast<uint32_t>(rng.below(line / 32 - 1));
+    l.bytes = line * rows;
+    l.what = "K-major, " + std::to_string(line) + "B swizzle, K at +" + std::to_string(l.kofs);
+    return l;
+  }
+  std::vector<unsigned> modes = {0};
+  for (unsigned m : {1u, 2u, 3u}) {
+    const unsigned w = m == 1 ? 8 : m == 2 ? 4 : 2;
+    if ((rows / 8) % w == 0) modes.push_back(m);
+  }
+  l.mode = modes[rng.below(modes.size())];
+  const unsigned w = l.mode == 0 ? 1 : l.mode == 1 ? 8 : l.mode == 2 ? 4 : 2;
+  const uint32_t atom = 128 * w, atoms = rows / (8 * w);
+  if (l.mode == 0) {
+    if (rng.chance(50)) {
+      l.sbo = 128, l.lbo = rows / 8 * 128;
+    } else {
+      l.lbo = 128, l.sbo = 512;
+    }
+    l.what = "MN-major, no swizzle";
+  } else {
+    if (rng.chance(50)) {
+      l.lbo = atom, l.sbo = atoms * atom;
+    } else {
+      l.sbo = atom, l.lbo = 4 * atom;
+    }
+    l.what = "MN-major, " + std::to_string(16 * w) + "B swizzle";
+  }
+  return l;
+}
+
+// One sparsity-metadata register: eight 4-bit chunk indices, each valid
+// (9.7.15.6.1): 1:2 (.tf32) 0b0100 or 0b1110; 2:4 two different 2-bit
+// positions, ascending unless `unordered` allows either order.
+uint32_t sp_meta_word(Rng& rng, bool tf32, bool unordered) {
+  uint32_t w = 0;
+  for (unsigned j = 0; j < 8; ++j) {
+    uint32_t nib;
+    if (tf32) {
+      nib = rng.chance(50) ? 0x4 : 0xe;
+    } else {
+      unsigned p0 = static_cast<unsigned>(rng.below(4)), p1 = static_cast<unsigned>(rng.below(3));
+      if (p1 >= p0) ++p1;
+      if (!unordered && p0 > p1) std::swap(p0, p1);
+      nib = p0 | p1 << 2;
+    }
+    w |= nib << (4 * j);
+  }
+  return w;
+}
+
 uint64_t desc_const(const Layout& l) {
   return (uint64_t{l.mode} << 62) | (uint64_t{(l.sbo & 0x3FFFF) >> 4} << 32) | (uint64_t{(l.lbo & 0x3FFFF) >> 4} << 16);
 }
@@ -242,21 +320,84 @@ Cfg pick_cfg(Rng& rng) {
   return c;
 }
 
+// The configuration of a wgmma.mma_async.sp test (9.7.15.6.3): the dense
+// families without .b1, K doubled, and a selector (0 or 1 for 16/32-bit
+// types, 0 for 8-bit ones).
+Cfg pick_cfg_sp(Rng& rng) {
+  Cfg c;
+  c.sparse = true;
+  switch (rng.below(7)) {
+    case 0: c.a = c.b = "f16"; c.d = rng.chance(50) ? "f16" : "f32"; c.k = 32; break;
+    case 1: c.a = c.b = "bf16"; c.d = "f32"; c.k = 32; break;
+    case 2: c.a = c.b = "tf32"; c.d = "f32"; c.k = 16; break;
+    case 3:
+    case 4:
+      c.a = rng.chance(50) ? "e4m3" : "e5m2";
+      c.b = rng.chance(50) ? "e4m3" : "e5m2";
+      c.d = rng.chance(50) ? "f16" : "f32";
+      c.k = 64;
+      break;
+    default:
+      c.a = rng.chance(50) ? "s8" : "u8";
+      c.b = rng.chance(50) ? "s8" : "u8";
+      c.d = "s32";
+      c.k = 64;
+      c.satfinite = rng.chance(50);
+      break;
+  }
+  std::vector<unsigned> ns;
+  for (unsigned n = 8; n <= 256; n += 8)
+    if (is_float_in(c.a) || n <= 24 || n % 16 == 0) ns.push_back(n);
+  const unsigned small = rng.chance(75) ? 8 : static_cast<unsigned>(ns.size());
+  c.n = ns[rng.below(std::min<size_t>(small, ns.size()))];
+  c.a_regs = rng.chance(30);
+  c.scale_d = rng.chance(75);
+  if (is_float_in(c.a)) {
+    c.scale_a = rng.chance(25) ? -1 : 1;
+    c.scale_b = rng.chance(25) ? -1 : 1;
+    c.special = c.d == "f32" && rng.chance(25);
+  }
+  if (c.a == "f16" || c.a == "bf16") {
+    c.trans_a = !c.a_regs && rng.chance(40);
+    c.trans_b = rng.chance(40);
+  }
+  c.sel = in_bits(c.a) == 8 ? 0 : static_cast<unsigned>(rng.below(2));
+  c.unordered = c.a != "tf32" && rng.chance(20);
+  return c;
+}
+
+Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index);
+
 }  // namespace
 
 Test generate_wgmma(uint64_t seed, unsigned index) {
   Rng rng(seed * 0x100000001b3ull ^ (uint64_t{index} << 20) ^ 0x3a9c);
   rng.next();
   const Cfg c = pick_cfg(rng);
+  return build_test(rng, c, seed, index);
+}
+
+Test generate_wgmma_sp(uint64_t seed, unsigned index) {
+  Rng rng(seed * 0x100000001b3ull ^ (uint64_t{index} << 20) ^ 0x5b12);
+  rng.next();
+  const Cfg c = pick_cfg_sp(rng);
+  return build_test(rng, c, seed, index);
+}
+
+namespace {
+
+Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   Test t;
   char stem[64];
-  std::snprintf(stem, sizeof stem, "w%llu_%04u", static_cast<unsigned long long>(seed), index);
+  std::snprintf(stem, sizeof stem, "%s%llu_%04u", c.sparse ? "s" : "w", static_cast<unsigned long long>(seed), index);
   t.stem = stem;
 
   // Shared-memory image: A (64 rows) at 0 unless A is in registers, B (N
   // rows) at the next 1024-byte boundary; both regions 1024-aligned so that
   // every swizzle pattern starts at its region (descriptor base offset 0).
-  Layout la, lb = pick_layout(rng, c.n, c.trans_b);
+  // .sp: A is the packed 64 x K/2 matrix (rows of 32 bytes as in the dense
+  // forms), B has rows of 64 bytes of K.
+  Layout la, lb = c.sparse ? pick_layout_sp_b(rng, c.n, c.trans_b) : pick_layout(rng, c.n, c.trans_b);
   uint32_t a_off = 0, b_off = 0;
   if (!c.a_regs) {
     la = pick_layout(rng, 64, c.trans_a);
@@ -267,7 +408,7 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   std::vector<uint32_t> image(img_words, 0);
   // Special operands: about one dot product in four meets one (2K operand
   // elements each), so that most results stay finite and check the layout.
-  const unsigned sp = c.special ? 160 / c.k : 0;
+  const unsigned sp = c.special ? (c.sparse ? 320 : 160) / c.k : 0;
   if (!c.a_regs) {
     auto v = pack(rng, c.a, la.bytes / 4, sp);
     std::copy(v.begin(), v.end(), image.begin() + a_off / 4);
@@ -281,10 +422,13 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   for (auto& w : acc) w = accumulator(rng, c);
   std::vector<uint32_t> afrag;
   if (c.a_regs) afrag = pack(rng, c.a, kThreads * 4, sp);
+  std::vector<uint32_t> meta;  // .sp: every thread's sp-meta register
+  if (c.sparse)
+    for (unsigned i = 0; i < kThreads; ++i) meta.push_back(sp_meta_word(rng, c.a == "tf32", c.unordered));
 
   // The instruction (9.7.15.5.2 syntax per type family).
-  std::string mn = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(c.k) + "." +
-                   c.d + "." + c.a + "." + c.b;
+  std::string mn = std::string(c.sparse ? "wgmma.mma_async.sp" : "wgmma.mma_async") + ".sync.aligned.m64n" +
+                   std::to_string(c.n) + "k" + std::to_string(c.k) + "." + c.d + "." + c.a + "." + c.b;
   if (c.a == "b1") mn += ".and.popc";
   if (c.satfinite) mn += ".satfinite";
   const bool f32d = c.d == "f32";
@@ -292,7 +436,9 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   std::string dlist = "{";
   for (unsigned i = 0; i < nd; ++i) dlist += (i ? ", " : "") + dreg + std::to_string(i);
   dlist += "}";
-  std::string ops = dlist + ", " + (c.a_regs ? std::string("{%a0, %a1, %a2, %a3}") : std::string("%rd4")) + ", %rd5, %p1";
+  std::string ops = dlist + ", " + (c.a_regs ? std::string("{%a0, %a1, %a2, %a3}") : std::string("%rd4")) + ", %rd5";
+  if (c.sparse) ops += ", %r7, " + std::to_string(c.sel);  // sp-meta, sp-sel
+  ops += ", %p1";
   if (is_float_in(c.a)) ops += ", " + std::to_string(c.scale_a) + ", " + std::to_string(c.scale_b);
   if (c.a == "f16" || c.a == "bf16") {
     if (!c.a_regs) ops += std::string(", ") + (c.trans_a ? "1" : "0");
@@ -300,6 +446,7 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   }
 
   const unsigned acc_base = img_words * 4, a_base = (img_words + kThreads * nd) * 4;
+  const unsigned meta_base = (img_words + kThreads * nd + static_cast<unsigned>(afrag.size())) * 4;
   std::string body;
   auto L = [&](const std::string& s) { body += "\t" + s + "\n"; };
   L("mov.u32 %r0, %tid.x;");
@@ -330,6 +477,11 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
     for (unsigned j = 0; j < 4; ++j)
       L("ld.global.b32 %a" + std::to_string(j) + ", [%rd3+" + std::to_string(a_base + 4 * j) + "];");
   }
+  if (c.sparse) {
+    L("mul.wide.u32 %rd2, %r0, 4;");
+    L("add.s64 %rd3, %rd0, %rd2;");
+    L("ld.global.b32 %r7, [%rd3+" + std::to_string(meta_base) + "];\t// sp-meta");
+  }
   L("fence.proxy.async.shared::cta;\t// the image -> wgmma's async-proxy reads (PTX ISA 8.6)");
   L("bar.sync 0;");
   auto desc = [&](const char* reg, const char* tmp, uint32_t off, const Layout& l) {
@@ -356,7 +508,7 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   L("ret;");
 
   std::string decls = "\t.shared .align 1024 .b8 smem[" + std::to_string(img_bytes) +
-                      "];\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<7>;\n\t.reg .b64 %rd<7>;\n";
+                      "];\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<" + (c.sparse ? "8" : "7") + ">;\n\t.reg .b64 %rd<7>;\n";
   decls += std::string("\t.reg ") + (f32d ? ".f32 %f<" : ".b32 %d<") + std::to_string(nd) + ">;\n";
   if (c.a_regs) decls += "\t.reg .b32 %a<4>;\n";
 
@@ -364,6 +516,7 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   for (uint32_t w : image) in_values.push_back(w);
   for (uint32_t w : acc) in_values.push_back(w);
   for (uint32_t w : afrag) in_values.push_back(w);
+  for (uint32_t w : meta) in_values.push_back(w);
 
   Slot s;
   s.mnemonic = mn;
@@ -380,13 +533,16 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
 
   // wgmma needs PTX ISA 8.0; mixed .s8/.u8 operands 8.4 (ptxas: "WGMMA with
   // mixed integer types requires PTX ISA .version 8.4").
-  const std::string version = c.d == "s32" && c.a != c.b ? "8.4" : "8.0";
+  // wgmma.mma_async.sp: PTX ISA 8.2.
+  const std::string version = c.d == "s32" && c.a != c.b ? "8.4" : c.sparse ? "8.2" : "8.0";
   Kernel k;
   k.sm = 90;
   k.name = t.stem + ".sm_90";
   std::string summary = mn + (c.a_regs ? ", A from registers" : ", A " + la.what) + ", B " + lb.what +
-                        ", scale-d " + (c.scale_d ? "1" : "0") + (c.special ? ", inf/NaN/-0 operands" : "");
-  k.ptx = "// Generated by ptxcheck-instrgen wgmma (seed " + std::to_string(seed) + ", test " +
+                        ", scale-d " + (c.scale_d ? "1" : "0") + (c.special ? ", inf/NaN/-0 operands" : "") +
+                        (c.sparse ? ", sp-sel " + std::to_string(c.sel) : "") +
+                        (c.unordered ? ", metadata index pairs in either order" : "");
+  k.ptx = std::string("// Generated by ptxcheck-instrgen wgmma") + (c.sparse ? " --sparse" : "") + " (seed " + std::to_string(seed) + ", test " +
           std::to_string(index) + "); do not edit.\n// " + summary +
           "\n.version " + version + "\n.target sm_90a\n.address_size 64\n\n.visible .entry instr(\n\t.param .u64 in_ptr,\n\t"
           ".param .u64 out_ptr\n)\n.reqntid 128\n{\n" +
@@ -410,5 +566,7 @@ Test generate_wgmma(uint64_t seed, unsigned index) {
   t.variants.push_back(std::move(k));
   return t;
 }
+
+}  // namespace
 
 }  // namespace ptxcheck::instrgen

@@ -30,5 +30,11 @@ namespace ptxcheck::instrgen {
 
 // One wgmma test (variant sm_90, target sm_90a); stem "wSEED_INDEX".
 Test generate_wgmma(uint64_t seed, unsigned index);
+// One wgmma.mma_async.sp test (PTX ISA 9.7.15.6; stem "sSEED_INDEX"): as
+// above with a packed A (64 x K/2), a B of the doubled K, the selector, and
+// every thread's sp-meta register loaded from `in` (after the A fragment),
+// each 4-bit index valid (9.7.15.6.1). Independent of the dense stream: the
+// dense tests stay byte-identical.
+Test generate_wgmma_sp(uint64_t seed, unsigned index);
 
 }  // namespace ptxcheck::instrgen

@@ -56,7 +56,12 @@ bool parse_shape(std::string_view s, unsigned& m, unsigned& n, unsigned& k) {
 //      d, a-desc|{a}, b-desc, scale-d, imm-scale-a, imm-scale-b
 //   .m64nNk32 .s8/.u8 (.s32{.satfinite}), .m64nNk256 .b1.and.popc (.s32):
 //      d, a-desc|{a}, b-desc, scale-d
-// (operand lists as ptxas 13 accepts them). The .sp forms are not modelled.
+// (operand lists as ptxas 13 accepts them). wgmma.mma_async.sp (PTX ISA
+// 9.7.15.6.3) has twice the K (m64nNk32 .f16/.bf16, m64nNk16 .tf32,
+// m64nNk64 .e4m3/.e5m2/.s8/.u8; no .b1) and two more operands after b-desc:
+//      d, a-desc|{a}, b-desc, sp-meta, sp-sel, scale-d, ...
+// sp-meta a register (ptxas refuses an immediate), sp-sel the constant 0 or
+// 1 (0 for the 8-bit types; ptxas refuses any other value).
 void InsnLowering::wgmma_op() {
   auto site = std::make_shared<MmaSite>();
   MmaSite& s = *site;
@@ -69,7 +74,7 @@ void InsnLowering::wgmma_op() {
       s.wait_n = static_cast<uint32_t>(n->value);
     }
   } else {
-    if (has(Mod::sp)) return unsupported("wgmma.mma_async.sp (sparse A) is not supported");
+    s.sparse = has(Mod::sp);
     unsigned m = 0, n = 0, k = 0;
     for (const auto& t : in.mods)
       if (table::mod_class(t.id) == table::ModClass::Shape) parse_shape(table::name(t.id), m, n, k);
@@ -89,25 +94,34 @@ void InsnLowering::wgmma_op() {
     bool half = s.a == MElem::f16 || s.a == MElem::bf16;
     bool ok = m == 64 && n >= 8 && n <= 256 && n % 8 == 0;
     unsigned nops;  // operands after d, a, b-desc, scale-d
-    if (half) ok = ok && k == 16 && s.b == s.a && (s.d == MElem::f32 || (s.d == MElem::f16 && s.a == MElem::f16)), nops = 3;
-    else if (s.a == MElem::tf32) ok = ok && k == 8 && s.b == s.a && s.d == MElem::f32, nops = 2;
-    else if (fp8(s.a)) ok = ok && k == 32 && fp8(s.b) && (s.d == MElem::f32 || s.d == MElem::f16), nops = 2;
-    else if (i8(s.a)) ok = ok && k == 32 && i8(s.b) && s.d == MElem::s32, nops = 0;
-    else if (s.a == MElem::b1) ok = ok && k == 256 && s.b == s.a && s.d == MElem::s32 && has(Mod::and_) && has(Mod::popc), nops = 0, s.bop = 1;
+    const unsigned sk = s.sparse ? 2 : 1;  // .sp: K doubles (9.7.15.6.3)
+    if (half) ok = ok && k == 16 * sk && s.b == s.a && (s.d == MElem::f32 || (s.d == MElem::f16 && s.a == MElem::f16)), nops = 3;
+    else if (s.a == MElem::tf32) ok = ok && k == 8 * sk && s.b == s.a && s.d == MElem::f32, nops = 2;
+    else if (fp8(s.a)) ok = ok && k == 32 * sk && fp8(s.b) && (s.d == MElem::f32 || s.d == MElem::f16), nops = 2;
+    else if (i8(s.a)) ok = ok && k == 32 * sk && i8(s.b) && s.d == MElem::s32, nops = 0;
+    else if (s.a == MElem::b1) ok = ok && !s.sparse && k == 256 && s.b == s.a && s.d == MElem::s32 && has(Mod::and_) && has(Mod::popc), nops = 0, s.bop = 1;
     else ok = false, nops = 0;
     // Integer shapes: N = 8, 16, 24, then multiples of 16 (ptxas: "Illegal matrix shape").
     if ((i8(s.a) || s.a == MElem::b1) && n > 24 && n % 16) ok = false;
     if (s.satfinite && !i8(s.a)) ok = false;
     if (!ok)
-      return unsupported("wgmma.mma_async ." + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " ." +
-                         melem_name(s.d) + "." + melem_name(s.a) + "." + melem_name(s.b) + " is not a PTX form");
+      return unsupported(std::string(s.sparse ? "wgmma.mma_async.sp ." : "wgmma.mma_async .") + std::to_string(m) + "x" +
+                         std::to_string(n) + "x" + std::to_string(k) + " ." + melem_name(s.d) + "." + melem_name(s.a) + "." +
+                         melem_name(s.b) + " is not a PTX form");
+    // The A fragment (registers or descriptor) holds the packed M x K/2
+    // matrix of the stored elements (9.7.15.6.3 "stored in the packed format
+    // Mx(K/2)"); its register layout is the dense one of that K (9.7.15.6.2,
+    // see mma_layout.cpp wgmma_layout).
     unsigned ca = 0;
-    if (!wgmma_layout(n, k, s.a, Role::A, s.amap, ca) || !wgmma_layout(n, k, s.a, Role::C, s.cmap, s.cc))
+    if (!wgmma_layout(n, k / sk, s.a, Role::A, s.amap, ca) || !wgmma_layout(n, k / sk, s.a, Role::C, s.cmap, s.cc))
       return unsupported("wgmma.mma_async layout");
     s.ca = ca;
     s.a_smem = !std::holds_alternative<ast::VectorOp>(opd(1).v);
     if (s.a_smem && half) ++nops;  // imm-trans-a
-    if (in.operands.size() != 4 + nops) ctx.fail(in.pos, "wgmma.mma_async: expected " + std::to_string(4 + nops) + " operands");
+    const size_t nfix = s.sparse ? 6 : 4;  // d, a, b-desc, {sp-meta, sp-sel,} scale-d
+    if (in.operands.size() != nfix + nops)
+      ctx.fail(in.pos, std::string(s.sparse ? "wgmma.mma_async.sp" : "wgmma.mma_async") + ": expected " +
+                           std::to_string(nfix + nops) + " operands");
     auto vec_regs = [&](const ast::Operand& a, unsigned bits, std::vector<Opnd>& out) {
       auto* v = std::get_if<ast::VectorOp>(&a.v);
       if (!v) ctx.fail(a.pos, "expected a vector of registers");
@@ -125,7 +139,23 @@ void InsnLowering::wgmma_op() {
       if (s.ra.size() != 4) ctx.fail(opd(1).pos, "expected 4 registers holding the A fragment");
     }
     s.desc_b = value(opd(2), 64, false);
-    s.scale_d = value(opd(3), 32, false);
+    size_t idx = 3;
+    if (s.sparse) {
+      // 9.7.15.6.3: sp-meta a 32-bit register, sp-sel a constant; the valid
+      // selectors are 0 and 1 (threads T0,T1 or T2,T3 of each group of four)
+      // for .f16/.bf16/.tf32 and 0 for the 8-bit types (9.7.15.6.1); ptxas
+      // refuses others, so do we.
+      if (!std::holds_alternative<ast::Reg>(opd(3).v)) ctx.fail(opd(3).pos, "wgmma.mma_async.sp: sp-meta must be a register");
+      s.sp_meta = value(opd(3), 32, false);
+      auto* sel = std::get_if<ast::IntImm>(&opd(4).v);
+      const unsigned max_sel = melem_bits(s.a) == 8 ? 0 : 1;
+      if (!sel || sel->value > max_sel)
+        ctx.fail(opd(4).pos, "wgmma.mma_async.sp: sp-sel must be " + std::string(max_sel ? "0 or 1" : "0") +
+                                 " for ." + melem_name(s.a) + " (PTX ISA 9.7.15.6.1)");
+      s.sp_sel = static_cast<uint8_t>(sel->value);
+      idx = 5;
+    }
+    s.scale_d = value(opd(idx++), 32, false);
     auto imm = [&](size_t idx, std::initializer_list<int64_t> allowed) -> int64_t {
       auto* v = std::get_if<ast::IntImm>(&opd(idx).v);
       int64_t x = v ? static_cast<int64_t>(v->value) : 0;
@@ -134,7 +164,6 @@ void InsnLowering::wgmma_op() {
       if (!v || !in_set) ctx.fail(opd(idx).pos, "wgmma.mma_async: unexpected immediate operand value");
       return x;
     };
-    size_t idx = 4;
     if (nops >= 2) {
       s.neg_a = imm(idx++, {1, -1}) == -1;
       s.neg_b = imm(idx++, {1, -1}) == -1;

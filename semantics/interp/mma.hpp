@@ -85,7 +85,29 @@ struct MmaSite {
   Opnd desc_a, desc_b, scale_d;
   bool neg_a = false, neg_b = false, trans_a = false, trans_b = false;
   uint32_t wait_n = 0;                // wgmma.wait_group N
+  // wgmma.mma_async.sp (PTX ISA 9.7.15.6): A is the packed M x K/2 matrix
+  // (amap and the descriptor describe it), sp_meta the sparsity metadata
+  // register, sp_sel the sparsity selector (0 or 1; 0 for 8-bit types).
+  bool sparse = false;
+  Opnd sp_meta;
+  uint8_t sp_sel = 0;
 };
+
+// wgmma.mma_async.sp metadata (PTX ISA 9.7.15.6.2, Figures 176, 178, 180,
+// 181; see mma_layout.cpp): lane of the warp and first bit of its metadata
+// register holding the 4-bit index of chunk q of row r (0-15 of the warp's
+// 16 rows). Chunks are 4 elements wide (2 for .tf32, `bits` = 32); sel is
+// the sparsity selector.
+struct SpMetaPos {
+  uint8_t lane = 0, bit = 0;
+};
+SpMetaPos wgmma_sp_meta_pos(unsigned bits, unsigned sel, unsigned r, unsigned q);
+// The positions within its chunk of the stored elements of a chunk whose
+// 4-bit metadata index is `nib` (9.7.15.6.1): 2:4 (bits 8/16) two
+// positions, pos[0] for the first stored element (bits 1:0) and pos[1] for
+// the second (bits 3:2); 1:2 (.tf32) one position. False for the values the
+// ISA makes undefined.
+bool wgmma_sp_decode(unsigned bits, unsigned nib, unsigned pos[2]);
 
 // wgmma register fragments (PTX ISA 9.7.15.5.1.1, Figures 148-153): element
 // i of warpgroup thread T (0-127) is out[T * count + i]; role A (m64 x k) or

@@ -191,6 +191,53 @@ bool wgmma_layout(unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord
   return true;
 }
 
+// wgmma.mma_async.sp (PTX ISA 9.7.15.6). The register fragment of the
+// packed A (9.7.15.6.2, Figures 175, 177, 179) is wgmma_layout's dense one
+// for K/2: the figures are images; their per-warp tiles are those of mma.sp
+// m16n8k32 .f16, m16n8k16 .tf32 and m16n8k64 8-bit, whose text formulas
+// (9.7.14.6.2.2, .3, .6) put a_i of a lane in the 4-wide (.tf32: 2-wide,
+// 8-bit: 8-wide) column span of the dense formula at compressed column
+// c = i-th stored element, i.e. compressed column 2t + (i&1) + 8(i>>2)
+// (.f16), t + 4(i>>1) (.tf32), 4t + (i&3) + 16(i>>3) (8-bit); CUTLASS's
+// sparse GMMA traits use the same ALayout_64x32/64x16/64x64 for the packed
+// operand (cute/atom/mma_traits_sm90_gmma_sparse.hpp).
+//
+// Metadata (9.7.15.6.2): each warp gives the metadata of its 16 rows; the
+// figures (176 = mma.sp's sparse-mma-metadata-16832-f16bf16, 178 = 16816
+// tf32, 180/181 = 16864 u8s8) are images that this text could not read.
+// Their content is taken from CUTLASS's metadata layouts ELayout_64x32 /
+// 64x16 / 64x64 (same file), with g = r % 8, h = r / 8 for row r of the
+// warp and chunk q of the row (4 or, for .tf32, 2 elements wide):
+// - .f16/.bf16 (8 chunks of 4 per row), .tf32 (8 chunks of 2): lane
+//   4g + 2*sel + q/4, bits 16h + 4(q%4) .. +3; the selector names the
+//   thread pair T0,T1 (0) or T2,T3 (1) of each group of four (9.7.15.6.1);
+// - 8-bit (16 chunks of 4 per row, all threads, sel 0): lane
+//   4g + 2(q/8) + h, bits 4(q%8) .. +3.
+SpMetaPos wgmma_sp_meta_pos(unsigned bits, unsigned sel, unsigned r, unsigned q) {
+  const unsigned g = r % 8, h = r / 8;
+  if (bits == 8) return {static_cast<uint8_t>(4 * g + 2 * (q / 8) + h), static_cast<uint8_t>(4 * (q % 8))};
+  return {static_cast<uint8_t>(4 * g + 2 * sel + q / 4), static_cast<uint8_t>(16 * h + 4 * (q % 4))};
+}
+
+// 9.7.15.6.1 Sparse matrix storage: for 2:4 the two stored elements' indices
+// in their 4-wide chunk are two 2-bit fields; 0b0000, 0b0101, 0b1010 and
+// 0b1111 (both indices equal) are undefined. We read bits 1:0 as the index
+// of the first stored element and bits 3:2 as the second's (the order is in
+// the figures, not the text; it is the one under which the .tf32 values
+// below are (0,1) and (2,3), ascending). For 1:2 (.tf32) "0b1110 and 0b0100
+// are the only meaningful values": 0b0100 = element 0 of the 2-wide chunk
+// (its two 16-bit halves, indices 0 and 1), 0b1110 = element 1 (halves 2, 3).
+bool wgmma_sp_decode(unsigned bits, unsigned nib, unsigned pos[2]) {
+  nib &= 15;
+  if (bits == 32) {
+    if (nib != 0x4 && nib != 0xe) return false;
+    pos[0] = nib == 0xe ? 1 : 0;
+    return true;
+  }
+  pos[0] = nib & 3, pos[1] = nib >> 2;
+  return pos[0] != pos[1];
+}
+
 // PTX ISA 9.7.15.5.1.2.2 Matrix Descriptor Format: bits 0-13 start address,
 // 16-29 leading dimension byte offset, 32-45 stride dimension byte offset
 // (each encoded as (x & 0x3FFFF) >> 4), 49-51 base offset, 62-63 swizzle.

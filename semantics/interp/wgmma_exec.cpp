@@ -152,15 +152,18 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
   Thread& t0 = *G[0];
   Warp& w0 = *W[0];
   const unsigned M = s.m, N = s.n, K = s.k;
+  // .sp: A is the packed M x K/2 matrix of stored elements (9.7.15.6.3).
+  const unsigned KA = s.sparse ? K / 2 : K;
   const unsigned ab = melem_bits(s.a), db = melem_bits(s.d);
-  std::vector<uint64_t> A(M * K), B(K * N), C(M * N), D(M * N);
+  std::vector<uint64_t> A(M * KA), B(K * N), C(M * N), D(M * N);
   // Shared-memory operands through their descriptors (9.7.15.5.1.2), read as
   // the warpgroup's first thread (bounds, uninitialised reads, races).
   auto load = [&](uint64_t desc, bool mn_major, unsigned rows, std::vector<uint64_t>& out, bool is_a) {
     WgDesc d = wgmma_decode(desc);
     unsigned esz = std::max(1u, ab / 8);
+    const unsigned kext = is_a ? KA : K;
     for (unsigned mn = 0; mn < rows; ++mn)
-      for (unsigned k = 0; k < K; ++k) {
+      for (unsigned k = 0; k < kext; ++k) {
         unsigned bit = 0;
         uint64_t a = wgmma_smem_addr(d, ab, mn_major, mn, k, &bit);
         Where wh;
@@ -171,7 +174,7 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], esz);
         if (ab < 8) v = (v >> bit) & emask(ab);
-        (is_a ? out[mn * K + k] : out[k * N + mn]) = v;
+        (is_a ? out[mn * KA + k] : out[k * N + mn]) = v;
       }
     return true;
   };
@@ -187,7 +190,7 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
     for (unsigned th = 0; th < 128; ++th)
       for (unsigned i = 0; i < s.ca; ++i) {
         Coord co = s.amap[th * s.ca + i];
-        A[co.row * K + co.col] = (reg(*G[th], s.ra[i / per]) >> ((i % per) * ab)) & emask(ab);
+        A[co.row * KA + co.col] = (reg(*G[th], s.ra[i / per]) >> ((i % per) * ab)) & emask(ab);
       }
   }
   if (!load(get(s.desc_b, t0, 0, w0), s.trans_b, N, B, false)) return true;
@@ -203,9 +206,53 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
     for (auto& x : A) x ^= 1ull << (ab - 1);
   if (s.neg_b && is_float(s.b))
     for (auto& x : B) x ^= 1ull << (ab - 1);
-  MmaShape sh{M, N, K, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
-  sh.use_c = use_c;
-  mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+  if (!s.sparse) {
+    MmaShape sh{M, N, K, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
+    sh.use_c = use_c;
+    mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+  } else {
+    // wgmma.mma_async.sp (PTX ISA 9.7.15.6.1 Sparse matrix storage,
+    // 9.7.15.6.2 metadata): row r of A has K/CW chunks of CW = 4 elements (2
+    // for .tf32) holding CW/2 stored elements each, at the positions the
+    // chunk's 4-bit metadata index gives (wgmma_sp_decode); warp r/16 holds
+    // the metadata of its 16 rows (wgmma_sp_meta_pos). D[r][j] sums the
+    // products of the stored elements with the B rows they face, plus C:
+    // the pruned positions are structural zeros that contribute no term (see
+    // docs/mma.md, "Sparse wgmma"). An undefined metadata value (9.7.15.6.1)
+    // is a `sparse-metadata` error; its chunk then contributes nothing.
+    const unsigned CW = ab == 32 ? 2 : 4, per = CW / 2, chunks = K / CW;
+    uint32_t meta[128];
+    for (unsigned th = 0; th < 128; ++th) meta[th] = static_cast<uint32_t>(get(s.sp_meta, *G[th], 0, w0));
+    std::vector<uint64_t> Ar(KA), Br(KA * N), Cr(N), Dr(N);
+    MmaShape sh{1, N, KA, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
+    sh.use_c = use_c;
+    const uint64_t zero_b = 0;  // a chunk with undefined metadata: no products (A 0, B 0)
+    std::string bad;
+    for (unsigned r = 0; r < M; ++r) {
+      for (unsigned q = 0; q < chunks; ++q) {
+        SpMetaPos mp = wgmma_sp_meta_pos(ab, s.sp_sel, r % 16, q);
+        const unsigned th = 32 * (r / 16) + mp.lane, nib = (meta[th] >> mp.bit) & 15;
+        unsigned pos[2] = {0, 0};
+        const bool ok = wgmma_sp_decode(ab, nib, pos);
+        if (!ok && bad.empty())
+          bad = "sparsity metadata 0x" + std::string(1, "0123456789abcdef"[nib]) + " for row " + std::to_string(r) +
+                ", columns " + std::to_string(q * CW) + "-" + std::to_string(q * CW + CW - 1) + " of A (bits " +
+                std::to_string(mp.bit + 3) + ".." + std::to_string(mp.bit) + " of the sp-meta register of thread " +
+                std::to_string(th) + " of the warpgroup, sp-sel " + std::to_string(s.sp_sel) + ")";
+        for (unsigned j = 0; j < per; ++j) {
+          const unsigned kc = q * per + j;
+          Ar[kc] = ok ? A[r * KA + kc] : 0;
+          for (unsigned n = 0; n < N; ++n) Br[kc * N + n] = ok ? B[(q * CW + pos[j]) * N + n] : zero_b;
+        }
+      }
+      for (unsigned n = 0; n < N; ++n) Cr[n] = C[r * N + n];
+      mma_compute(sh, Ar.data(), Br.data(), Cr.data(), Dr.data());
+      for (unsigned n = 0; n < N; ++n) D[r * N + n] = Dr[n];
+    }
+    if (!bad.empty())
+      diag(DiagKind::SparseMetadata, true, c, *G[0], in,
+           bad + " is undefined (PTX ISA 9.7.15.6.1: two equal indices, or for .tf32 not 0b0100/0b1110)");
+  }
   // The results wait in each thread's in-flight list for wgmma.wait_group.
   for (unsigned th = 0; th < 128; ++th) {
     Thread& t = *G[th];

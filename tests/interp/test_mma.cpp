@@ -317,3 +317,47 @@ TEST_CASE("wgmma numerics: fp8 products, scale-d = 0 keeps -0", "[mma]") {
   mma_compute(sh, A1, B1, C1, D);
   CHECK(D[0] == 0x80000000);
 }
+
+TEST_CASE("wgmma.mma_async.sp metadata positions and indices", "[mma]") {
+  // PTX ISA 9.7.15.6.2: per warp, every (row, chunk) of its 16 rows has its
+  // own 4 bits; .f16/.tf32 use only the selected thread pair (2 of every 4
+  // lanes), 8-bit types all 32 lanes.
+  for (unsigned bits : {16u, 32u, 8u}) {
+    const unsigned chunks = bits == 8 ? 16 : 8;
+    for (unsigned sel = 0; sel < (bits == 8 ? 1u : 2u); ++sel) {
+      std::set<std::pair<unsigned, unsigned>> used;
+      for (unsigned r = 0; r < 16; ++r)
+        for (unsigned q = 0; q < chunks; ++q) {
+          SpMetaPos p = wgmma_sp_meta_pos(bits, sel, r, q);
+          CHECK(p.lane < 32);
+          CHECK(p.bit % 4 == 0);
+          CHECK(p.bit < 32);
+          CHECK(p.lane / 4 == r % 8);  // the row's group of four lanes
+          if (bits != 8) CHECK((p.lane & 3) >> 1 == sel);
+          CHECK(used.insert({p.lane, p.bit}).second);
+        }
+      CHECK(used.size() == 16 * chunks);
+    }
+  }
+  // 8-bit: lane 4g + 2(q/8) + h holds row g + 8h, chunk q at bits 4(q%8).
+  SpMetaPos p = wgmma_sp_meta_pos(8, 0, 9, 10);
+  CHECK(p.lane == 4 * 1 + 2 * 1 + 1);
+  CHECK(p.bit == 8);
+  // .f16: row 9 (g 1, h 1), chunk 5 -> lane 4 + 2*sel + 1, bits 16 + 4.
+  p = wgmma_sp_meta_pos(16, 1, 9, 5);
+  CHECK(p.lane == 4 + 2 + 1);
+  CHECK(p.bit == 20);
+  // 9.7.15.6.1: 2:4 indices, bits 1:0 first, 3:2 second; equal ones undefined.
+  unsigned pos[2];
+  REQUIRE(wgmma_sp_decode(16, 0b1101, pos));
+  CHECK(pos[0] == 1);
+  CHECK(pos[1] == 3);
+  for (unsigned bad : {0b0000u, 0b0101u, 0b1010u, 0b1111u}) CHECK_FALSE(wgmma_sp_decode(8, bad, pos));
+  // 1:2 (.tf32): only 0b0100 (element 0) and 0b1110 (element 1).
+  REQUIRE(wgmma_sp_decode(32, 0b1110, pos));
+  CHECK(pos[0] == 1);
+  REQUIRE(wgmma_sp_decode(32, 0b0100, pos));
+  CHECK(pos[0] == 0);
+  CHECK_FALSE(wgmma_sp_decode(32, 0b1000, pos));
+  CHECK_FALSE(wgmma_sp_decode(32, 0b0001, pos));
+}

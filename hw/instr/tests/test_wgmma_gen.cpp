@@ -117,3 +117,80 @@ TEST_CASE("generated wgmma kernels run under ptxcheck and replay", "[instrgen-wg
   CHECK(nonzero * 4 > total * 3);  // results are mostly non-zero
   fs::remove_all(dir);
 }
+
+// wgmma.mma_async.sp tests (ptxcheck-instrgen wgmma --sparse): deterministic,
+// every sparse type family, both selectors, both A sources, every B layout
+// family the generator draws; the dense stream is unchanged by them.
+TEST_CASE("sparse wgmma tests are deterministic and cover the types and layouts", "[instrgen-wgmma]") {
+  std::set<std::string> seen;
+  for (unsigned i = 0; i < 300; ++i) {
+    Test a = generate_wgmma_sp(1, i);
+    REQUIRE(a.variants.size() == 1);
+    const std::string& ptx = a.variants[0].ptx;
+    if (i < 6) {
+      Test b = generate_wgmma_sp(1, i);
+      CHECK(ptx == b.variants[0].ptx);
+      CHECK(a.variants[0].spec_json == b.variants[0].spec_json);
+      CHECK(generate_wgmma_sp(2, i).variants[0].spec_json != a.variants[0].spec_json);
+      CHECK(generate_wgmma(1, i).variants[0].spec_json != a.variants[0].spec_json);
+      REQUIRE_NOTHROW(ptxcheck::parse_module(ptx, a.variants[0].name));
+    }
+    const std::string& mn = a.mnemonics.at(0);
+    CHECK(mn.find("wgmma.mma_async.sp.sync.aligned") == 0);
+    for (const char* t : {"k32.f16.f16.f16", "k32.f32.f16.f16", "k32.f32.bf16.bf16", "k16.f32.tf32.tf32", ".e4m3.e5m2",
+                          ".e5m2.e4m3", "k64.f16.", ".s8.u8", ".u8.u8", ".satfinite"})
+      if (mn.find(t) != std::string::npos) seen.insert(t);
+    for (const char* w : {"A from registers", "A K-major, 32B swizzle", "A MN-major", "B K-major, no swizzle",
+                          "B K-major, 128B swizzle, K at +64", "B K-major, 64B swizzle", "B MN-major, no swizzle",
+                          "B MN-major, 32B swizzle", "sp-sel 0", "sp-sel 1", "either order", "inf/NaN/-0",
+                          "scale-d 0"})
+      if (ptx.find(w) != std::string::npos) seen.insert(w);
+  }
+  for (const auto& s : seen) UNSCOPED_INFO(s);
+  CHECK(seen.size() == 10 + 13);
+}
+
+TEST_CASE("ptxas accepts generated sparse wgmma kernels for sm_90a", "[instrgen-wgmma]") {
+  const std::string ptxas = find_ptxas();
+  if (ptxas.empty()) {
+    WARN("ptxas not found; skipping");
+    return;
+  }
+  auto dir = tmpdir("ptxas-sp");
+  for (unsigned i = 0; i < 8; ++i) {
+    Test t = generate_wgmma_sp(3, i);
+    write_test(t, dir.string());
+    const std::string f = (dir / (t.variants[0].name + ".ptx")).string();
+    INFO(f << ": " << t.mnemonics[0]);
+    CHECK(std::system((ptxas + " -arch=sm_90a " + f + " -o /dev/null").c_str()) == 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("generated sparse wgmma kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
+  auto dir = tmpdir("run-sp");
+  unsigned nonzero = 0, total = 0;
+  for (unsigned i = 0; i < 5; ++i) {
+    Test t = generate_wgmma_sp(5, i);
+    write_test(t, dir.string());
+    const auto& k = t.variants[0];
+    const std::string spec = (dir / (k.name + ".json")).string();
+    INFO(spec << ": " << t.mnemonics[0]);
+    ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
+    CHECK(r.result.ok);
+    CHECK(r.result.diagnostics.empty());
+    const std::string rec = (dir / (k.name + ".recording.json")).string();
+    std::ofstream(rec) << self_recording(spec, dir.string());
+    CompareResult c = compare_recording(rec);
+    CHECK(c.ok());
+    CHECK(c.compared == 128 * t.slots.size());
+    std::ifstream in(rec);
+    nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& v : j["outputs"]["out"]) {
+      ++total;
+      nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
+    }
+  }
+  CHECK(nonzero * 4 > total * 3);
+  fs::remove_all(dir);
+}

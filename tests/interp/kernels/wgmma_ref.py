@@ -17,6 +17,7 @@ import json, os, random, struct
 from fractions import Fraction as Fr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = [HERE]  # where spec() writes (main's `out`)
 RNG = random.Random(12)
 
 # name, atype, btype, dtype, K, N, element bits, A/B values
@@ -122,12 +123,21 @@ def layout(variant, bits, rows, major):
 SWZ = {1: 0, 8: 1, 4: 2, 2: 3}
 
 
-def ptx_kernel(name, at, bt, dt, K, N):
+def sp_sel(at, form):
+    """The sparsity selector of a .sp form: 0 or 1 for 16/32-bit types
+    (thread pair T0,T1 or T2,T3), always 0 for 8-bit types (9.7.15.6.1)."""
+    return 0 if BITS[at] == 8 else form % 2
+
+
+def ptx_kernel(name, at, bt, dt, K, N, sparse=False):
+    """sparse: wgmma.mma_async.sp (A packed to 64 x K/2; sp-meta from p_meta,
+    sp-sel the form's selector, see wgmma_sp_ref.py)."""
     ab = BITS[at]
     nd = N // 4 if dt == 'f16' else N // 2
     half = ab == 16
     eb = 8 if ab == 1 else ab          # b1 matrices are scattered a byte (8 k) at a time
     kx = K // 8 if ab == 1 else K      # scatter elements per row
+    kxa, kxb = (kx // 2 if sparse else kx), kx   # .sp: A is packed to K/2 columns
     esz = eb // 8
     st = {1: 'b8', 2: 'b16', 4: 'b32'}[esz]
     shape = f'.m64n{N}k{K}'
@@ -148,12 +158,17 @@ def ptx_kernel(name, at, bt, dt, K, N):
     L = []
     L.append(f'.visible .entry wg_{name}(.param .u64 p_a, .param .u64 p_b, .param .u64 p_afrag, .param .u64 p_c,')
     L.append('    .param .u64 p_out, .param .u32 p_v, .param .u32 p_sd, .param .u32 p_chain,')
-    L.append('    .param .u32 p_la, .param .u32 p_lb)   // p_la/p_lb: W | major << 4 (0 K, 1 MN)')
+    if sparse:
+        L.append('    .param .u32 p_la, .param .u32 p_lb, .param .u64 p_meta)   // p_la/p_lb: W | major << 4 (0 K, 1 MN)')
+    else:
+        L.append('    .param .u32 p_la, .param .u32 p_lb)   // p_la/p_lb: W | major << 4 (0 K, 1 MN)')
     L.append('{')
     L.append('  .reg .pred %p<8>;')
     L.append('  .reg .b32 %r<64>;')
     L.append('  .reg .b64 %rl<32>;')
     L.append('  .reg .b32 %ra<4>;')
+    if sparse:
+        L.append('  .reg .b32 %rm;')
     if dt == 'f32':
         L.append(f'  .reg .f32 %fd<{nd}>;')
     else:
@@ -163,6 +178,7 @@ def ptx_kernel(name, at, bt, dt, K, N):
     # scatter A then B: matrix j (0 A, 1 B) with `rows` rows; layout params from a table in .param
     for j, (rows, pp, lp, base) in enumerate([(64, 'p_a', 'p_la', 0), (N, 'p_b', 'p_lb', 16384)]):
         lay = 'la' if j == 0 else 'lb'
+        kx = kxa if j == 0 else kxb
         L.append(f'  // scatter {"A" if j == 0 else "B^T"}: {rows} x {kx} elements of {esz} bytes')
         L.append(f'  ld.param.u64 %rl1, [{pp}];')
         L.append(f'  ld.param.u32 %r3, [{lp}];')
@@ -267,6 +283,11 @@ def ptx_kernel(name, at, bt, dt, K, N):
     L.append('  add.u64 %rl7, %rl7, %rl6;')
     for i in range(4):
         L.append(f'  ld.global.b32 %ra{i}, [%rl7+{4 * i}];')
+    if sparse:
+        L.append('  ld.param.u64 %rl9, [p_meta];')
+        L.append('  mul.wide.u32 %rl6, %r1, 4;')
+        L.append('  add.u64 %rl9, %rl9, %rl6;')
+        L.append('  ld.global.b32 %rm, [%rl9];             // this thread\'s sp-meta register')
     L.append('  ld.param.u32 %r30, [p_sd];')
     L.append('  setp.ne.u32 %p5, %r30, 0;           // scale-d')
     L.append('  ld.param.u32 %r31, [p_v];')
@@ -284,8 +305,12 @@ def ptx_kernel(name, at, bt, dt, K, N):
     for v, (kind, tail) in forms.items():
         L.append(f'F{v}:')
         src = '%rl10' if kind == 'ss' else al
-        args = f'{dl}, {src}, %rl11, %p5' + (f', {tail}' if tail else '')
-        L.append(f'  wgmma.mma_async.sync.aligned{shape}{types}{op}{sat} {args};')
+        if sparse:
+            args = f'{dl}, {src}, %rl11, %rm, {sp_sel(at, v)}, %p5' + (f', {tail}' if tail else '')
+            L.append(f'  wgmma.mma_async.sp.sync.aligned{shape}{types}{sat} {args};')
+        else:
+            args = f'{dl}, {src}, %rl11, %p5' + (f', {tail}' if tail else '')
+            L.append(f'  wgmma.mma_async.sync.aligned{shape}{types}{op}{sat} {args};')
         L.append('  bra ISSUED;')
     L.append('ISSUED:')
     L.append('  sub.u32 %r32, %r32, 1;')
@@ -403,22 +428,23 @@ def spec(name, at, bt, dt, K, N, form, kind, la, lb, sd, chain, tag):
          'comment': f'{name}: form {form} ({kind}), A {ma}-major W={la["W"]} LBO={la["lbo"]} SBO={la["sbo"]} start+{la["start"]}, '
                     f'B {mb}-major W={lb["W"]} LBO={lb["lbo"]} SBO={lb["sbo"]} start+{lb["start"]}, scale-d {sd}, issued {chain + 1}x'}
     base = f'wgmma_{tag}'
-    with open(os.path.join(HERE, base + '.json'), 'w') as f:
+    with open(os.path.join(OUT[0], base + '.json'), 'w') as f:
         json.dump(s, f, separators=(',', ':'))
         f.write('\n')
-    with open(os.path.join(HERE, base + '.expected.json'), 'w') as f:
+    with open(os.path.join(OUT[0], base + '.expected.json'), 'w') as f:
         json.dump({'out': expect}, f, separators=(',', ':'))
         f.write('\n')
 
 
-def main():
+def main(out=HERE):
+    OUT[0] = out
     text = ['// GENERATED by wgmma_ref.py; do not edit. wgmma.mma_async on one warpgroup,',
             '// every type of PTX ISA 9.7.15.5, A from shared memory or registers.',
             '.version 8.4', '.target sm_90a', '.address_size 64', '',
             '.shared .align 1024 .b8 sm[32768];  // A at 0, B at 16384', '']
-    for f in os.listdir(HERE):
-        if f.startswith('wgmma_') and f.endswith('.json'):
-            os.remove(os.path.join(HERE, f))
+    for f in os.listdir(out):
+        if f.startswith('wgmma_') and not f.startswith('wgmma_sp_') and f.endswith('.json'):
+            os.remove(os.path.join(out, f))
     n = 0
     for (name, at, bt, dt, K, N) in CONFIGS:
         body, forms, nd = ptx_kernel(name, at, bt, dt, K, N)
@@ -435,9 +461,10 @@ def main():
                 sd = 0 if variant % 5 == 4 else 1
                 chain = 1 if variant % 3 == 2 and sd else 0
                 spec(name, at, bt, dt, K, N, form, kind, la, lb, sd, chain, f'{name}_{form}{"abc"[rep]}')
-    with open(os.path.join(HERE, 'wgmma.ptx'), 'w') as f:
+    with open(os.path.join(out, 'wgmma.ptx'), 'w') as f:
         f.write('\n'.join(text))
 
 
 if __name__ == '__main__':
-    main()
+    import sys
+    main(sys.argv[1] if len(sys.argv) > 1 else HERE)
