@@ -98,7 +98,7 @@ std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
       if (!eval_buf_cond(*o.state, r.spec, outcomes::final_buffers(run, ex))) return true;
       auto why = mm::violated_axioms(run.skeleton, o.model, ex);
       if (why.empty()) return true;  // (consistent: cannot happen for an unreached state)
-      outcomes::Witness w{run.skeleton, ex, run.sources};
+      outcomes::Witness w = outcomes::witness_of(run, ex);
       out += "candidate " + std::to_string(++shown) + " violates:";
       for (const auto& a : why) out += " " + a + ";";
       out += "\n" + witness_text(r, w);

@@ -84,6 +84,10 @@ struct Event {
   int loc = -1;          // index into Skeleton::locations (virtual address); -1 for fences/barriers
   uint64_t value = 0;    // value written, or value this trace assumes was read
   int rmw_pair = -1;     // for the two halves of an atom/red: the other half's event id
+  // A read whose value nothing uses (ptxcheck outcomes: the read half of an
+  // atom.exch with a dead result): any write of its location may be its
+  // source, whatever `value` says.
+  bool any_value = false;
   bool reduction = false;  // red: its read never forms an acquire pattern (8.11.1)
   ProxyFenceKind pfence = ProxyFenceKind::None;
   // A proxy fence's state-space restriction (fence.proxy.async.global: the

@@ -15,6 +15,7 @@
 #include "parser/diagnostic.hpp"
 #include "parser/parse.hpp"
 #include "semantics/interp/lower.hpp"
+#include "semantics/outcomes/compose.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
@@ -33,95 +34,20 @@ std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
-// One finished (or parked) launch turned into a skeleton: the threads with
-// memory events, their events in program order, barriers of those threads.
-// The threads, barrier facts and warp collectives of one run (a launch, or a
-// composition of units' traces).
-struct RunView {
-  const std::vector<ThreadRec>& th;
-  const std::map<uint32_t, bool>& cta_partial;
-  const std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>>& colls;
-};
-
-Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::vector<uint8_t>>& buffers,
-                     const std::vector<uint64_t>& out_base) {
-  Result::Run run;
-  run.colls = h.colls;
-  mm::Skeleton& s = run.skeleton;
-  for (size_t i = 0; i < sh.locs.size(); ++i) {
-    mm::Location l;
-    l.name = sh.locs[i].name;
-    l.physical = static_cast<int>(i);
-    l.init = sh.locs[i].init;
-    l.size = sh.locs[i].size;
-    s.locations.push_back(l);
-    mm::Event e;
-    e.kind = mm::EventKind::Init;
-    e.loc = static_cast<int>(i);
-    e.value = l.init;
-    e.label = l.name + " = " + std::to_string(l.init);
-    s.events.push_back(std::move(e));
-    run.sources.emplace_back();
-    run.sources.back().text = s.events.back().label;
-  }
-  // Threads that take part: those with a memory event, and every thread
-  // with events of a CTA where some barrier did not gather all live
-  // threads (then orders may chain through barrier-only threads).
-  std::vector<char> keep(h.th.size(), 0);
-  for (size_t g = 0; g < h.th.size(); ++g) {
-    const ThreadRec& r = h.th[g];
-    for (const auto& e : r.events)
-      if (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) keep[g] = 1;
-  }
-  for (size_t g = 0; g < h.th.size(); ++g) {
-    const ThreadRec& r = h.th[g];
-    if (!r.seen || r.events.empty()) continue;
-    auto it = h.cta_partial.find(r.cta_uid);
-    if (it != h.cta_partial.end() && it->second) keep[g] = 1;
-  }
-  for (size_t g = 0; g < h.th.size(); ++g) {
-    if (!keep[g]) continue;
-    const ThreadRec& r = h.th[g];
-    int tix = static_cast<int>(s.threads.size());
-    mm::ThreadPlace p;
-    p.name = "cta(" + std::to_string(r.cta[0]) + "," + std::to_string(r.cta[1]) + "," + std::to_string(r.cta[2]) +
-             ")/t(" + std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," +
-             std::to_string(r.tid[2]) + ")";
-    p.cta = static_cast<int>(r.cta_uid);
-    p.cluster = static_cast<int>(r.cluster);
-    p.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
-    s.threads.push_back(p);
-    s.po.emplace_back();
-    int base = static_cast<int>(s.events.size());
-    size_t next_any = 0;
-    for (size_t k = 0; k < r.events.size(); ++k) {
-      mm::Event e = r.events[k];
-      if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
-      run.any_value.resize(s.events.size() + 1, 0);
-      while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-      if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) run.any_value.back() = 1;
-      e.thread = tix;
-      if (e.rmw_pair >= 0) e.rmw_pair += base;
-      s.po.back().push_back(static_cast<int>(s.events.size()));
-      s.events.push_back(std::move(e));
-      run.sources.push_back(r.src[k]);
-    }
-  }
-  // Output bytes and where each communicating location lies in them.
-  run.any_value.resize(s.events.size(), 0);
-  run.buffers = buffers;
-  for (size_t i = 0; i < sh.locs.size(); ++i) {
-    const CommLoc& l = sh.locs[i];
-    for (size_t o = 0; o < out_base.size(); ++o) {
-      uint64_t base = out_base[o];
-      if (l.key >= base && l.key + l.size <= base + run.buffers[o].size())
-        run.placement.push_back({static_cast<int>(i), {o, l.key - base}});
-    }
-  }
-  return run;
-}
-
 }  // namespace
+
+// The witness of execution `ex`: the run's skeleton with each read of any
+// value given the value of the write it reads from (its event value is a
+// placeholder until an execution chooses its source).
+Witness witness_of(const Result::Run& r, const mm::Execution& ex) {
+  Witness w{r.skeleton, ex, r.sources};
+  for (size_t e = 0; e < w.skeleton.events.size(); ++e) {
+    mm::Event& ev = w.skeleton.events[e];
+    if (ev.kind == mm::EventKind::Read && ev.any_value && ex.rf[e] >= 0)
+      ev.value = w.skeleton.events[static_cast<size_t>(ex.rf[e])].value;
+  }
+  return w;
+}
 
 std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::Execution& ex) {
   std::vector<std::vector<uint8_t>> out = r.buffers;
@@ -134,231 +60,6 @@ std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::
 }
 
 namespace {
-
-// Rebuilds rmw pairs after barriers that never completed were skipped
-// (the two halves of an RMW are adjacent in program order).
-void fix_rmw(Result::Run& run) {
-  mm::Skeleton& s = run.skeleton;
-  for (const auto& po : s.po) {
-    for (size_t k = 0; k < po.size(); ++k) {
-      mm::Event& e = s.events[static_cast<size_t>(po[k])];
-      if (e.rmw_pair < 0) continue;
-      // Halves are adjacent in program order (read, then write).
-      if (e.kind == mm::EventKind::Read && k + 1 < po.size()) {
-        e.rmw_pair = po[k + 1];
-        s.events[static_cast<size_t>(po[k + 1])].rmw_pair = po[k];
-      }
-    }
-  }
-}
-
-// An execution of a run's skeleton where every read reads from a write of
-// the value the run gave it (the engine chooses rf over all writes).
-bool reads_their_values(const Result::Run& r, const mm::Execution& ex) {
-  const mm::Skeleton& s = r.skeleton;
-  for (size_t e = 0; e < s.events.size(); ++e) {
-    if (s.events[e].kind != mm::EventKind::Read) continue;
-    int w = ex.rf[e];
-    if (w < 0) return false;
-    if (s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
-  }
-  return true;
-}
-
-// Calls f() once per valuation of the run's reads of any value (each takes
-// the initial value or a value some write of the run stores there); the
-// engine matches rf by value, so each valuation is decided on its own.
-template <class F>
-void for_each_valuation(Result::Run& r, F&& f) {
-  mm::Skeleton& s = r.skeleton;
-  std::vector<size_t> wild;
-  std::vector<std::vector<uint64_t>> cands;
-  for (size_t e = 0; e < s.events.size(); ++e) {
-    if (!r.any_value[e]) continue;
-    const int ph = s.physical(static_cast<int>(e));
-    std::set<uint64_t> vals{s.locations[static_cast<size_t>(ph)].init};
-    for (size_t w = 0; w < s.events.size(); ++w)
-      if (s.events[w].kind == mm::EventKind::Write && s.physical(static_cast<int>(w)) == ph) vals.insert(s.events[w].value);
-    wild.push_back(e);
-    cands.emplace_back(vals.begin(), vals.end());
-  }
-  std::vector<size_t> idx(wild.size(), 0);
-  for (;;) {
-    for (size_t i = 0; i < wild.size(); ++i) s.events[wild[i]].value = cands[i][idx[i]];
-    if (!f()) return;
-    size_t i = 0;
-    while (i < idx.size() && ++idx[i] == cands[i].size()) idx[i++] = 0;
-    if (i == idx.size()) return;
-  }
-}
-
-// What one unit (explore.hpp: a CTA, or the whole grid) did in one launch:
-// its threads' records, barrier facts, warp collectives and the output
-// bytes it wrote deterministically.
-struct UnitTrace {
-  enum class St { Finished, Cut, Killed, Deadlock, Fault } st = St::Finished;
-  std::vector<std::pair<uint32_t, ThreadRec>> th;  // (gid, record)
-  std::map<uint32_t, bool> cta_partial;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
-  std::vector<std::pair<std::pair<size_t, size_t>, uint8_t>> det_bytes;  // ((output, offset), byte)
-  std::vector<std::vector<uint8_t>> buffers;  // the whole grid as one unit: the launch's output bytes
-  uint64_t writes = 0;
-  std::vector<int> proj;  // per communicating location: id of this trace's accesses there
-};
-
-// The composition of one trace per unit, as the launch that made these
-// choices in every unit would have recorded it.
-struct Composer {
-  const Shared& sh;
-  const std::vector<uint64_t>& out_base;
-  const std::vector<std::vector<uint8_t>>& init_out;  // initial output bytes
-  uint32_t nthreads;
-
-  Result::Run build(const std::vector<const UnitTrace*>& pick) const {
-    std::vector<ThreadRec> th(nthreads);
-    std::map<uint32_t, bool> partial;
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
-    std::vector<std::vector<uint8_t>> bufs = init_out;
-    for (const UnitTrace* u : pick) {
-      for (const auto& [g, r] : u->th) th[g] = r;
-      for (const auto& kv : u->cta_partial) partial.insert(kv);
-      for (const auto& kv : u->colls) colls.insert(kv);
-      if (!u->buffers.empty()) bufs = u->buffers;
-      for (const auto& [at, b] : u->det_bytes) bufs[at.first][at.second] = b;
-    }
-    Result::Run run = make_run(RunView{th, partial, colls}, sh, bufs, out_base);
-    fix_rmw(run);
-    return run;
-  }
-
-  // The accesses of the composition to communicating location `x` alone
-  // (with every location's initial write), but reads of any value: what
-  // the location check decides. The skeleton of build(pick) restricted to
-  // those events.
-  Result::Run project(const std::vector<const UnitTrace*>& pick, int x) const {
-    Result::Run p;
-    mm::Skeleton& q = p.skeleton;
-    for (size_t i = 0; i < sh.locs.size(); ++i) {
-      mm::Location l;
-      l.physical = static_cast<int>(i);
-      l.init = sh.locs[i].init;
-      l.size = sh.locs[i].size;
-      q.locations.push_back(l);
-      mm::Event e;
-      e.kind = mm::EventKind::Init;
-      e.loc = static_cast<int>(i);
-      e.value = l.init;
-      q.events.push_back(std::move(e));
-    }
-    p.any_value.assign(q.events.size(), 0);
-    for (const UnitTrace* u : pick)
-      for (const auto& [g, r] : u->th) {
-        int tix = -1;
-        size_t next_any = 0;
-        bool unpair = false;
-        for (size_t k = 0; k < r.events.size(); ++k) {
-          const mm::Event& ev = r.events[k];
-          if ((ev.kind != mm::EventKind::Read && ev.kind != mm::EventKind::Write) || ev.loc != x) continue;
-          while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-          if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
-            // A read of any value is left out (docs/outcomes.md: a subset of
-            // the events is still a necessary condition); its write half
-            // stays, as a plain write.
-            unpair = ev.rmw_pair >= 0;
-            continue;
-          }
-          if (tix < 0) {
-            tix = static_cast<int>(q.threads.size());
-            mm::ThreadPlace tp;
-            tp.cta = static_cast<int>(r.cta_uid);
-            tp.cluster = static_cast<int>(r.cluster);
-            tp.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
-            q.threads.push_back(tp);
-            q.po.emplace_back();
-          }
-          p.any_value.push_back(0);
-          q.po.back().push_back(static_cast<int>(q.events.size()));
-          q.events.push_back(ev);
-          q.events.back().thread = tix;
-          if (unpair && ev.kind == mm::EventKind::Write) q.events.back().rmw_pair = -1;
-          unpair = false;
-          q.events.back().label.clear();
-        }
-      }
-    fix_rmw(p);
-    return p;
-  }
-};
-
-// Some execution of `r` is consistent and reads the values the run read.
-bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim) {
-  // First a necessary condition without the engine: each read (but those
-  // of any value) has a write of its value at its location (the initial
-  // write included) to read from.
-  const mm::Skeleton& s = r.skeleton;
-  for (size_t e = 0; e < s.events.size(); ++e) {
-    const mm::Event& rd = s.events[e];
-    if (rd.kind != mm::EventKind::Read || rd.async_op >= 0 || (e < r.any_value.size() && r.any_value[e])) continue;
-    const int ph = s.physical(static_cast<int>(e));
-    bool src = false;
-    for (size_t w = 0; w < s.events.size() && !src; ++w) {
-      const mm::Event& wr = s.events[w];
-      src = (wr.kind == mm::EventKind::Write || wr.kind == mm::EventKind::Init) && wr.value == rd.value &&
-            s.physical(static_cast<int>(w)) == ph;
-    }
-    if (!src) return false;
-  }
-  bool any = false;
-  for_each_valuation(r, [&] {
-    engine.enumerate(r.skeleton, m, lim, [&](const mm::Execution& ex) {
-      any = reads_their_values(r, ex);
-      return !any;
-    });
-    return !any;
-  });
-  return any;
-}
-
-// What a trace does at location `loc`, as a key: the run's projection on
-// `loc` is a function of these keys of its units' traces (threads are
-// placed by their gid).
-std::string access_key(const UnitTrace& t, int loc) {
-  std::string k;
-  for (const auto& [g, r] : t.th) {
-    bool head = false;
-    size_t next_any = 0;
-    for (size_t i = 0; i < r.events.size(); ++i) {
-      const mm::Event& e = r.events[i];
-      if ((e.kind != mm::EventKind::Read && e.kind != mm::EventKind::Write) || e.loc != loc) continue;
-      while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < i) ++next_any;
-      const bool any = next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == i;
-      if (!head) k += "T" + std::to_string(g) + ":", head = true;
-      k += std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(e.value) + "," +
-           std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
-           std::to_string(static_cast<int>(e.proxy)) + "," +
-           (e.rmw_pair >= 0 ? "r" : "-") + (e.reduction ? "d" : "-") + (any ? "a" : "-") + ";";
-    }
-  }
-  return k;
-}
-
-// Calls f(pick) for each composition of one trace from each list, the first
-// list most significant (the order of the whole product's depth-first
-// search); stops when f returns false.
-template <class F>
-void for_each_composition(const std::vector<const std::vector<UnitTrace>*>& lists, F&& f) {
-  for (const auto* l : lists)
-    if (l->empty()) return;
-  std::vector<size_t> idx(lists.size(), 0);
-  std::vector<const UnitTrace*> pick(lists.size());
-  for (;;) {
-    for (size_t u = 0; u < lists.size(); ++u) pick[u] = &(*lists[u])[idx[u]];
-    if (!f(pick)) return;
-    size_t u = lists.size();
-    while (u > 0 && ++idx[u - 1] == lists[u - 1]->size()) idx[--u] = 0;
-    if (u == 0) return;
-  }
-}
 
 struct OutKey {
   std::vector<std::vector<uint8_t>> bytes;
@@ -765,23 +466,26 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     res.stats.max_events = std::max<uint64_t>(res.stats.max_events, run.skeleton.events.size());
     mm::Limits lim;
     if (opt.timeout_s > 0) lim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
-    for_each_valuation(run, [&] {
-      std::optional<mm::StaticRelations> st;
-      engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
-        const mm::Skeleton& s = run.skeleton;
-        if (!reads_their_values(run, ex)) return true;
-        ++res.stats.executions;
-        OutKey k{final_buffers(run, ex)};
-        Outcome& o = states[k];
-        o.buffers = k.bytes;
-        ++o.executions;
-        if (!o.witness) o.witness = Witness{s, ex, run.sources};
-        if (!st) st = mm::build_static(s, opt.model);
-        if (opt.races) find_races(run, *st, opt.model, ex, res.races);
-        return true;
-      });
+    std::optional<mm::StaticRelations> st;
+    engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
+      if (!reads_their_values(run, ex)) return true;
+      ++res.stats.executions;
+      OutKey k{final_buffers(run, ex)};
+      Outcome& o = states[k];
+      o.buffers = k.bytes;
+      ++o.executions;
+      if (!o.witness) o.witness = witness_of(run, ex);
+      if (!st) st = mm::build_static(run.skeleton, opt.model);
+      if (opt.races) find_races(run, *st, opt.model, ex, res.races);
       return true;
     });
+    if (debug) {
+      size_t nsc = 0;
+      for (const auto& e : run.skeleton.events) nsc += e.kind == mm::EventKind::Fence && e.order == mm::Order::SC;
+      std::fprintf(stderr, "decided run %llu: %zu events, %zu sc fences, %llu executions so far, %.3f s\n",
+                   (unsigned long long)res.stats.skeletons, run.skeleton.events.size(), nsc,
+                   (unsigned long long)res.stats.executions, elapsed());
+    }
   }
   for (auto& [k, o] : states) res.outcomes.push_back(std::move(o));
   res.runs = std::move(runs);

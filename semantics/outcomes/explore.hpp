@@ -21,8 +21,9 @@
 // final writes of the communicating locations.
 //
 // The read half of an atom.exch whose result register is dead makes no
-// choice (its write does not depend on it): the run is decided once per
-// value that location's writes of the run (or its initial value) give it.
+// choice (its write does not depend on it): its event is marked any_value,
+// and the engines take any write of its location as its source (one
+// decision per run, not one per value the location may hold).
 //
 // Loops: a backward jump after an iteration that made a choice (the first
 // pass included) is taken at most `unroll` times; a further one parks the
@@ -134,6 +135,10 @@ struct Result {
 
 // Throws InputError (spec/PTX), LimitError (timeout, limits).
 Result explore(const std::string& spec_path, mm::Engine& engine, const Options& opt);
+
+// Execution `ex` of run `r` as a witness: reads of any value show the value
+// of the write they read from.
+Witness witness_of(const Result::Run& r, const mm::Execution& ex);
 
 // The bytes of output `o` with the final values of execution `ex` of run `r`.
 std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::Execution& ex);

@@ -1,0 +1,244 @@
+// Runs from launch records, and the per-unit composition (compose.hpp).
+#include "semantics/outcomes/compose.hpp"
+
+#include <cstring>
+#include <set>
+
+namespace ptxcheck::outcomes {
+
+namespace {
+
+// Every communicating location of `sh` with its initial write, as the first
+// events of a run's skeleton; `labelled`: with names and source texts (for
+// witnesses), not needed by a location check.
+void add_init_events(Result::Run& run, const Shared& sh, bool labelled) {
+  mm::Skeleton& s = run.skeleton;
+  for (size_t i = 0; i < sh.locs.size(); ++i) {
+    mm::Location l;
+    if (labelled) l.name = sh.locs[i].name;
+    l.physical = static_cast<int>(i);
+    l.init = sh.locs[i].init;
+    l.size = sh.locs[i].size;
+    s.locations.push_back(l);
+    mm::Event e;
+    e.kind = mm::EventKind::Init;
+    e.loc = static_cast<int>(i);
+    e.value = l.init;
+    if (labelled) e.label = l.name + " = " + std::to_string(l.init);
+    s.events.push_back(std::move(e));
+    if (labelled) {
+      run.sources.emplace_back();
+      run.sources.back().text = s.events.back().label;
+    }
+  }
+}
+
+}  // namespace
+
+Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::vector<uint8_t>>& buffers,
+                     const std::vector<uint64_t>& out_base) {
+  Result::Run run;
+  run.colls = h.colls;
+  mm::Skeleton& s = run.skeleton;
+  add_init_events(run, sh, true);
+  // Threads that take part: those with a memory event, and every thread
+  // with events of a CTA where some barrier did not gather all live
+  // threads (then orders may chain through barrier-only threads).
+  std::vector<char> keep(h.th.size(), 0);
+  for (size_t g = 0; g < h.th.size(); ++g) {
+    const ThreadRec& r = h.th[g];
+    for (const auto& e : r.events)
+      if (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) keep[g] = 1;
+  }
+  for (size_t g = 0; g < h.th.size(); ++g) {
+    const ThreadRec& r = h.th[g];
+    if (!r.seen || r.events.empty()) continue;
+    auto it = h.cta_partial.find(r.cta_uid);
+    if (it != h.cta_partial.end() && it->second) keep[g] = 1;
+  }
+  for (size_t g = 0; g < h.th.size(); ++g) {
+    if (!keep[g]) continue;
+    const ThreadRec& r = h.th[g];
+    int tix = static_cast<int>(s.threads.size());
+    mm::ThreadPlace p;
+    p.name = "cta(" + std::to_string(r.cta[0]) + "," + std::to_string(r.cta[1]) + "," + std::to_string(r.cta[2]) +
+             ")/t(" + std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," + std::to_string(r.tid[2]) + ")";
+    p.cta = static_cast<int>(r.cta_uid);
+    p.cluster = static_cast<int>(r.cluster);
+    p.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
+    s.threads.push_back(p);
+    s.po.emplace_back();
+    int base = static_cast<int>(s.events.size());
+    size_t next_any = 0;
+    for (size_t k = 0; k < r.events.size(); ++k) {
+      mm::Event e = r.events[k];
+      if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
+      run.any_value.resize(s.events.size() + 1, 0);
+      while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
+      if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
+        run.any_value.back() = 1;
+        e.any_value = true;  // the engines take any write of the location as its source
+      }
+      e.thread = tix;
+      if (e.rmw_pair >= 0) e.rmw_pair += base;
+      s.po.back().push_back(static_cast<int>(s.events.size()));
+      s.events.push_back(std::move(e));
+      run.sources.push_back(r.src[k]);
+    }
+  }
+  // Output bytes and where each communicating location lies in them.
+  run.any_value.resize(s.events.size(), 0);
+  run.buffers = buffers;
+  for (size_t i = 0; i < sh.locs.size(); ++i) {
+    const CommLoc& l = sh.locs[i];
+    for (size_t o = 0; o < out_base.size(); ++o) {
+      uint64_t base = out_base[o];
+      if (l.key >= base && l.key + l.size <= base + run.buffers[o].size())
+        run.placement.push_back({static_cast<int>(i), {o, l.key - base}});
+    }
+  }
+  return run;
+}
+
+// Rebuilds rmw pairs after barriers that never completed were skipped
+// (the two halves of an RMW are adjacent in program order).
+void fix_rmw(Result::Run& run) {
+  mm::Skeleton& s = run.skeleton;
+  for (const auto& po : s.po) {
+    for (size_t k = 0; k < po.size(); ++k) {
+      mm::Event& e = s.events[static_cast<size_t>(po[k])];
+      if (e.rmw_pair < 0) continue;
+      // Halves are adjacent in program order (read, then write).
+      if (e.kind == mm::EventKind::Read && k + 1 < po.size()) {
+        e.rmw_pair = po[k + 1];
+        s.events[static_cast<size_t>(po[k + 1])].rmw_pair = po[k];
+      }
+    }
+  }
+}
+
+// An execution of a run's skeleton where every read reads from a write of
+// the value the run gave it (the engine chooses rf over all writes). A read
+// of any value (explore.hpp) may read from any write of its location.
+bool reads_their_values(const Result::Run& r, const mm::Execution& ex) {
+  const mm::Skeleton& s = r.skeleton;
+  for (size_t e = 0; e < s.events.size(); ++e) {
+    if (s.events[e].kind != mm::EventKind::Read) continue;
+    int w = ex.rf[e];
+    if (w < 0) return false;
+    if (s.events[e].any_value) continue;
+    if (s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
+  }
+  return true;
+}
+
+Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
+  std::vector<ThreadRec> th(nthreads);
+  std::map<uint32_t, bool> partial;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
+  std::vector<std::vector<uint8_t>> bufs = init_out;
+  for (const UnitTrace* u : pick) {
+    for (const auto& [g, r] : u->th) th[g] = r;
+    for (const auto& kv : u->cta_partial) partial.insert(kv);
+    for (const auto& kv : u->colls) colls.insert(kv);
+    if (!u->buffers.empty()) bufs = u->buffers;
+    for (const auto& [at, b] : u->det_bytes) bufs[at.first][at.second] = b;
+  }
+  Result::Run run = make_run(RunView{th, partial, colls}, sh, bufs, out_base);
+  fix_rmw(run);
+  return run;
+}
+
+Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x) const {
+  Result::Run p;
+  mm::Skeleton& q = p.skeleton;
+  add_init_events(p, sh, false);
+  p.any_value.assign(q.events.size(), 0);
+  for (const UnitTrace* u : pick)
+    for (const auto& [g, r] : u->th) {
+      int tix = -1;
+      size_t next_any = 0;
+      bool unpair = false;
+      for (size_t k = 0; k < r.events.size(); ++k) {
+        const mm::Event& ev = r.events[k];
+        if ((ev.kind != mm::EventKind::Read && ev.kind != mm::EventKind::Write) || ev.loc != x) continue;
+        while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
+        if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
+          // A read of any value is left out (docs/outcomes.md: a subset of
+          // the events is still a necessary condition); its write half
+          // stays, as a plain write.
+          unpair = ev.rmw_pair >= 0;
+          continue;
+        }
+        if (tix < 0) {
+          tix = static_cast<int>(q.threads.size());
+          mm::ThreadPlace tp;
+          tp.cta = static_cast<int>(r.cta_uid);
+          tp.cluster = static_cast<int>(r.cluster);
+          tp.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
+          q.threads.push_back(tp);
+          q.po.emplace_back();
+        }
+        p.any_value.push_back(0);
+        q.po.back().push_back(static_cast<int>(q.events.size()));
+        q.events.push_back(ev);
+        q.events.back().thread = tix;
+        if (unpair && ev.kind == mm::EventKind::Write) q.events.back().rmw_pair = -1;
+        unpair = false;
+        q.events.back().label.clear();
+      }
+    }
+  fix_rmw(p);
+  return p;
+}
+
+// Some execution of `r` is consistent and reads the values the run read.
+bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim) {
+  // First a necessary condition without the engine: each read (but those
+  // of any value) has a write of its value at its location (the initial
+  // write included) to read from.
+  const mm::Skeleton& s = r.skeleton;
+  for (size_t e = 0; e < s.events.size(); ++e) {
+    const mm::Event& rd = s.events[e];
+    if (rd.kind != mm::EventKind::Read || rd.async_op >= 0 || (e < r.any_value.size() && r.any_value[e])) continue;
+    const int ph = s.physical(static_cast<int>(e));
+    bool src = false;
+    for (size_t w = 0; w < s.events.size() && !src; ++w) {
+      const mm::Event& wr = s.events[w];
+      src = (wr.kind == mm::EventKind::Write || wr.kind == mm::EventKind::Init) && wr.value == rd.value &&
+            s.physical(static_cast<int>(w)) == ph;
+    }
+    if (!src) return false;
+  }
+  bool any = false;
+  engine.enumerate(r.skeleton, m, lim, [&](const mm::Execution& ex) {
+    any = reads_their_values(r, ex);
+    return !any;
+  });
+  return any;
+}
+
+// What a trace does at location `loc`, as a key: the run's projection on
+// `loc` is a function of these keys of its units' traces (threads are
+// placed by their gid).
+std::string access_key(const UnitTrace& t, int loc) {
+  std::string k;
+  for (const auto& [g, r] : t.th) {
+    bool head = false;
+    size_t next_any = 0;
+    for (size_t i = 0; i < r.events.size(); ++i) {
+      const mm::Event& e = r.events[i];
+      if ((e.kind != mm::EventKind::Read && e.kind != mm::EventKind::Write) || e.loc != loc) continue;
+      while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < i) ++next_any;
+      const bool any = next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == i;
+      if (!head) k += "T" + std::to_string(g) + ":", head = true;
+      k += std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(e.value) + "," +
+           std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
+           std::to_string(static_cast<int>(e.proxy)) + "," + (e.rmw_pair >= 0 ? "r" : "-") + (e.reduction ? "d" : "-") +
+           (any ? "a" : "-") + ";";
+    }
+  }
+  return k;
+}
+
+}  // namespace ptxcheck::outcomes

@@ -1,0 +1,97 @@
+// Internal to semantics/outcomes: a run (one skeleton for the engine) built
+// from a launch's records, and the per-unit composition of docs/outcomes.md
+// "How the search scales": each unit (a CTA, or the whole grid) is explored
+// on its own and whole-grid runs are rebuilt as one trace per unit.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memmodel/engine.hpp"
+#include "semantics/outcomes/explore.hpp"
+#include "semantics/outcomes/hook_impl.hpp"
+
+namespace ptxcheck::outcomes {
+
+// One finished (or parked) launch turned into a skeleton: the threads with
+// memory events, their events in program order, barriers of those threads.
+// The threads, barrier facts and warp collectives of one run (a launch, or a
+// composition of units' traces).
+struct RunView {
+  const std::vector<ThreadRec>& th;
+  const std::map<uint32_t, bool>& cta_partial;
+  const std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>>& colls;
+};
+
+Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::vector<uint8_t>>& buffers,
+                     const std::vector<uint64_t>& out_base);
+
+// Rebuilds rmw pairs after barriers that never completed were skipped
+// (the two halves of an RMW are adjacent in program order).
+void fix_rmw(Result::Run& run);
+
+// An execution of a run's skeleton where every read reads from a write of
+// the value the run gave it (the engine chooses rf over all writes). A read
+// of any value (explore.hpp) may read from any write of its location.
+bool reads_their_values(const Result::Run& r, const mm::Execution& ex);
+
+// What one unit (explore.hpp: a CTA, or the whole grid) did in one launch:
+// its threads' records, barrier facts, warp collectives and the output
+// bytes it wrote deterministically.
+struct UnitTrace {
+  enum class St { Finished, Cut, Killed, Deadlock, Fault } st = St::Finished;
+  std::vector<std::pair<uint32_t, ThreadRec>> th;  // (gid, record)
+  std::map<uint32_t, bool> cta_partial;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
+  std::vector<std::pair<std::pair<size_t, size_t>, uint8_t>> det_bytes;  // ((output, offset), byte)
+  std::vector<std::vector<uint8_t>> buffers;  // the whole grid as one unit: the launch's output bytes
+  uint64_t writes = 0;
+  std::vector<int> proj;  // per communicating location: id of this trace's accesses there
+};
+
+// The composition of one trace per unit, as the launch that made these
+// choices in every unit would have recorded it.
+struct Composer {
+  const Shared& sh;
+  const std::vector<uint64_t>& out_base;
+  const std::vector<std::vector<uint8_t>>& init_out;  // initial output bytes
+  uint32_t nthreads;
+
+  Result::Run build(const std::vector<const UnitTrace*>& pick) const;
+
+  // The accesses of the composition to communicating location `x` alone
+  // (with every location's initial write), but reads of any value: what
+  // the location check decides. The skeleton of build(pick) restricted to
+  // those events.
+  Result::Run project(const std::vector<const UnitTrace*>& pick, int x) const;
+};
+
+// Some execution of `r` is consistent and reads the values the run read.
+bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim);
+
+// What a trace does at location `loc`, as a key: the run's projection on
+// `loc` is a function of these keys of its units' traces (threads are
+// placed by their gid).
+std::string access_key(const UnitTrace& t, int loc);
+
+// Calls f(pick) for each composition of one trace from each list, the first
+// list most significant (the order of the whole product's depth-first
+// search); stops when f returns false.
+template <class F>
+void for_each_composition(const std::vector<const std::vector<UnitTrace>*>& lists, F&& f) {
+  for (const auto* l : lists)
+    if (l->empty()) return;
+  std::vector<size_t> idx(lists.size(), 0);
+  std::vector<const UnitTrace*> pick(lists.size());
+  for (;;) {
+    for (size_t u = 0; u < lists.size(); ++u) pick[u] = &(*lists[u])[idx[u]];
+    if (!f(pick)) return;
+    size_t u = lists.size();
+    while (u > 0 && ++idx[u - 1] == lists[u - 1]->size()) idx[--u] = 0;
+    if (u == 0) return;
+  }
+}
+
+}  // namespace ptxcheck::outcomes
