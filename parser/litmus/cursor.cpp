@@ -259,6 +259,15 @@ Cond parse_or(Cursor& c, int depth) {
 
 }  // namespace
 
+int place_id(Cursor& c, size_t at, const std::string& lvl, uint64_t n) {
+  // A CTA without a cluster is the cluster cta + 1000 * gpu (the front
+  // ends), so CTA and GPU ids stay under 1000; the others are bounded to
+  // fit an int.
+  const uint64_t most = lvl == "cta" || lvl == "gpu" ? 999 : 999999;
+  if (n > most) c.fail_at(at, lvl + " id " + std::to_string(n) + " out of range (at most " + std::to_string(most) + ")");
+  return static_cast<int>(n);
+}
+
 void check_reg_inits(Cursor& c, const Test& t, const std::vector<size_t>& init_at) {
   for (size_t i = 0; i < t.reg_inits.size() && i < init_at.size(); ++i)
     if (t.reg_inits[i].thread >= static_cast<int>(t.threads.size()))

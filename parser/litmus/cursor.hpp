@@ -61,6 +61,9 @@ class Cursor {
 void parse_condition(Cursor& c, Test& t);
 // Register initialisations (at the offsets init_at) must name threads of t.
 void check_reg_inits(Cursor& c, const Test& t, const std::vector<size_t>& init_at);
+// The id `n` of a thread's place at level `lvl` (cta, cluster, gpu, warp),
+// written at offset `at`: an error there if it is out of range.
+int place_id(Cursor& c, size_t at, const std::string& lvl, uint64_t n);
 
 // How a dialect spells registers: Dat3M's `r<N>`, the native format's
 // `%name`. `shape` appears in error messages.

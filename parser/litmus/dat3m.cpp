@@ -376,13 +376,7 @@ Test parse_dat3m(std::string_view text, const std::string& file) {
       while (true) {
         size_t la = h.off();
         std::string lvl = h.ident("cta, cluster or gpu");
-        uint64_t n64 = h.number();
-        // A CTA without a cluster is the cluster cta + 1000 * gpu (below), so
-        // CTA and GPU ids stay under 1000; the others are bounded to fit an int.
-        const uint64_t most = lvl == "cta" || lvl == "gpu" ? 999 : 999999;
-        if (n64 > most)
-          h.fail_at(la, lvl + " id " + std::to_string(n64) + " out of range (at most " + std::to_string(most) + ")");
-        int n = static_cast<int>(n64);
+        int n = place_id(h, la, lvl, h.number());
         if (lvl == "cta") th.place.cta = n;
         else if (lvl == "cluster") th.place.cluster = n;
         else if (lvl == "gpu") th.place.gpu = n;

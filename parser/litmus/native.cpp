@@ -290,13 +290,7 @@ void parse_thread(Cursor& c, Test& t) {
     do {
       size_t la = c.off();
       std::string lvl = c.ident("cta, cluster, gpu or warp");
-      uint64_t n64 = c.number();
-      // A CTA without a cluster is the cluster cta + 1000 * gpu (below), so
-      // CTA and GPU ids stay under 1000; the others are bounded to fit an int.
-      const uint64_t most = lvl == "cta" || lvl == "gpu" ? 999 : 999999;
-      if (n64 > most)
-        c.fail_at(la, lvl + " id " + std::to_string(n64) + " out of range (at most " + std::to_string(most) + ")");
-      int n = static_cast<int>(n64);
+      int n = place_id(c, la, lvl, c.number());
       if (lvl == "cta") th.place.cta = n;
       else if (lvl == "cluster") th.place.cluster = n;
       else if (lvl == "gpu") th.place.gpu = n;
