@@ -351,24 +351,27 @@ SHIM_API CUresult cuMemcpyAtoH_v2(void* dst, CUarray src, size_t off, size_t n) 
   });
 }
 
-SHIM_API CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n) {
+namespace {
+
+// A copy between `n` bytes of device memory at `dev` and an array's bytes
+// from offset `off`, in the direction `to_array` says.
+CUresult copy_array_device(CUarray a, size_t off, CUdeviceptr dev, size_t n, bool to_array) {
   return with_ctx([&](State& s) {
     uint8_t* p = nullptr;
-    if (CUresult r = array_bytes(s, dst, off, n, p)) return r;
-    uint8_t* q = n ? s.session->host_bytes(src, n) : p;
+    if (CUresult r = array_bytes(s, a, off, n, p)) return r;
+    uint8_t* q = n ? s.session->host_bytes(dev, n) : p;
     if (!q) return CUDA_ERROR_INVALID_VALUE;
-    if (n) std::memmove(p, q, n);
+    if (n) std::memmove(to_array ? p : q, to_array ? q : p, n);
     return CUDA_SUCCESS;
   });
 }
 
+}  // namespace
+
+SHIM_API CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n) {
+  return copy_array_device(dst, off, src, n, true);
+}
+
 SHIM_API CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n) {
-  return with_ctx([&](State& s) {
-    uint8_t* p = nullptr;
-    if (CUresult r = array_bytes(s, src, off, n, p)) return r;
-    uint8_t* q = n ? s.session->host_bytes(dst, n) : p;
-    if (!q) return CUDA_ERROR_INVALID_VALUE;
-    if (n) std::memmove(q, p, n);
-    return CUDA_SUCCESS;
-  });
+  return copy_array_device(src, off, dst, n, false);
 }
