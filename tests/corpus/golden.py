@@ -48,10 +48,7 @@ import subprocess
 import sys
 
 # (case, part) -> why the check cannot pass yet. case "*" means every case.
-PENDING = {
-    ("cas_lock_counter_2x2", "outcomes"): "too slow: the CTAs are explored apart and composed (2 s), but "
-    "the engine decides the 1,125 composed runs (8 fence.sc each) at about 0.5 s of CPU each",
-}
+PENDING: dict[tuple[str, str], str] = {}
 TIMEOUT_S = 60
 # A pending check gets less: it only has to show that it still fails (an
 # XPASS within this shorter limit is reported); running two known-slow cases
