@@ -4,6 +4,7 @@
 // 2 invalid input or usage; 3 a resource limit (--timeout, path and value
 // limits).
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 
 #include "checker/commands.hpp"
@@ -13,11 +14,50 @@
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::cli {
+namespace {
+
+// Without --unroll: explore with bound 1, then 2, 3, ... while the bound cut
+// a path with a consistent prefix (bound_hit), so that a counted loop over
+// the grid (a last block summing the partials of every CTA) is explored to
+// its end. Deepening stops at bound 8, or when the last exploration took
+// more than 10 s, or when the next one exceeds its share of the time (the
+// rest of --timeout, else 30 s): then the deepest finished exploration is
+// the answer, with bound_hit and its bound in the report. The first one
+// obeys --timeout as a given --unroll does.
+outcomes::Result explore_deepening(const std::string& spec_path, mm::Engine& engine, outcomes::Options opt,
+                                   int unroll) {
+  using Clock = std::chrono::steady_clock;
+  constexpr int kMaxAuto = 8;
+  constexpr double kStepS = 10, kNextS = 30;
+  opt.unroll = unroll < 0 ? 1 : unroll;
+  const double limit = opt.timeout_s;
+  const auto start = Clock::now();
+  auto t0 = start;
+  outcomes::Result r = outcomes::explore(spec_path, engine, opt);
+  if (unroll >= 0) return r;
+  while (r.bound_hit && opt.unroll < kMaxAuto) {
+    const auto now = Clock::now();
+    const double last = std::chrono::duration<double>(now - t0).count();
+    const double used = std::chrono::duration<double>(now - start).count();
+    if (last > kStepS || (limit > 0 && used >= limit)) break;
+    opt.unroll += 1;
+    opt.timeout_s = limit > 0 ? limit - used : kNextS;
+    t0 = now;
+    try {
+      r = outcomes::explore(spec_path, engine, opt);
+    } catch (const LimitError&) {
+      break;  // keep the deepest finished exploration
+    }
+  }
+  return r;
+}
+
+}  // namespace
 
 int cmd_outcomes(const Args& args) {
   std::string spec_path, model = "ptx75", engine_name = "enum", exists, forall, state, races = "default";
   bool json = false, explain = false;
-  int unroll = 1;
+  int unroll = -1;  // not given: deepen (below)
   double timeout = 0;
   CLI::App app{"Every final state of a launch's outputs that the PTX memory model permits (docs/outcomes.md).",
                "ptxcheck outcomes"};
@@ -26,7 +66,9 @@ int cmd_outcomes(const Args& args) {
   app.add_option("--model", model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
   app.add_option("--engine", engine_name, "enum (default) or z3");
   app.add_option("--timeout", timeout, "seconds (0 = none); exit 3 when exceeded")->check(CLI::Range(0.0, 1e6));
-  app.add_option("--unroll", unroll, "times a loop's backward jump may be taken after an iteration that made a choice")
+  app.add_option("--unroll", unroll,
+                 "times a loop's backward jump may be taken after an iteration that made a choice (default: 1, "
+                 "then deeper while the bound cuts paths, up to 8)")
       ->check(CLI::Range(0, 64));
   app.add_flag("--explain", explain, "a witness execution for each outcome (with --state: for that state)");
   app.add_option("--state", state, "with --explain: the state to explain, e.g. 'out[0]=0'");
@@ -49,7 +91,6 @@ int cmd_outcomes(const Args& args) {
   if (!exists.empty() && !forall.empty())
     return usage_error(app.get_name(), args, "give --exists or --forall, not both", "--forall");
   if (!state.empty() && !explain) explain = true;
-  opt.unroll = unroll;
   opt.timeout_s = timeout;
   // --state explains an unreached state with the candidate executions of
   // every launch: keep the ones the composition check would skip.
@@ -61,7 +102,7 @@ int cmd_outcomes(const Args& args) {
   if (!exists.empty()) cond = parse_buf_cond(exists, spec, "--exists");
   if (!forall.empty()) cond = parse_buf_cond(forall, spec, "--forall");
   if (!state.empty()) st = parse_buf_cond(state, spec, "--state");
-  outcomes::Result r = outcomes::explore(spec_path, *engine, opt);
+  outcomes::Result r = explore_deepening(spec_path, *engine, opt, unroll);
   ReportOptions ro;
   ro.model = opt.model;
   ro.json = json;

@@ -133,7 +133,8 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
     s << "}";
   }
   s << (r.outcomes.empty() ? "],\n" : "\n  ],\n");
-  s << "  \"complete\": " << (r.complete ? "true" : "false") << ",\n  \"bound_hit\": " << (r.bound_hit ? "true" : "false")
+  s << "  \"complete\": " << (r.complete ? "true" : "false") << ",\n  \"unroll\": " << r.unroll
+    << ",\n  \"bound_hit\": " << (r.bound_hit ? "true" : "false")
     << ",\n  \"races\": [";
   for (size_t i = 0; i < r.races.size(); ++i) {
     const auto& x = r.races[i];
@@ -176,7 +177,8 @@ std::string outcomes_text(const outcomes::Result& r, const ReportOptions& o) {
     if (o.explain && !o.state && oc.witness) s << " witness:\n" << witness_text(r, *oc.witness);
   }
   if (r.bound_hit)
-    s << "the loop bound cut paths (" << r.stats.cut << "): outcomes beyond --unroll may be missing\n";
+    s << "the loop bound cut paths (" << r.stats.cut << ") at --unroll " << r.unroll
+      << ": outcomes beyond it may be missing\n";
   for (const auto& x : r.races)
     s << r.ptx_file << ":" << x.second.line << ":" << x.second.col << ": " << race_severity(x, o) << ": " << race_kind(x)
       << ": " << x.location << ": " << (x.second_write ? "write" : "read") << " (" << where(x.second) << ") and "

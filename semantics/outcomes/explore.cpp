@@ -413,6 +413,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   // unit; the later units did not run) has a consistent execution whose
   // reads read their values.
   res.bound_hit = false;
+  res.unroll = opt.unroll;
   for (uint32_t k = 0; k < nunits && !res.bound_hit; ++k) {
     std::vector<UnitTrace> cuts;
     for (const UnitTrace& t : traces[k])

@@ -113,6 +113,7 @@ struct Result {
   std::string ptx_file;
   std::vector<Outcome> outcomes;  // sorted by value, each distinct state once
   bool complete = true, bound_hit = false;
+  int unroll = 1;  // the loop bound explored (Options::unroll)
   std::vector<Race> races;
   Stats stats;
   // Every finished run's skeleton with the machine's final output bytes

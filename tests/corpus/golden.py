@@ -9,7 +9,8 @@ PATH is a golden file or a folder searched for goldens. Kinds:
 
   NAME.outcomes.json  beside the launch spec NAME.json (corpus/outcomes/):
     part "outcomes": `ptxcheck outcomes --json OPTIONS SPEC` must list
-      exactly the golden's outcome set, with its `complete` and `bound_hit`,
+      exactly the golden's outcome set, with its `complete` and `bound_hit`
+      (and `unroll`, the bound explored, where the golden gives it),
       and report races iff the golden says `races`;
     part "run": `ptxcheck run --json SPEC` must end with outputs that are one
       of the golden's outcomes and report a data race iff `run_races`.
@@ -168,8 +169,8 @@ def check_outcomes(exe, folder, golden, spec, ptx_lines):
     want = sorted(canon(o) for o in golden["outcomes"])
     if got != want:
         return f"outcomes {got} != expected {want}"
-    for key in ("complete", "bound_hit"):
-        if j.get(key) != golden[key]:
+    for key in ("complete", "bound_hit", "unroll"):
+        if key in golden and j.get(key) != golden[key]:
             return f"{key} is {j.get(key)}, expected {golden[key]}"
     races = j.get("races", [])
     if bool(races) != golden["races"]:
