@@ -332,8 +332,19 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
 
 bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t v) {
   ThreadRec& r = rec(t, c);
-  ++r.side;
   int li = comm_loc(a);
+  // An atomic that writes back the value it read (atomicAdd(p, 0), an
+  // atomicOr of 0, a CAS that stores its compare value) leaves the state as
+  // it was: a spin iteration whose only writes are such RMWs is redundant
+  // like one that only reads (back_jump). Dropping it loses no final state:
+  // the RMW's readers can read its source instead (the same value, with
+  // nothing co-between, 8.10.3), which removes observation and causality
+  // edges but adds none, so the execution without it is consistent too
+  // (docs/outcomes.md "Loops").
+  const bool idempotent = li >= 0 && a.kind == HookKind::RmwWrite && a.in->op == IrOp::Atom && r.pending_rmw >= 0 &&
+                          r.events[static_cast<size_t>(r.pending_rmw)].value == v &&
+                          (r.any_value.empty() || r.any_value.back() != r.pending_rmw);
+  if (!idempotent) ++r.side;
   if (li < 0) {
     if (a.kind == HookKind::RmwWrite && r.pending_rmw >= 0) {
       // The read half was communicating but this half is not: sizes differ.
