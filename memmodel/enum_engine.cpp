@@ -14,7 +14,7 @@
 #include "memmodel/fence_sc.hpp"
 #include "memmodel/relations.hpp"
 #include "memmodel/static_relations.hpp"
-#include "parser/diagnostic.hpp"
+#include "support/error.hpp"
 
 namespace ptxcheck::mm {
 namespace {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "memmodel/z3_encode.hpp"
-#include "parser/diagnostic.hpp"
+#include "support/error.hpp"
 
 namespace ptxcheck::mm {
 namespace z3e {
