@@ -1,0 +1,251 @@
+// Internals of the symbolic thread executor (trace_exec.hpp), shared by
+// trace_exec.cpp (plain accesses, control flow, the step loop) and
+// trace_exec_async.cpp (asynchronous operations: bulk and cp.async groups,
+// mbarrier waits, cp.async{.bulk} copies, st.async/red.async). Not an
+// interface for other code.
+#pragma once
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memmodel/names.hpp"
+#include "semantics/interp/trace_exec.hpp"
+#include "support/error.hpp"
+
+namespace ptxcheck::interp::trace_detail {
+
+using Deps = std::vector<int>;  // sorted local event indices
+
+inline void merge(Deps& into, const Deps& from) {
+  if (from.empty()) return;
+  Deps out;
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
+  into = std::move(out);
+}
+
+inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+inline uint64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return v;
+  uint64_t m = 1ull << (bits - 1);
+  v &= (1ull << bits) - 1;
+  return (v ^ m) - m;
+}
+
+// PTX ISA 8.4 Operation types: an RMW's read half carries the acquire part
+// of its order and its write half the release part.
+inline std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
+  switch (o) {
+    case mm::Order::AcqRel:
+    case mm::Order::SC: return {mm::Order::Acquire, mm::Order::Release};
+    case mm::Order::Acquire: return {mm::Order::Acquire, mm::Order::Relaxed};
+    case mm::Order::Release: return {mm::Order::Relaxed, mm::Order::Release};
+    default: return {o, o};
+  }
+}
+
+struct Range {
+  uint32_t begin = 0, end = 0;
+};
+
+struct State {
+  uint32_t pc = 0;
+  std::vector<uint64_t> regs;
+  std::vector<Deps> deps;
+  Deps ctrl;                           // reads the control flow depends on so far
+  std::map<uint32_t, int> back_jumps;  // branch pc -> times taken
+  struct Arrival {
+    size_t events = 0;
+    std::vector<uint64_t> regs;
+    std::vector<Deps> deps;
+  };
+  std::map<uint32_t, Arrival> arrivals;                // per loop head: the state at the last arrival
+  std::map<uint64_t, std::pair<uint8_t, Deps>> local;  // the thread's own bytes (.local, frame)
+  size_t writes = 0;
+  int po_events = 0;  // events in program order so far (not of asynchronous operations)
+  // Asynchronous operations not yet committed, and committed groups not yet
+  // waited for (PTX ISA 9.7.9.25.1.1): bulk and non-bulk apart.
+  std::vector<int> bulk_open, cp_open;
+  std::vector<std::vector<int>> bulk_groups, cp_groups;
+  ThreadTrace tr;
+};
+
+class Tracer {
+ public:
+  Tracer(const Program& prog, uint32_t func, const TraceEnv& env, const TraceLimits& lim);
+
+  ThreadPaths run(std::vector<uint64_t> regs) {
+    State s;
+    s.pc = r_.begin;
+    regs.resize(fn_.nregs, 0);
+    s.regs = std::move(regs);
+    s.deps.resize(fn_.nregs);
+    step(std::move(s));
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void fail(const Inst& in, const std::string& msg) const {
+    throw InputError(prog_.file, SourcePos{in.line, in.col}, msg);
+  }
+
+  uint64_t val(const State& s, const Opnd& o) const {
+    switch (o.kind) {
+      case Opnd::Reg: {
+        uint64_t v = s.regs[o.slot];
+        return o.negate ? !v : v;
+      }
+      case Opnd::Imm: return o.imm;
+      case Opnd::Special: return env_.sreg(o.sreg);
+      case Opnd::FrameAddr: return o.imm;  // the frame starts at local address 0
+      case Opnd::None: return 0;
+    }
+    return 0;
+  }
+  void deps_of(const State& s, const Opnd& o, Deps& d) const {
+    if (o.kind == Opnd::Reg) merge(d, s.deps[o.slot]);
+  }
+  void put(State& s, const Opnd& d, uint64_t v, unsigned width, Deps deps) const {
+    if (d.kind != Opnd::Reg) return;
+    s.regs[d.slot] = v & wmask(width);
+    s.deps[d.slot] = std::move(deps);
+  }
+  unsigned reg_width(const Opnd& d) const { return d.kind == Opnd::Reg ? fn_.reg_width[d.slot] : 64; }
+
+  uint64_t address(const State& s, const Inst& in, Deps& d) const {
+    uint64_t a = static_cast<uint64_t>(in.addr.off);
+    if (in.addr.base == Addr::Reg) {
+      a = in.addr.wrap(a + s.regs[in.addr.slot]);
+      merge(d, s.deps[in.addr.slot]);
+    }
+    return a;
+  }
+
+  // Local (own) memory: the address space of the access, and whether it is local.
+  static bool is_local(Space sp, uint64_t a) {
+    return sp == Space::Local || (sp == Space::Generic && a >= kLocalWin && a < kLocalWin + kWinSize);
+  }
+  static uint64_t local_off(Space sp, uint64_t a) { return sp == Space::Local ? a : a - kLocalWin; }
+
+  int push(State& s, mm::Event e, uint32_t pc);
+
+  mm::Event access(const Inst& in, mm::EventKind k, mm::Order o, int loc) const {
+    mm::Event e;
+    e.kind = k;
+    e.order = o;
+    e.scope = in.scope;
+    e.loc = loc;
+    return e;
+  }
+
+  void finish(State& s);
+
+  // A loop iteration that only loaded (no write, RMW, fence or barrier) and
+  // returns to its head with the same live registers (values and deps) is
+  // redundant: the path that skipped it reaches the same states with a
+  // subset of the events, and dropping plain reads never makes a consistent
+  // execution inconsistent (they only add rf/fr/causality constraints).
+  bool subsumed(const State& s, uint32_t head) const;
+
+  // The read of a load or atom/red: forks the state over the location's
+  // values; `apply` finishes the instruction for one value.
+  template <class F>
+  void fork_read(State& s, int loc, F&& apply) {
+    const std::vector<uint64_t>& vals = env_.values(loc);
+    for (size_t k = 0; k + 1 < vals.size(); ++k) {
+      State f = s;
+      apply(f, vals[k]);
+      ++f.pc;
+      step(std::move(f));
+    }
+    apply(s, vals.back());
+  }
+
+  void load(State& s, const Inst& in);
+
+  void store(State& s, const Inst& in);
+
+  // atom/red (PTX ISA 9.7.13.5-6): a read and, unless a cas fails, a write
+  // of arith::atom_apply's value, paired as one atomic operation.
+  void rmw(State& s, const Inst& in);
+
+  // commit_group / wait_group (Nop modes, lower_sync.cpp; PTX ISA
+  // 9.7.9.25.1.1): a commit makes the pending operations a group; a wait
+  // for all but the N most recent groups completes theirs before the
+  // thread's later events (with .read only their reads).
+  void group_op(State& s, const Inst& in);
+
+  // mbarrier.try_wait / test_wait (PTX ISA 9.7.13.15.16): a read of the
+  // mbarrier location with the instruction's order (.acquire by default)
+  // and scope. Its value counts the completed phases: the .parity form
+  // returns whether the phase of that parity completed last, the state
+  // form whether more than `state` phases have completed.
+  void mbar_wait(State& s, const Inst& in);
+
+  // cp.async / cp.async.bulk (PTX ISA 8.9.1.1, 9.7.9.25): an asynchronous
+  // operation that reads its source and writes its destination location by
+  // location, outside program order; a bulk copy's completion is followed
+  // by an implicit generic-async proxy fence (9.7.9.25.2); with an mbarrier
+  // operand it ends with a complete-tx, here an increment of the mbarrier's
+  // completed-phase count whose write has .release semantics at .cluster
+  // scope (cp.async.bulk description). Runs the rest of the thread.
+  struct Piece {
+    int src, dst;
+    unsigned size;
+  };
+  void copy(State s, const Inst& in);
+
+  // st.async / red.async (PTX ISA 9.x st.async, red.async): "a non-blocking
+  // instruction which initiates an asynchronous store [reduction]
+  // operation"; it "is performed in the generic proxy". An asynchronous
+  // operation (8.9.1.1): its access is outside program order, ordered after
+  // the thread's prior instructions; st.async's store "is treated as a weak
+  // memory operation", red.async's "reduce operation is a relaxed memory
+  // operation" at .cluster scope; upon completion a complete-tx on the
+  // mbarrier "has .release semantics at .cluster scope" (an increment of
+  // the completed-phase count, as for cp.async.bulk). The access is lowered
+  // as the St/Red with async_tx followed by the complete_tx (Mbarrier mode
+  // 8, lower_sync.cpp); both are consumed here. No implicit proxy fence:
+  // the operation is in the generic proxy.
+  void async_access(State s, const Inst& in);
+
+  // cp.reduce.async.bulk (PTX ISA 9.7.9.25.4.2; BulkCopy mode 2): an
+  // asynchronous operation of the async proxy (8.9.1.1) that reduces the
+  // destination element by element with the source: "The load operations
+  // ... are treated as weak memory operation", "Each reduction operation
+  // ... has individually .relaxed.gpu memory ordering semantics" (a read
+  // and a write paired as one atomic operation, with atom's arithmetic).
+  // With an mbarrier operand it ends with a complete-tx (.release at
+  // .cluster scope), else it joins the bulk async-group; as for
+  // cp.async.bulk its completion is followed by the implicit
+  // generic-async proxy fence. Each element must be one location of the
+  // test, in the source and in the destination.
+  void reduce(State s, const Inst& in);
+
+  void reduce_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar,
+                    const Deps& ad);
+
+  mm::Event async_event(mm::EventKind kind, int loc, int k, mm::Proxy proxy) const;
+
+  void copy_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar, const Deps& ad);
+
+  void copy_done(State s, const Inst& in, int k, int bar, const Deps& ad);
+
+  // Runs from s.pc until the thread ends or a read forks the state.
+  void step(State s);
+
+  const Program& prog_;
+  const Function& fn_;
+  Range r_;
+  const TraceEnv& env_;
+  const TraceLimits& lim_;
+  std::vector<char> head_;
+  std::vector<std::vector<char>> live_;
+  uint64_t steps_ = 0;
+  ThreadPaths out_;
+};
+
+}  // namespace ptxcheck::interp::trace_detail
