@@ -10,43 +10,51 @@
 
 namespace ptxcheck::mm {
 
-// PTX ISA 8.5 Scope.
-enum class Scope : uint8_t { CTA, Cluster, GPU, Sys };
+// The enums below and their spellings are memmodel/vocab.def
+// (memmodel/names.hpp prints and parses them).
 
-// PTX ISA 8.4 Operation types. `volatile` is lowered by semantics/ to
+// PTX ISA 8.5 Scope.
+enum class Scope : uint8_t {
+#define SCOPE(id, name) id,
+#include "memmodel/vocab.def"
+};
+
+// PTX ISA 8.4 Operation types. `volatile` is lowered by the front ends to
 // Relaxed + Sys (8.4.2); Weak carries no scope.
-enum class Order : uint8_t { Weak, Relaxed, Acquire, Release, AcqRel, SC, MMIO };
+enum class Order : uint8_t {
+#define ORDER(id, name) id,
+#include "memmodel/vocab.def"
+};
 
 // PTX ISA 8.6 Proxies: the method of access of a memory operation
-// (memmodel/async.def; Async is the asynchronous proxy of the bulk copies).
+// (Async is the asynchronous proxy of the bulk copies).
 enum class Proxy : uint8_t {
 #define PROXY(id, name) id,
-#include "memmodel/async.def"
+#include "memmodel/vocab.def"
 };
 
 // The state space of a location, as far as a state-space-restricted proxy
 // fence (fence.proxy.async.global, .shared::{cta,cluster}) needs it.
 enum class StateSpace : uint8_t {
 #define SPACE(id, name) id,
-#include "memmodel/async.def"
+#include "memmodel/vocab.def"
 };
 
-// PTX ISA 8.9.1.1 Asynchronous operations (memmodel/async.def).
+// PTX ISA 8.9.1.1 Asynchronous operations.
 enum class AsyncOpKind : uint8_t {
 #define ASYNC_OP(id, name, proxy, issue_ordered) id,
-#include "memmodel/async.def"
+#include "memmodel/vocab.def"
 };
 
 enum class EventKind : uint8_t {
-  Init,        // initial write of a location (thread -1), first in coherence
-  Read,        // load, or the read half of an RMW
-  Write,       // store, or the write half of an RMW
-  Fence,       // fence.{sc,acq_rel,acquire,release}, membar (order + scope)
-  ProxyFence,  // fence.proxy.{alias,texture,surface,constant,...}
-  Barrier,     // bar/barrier arrive or sync (PTX ISA 8.9.4 item 2)
+#define EVENT_KIND(id, name) id,
+#include "memmodel/vocab.def"
 };
 
-enum class ProxyFenceKind : uint8_t { None, Alias, Texture, Surface, Constant, Async, Other };
+enum class ProxyFenceKind : uint8_t {
+#define PROXY_FENCE(id, name) id,
+#include "memmodel/vocab.def"
+};
 
 enum class BarrierOp : uint8_t { None, Sync, Arrive, Red };
 

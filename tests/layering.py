@@ -27,7 +27,7 @@ import tempfile
 ALLOWED = {
     "support": set(),
     "memmodel": {"support"},
-    "parser": {"support", "memmodel/events.hpp"},
+    "parser": {"support", "memmodel/events.hpp", "memmodel/names.hpp"},
     "semantics": {"support", "parser", "memmodel"},
 }
 SOURCE_EXT = (".cpp", ".hpp", ".h", ".def", ".inc", ".cu", ".cuh")

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hw/litmus/ptx_gen.hpp"
+#include "memmodel/names.hpp"
 
 namespace ptxcheck::hw {
 
@@ -21,14 +22,10 @@ std::string lit(uint64_t v) { return v < 0x80000000ULL ? std::to_string(v) : fmt
 
 uint64_t mask(uint64_t v, uint32_t size) { return litmus::mask_to(v, size); }
 
-const char* scope_name(mm::Scope s, EmitFlags& f) {
-  switch (s) {
-    case mm::Scope::CTA: return ".cta";
-    case mm::Scope::Cluster: f.cluster_scope = true; return ".cluster";
-    case mm::Scope::GPU: return ".gpu";
-    case mm::Scope::Sys: return ".sys";
-  }
-  return ".sys";
+// .cta | .cluster | .gpu | .sys (memmodel/vocab.def); .cluster needs sm_90.
+std::string scope_name(mm::Scope s, EmitFlags& f) {
+  if (s == mm::Scope::Cluster) f.cluster_scope = true;
+  return std::string(".") + mm::to_string(s);
 }
 
 const char* cmp_name(CmpOp c) {

@@ -43,7 +43,7 @@ size_t order_scope(Cursor& c, const Mnemonic& m, size_t i, Instr& in, MemClass k
   MemQuals q;
   if (i < m.parts.size() && read_order_qualifier(m.parts[i], q)) ++i;
   if (i < m.parts.size()) {
-    if (auto s = scope_from_name(m.parts[i])) {
+    if (auto s = mm::scope_from_name(m.parts[i])) {
       if (q.order == mm::Order::Weak) c.fail_at(m.at, "a weak access takes no scope");
       q.scope = *s;
       ++i;
@@ -183,7 +183,7 @@ void parse_cell(Cursor& c, Instr& in) {
     if (mn.parts.size() >= 2 && mn.parts[1] == "proxy") {
       in.kind = InstrKind::ProxyFence;
       if (mn.parts.size() < 3) c.fail_at(at, "fence.proxy needs a kind");
-      auto k = proxy_fence_from_name(mn.parts[2]);
+      auto k = mm::proxy_fence_from_name(mn.parts[2]);
       if (!k) c.fail_at(at, "unknown proxy fence kind '" + mn.parts[2] + "'");
       in.pfence = *k;
       // fence.proxy.async{.global,.shared::cta,.shared::cluster} (PTX ISA 9.7.13.4)
@@ -286,8 +286,8 @@ void parse_init(Cursor& c, Test& t, std::vector<size_t>& init_at) {
         if (c.peek() != '}') c.expect(";");
         continue;
       }
-      auto p = proxy_from_name(kind);
-      if (!p) c.fail_at(pa, "expected generic, texture, surface or constant");
+      auto p = mm::proxy_from_name(kind);
+      if (!p || *p == mm::Proxy::Async) c.fail_at(pa, "expected generic, texture, surface or constant");
       d.proxy = *p;
       if (!c.accept_word("aliases")) c.fail("expected 'aliases'");
       d.alias_of = c.ident("location");

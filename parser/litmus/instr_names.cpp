@@ -3,26 +3,6 @@
 
 namespace ptxcheck::litmus {
 
-std::optional<mm::Order> order_from_name(std::string_view s) {
-#define ORDER(n, o) if (s == n) return mm::Order::o;
-#include "parser/litmus/litmus_names.def"
-  return std::nullopt;
-}
-std::optional<mm::Scope> scope_from_name(std::string_view s) {
-#define SCOPE(n, o) if (s == n) return mm::Scope::o;
-#include "parser/litmus/litmus_names.def"
-  return std::nullopt;
-}
-std::optional<mm::Proxy> proxy_from_name(std::string_view s) {
-#define PROXY(n, o) if (s == n) return mm::Proxy::o;
-#include "parser/litmus/litmus_names.def"
-  return std::nullopt;
-}
-std::optional<mm::ProxyFenceKind> proxy_fence_from_name(std::string_view s) {
-#define PFENCE(n, o) if (s == n) return mm::ProxyFenceKind::o;
-#include "parser/litmus/litmus_names.def"
-  return std::nullopt;
-}
 std::optional<mm::Proxy> load_proxy(std::string_view s) {
 #define LOADP(n, o) if (s == n) return mm::Proxy::o;
 #include "parser/litmus/litmus_names.def"

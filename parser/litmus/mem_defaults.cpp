@@ -18,7 +18,7 @@ bool read_order_qualifier(std::string_view q, MemQuals& m) {
     m.is_volatile = true;
     return true;
   }
-  auto o = order_from_name(q);
+  auto o = mm::order_from_name(q);
   if (!o) return false;
   m.order = *o;
   return true;
@@ -29,7 +29,7 @@ bool read_scope_qualifier(std::string_view q, MemQuals& m) {
     m.scope = mm::Scope::GPU;
     return true;
   }
-  auto s = scope_from_name(q);
+  auto s = mm::scope_from_name(q);
   if (!s) return false;
   m.scope = *s;
   return true;

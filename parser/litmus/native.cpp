@@ -108,7 +108,7 @@ void parse_statement(Cursor& c, Instr& in) {
       in.type = q;
     } else if (q == "pred") {
     } else if (head == "fence" && q == "proxy" && i + 1 < parts.size()) {
-      pf = proxy_fence_from_name(parts[++i]);
+      pf = mm::proxy_fence_from_name(parts[++i]);
       if (!pf) c.fail_at(at, "unknown proxy fence kind '" + parts[i] + "'");
     } else if ((head == "atom" || head == "red") && atom_op_from_name(q)) {
       aop = atom_op_from_name(q);
@@ -267,8 +267,8 @@ void parse_decls(Cursor& c, Test& t, std::vector<size_t>& init_at) {
     if (c.accept_word("aliases")) d.alias_of = c.ident("location");
     if (c.accept_word("via")) {
       size_t pa = c.off();
-      auto p = proxy_from_name(c.ident("proxy"));
-      if (!p) c.fail_at(pa, "expected generic, texture, surface or constant");
+      auto p = mm::proxy_from_name(c.ident("proxy"));
+      if (!p || *p == mm::Proxy::Async) c.fail_at(pa, "expected generic, texture, surface or constant");
       d.proxy = *p;
     }
     c.expect(";");

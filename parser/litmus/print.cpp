@@ -16,40 +16,6 @@ namespace {
   throw InputError(t.file, {}, "test '" + t.name + "': " + dialect + " cannot express " + what);
 }
 
-const char* order_name(mm::Order o) {
-  switch (o) {
-    case mm::Order::Weak: return "weak";
-    case mm::Order::Relaxed: return "relaxed";
-    case mm::Order::Acquire: return "acquire";
-    case mm::Order::Release: return "release";
-    case mm::Order::AcqRel: return "acq_rel";
-    case mm::Order::SC: return "sc";
-    case mm::Order::MMIO: return "mmio";
-  }
-  return "?";
-}
-
-const char* scope_name(mm::Scope s) {
-  switch (s) {
-    case mm::Scope::CTA: return "cta";
-    case mm::Scope::Cluster: return "cluster";
-    case mm::Scope::GPU: return "gpu";
-    case mm::Scope::Sys: return "sys";
-  }
-  return "?";
-}
-
-const char* proxy_name(mm::Proxy p) {
-  switch (p) {
-    case mm::Proxy::Generic: return "generic";
-    case mm::Proxy::Texture: return "texture";
-    case mm::Proxy::Surface: return "surface";
-    case mm::Proxy::Constant: return "constant";
-    case mm::Proxy::Async: return "async";
-  }
-  return "?";
-}
-
 // fence.proxy.async's state space (PTX ISA 9.7.13.4).
 std::string fspace_suffix(const Instr& in) {
   switch (in.fspace) {
@@ -59,18 +25,8 @@ std::string fspace_suffix(const Instr& in) {
   }
 }
 
-const char* pfence_name(mm::ProxyFenceKind k) {
-  switch (k) {
-    case mm::ProxyFenceKind::Alias: return "alias";
-    case mm::ProxyFenceKind::Texture: return "texture";
-    case mm::ProxyFenceKind::Surface: return "surface";
-    case mm::ProxyFenceKind::Constant: return "constant";
-    case mm::ProxyFenceKind::Async: return "async";
-    case mm::ProxyFenceKind::Other: return "generic";
-    case mm::ProxyFenceKind::None: break;
-  }
-  return nullptr;
-}
+// fence.proxy.<kind>'s name; nullptr for an event that is not a proxy fence.
+const char* pfence_name(mm::ProxyFenceKind k) { return k == mm::ProxyFenceKind::None ? nullptr : mm::to_string(k); }
 
 const char* cmp_suffix(CmpOp c) {
   switch (c) {
@@ -148,14 +104,14 @@ struct Native {
   std::string sem(const Instr& in) const {
     if (in.order == mm::Order::Weak) return "";
     if (in.order == mm::Order::MMIO) return ".relaxed.mmio.sys";  // the last order qualifier wins
-    return std::string(".") + order_name(in.order) + "." + scope_name(in.scope);
+    return std::string(".") + mm::to_string(in.order) + "." + mm::to_string(in.scope);
   }
   void check_proxy(const Instr& in) const {
     const LocDecl* d = decl_of(t, in.loc);
     mm::Proxy lp = d ? d->proxy : mm::Proxy::Generic;
     if (in.proxy != mm::Proxy::Generic && in.proxy != lp)
-      no(std::string("a ") + proxy_name(in.proxy) + " access to '" + in.loc +
-         "' (declare an alias `via " + proxy_name(in.proxy) + "`)");
+      no(std::string("a ") + mm::to_string(in.proxy) + " access to '" + in.loc +
+         "' (declare an alias `via " + mm::to_string(in.proxy) + "`)");
   }
   static char atom_kind(AluOp o) {
     switch (o) {
@@ -181,7 +137,7 @@ struct Native {
         if (in.op == AluOp::Sub || in.op == AluOp::Mul || in.op == AluOp::Div)
           no(std::string(rmw ? "atom." : "red.") + to_string(in.op));
         if (in.order == mm::Order::Weak || in.order == mm::Order::SC || in.order == mm::Order::MMIO)
-          no(std::string("an atomic with order .") + order_name(in.order));
+          no(std::string("an atomic with order .") + mm::to_string(in.order));
         if (in.size != 4 && in.size != 8) no("an atomic of " + num(in.size) + " bytes");
         if ((in.op == AluOp::Inc || in.op == AluOp::Dec) && in.args.empty())
           no(std::string(rmw ? "atom." : "red.") + to_string(in.op) + " without its bound operand");
@@ -195,8 +151,8 @@ struct Native {
       case InstrKind::Fence:
         if (in.order != mm::Order::SC && in.order != mm::Order::AcqRel && in.order != mm::Order::Acquire &&
             in.order != mm::Order::Release)
-          no(std::string("a fence with order .") + order_name(in.order));
-        return std::string("fence.") + order_name(in.order) + "." + scope_name(in.scope) + ";";
+          no(std::string("a fence with order .") + mm::to_string(in.order));
+        return std::string("fence.") + mm::to_string(in.order) + "." + mm::to_string(in.scope) + ";";
       case InstrKind::ProxyFence: {
         const char* k = pfence_name(in.pfence);
         // The PTX front end knows only these two (PTX ISA 9.7.13.4).
@@ -288,7 +244,7 @@ struct Native {
       s += "  ." + (d.space.empty() ? std::string("global") : d.space) + " " + type(d.size, 'u') + " " + d.name;
       if (d.alias_of.empty()) s += " = " + num(d.init);
       else s += " aliases " + d.alias_of;
-      if (d.proxy != mm::Proxy::Generic) s += std::string(" via ") + proxy_name(d.proxy);
+      if (d.proxy != mm::Proxy::Generic) s += std::string(" via ") + mm::to_string(d.proxy);
       s += ";\n";
     }
     for (const auto& r : t.reg_inits) s += "  T" + std::to_string(r.thread) + ":" + reg(r.reg) + " = " + num(r.value) + ";\n";
@@ -331,7 +287,7 @@ struct Dat3m {
   }
   std::string sem(const Instr& in) const {
     if (in.order == mm::Order::Weak) return ".weak";
-    return std::string(".") + order_name(in.order) + "." + scope_name(in.scope);
+    return std::string(".") + mm::to_string(in.order) + "." + mm::to_string(in.scope);
   }
   std::string mnemonic(const Instr& in) const {
     mm::Proxy p = in.proxy;
@@ -343,11 +299,11 @@ struct Dat3m {
         return "ld";
       case InstrKind::Store:
         if (p == mm::Proxy::Surface) return "sust";
-        if (p != mm::Proxy::Generic) no(std::string("a store through the ") + proxy_name(p) + " proxy");
+        if (p != mm::Proxy::Generic) no(std::string("a store through the ") + mm::to_string(p) + " proxy");
         return "st";
       default:
         if (p == mm::Proxy::Surface) return in.kind == InstrKind::Rmw ? "suatom" : "sured";
-        if (p != mm::Proxy::Generic) no(std::string("an atomic through the ") + proxy_name(p) + " proxy");
+        if (p != mm::Proxy::Generic) no(std::string("an atomic through the ") + mm::to_string(p) + " proxy");
         return in.kind == InstrKind::Rmw ? "atom" : "red";
     }
   }
@@ -401,8 +357,8 @@ struct Dat3m {
       case InstrKind::Fence:
         if (in.order != mm::Order::SC && in.order != mm::Order::AcqRel && in.order != mm::Order::Acquire &&
             in.order != mm::Order::Release)
-          no(std::string("a fence with order .") + order_name(in.order));
-        return std::string("fence.") + order_name(in.order) + "." + scope_name(in.scope);
+          no(std::string("a fence with order .") + mm::to_string(in.order));
+        return std::string("fence.") + mm::to_string(in.order) + "." + mm::to_string(in.scope);
       case InstrKind::ProxyFence: {
         const char* k = pfence_name(in.pfence);
         if (!k) no("a proxy fence without a kind");
@@ -446,7 +402,7 @@ struct Dat3m {
         s += "  " + d.name + " = " + num(d.init) + ";\n";
         if (d.space == "shared") s += "  " + d.name + " @ shared;\n";  // ptxcheck's extension
       } else {
-        s += "  " + d.name + " @ " + proxy_name(d.proxy) + " aliases " + d.alias_of + ";\n";
+        s += "  " + d.name + " @ " + mm::to_string(d.proxy) + " aliases " + d.alias_of + ";\n";
       }
     }
     for (const auto& r : t.reg_inits) s += "  P" + std::to_string(r.thread) + ":" + reg(r.reg) + " = " + num(r.value) + ";\n";

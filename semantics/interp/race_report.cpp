@@ -3,6 +3,7 @@
 // address, size, and each access's order and scope.
 #include <cstdio>
 
+#include "memmodel/names.hpp"
 #include "semantics/interp/machine_state.hpp"
 
 namespace ptxcheck::interp {
@@ -10,10 +11,8 @@ namespace ptxcheck::interp {
 namespace {
 
 std::string order_name(mm::Order o, mm::Scope s) {
-  static const char* const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio"};
-  static const char* const scopes[] = {"cta", "cluster", "gpu", "sys"};
-  if (o == mm::Order::Weak) return "weak";
-  return std::string(orders[static_cast<int>(o)]) + "." + scopes[static_cast<int>(s)];
+  if (o == mm::Order::Weak) return mm::to_string(o);
+  return std::string(mm::to_string(o)) + "." + mm::to_string(s);
 }
 
 std::string xyz(const std::array<uint32_t, 3>& a) {

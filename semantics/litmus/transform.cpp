@@ -3,21 +3,12 @@
 
 #include <stdexcept>
 
+#include "memmodel/names.hpp"
 #include "parser/litmus/print.hpp"
 
 namespace ptxcheck::litmus {
 
 namespace {
-
-const char* scope_tag(mm::Scope s) {
-  switch (s) {
-    case mm::Scope::CTA: return "cta";
-    case mm::Scope::Cluster: return "cluster";
-    case mm::Scope::GPU: return "gpu";
-    case mm::Scope::Sys: return "sys";
-  }
-  return "?";
-}
 
 bool is_access(const Instr& in) {
   return in.kind == InstrKind::Load || in.kind == InstrKind::Store || in.kind == InstrKind::Rmw ||
@@ -96,7 +87,7 @@ bool weakens(Change k) {
 std::string Mutation::describe() const {
   std::string s = std::string(change_name(kind)) + " T" + std::to_string(thread) + ":" + std::to_string(instr);
   if (kind == Change::NarrowScope || kind == Change::WidenScope || kind == Change::InsertFenceSc)
-    s += std::string(" ") + scope_tag(scope);
+    s += std::string(" ") + mm::to_string(scope);
   return s;
 }
 
@@ -155,7 +146,7 @@ Test apply(const Test& t, const Mutation& m) {
   }
   r.name = t.name + "+" + change_name(m.kind) + ".T" + std::to_string(m.thread) + "." + std::to_string(m.instr);
   if (m.kind == Change::NarrowScope || m.kind == Change::WidenScope || m.kind == Change::InsertFenceSc)
-    r.name += std::string(".") + scope_tag(m.scope);
+    r.name += std::string(".") + mm::to_string(m.scope);
   return r;
 }
 
