@@ -19,6 +19,7 @@
 #include "checker/commands.hpp"
 #include "checker/litmus_report.hpp"
 #include "checker/litmus_support.hpp"
+#include "memmodel/models.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::cli {
@@ -70,7 +71,7 @@ int cmd_litmus(const Args& args) {
   CLI::App app{"Decide PTX litmus tests under the PTX memory model (PTX ISA 9.2 chapter 8).", "ptxcheck litmus"};
   app.add_option("inputs", o.inputs, "litmus files or directories (searched for *.litmus)");
   app.add_flag("--json", o.json, "one JSON object per test");
-  app.add_option("--model", o.model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
+  app.add_option("--model", o.model, mm::model_names(true));
   app.add_option("--engine", o.engine, "enum (default; Fence-SC by search) or z3 (the cross-check)");
   app.add_flag("--explain", o.explain, "why an outcome is allowed (a witness) or forbidden (violated axioms)");
   app.add_option("--dot", o.dot_dir, "write Graphviz DOT (and SVG where `dot` exists) of witnesses to DIR");
@@ -85,9 +86,9 @@ int cmd_litmus(const Args& args) {
   app.add_option("--jsonl", o.jsonl, "append one JSON line per test to FILE; tests already there are skipped");
   if (int rc = parse_args(app, args); rc >= 0) return rc;
   RunConfig cfg;
-  if (!parse_model(o.model, cfg.model))
-    return usage_error(app.get_name(), args,
-                       "unknown --model '" + o.model + "' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)", "--model");
+  if (auto m = mm::model_from_name(o.model)) cfg.model = *m;
+  else
+    return usage_error(app.get_name(), args, "unknown --model '" + o.model + "' (" + mm::model_names() + ")", "--model");
   if (o.engine != "z3" && o.engine != "enum")
     return usage_error(app.get_name(), args, "unknown --engine '" + o.engine + "' (z3, enum)", "--engine");
   cfg.model_name = o.model;

@@ -9,6 +9,7 @@
 
 #include "checker/commands.hpp"
 #include "checker/litmus_support.hpp"
+#include "memmodel/models.hpp"
 #include "checker/outcomes_cond.hpp"
 #include "checker/outcomes_report.hpp"
 #include "parser/diagnostic.hpp"
@@ -63,7 +64,7 @@ int cmd_outcomes(const Args& args) {
                "ptxcheck outcomes"};
   app.add_option("spec", spec_path, "launch spec (docs/launch-spec.md)")->required();
   app.add_flag("--json", json, "one JSON object (docs/outcomes.md)");
-  app.add_option("--model", model, "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
+  app.add_option("--model", model, mm::model_names(true));
   app.add_option("--engine", engine_name, "enum (default) or z3");
   app.add_option("--timeout", timeout, "seconds (0 = none); exit 3 when exceeded")->check(CLI::Range(0.0, 1e6));
   app.add_option("--unroll", unroll,
@@ -83,9 +84,9 @@ int cmd_outcomes(const Args& args) {
   outcomes::Options opt;
   opt.races = races != "off";
   opt.strict_races = races == "strict";
-  if (!parse_model(model, opt.model))
-    return usage_error(app.get_name(), args,
-                       "unknown --model '" + model + "' (ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel)", "--model");
+  if (auto m = mm::model_from_name(model)) opt.model = *m;
+  else
+    return usage_error(app.get_name(), args, "unknown --model '" + model + "' (" + mm::model_names() + ")", "--model");
   if (engine_name != "z3" && engine_name != "enum")
     return usage_error(app.get_name(), args, "unknown --engine '" + engine_name + "' (enum, z3)", "--engine");
   if (!exists.empty() && !forall.empty())

@@ -13,16 +13,6 @@
 
 namespace ptxcheck::cli {
 
-bool parse_model(const std::string& name, mm::Model& m) {
-  m = mm::Model{};
-  if (name == "ptx75" || name == "ptx") m.kind = mm::ModelKind::PTX75;
-  else if (name == "ptx6") m.kind = mm::ModelKind::PTX6;
-  else if (name == "sc") m.kind = mm::ModelKind::SC;
-  else if (name == "ptx75-no-fence-sc-acqrel") m.fence_sc_is_acq_rel = false;
-  else return false;
-  return true;
-}
-
 Runner::Runner(const RunConfig& cfg) : cfg_(cfg) {
   engine_ = cfg.engine == "enum" ? mm::make_enum_engine() : mm::make_z3_engine();
 }

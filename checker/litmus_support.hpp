@@ -18,9 +18,6 @@ struct RunConfig {
   bool explain = false;
 };
 
-// ptx75 | ptx6 | sc | ptx75-no-fence-sc-acqrel (docs/model-notes.md).
-bool parse_model(const std::string& name, mm::Model& m);
-
 // One per worker thread: owns its engine (a Z3 context is not thread-safe).
 class Runner {
  public:

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "checker/litmus_support.hpp"
+#include "memmodel/models.hpp"
 #include "semantics/litmus/check.hpp"
 #include "semantics/litmus/program.hpp"
 
@@ -15,7 +15,8 @@ namespace ptxcheck::hw {
 
 Permitted permitted(const litmus::Test& t, const ModelConfig& cfg) {
   mm::Model model;
-  if (!cli::parse_model(cfg.model, model)) throw std::invalid_argument("unknown model '" + cfg.model + "'");
+  if (auto m = mm::model_from_name(cfg.model)) model = *m;
+  else throw std::invalid_argument("unknown model '" + cfg.model + "'");
   std::unique_ptr<mm::Engine> engine;
   if (cfg.engine == "z3") engine = mm::make_z3_engine();
   else if (cfg.engine == "enum") engine = mm::make_enum_engine();

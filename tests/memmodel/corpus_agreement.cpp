@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "memmodel/models.hpp"
 #include "parser/diagnostic.hpp"
 #include "parser/litmus/litmus_ast.hpp"
 #include "memmodel/names.hpp"
@@ -50,7 +51,12 @@ int main(int argc, char** argv) {
   const std::string root = argv[1], csv = argv[2], kind = argv[3];
   const char* skip = std::getenv("MM_SKIP");  // skip paths containing this substring
   litmus::CheckOptions opt;
-  opt.model.kind = kind == "ptx6" ? mm::ModelKind::PTX6 : kind == "sc" ? mm::ModelKind::SC : mm::ModelKind::PTX75;
+  if (auto m = mm::model_from_name(kind)) {
+    opt.model = *m;
+  } else {
+    std::fprintf(stderr, "unknown model '%s' (%s)\n", kind.c_str(), mm::model_names().c_str());
+    return 2;
+  }
   opt.limits.timeout_s = std::getenv("MM_TIMEOUT") ? std::atof(std::getenv("MM_TIMEOUT")) : 20;
   bool verbose = false;
   for (int i = 4; i < argc; ++i) {

@@ -1,7 +1,9 @@
-// memmodel/vocab.def: every spelling parses back to its value, and names
-// outside the table are refused.
+// memmodel/vocab.def and memmodel/models.def: every spelling parses back to
+// its value, names outside the tables are refused, and the model names set
+// the Model fields the table says.
 #include <catch2/catch.hpp>
 
+#include "memmodel/models.hpp"
 #include "memmodel/names.hpp"
 
 using namespace ptxcheck::mm;
@@ -35,4 +37,20 @@ TEST_CASE("Memory-model spellings round-trip through vocab.def", "[names]") {
   CHECK_FALSE(scope_from_name("gl"));  // a membar spelling the front ends map themselves
   CHECK(async_op_proxy(AsyncOpKind::CpAsync) == Proxy::Generic);
   CHECK_FALSE(async_op_issue_ordered(AsyncOpKind::Wgmma));
+}
+
+TEST_CASE("Model names: one parser over models.def", "[names]") {
+  CHECK(model_names() == "ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel");
+  CHECK(model_names(true) == "ptx75 (default), ptx6, sc, ptx75-no-fence-sc-acqrel");
+  REQUIRE(model_from_name("ptx6"));
+  CHECK(model_from_name("ptx6")->kind == ModelKind::PTX6);
+  CHECK(model_from_name("sc")->kind == ModelKind::SC);
+  CHECK(model_from_name("ptx")->kind == ModelKind::PTX75);
+  const auto no_acqrel = model_from_name("ptx75-no-fence-sc-acqrel");
+  REQUIRE(no_acqrel);
+  CHECK(no_acqrel->kind == ModelKind::PTX75);
+  CHECK_FALSE(no_acqrel->fence_sc_is_acq_rel);
+  CHECK(model_from_name("ptx75")->fence_sc_is_acq_rel);
+  CHECK_FALSE(model_from_name("PTX75"));
+  CHECK_FALSE(model_from_name(""));
 }

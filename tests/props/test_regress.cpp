@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "memmodel/models.hpp"
 #include "parser/litmus/print.hpp"
 #include "semantics/litmus/check.hpp"
 #include "tests/props/props_common.hpp"
@@ -51,10 +52,9 @@ TEST_CASE("regression tests give their recorded outcomes", "[props-regress]") {
     REQUIRE(b != std::string::npos);
     const std::string file = line.substr(0, a), model = line.substr(a + 1, b - a - 1), want = line.substr(b + 1);
     INFO(file << " under " << model);
-    mm::Model m;
-    if (model == "ptx6") m.kind = mm::ModelKind::PTX6;
-    else if (model == "sc") m.kind = mm::ModelKind::SC;
-    else REQUIRE(model == "ptx75");
+    auto named = mm::model_from_name(model);
+    REQUIRE(named);
+    const mm::Model& m = *named;
     Test t = parse_litmus_file(dir + file);
     CHECK(test_difference(t, parse_native(print_native(t), file)) == "");
     CHECK(join(run(t, *en, m)) == want);

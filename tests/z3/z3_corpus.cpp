@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "memmodel/models.hpp"
 #include "parser/diagnostic.hpp"
 #include "semantics/litmus/check.hpp"
 #include "tests/z3/z3_shapes.hpp"
@@ -68,7 +69,12 @@ int main(int argc, char** argv) {
   }
   const std::string kind = argv[1];
   litmus::CheckOptions opt;
-  opt.model.kind = kind == "ptx6" ? mm::ModelKind::PTX6 : kind == "sc" ? mm::ModelKind::SC : mm::ModelKind::PTX75;
+  if (auto m = mm::model_from_name(kind)) {
+    opt.model = *m;
+  } else {
+    std::fprintf(stderr, "unknown model '%s' (%s)\n", kind.c_str(), mm::model_names().c_str());
+    return 2;
+  }
   opt.limits.timeout_s = getenv("Z3C_TIMEOUT") ? atof(getenv("Z3C_TIMEOUT")) : 60;
   std::vector<std::string> files;
   for (int i = 2; i < argc; ++i) {
