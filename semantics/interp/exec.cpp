@@ -141,16 +141,17 @@ bool Machine::step(Warp& w) {
   switch (in.op) {
     case IrOp::Nop:
     case IrOp::Fence:
-      if (in.op == IrOp::Fence && in.flags == 3)  // fence.proxy.async (PTX ISA 9.7.12.4)
+      if (in.op == IrOp::Fence && fence_async_shared(in))  // PTX ISA 9.7.13.4 membar/fence
         FOR_LANES(m) {
           if (proxy_fences_.size() <= T[l].gid) proxy_fences_.resize(T[l].gid + 1, 0);
           ++proxy_fences_[T[l].gid];
         }
       // PTX ISA 8.8: fences start release patterns and complete acquire
       // patterns (fence.proxy orders no generic accesses).
-      if (in.op == IrOp::Fence && in.flags < 2 && races.enabled)
+      if (in.op == IrOp::Fence && (in.fence == FenceKind::Directional || in.fence == FenceKind::Full) && races.enabled)
         FOR_LANES(m) races.fence(T[l].sync, who(T[l], c), in.order, in.scope);
-      if (in.op == IrOp::Fence && in.flags != 2 && hook_)
+      if (in.op == IrOp::Fence && in.fence != FenceKind::Proxy &&
+          (in.fence != FenceKind::ProxyAsync || fence_async_shared(in)) && hook_)
         FOR_LANES(m) if (!hook_->fence(T[l], c, in)) return hook_stop();
       break;
     case IrOp::Arith: {

@@ -123,7 +123,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
   switch (in.op) {
     case IrOp::Atom:
     case IrOp::Red: {
-      AtomOp op = static_cast<AtomOp>(in.mode);
+      AtomOp op = in.atom;
       if (in.size == 16) {  // atom.exch/.cas.b128 (sm_90): one 16-byte atomic operation
         FOR_LANES(m) {
           Thread& t = T[l];
@@ -208,7 +208,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         // reduction is a .relaxed.gpu atomic of the async proxy; a
         // .shared::cluster destination ends with complete-tx of size bytes
         // on the mbarrier (.release at .cluster scope).
-        const AtomOp op = static_cast<AtomOp>(in.flags);
+        const AtomOp op = in.atom;
         const unsigned es = in.size;
         FOR_LANES(m) {
           Thread& t = T[l];
@@ -353,24 +353,28 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
     case IrOp::Mbarrier:
       FOR_LANES(m) {
         Thread& t = T[l];
-        if (in.mode == 6) {  // pending_count from a state token
+        const MbarOp op = in.mbar;
+        if (op == MbarOp::PendingCount) {  // from a state token
           put(t, in.dst[0], get(in.src[0], t, l, w) & 0x7fffffffu, 32);
           continue;
         }
         uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
         Where wh;
-        bool writes = in.mode <= 2 || in.mode == 5 || in.mode >= 7;
+        // Only the waits and pending_count leave the object as it is.
+        const bool writes = op != MbarOp::Wait && op != MbarOp::WaitParity && op != MbarOp::PendingCount;
+        const bool arrives = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
+        const bool tx_only = op == MbarOp::ExpectTx || op == MbarOp::CompleteTx;
         if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], 8);
         // For a hook: init/inval write the object, arrive/expect/complete
         // update it (read + write), test/try_wait read it (PTX ISA 9.7.13.15).
         const bool mhook = hook_ && (wh.space == Space::Shared || wh.space == Space::SharedCluster || wh.space == Space::Global);
-        if (mhook && in.mode != 0 && in.mode != 5 &&
+        if (mhook && op != MbarOp::Init && op != MbarOp::Inval &&
             !hook_->read(t, c, hook_access(in, writes ? HookKind::RmwRead : HookKind::Load, wh, c, 0, 8), v))
           return hook_stop();
         uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-        uint64_t cnt = (in.mode <= 2 || in.mode >= 7) ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
+        uint64_t cnt = op == MbarOp::Init || arrives || tx_only ? get(in.src[0], t, l, w) & 0x7fffffffu : 0;
         int64_t& tx = txcount_[{wh.region, wh.off}];
         if (races.enabled) {
           // PTX ISA 8.8: arrive (and complete_tx) release to the waits that
@@ -378,32 +382,33 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           // CTA reaches no waiter of the owning CTA.
           const bool remote = wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() &&
                               ctas[static_cast<size_t>(wh.cta)].get() != &c;
-          if (in.mode == 0) races.mbar_init(wh.region, wh.off);
-          if ((in.mode == 1 || in.mode == 2) && in.order != mm::Order::Relaxed && (!remote || in.scope != mm::Scope::CTA))
+          if (op == MbarOp::Init) races.mbar_init(wh.region, wh.off);
+          if (arrives && in.order != mm::Order::Relaxed && (!remote || in.scope != mm::Scope::CTA))
             races.mbar_arrive(wh.region, wh.off, Races::release(t.sync, who(t, c), in.scope), remote);
           // complete-tx (of st.async/red.async, or explicit) makes the
           // asynchronous writes visible with the phase to its waiters.
-          if (in.mode == 8) races.mbar_arrive(wh.region, wh.off, Races::release(t.sync, who(t, c), in.scope), false);
+          if (op == MbarOp::CompleteTx) races.mbar_arrive(wh.region, wh.off, Races::release(t.sync, who(t, c), in.scope), false);
         }
-        switch (in.mode) {
-          case 0: v = (cnt << 32) | cnt; tx = 0; break;                 // init
-          case 5: v = 0; tx = 0; break;                                 // inval
-          case 7: tx += static_cast<int64_t>(cnt); break;               // expect_tx
-          case 8: tx -= static_cast<int64_t>(cnt); break;               // complete_tx
-          case 1:
-          case 2: {                                                     // arrive / arrive_drop
+        switch (op) {
+          case MbarOp::Init: v = (cnt << 32) | cnt; tx = 0; break;
+          case MbarOp::Inval: v = 0; tx = 0; break;
+          case MbarOp::ExpectTx: tx += static_cast<int64_t>(cnt); break;
+          case MbarOp::CompleteTx: tx -= static_cast<int64_t>(cnt); break;
+          case MbarOp::PendingCount: break;  // handled above
+          case MbarOp::Arrive:
+          case MbarOp::ArriveDrop: {
             put(t, in.dst[0], v, 64);  // the state token: the phase before this arrive
-            if (in.flags & 4) {        // .expect_tx: the count is transaction bytes; one arrival
+            if (in.expect_tx) {        // the count is transaction bytes; one arrival
               tx += static_cast<int64_t>(cnt);
               cnt = 1;
             }
-            if (in.mode == 2) expected -= std::min(expected, cnt);
+            if (op == MbarOp::ArriveDrop) expected -= std::min(expected, cnt);
             pending -= std::min(pending, cnt);
             break;
           }
-          case 3:  // test/try_wait
-          case 4: {  // .parity
-            const uint64_t want = in.mode == 3 ? get(in.src[0], t, l, w) >> 63 : get(in.src[0], t, l, w) & 1;
+          case MbarOp::Wait:  // test/try_wait
+          case MbarOp::WaitParity: {
+            const uint64_t want = op == MbarOp::Wait ? get(in.src[0], t, l, w) >> 63 : get(in.src[0], t, l, w) & 1;
             put(t, in.dst[0], phase != want, 1);
             if (phase != want && races.enabled && in.order != mm::Order::Relaxed)
               races.mbar_wait(t.sync, wh.region, wh.off, static_cast<unsigned>(want), in.scope >= mm::Scope::Cluster);
@@ -411,7 +416,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           }
         }
         // The phase completes when no arrivals and no transaction bytes are pending.
-        if (in.mode == 1 || in.mode == 2 || in.mode >= 7) {
+        if (arrives || tx_only) {
           if (pending == 0 && tx == 0 && expected) {
             if (races.enabled) races.mbar_complete(wh.region, wh.off, static_cast<unsigned>(phase));
             phase ^= 1;
@@ -423,9 +428,9 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           v = (phase << 63) | (expected << 32) | pending;
         }
         if (mhook && writes &&
-            !hook_->write(t, c, hook_access(in, in.mode == 0 || in.mode == 5 ? HookKind::Store : HookKind::RmwWrite, wh, c, 0, 8), v))
+            !hook_->write(t, c, hook_access(in, op == MbarOp::Init || op == MbarOp::Inval ? HookKind::Store : HookKind::RmwWrite, wh, c, 0, 8), v))
           return hook_stop();
-        if (in.mode >= 7) {
+        if (tx_only) {
           std::memcpy(&wh.region->bytes[wh.off], &v, 8);
           continue;
         }

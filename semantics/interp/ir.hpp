@@ -65,12 +65,34 @@ struct Addr {
 using arith::AtomOp;
 enum class NumKind : uint8_t { U, S, F, B };
 
+// IrOp::Fence: which fence (PTX ISA 9.7.13.4 membar/fence).
+enum class FenceKind : uint8_t {
+  Directional,  // fence.acquire, fence.release
+  Full,         // fence.sc, fence.acq_rel, membar
+  Proxy,        // fence.proxy.{alias,tensormap::generic,...}: orders no generic accesses
+  ProxyAsync,   // fence.proxy.async{,.global,.shared::cta,.shared::cluster}: addr.space is
+                // its state space (Generic = all)
+};
+
+// IrOp::Mbarrier: which operation (PTX ISA 9.7.13.15 mbarrier).
+enum class MbarOp : uint8_t {
+  Init,          // mbarrier.init
+  Arrive,        // mbarrier.arrive{.expect_tx}
+  ArriveDrop,    // mbarrier.arrive_drop{.expect_tx}
+  Wait,          // mbarrier.test_wait/try_wait on a state token
+  WaitParity,    // mbarrier.test_wait/try_wait.parity
+  Inval,         // mbarrier.inval
+  PendingCount,  // mbarrier.pending_count of a state token
+  ExpectTx,      // mbarrier.expect_tx
+  CompleteTx,    // mbarrier.complete_tx, and the complete-tx of st.async/red.async
+};
+
 struct Inst {
   IrOp op = IrOp::Nop;
   uint8_t ndst = 0, nsrc = 0;
   uint8_t size = 0;     // memory element bytes / operand width in bytes
-  uint8_t mode = 0;     // op-specific selector (shfl mode, vote mode, atom op, ...)
-  uint8_t flags = 0;    // op-specific flags (see exec.cpp)
+  uint8_t mode = 0;     // op-specific selector of the ops without a typed one below (shfl, vote, bulk, ...)
+  uint8_t flags = 0;    // op-specific flags of those ops (see lower_sync.cpp, lower_insn.cpp)
   NumKind nk = NumKind::B;
   bool guarded = false, guard_neg = false;
   bool async_tx = false;  // st.async/red.async: made visible by an mbarrier phase of the target CTA
@@ -91,7 +113,17 @@ struct Inst {
   // mbarrier and barrier.cluster operations: theirs (lower_insn.hpp sync_mm).
   mm::Order order = mm::Order::Weak;
   mm::Scope scope = mm::Scope::Sys;
+  // Typed selectors (they fill the padding after order/scope).
+  FenceKind fence = FenceKind::Full;  // IrOp::Fence
+  MbarOp mbar = MbarOp::Init;         // IrOp::Mbarrier
+  bool expect_tx = false;             // IrOp::Mbarrier arrive{_drop}.expect_tx: the count is tx bytes
+  AtomOp atom = AtomOp::Add;          // IrOp::Atom, Red, Redux, BulkCopy mode 2: the operation
 };
+
+// fence.proxy.async covering shared memory (.async, .async.shared::{cta,cluster}).
+inline bool fence_async_shared(const Inst& in) {
+  return in.fence == FenceKind::ProxyAsync && in.addr.space != Space::Global;
+}
 
 // A formal parameter or return value of a function: a .reg slot or bytes of
 // the frame's local memory (.param, PTX ISA 5.1.6.4).

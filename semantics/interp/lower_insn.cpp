@@ -141,7 +141,7 @@ void InsnLowering::atom(bool is_red) {
       return unsupported("atom/red on .b128 is a PTX form only as atom.exch/atom.cas");
     i.size = 16;
     i.nk = NumKind::B;
-    i.mode = static_cast<uint8_t>(has(Mod::cas) ? AtomOp::Cas : AtomOp::Exch);
+    i.atom = has(Mod::cas) ? AtomOp::Cas : AtomOp::Exch;
     i.ndst = i.nsrc = 0;
     wide_opnds(opd(0), i.dst, i.ndst);
     i.addr = address(opd(1));
@@ -162,7 +162,7 @@ void InsnLowering::atom(bool is_red) {
   else if (has(Mod::exch)) op = AtomOp::Exch;
   else if (has(Mod::cas)) op = AtomOp::Cas;
   else ctx.fail(in.pos, "atom/red without an operation");
-  i.mode = static_cast<uint8_t>(op);
+  i.atom = op;
   auto ty = arith::ty_from_name(table::name(t).substr(1));
   if (!ty) return unsupported("atom/red on " + std::string(table::name(t)) + " is not supported");
   i.ety = *ty;
@@ -481,19 +481,16 @@ void InsnLowering::run() {
     case Opcode::membar:
     case Opcode::fence:
       i.op = IrOp::Fence;
-      // mode: 0 cta, 1 cluster, 2 gpu, 3 sys (membar.gl = gpu)  PTX ISA 9.7.13.4 membar / fence
-      i.mode = has(Mod::cta) ? 0 : has(Mod::cluster) ? 1 : has(Mod::sys) ? 3 : 2;
-      // flags: 0 acquire/release, 1 sc, 2 a proxy fence, 3 fence.proxy.async
-      // covering shared memory (.async, .async.shared::{cta,cluster}; not .async.global).
-      i.flags = has(Mod::proxy) ? 2 : (has(Mod::acquire) || has(Mod::release)) ? 0 : 1;
-      if (has(Mod::proxy) && (has(Mod::async) || has(Mod::async_shared_cta) || has(Mod::async_shared_cluster)) &&
-          space() != Space::Global)
-        i.flags = 3;
-      // A proxy fence of the async proxy (any state space): size 1 and its
-      // state space in addr.space (Generic = all), for the memory model's
+      // PTX ISA 9.7.13.4 membar/fence; the scope (membar.gl = gpu) is in
+      // i.scope (set_mm).
+      i.fence = has(Mod::proxy)                           ? FenceKind::Proxy
+                : has(Mod::acquire) || has(Mod::release) ? FenceKind::Directional
+                                                          : FenceKind::Full;
+      // A proxy fence of the async proxy: its state space in addr.space
+      // (Generic = all), for fence_async_shared and the memory model's
       // symbolic threads (trace_exec.cpp).
       if (has(Mod::proxy) && (has(Mod::async) || has(Mod::async_shared_cta) || has(Mod::async_shared_cluster))) {
-        i.size = 1;
+        i.fence = FenceKind::ProxyAsync;
         i.addr.space = has(Mod::async_shared_cta) || has(Mod::async_shared_cluster) ? Space::Shared : space();
       }
       set_mm(litmus::MemClass::Fence);

@@ -87,14 +87,14 @@ void InsnLowering::warp_op() {
       i.op = IrOp::Redux;
       Mod t = types.empty() ? Mod::u32 : types[0];
       i.nk = numkind(t);
-      i.mode = static_cast<uint8_t>(has(Mod::add) ? AtomOp::Add : has(Mod::min) ? AtomOp::Min
-                                    : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
-                                    : has(Mod::or_) ? AtomOp::Or : AtomOp::Xor);
+      i.atom = has(Mod::add) ? AtomOp::Add : has(Mod::min) ? AtomOp::Min
+             : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And
+             : has(Mod::or_) ? AtomOp::Or : AtomOp::Xor;
       if (i.nk == NumKind::F) {
         // redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a, PTX ISA
         // 9.7.13.12 redux.sync): the min/max instruction's semantics folded over the
         // lanes, on |a| with .abs; .NaN makes any NaN input give NaN.
-        AtomOp op = static_cast<AtomOp>(i.mode);
+        AtomOp op = i.atom;
         if (op != AtomOp::Min && op != AtomOp::Max) return unsupported("redux.sync on .f32 supports min and max only");
         std::string mn = std::string(op == AtomOp::Min ? "min" : "max") + (has(Mod::NaN) ? ".NaN" : "") + ".f32";
         auto r = arith::resolve(mn);
@@ -281,7 +281,7 @@ void InsnLowering::async_op() {
       auto ty = arith::ty_from_name(table::name(t).substr(1));
       if (!ty || !arith::atom_form_error(op, *ty).empty()) return unsupported("cp.reduce.async.bulk: element type");
       i.ety = *ty;
-      i.flags = static_cast<uint8_t>(op);
+      i.atom = op;
       i.size = static_cast<uint8_t>(table::type_bits(t) / 8);
       i.addr = address(opd(0));
       i.addr.space = sp[0];
@@ -318,7 +318,7 @@ void InsnLowering::async_op() {
         return emit();
       }
       i.op = IrOp::Mbarrier;
-      i.mode = 1;
+      i.mbar = MbarOp::Arrive;
       i.order = mm::Order::Release;  // orders the thread's prior cp.async (8.9.1.1)
       i.scope = mm::Scope::CTA;
       i.addr = address(opd(0));
@@ -336,7 +336,7 @@ void InsnLowering::async_op() {
       // Object layout (8 bytes): bits 0-30 pending arrivals, 32-62 expected
       // arrivals, 63 phase parity. PTX ISA 9.7.13.15 mbarrier.
       i.op = IrOp::Mbarrier;
-      i.flags = has(Mod::expect_tx) ? 4 : 0;  // arrive.expect_tx: add to tx-count first
+      i.expect_tx = has(Mod::expect_tx);  // arrive.expect_tx: add to tx-count first
       // PTX ISA 9.7.13.15: arrive is .release and test_wait/try_wait
       // .acquire by default, both at .cta scope.
       sync_mm(in.op == Opcode::mbarrier_test_wait || in.op == Opcode::mbarrier_try_wait ? mm::Order::Acquire
@@ -345,33 +345,33 @@ void InsnLowering::async_op() {
       switch (in.op) {
         case Opcode::mbarrier_expect_tx:
         case Opcode::mbarrier_complete_tx:
-          i.mode = in.op == Opcode::mbarrier_expect_tx ? 7 : 8;
+          i.mbar = in.op == Opcode::mbarrier_expect_tx ? MbarOp::ExpectTx : MbarOp::CompleteTx;
           i.addr = address(opd(0));
           i.src[0] = value(opd(1), 32, false);
           break;
         case Opcode::mbarrier_init:
-          i.mode = 0;
+          i.mbar = MbarOp::Init;
           i.addr = address(opd(0));
           i.src[0] = value(opd(1), 32, false);
           break;
         case Opcode::mbarrier_inval:
-          i.mode = 5;
+          i.mbar = MbarOp::Inval;
           i.addr = address(opd(0));
           break;
         case Opcode::mbarrier_arrive:
         case Opcode::mbarrier_arrive_drop:
-          i.mode = in.op == Opcode::mbarrier_arrive ? 1 : 2;
+          i.mbar = in.op == Opcode::mbarrier_arrive ? MbarOp::Arrive : MbarOp::ArriveDrop;
           dests(opd(0), 64);
           i.addr = address(opd(1));
           i.src[0] = in.operands.size() > 2 ? value(opd(2), 32, false) : Opnd{Opnd::Imm, SReg::zero, false, 0, 1};
           break;
         case Opcode::mbarrier_pending_count:
-          i.mode = 6;
+          i.mbar = MbarOp::PendingCount;
           dests(opd(0), 32);
           i.src[0] = value(opd(1), 64, false);
           break;
         default:
-          i.mode = has(Mod::parity) ? 4 : 3;
+          i.mbar = has(Mod::parity) ? MbarOp::WaitParity : MbarOp::Wait;
           dests(opd(0), 1);
           i.addr = address(opd(1));
           i.src[0] = value(opd(2), 64, false);
@@ -416,7 +416,7 @@ void InsnLowering::async_op() {
                   : has(Mod::max) ? AtomOp::Max : has(Mod::and_) ? AtomOp::And : has(Mod::or_) ? AtomOp::Or
                   : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Add;
         if (!has(Mod::add) && op == AtomOp::Add) ctx.fail(in.pos, "red.async without an operation");
-        i.mode = static_cast<uint8_t>(op);
+        i.atom = op;
         auto ty = arith::ty_from_name(table::name(types[0]).substr(1));
         if (!ty) return unsupported("red.async on " + std::string(table::name(types[0])) + " is not supported");
         i.ety = *ty;
@@ -428,7 +428,7 @@ void InsnLowering::async_op() {
       i.async_tx = true;
       Inst tx;
       tx.op = IrOp::Mbarrier;
-      tx.mode = 8;  // complete_tx
+      tx.mbar = MbarOp::CompleteTx;
       tx.order = mm::Order::Release;  // makes the issuing thread's store visible with the phase
       tx.scope = mm::Scope::Cluster;
       tx.line = i.line;

@@ -13,9 +13,9 @@ namespace {
 
 bool supported(const Inst& in) {
   switch (in.op) {
-    // mbarrier.try_wait / test_wait (modes 3, 4, lower_sync.cpp); a litmus
-    // thread has no other mbarrier operation.
-    case IrOp::Mbarrier: return in.mode == 3 || in.mode == 4;
+    // mbarrier.try_wait / test_wait; a litmus thread has no other mbarrier
+    // operation.
+    case IrOp::Mbarrier: return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity;
     case IrOp::BulkCopy: return (in.mode == 0 && in.flags == 0) || in.mode == 2;  // copy, reduce (not multicast / cp_mask)
     case IrOp::CpAsync: return in.src[1].kind == Opnd::None;
     case IrOp::Nop:
@@ -206,7 +206,7 @@ void Tracer::rmw(State& s, const Inst& in) {
   Deps ad;
   uint64_t a = address(s, in, ad);
   const unsigned es = in.size;
-  const AtomOp op = static_cast<AtomOp>(in.mode);
+  const AtomOp op = in.atom;
   const uint64_t b = val(s, in.src[0]) & wmask(es * 8);
   const uint64_t c = op == AtomOp::Cas ? val(s, in.src[1]) & wmask(es * 8) : 0;
   Deps d;
@@ -318,12 +318,12 @@ void Tracer::step(State s) {
       case IrOp::Atom: rmw(s, in); break;
       case IrOp::Fence: {
         mm::Event e;
-        if (in.flags >= 2) {  // 2 a proxy fence, 3 fence.proxy.async (lower_insn.cpp)
+        if (in.fence == FenceKind::Proxy || in.fence == FenceKind::ProxyAsync) {
           e.kind = mm::EventKind::ProxyFence;
-          e.pfence = in.size == 1 ? mm::ProxyFenceKind::Async : mm::ProxyFenceKind::Other;
+          e.pfence = in.fence == FenceKind::ProxyAsync ? mm::ProxyFenceKind::Async : mm::ProxyFenceKind::Other;
           // PTX ISA 9.7.13.4: fence.proxy.async.{global,shared::cta,shared::cluster}
           // orders only accesses to objects in that state space.
-          if (in.size == 1)
+          if (in.fence == FenceKind::ProxyAsync)
             e.fspace = in.addr.space == Space::Global ? mm::StateSpace::Global
                      : in.addr.space == Space::Shared || in.addr.space == Space::SharedCluster ? mm::StateSpace::Shared
                      : mm::StateSpace::Any;
@@ -384,9 +384,9 @@ void trace_check(const Program& prog, uint32_t func) {
     const Inst& in = prog.code[pc];
     if (in.op == IrOp::Unsupported)
       throw InputError(prog.file, SourcePos{in.line, in.col}, "instruction not supported: " + prog.messages[in.target]);
-    // The complete_tx of st.async/red.async (mode 8 after the access, lower_sync.cpp)
+    // The complete_tx of st.async/red.async (MbarOp::CompleteTx after the access, lower_sync.cpp)
     // belongs to that instruction; the mbarrier.complete_tx instruction alone is refused.
-    const bool async_tx = in.op == IrOp::Mbarrier && in.mode == 8 && pc > r.begin && prog.code[pc - 1].async_tx;
+    const bool async_tx = in.op == IrOp::Mbarrier && in.mbar == MbarOp::CompleteTx && pc > r.begin && prog.code[pc - 1].async_tx;
     if (!async_tx && !supported(in))
       throw InputError(prog.file, SourcePos{in.line, in.col},
                        std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");

@@ -39,7 +39,7 @@ void Tracer::mbar_wait(State& s, const Inst& in) {
   const uint64_t arg = val(s, in.src[0]);
   Deps d;
   deps_of(s, in.src[0], d);
-  const bool parity = in.mode == 4;
+  const bool parity = in.mbar == MbarOp::WaitParity;
   uint32_t pc = s.pc;
   fork_read(s, loc, [&, pc](State& f, uint64_t v) {
     mm::Event e = access(in, mm::EventKind::Read, in.order, loc);
@@ -98,7 +98,8 @@ void Tracer::copy(State s, const Inst& in) {
 }
 
 void Tracer::async_access(State s, const Inst& in) {
-  if (s.pc + 1 >= r_.end || prog_.code[s.pc + 1].op != IrOp::Mbarrier || prog_.code[s.pc + 1].mode != 8)
+  if (s.pc + 1 >= r_.end || prog_.code[s.pc + 1].op != IrOp::Mbarrier ||
+      prog_.code[s.pc + 1].mbar != MbarOp::CompleteTx)
     fail(in, "st.async/red.async without its complete_tx");
   const Inst& tx = prog_.code[s.pc + 1];
   if (in.size > 8 || in.nsrc != 1) fail(in, "vector and .b128 st.async/red.async are not supported here");
@@ -131,7 +132,7 @@ void Tracer::async_access(State s, const Inst& in) {
     s.tr.async_ops[k].mem.push_back(wid);
     return copy_done(std::move(s), in, k, bar, ad);
   }
-  const AtomOp aop = static_cast<AtomOp>(in.mode);
+  const AtomOp aop = in.atom;
   const std::vector<uint64_t>& vals = env_.values(loc);
   for (size_t n = 0; n < vals.size(); ++n) {
     State f = n + 1 < vals.size() ? State(s) : std::move(s);
@@ -201,7 +202,7 @@ void Tracer::reduce_piece(State s, const Inst& in, int k, const std::vector<Piec
                           const Deps& ad) {
   if (i == pieces.size()) return copy_done(std::move(s), in, k, bar, ad);
   const Piece p = pieces[i];
-  const AtomOp aop = static_cast<AtomOp>(in.flags);
+  const AtomOp aop = in.atom;
   const std::vector<uint64_t>& svals = env_.values(p.src);
   const std::vector<uint64_t>& dvals = env_.values(p.dst);
   for (size_t n = 0; n < svals.size() * dvals.size(); ++n) {

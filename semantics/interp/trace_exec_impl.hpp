@@ -207,8 +207,8 @@ class Tracer {
   // operation" at .cluster scope; upon completion a complete-tx on the
   // mbarrier "has .release semantics at .cluster scope" (an increment of
   // the completed-phase count, as for cp.async.bulk). The access is lowered
-  // as the St/Red with async_tx followed by the complete_tx (Mbarrier mode
-  // 8, lower_sync.cpp); both are consumed here. No implicit proxy fence:
+  // as the St/Red with async_tx followed by the complete_tx
+  // (MbarOp::CompleteTx, lower_sync.cpp); both are consumed here. No implicit proxy fence:
   // the operation is in the generic proxy.
   void async_access(State s, const Inst& in);
 

@@ -51,8 +51,8 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
   // (warp_sync.hpp) and a lane joining from another instruction is a
   // warp-sync error; the result is then computed as for sm_70 and later.
   auto same_qualifiers = [&](const Inst& o) {
-    return o.op == in.op && o.mode == in.mode && o.flags == in.flags && o.size == in.size && o.nk == in.nk &&
-           o.fn.fn == in.fn.fn && o.fn.cfg == in.fn.cfg && o.ndst == in.ndst && o.dwidth == in.dwidth;
+    return o.op == in.op && o.mode == in.mode && o.flags == in.flags && o.atom == in.atom && o.size == in.size &&
+           o.nk == in.nk && o.fn.fn == in.fn.fn && o.fn.cfg == in.fn.cfg && o.ndst == in.ndst && o.dwidth == in.dwidth;
   };
   uint32_t alive = 0;
   for (uint32_t l = 0; l < w.nlanes; ++l)
@@ -206,7 +206,7 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm, co
           acc = static_cast<uint32_t>(in.fn.fn(s, &aux, in.fn.cfg));
           continue;
         }
-        switch (static_cast<AtomOp>(in.mode)) {
+        switch (in.atom) {
           case AtomOp::Add: acc += x; break;
           case AtomOp::Min: acc = sg ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::min(acc, x); break;
           case AtomOp::Max: acc = sg ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::max(acc, x); break;

@@ -295,7 +295,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // it reads; if its result register is dead, no value needs choosing (the
   // memory model still gives it a write to read from, of any value).
   bool any = false;
-  if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && static_cast<arith::AtomOp>(in0.mode) == arith::AtomOp::Exch &&
+  if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Exch &&
       in0.ndst <= 1) {
     any = in0.dst[0].kind != interp::Opnd::Reg;
     if (!any) {
@@ -386,7 +386,9 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
 }
 
 bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
-  if (in.flags == 2) return true;  // fence.proxy: not modelled here (generic proxy only)
+  // fence.proxy but fence.proxy.async of shared memory: not modelled here (generic proxy only)
+  if (in.fence == interp::FenceKind::Proxy || (in.fence == interp::FenceKind::ProxyAsync && !fence_async_shared(in)))
+    return true;
   ThreadRec& r = rec(t, c);
   ++r.side;
   mm::Event e;
