@@ -288,6 +288,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           r.vc.clear();
           r.arrivals.clear();
           r.det_reads.clear();
+          r.det_read_pcs.clear();
           r.det_writes.clear();
           r.back.clear();
           t.th.emplace_back(g, std::move(r));

@@ -85,6 +85,60 @@ int Shared::promote(uint64_t key, unsigned size, uint32_t line) {
   return idx;
 }
 
+bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
+  auto key = std::make_tuple(func, head, from);
+  auto cached = pure_cache.find(key);
+  if (cached != pure_cache.end()) return cached->second;
+  bool& ok = pure_cache[key];
+  ok = false;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (head < begin || from >= end || head > from) return ok;
+  const std::vector<char>* live = live_at(func, head);
+  if (!live) return ok;
+  auto targets = [&](const Inst& in, auto&& fn) {
+    if (in.op == IrOp::Bra) fn(in.target);
+    if (in.op == IrOp::BrxIdx)
+      for (uint32_t t : prog->branch_tables[in.target]) fn(t);
+  };
+  for (uint32_t pc = begin; pc < end; ++pc) {
+    const Inst& in = prog->code[pc];
+    const bool inside = pc >= head && pc <= from;
+    bool bad = false;
+    targets(in, [&](uint32_t t) {
+      if (inside ? t < head : (t > head && t <= from)) bad = true;
+    });
+    if (bad) return ok;
+    if (!inside) continue;
+    switch (in.op) {
+      case IrOp::Nop:
+      case IrOp::Arith:
+      case IrOp::Mov:
+      case IrOp::Pack:
+      case IrOp::Unpack:
+      case IrOp::Ld:
+      case IrOp::Bra:
+      case IrOp::BrxIdx:
+      case IrOp::Fence:
+      case IrOp::Cvta:
+      case IrOp::Isspacep:
+      case IrOp::Mapa:
+      case IrOp::Getctarank:
+        break;
+      default:
+        return ok;
+    }
+    if (in.wg_reg) return ok;
+    for (unsigned k = 0; k < 4; ++k)
+      if (in.dst[k].kind == interp::Opnd::Reg && (in.dst[k].slot >= live->size() || (*live)[in.dst[k].slot]))
+        return ok;
+  }
+  ok = true;
+  return ok;
+}
+
 // Backward liveness over the code of one function, for the spin-loop
 // reduction (explore.hpp): a slot is live at `head` if some path from it
 // reads the slot before writing it. Conservative where the IR hides
@@ -285,6 +339,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   if (li < 0) {
     if (!det_access(r, a, false)) return false;
     r.det_reads.emplace_back(a.key, a.size);
+    r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
     if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
     return true;
   }
@@ -390,7 +445,13 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   if (in.fence == interp::FenceKind::Proxy || (in.fence == interp::FenceKind::ProxyAsync && !fence_async_shared(in)))
     return true;
   ThreadRec& r = rec(t, c);
-  ++r.side;
+  // A fence is no side effect for the redundancy of a spin iteration
+  // (back_jump): dropping a failed iteration's reads and fences removes
+  // synchronizes-with, causality and Fence-SC edges but adds none, so the
+  // execution without it is consistent whenever the one with it is
+  // (PTX ISA 8.10: every axiom forbids a cycle or requires an inclusion in
+  // co and the Fence-SC order, which a restriction keeps); a seqlock
+  // reader's fenced retry is then redundant.
   mm::Event e;
   e.kind = mm::EventKind::Fence;
   e.order = in.order;
@@ -513,9 +574,30 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
   auto it = r.arrivals.find(to);
   uint64_t quiet = 0;
   if (it == r.arrivals.end()) {
-    // The first backward jump to this head: the iteration began where the
-    // code fell into the loop, so it made a choice if the latest choice lies
-    // in the loop's code [to, from]; such a jump counts against the bound.
+    // The first backward jump to this head. If the loop's code [to, from]
+    // can only read, fence and compute registers dead at the head
+    // (Shared::pure_loop), this failed iteration ended in the state it
+    // began in: redundant at once, as below for a repeated state (without
+    // it the second iteration would explore every value again first). Its
+    // reads of deterministic memory make those locations communicating.
+    if (sh_.pure_loop(t.func, to, from)) {
+      bool promoted = false;
+      for (size_t k = r.det_reads.size(); k-- > 0 && r.det_read_pcs[k] >= to && r.det_read_pcs[k] <= from;) {
+        sh_.promote(r.det_reads[k].first, r.det_reads[k].second, 0);
+        promoted = true;
+      }
+      if (promoted) {
+        restart = true;
+        return Jump::Stop;
+      }
+      ++subsumed, ++r.subsumed;
+      killed = true;
+      r.killed = true;
+      return Jump::Park;
+    }
+    // Otherwise the iteration began where the code fell into the loop, so
+    // it made a choice if the latest choice lies in the loop's code
+    // [to, from]; such a jump counts against the bound.
     if (r.choices > 0 && r.last_choice_pc >= to && r.last_choice_pc <= from && ++r.back[to] > sh_.opt->unroll) {
       ++cut;
       r.cut = true;

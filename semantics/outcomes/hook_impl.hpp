@@ -2,6 +2,7 @@
 // launch into events (explore.hpp explains the method).
 #pragma once
 #include <map>
+#include <tuple>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -57,6 +58,13 @@ struct Shared {
   // analysis does not see through the code there). Cached.
   const std::vector<char>* live_at(uint32_t func, uint32_t head);
   std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> live_cache;
+  // The code [head, from] of function `func` is a loop body whose every
+  // failed iteration ends where it began (Hook::back_jump): it only reads
+  // memory, fences and computes; it writes no register live at `head`; its
+  // branches stay at or after `head`; nothing outside it jumps into it
+  // past `head`. Cached.
+  bool pure_loop(uint32_t func, uint32_t head, uint32_t from);
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> pure_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -78,6 +86,7 @@ struct ThreadRec {
   uint64_t side = 0, comm_reads = 0, choices = 0;
   uint32_t last_choice_pc = ~0u;    // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;
+  std::vector<uint32_t> det_read_pcs;  // code index of each det_reads entry
   struct Arrival {
     std::vector<uint64_t> regs;
     std::vector<uint8_t> local;     // the thread's .local bytes
