@@ -1,6 +1,7 @@
 // ptxcheck-instrgen: random instruction tests for the hardware harness.
 //   gen --seed S --count N --out DIR [--length L] [--threads T]
 //   wgmma --seed S --count N --out DIR [--sparse] (wgmma.mma_async{.sp} tests, sm_90a)
+//   mma-sp --seed S --count N --out DIR (mma.sp{::ordered_metadata} tests, one warp)
 //   compare RECORDING.json [--manifest FILE]
 //   selfrecord SPEC.json --out RECORDING.json   (ptxcheck's own values; fixtures)
 //   probe --ptxas PATH --out legal.inc          (regenerates the legality table)
@@ -44,6 +45,11 @@ int run(int argc, char** argv) {
   wg->add_option("--out", out, "output directory")->required();
   bool sparse = false;
   wg->add_flag("--sparse", sparse, "wgmma.mma_async.sp tests (sparse A, PTX ISA 9.7.15.6)");
+  CLI::App* msp =
+      app.add_subcommand("mma-sp", "write random mma.sp / mma.sp::ordered_metadata tests (sm_80/89/120a, one warp) to DIR");
+  msp->add_option("--seed", seed, "random seed")->required();
+  msp->add_option("--count", count, "tests to write")->check(CLI::Range(0ull, 100000ull));
+  msp->add_option("--out", out, "output directory")->required();
   CLI::App* cmp = app.add_subcommand("compare", "compare a recording with the interpreter's values");
   cmp->add_option("recording", pos, "RECORDING.json")->required();
   cmp->add_option("--manifest", manifest, "the tests' manifest (default: beside the spec)");
@@ -90,6 +96,16 @@ int run(int argc, char** argv) {
     }
     std::printf("%llu %s tests, %zu distinct instruction forms in %s\n", count, sparse ? "wgmma.mma_async.sp" : "wgmma",
                 distinct.size(), out.c_str());
+    return 0;
+  }
+  if (cmd == "mma-sp") {
+    std::set<std::string> distinct;
+    for (unsigned i = 0; i < count; ++i) {
+      Test t = generate_mma_sp(seed, i);
+      write_test(t, out);
+      distinct.insert(t.mnemonics.begin(), t.mnemonics.end());
+    }
+    std::printf("%llu mma.sp tests, %zu distinct instruction forms in %s\n", count, distinct.size(), out.c_str());
     return 0;
   }
   if (cmd == "compare") {

@@ -33,11 +33,16 @@ struct Cfg {
   // unordered: some metadata indices name the second position first.
   bool sparse = false, unordered = false;
   unsigned sel = 0;
+  // mma.sp (PTX ISA 9.7.14.6.3): ::ordered_metadata, .kind::f8f6f4
+  bool ordered = false, kind = false;
 };
 
-bool is_float_in(const std::string& t) { return t == "f16" || t == "bf16" || t == "tf32" || t == "e4m3" || t == "e5m2"; }
+bool is_float_in(const std::string& t) {
+  return t == "f16" || t == "bf16" || t == "tf32" || t == "e4m3" || t == "e5m2" || t == "e3m2" || t == "e2m3" ||
+         t == "e2m1";
+}
 unsigned in_bits(const std::string& t) {
-  return t == "tf32" ? 32 : t == "f16" || t == "bf16" ? 16 : t == "b1" ? 1 : 8;
+  return t == "tf32" ? 32 : t == "f16" || t == "bf16" ? 16 : t == "b1" ? 1 : t == "s4" || t == "u4" ? 4 : 8;
 }
 
 // Bits of the exactly representable value q / 4 (|q| < 2^12) in f32 / f16.
@@ -78,7 +83,18 @@ uint32_t operand(Rng& rng, const std::string& t, unsigned special_permille) {
   static const uint32_t kTF32[] = {0x00000000, 0x3f000000, 0x3f800000, 0x3fc00000, 0x40000000, 0x40400000};
   static const uint32_t kE4M3[] = {0x00, 0x30, 0x38, 0x3c, 0x40, 0x44};
   static const uint32_t kE5M2[] = {0x00, 0x38, 0x3c, 0x3e, 0x40, 0x42};
+  // mma.sp .kind::f8f6f4 (PTX ISA 9.7.14.6.3): 8-bit containers, .e3m2/.e2m3
+  // in bits 5..0, .e2m1 in bits 5..2; no infinity or NaN.
+  static const uint32_t kE3M2[] = {0x00, 0x08, 0x0c, 0x0e, 0x10, 0x12};
+  static const uint32_t kE2M3[] = {0x00, 0x04, 0x08, 0x0c, 0x10, 0x14};
+  static const uint32_t kE2M1[] = {0x00, 0x04, 0x08, 0x0c, 0x10, 0x14};
+  if (t == "e3m2" || t == "e2m3" || t == "e2m1") {
+    const unsigned i = static_cast<unsigned>(rng.below(6));
+    const uint32_t v = t == "e3m2" ? kE3M2[i] : t == "e2m3" ? kE2M3[i] : kE2M1[i];
+    return i && rng.chance(50) ? v | 0x20u : v;  // the sign is bit 5 in all three
+  }
   if (t == "s8" || t == "u8") return static_cast<uint32_t>(rng.next() & 0xff);
+  if (t == "s4" || t == "u4") return static_cast<uint32_t>(rng.next() & 0xf);
   if (t == "b1") return static_cast<uint32_t>(rng.next() & 1);
   const unsigned bits = in_bits(t);
   const uint32_t sign = 1u << (bits - 1);
@@ -367,8 +383,70 @@ Cfg pick_cfg_sp(Rng& rng) {
 }
 
 Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index);
+Test build_mma_sp(Rng& rng, const Cfg& c, uint64_t seed, unsigned index);
+
+// The configuration of an mma.sp test (PTX ISA 9.7.14.6.3): shape, types,
+// plain or ::ordered_metadata, a selector the shape defines (9.7.14.6.1:
+// 0..3 with 4 chunks per row, 0/1 with 8, 0 with 16), `unordered` index
+// pairs only for plain mma.sp; c.k is the logical K.
+Cfg pick_cfg_mma_sp(Rng& rng) {
+  Cfg c;
+  c.sparse = true;
+  bool& ordered = c.ordered;
+  bool& kind = c.kind;
+  ordered = rng.chance(50);
+  switch (rng.below(8)) {
+    case 0: c.a = c.b = "f16"; c.d = rng.chance(50) ? "f16" : "f32"; c.k = rng.chance(50) ? 16 : 32; break;
+    case 1: c.a = c.b = "bf16"; c.d = "f32"; c.k = rng.chance(50) ? 16 : 32; break;
+    case 2: c.a = c.b = "tf32"; c.d = "f32"; c.k = rng.chance(50) ? 8 : 16; break;
+    case 3:
+      c.a = rng.chance(50) ? "e4m3" : "e5m2";
+      c.b = rng.chance(50) ? "e4m3" : "e5m2";
+      c.d = "f32";
+      c.k = 64;
+      break;
+    case 4: {
+      static const char* const kF[] = {"e4m3", "e5m2", "e3m2", "e2m3", "e2m1"};
+      c.a = kF[rng.below(5)];
+      c.b = kF[rng.below(5)];
+      c.d = rng.chance(50) ? "f16" : "f32";
+      c.k = 64;
+      kind = ordered = true;  // .kind::f8f6f4 exists only with ::ordered_metadata
+      break;
+    }
+    case 5:
+    case 6:
+      c.a = rng.chance(50) ? "s8" : "u8";
+      c.b = rng.chance(50) ? "s8" : "u8";
+      c.d = "s32";
+      c.k = rng.chance(50) ? 32 : 64;
+      c.satfinite = rng.chance(50);
+      break;
+    default:
+      c.a = rng.chance(50) ? "s4" : "u4";
+      c.b = rng.chance(50) ? "s4" : "u4";
+      c.d = "s32";
+      c.k = rng.chance(50) ? 64 : 128;
+      c.satfinite = rng.chance(50);
+      break;
+  }
+  const unsigned chunk = c.a == "tf32" ? 2 : in_bits(c.a) == 4 ? 8 : 4, chunks = c.k / chunk;
+  c.sel = static_cast<unsigned>(rng.below(chunks <= 4 ? 4 : chunks == 8 ? 2 : 1));
+  c.unordered = !ordered && c.a != "tf32" && rng.chance(40);
+  c.scale_d = true;
+  c.special = c.d == "f32" && !kind && (c.a == "f16" || c.a == "bf16" || c.a == "tf32" || c.a == "e4m3" ||
+                                       c.a == "e5m2") && rng.chance(25);
+  return c;
+}
 
 }  // namespace
+
+Test generate_mma_sp(uint64_t seed, unsigned index) {
+  Rng rng(seed * 0x100000001b3ull ^ (uint64_t{index} << 20) ^ 0x6d5a);
+  rng.next();
+  const Cfg c = pick_cfg_mma_sp(rng);
+  return build_mma_sp(rng, c, seed, index);
+}
 
 Test generate_wgmma(uint64_t seed, unsigned index) {
   Rng rng(seed * 0x100000001b3ull ^ (uint64_t{index} << 20) ^ 0x3a9c);
@@ -561,6 +639,117 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   k.spec_json = spec.dump(1) + "\n";
   nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"}, {"spec", k.name + ".json"},
                         {"output", "out"}, {"threads", kThreads}, {"slots_per_thread", nd},
+                        {"slots", slots}};
+  k.manifest_json = man.dump(1) + "\n";
+  t.variants.push_back(std::move(k));
+  return t;
+}
+
+
+// An mma.sp test: one warp loads its A, B, C and metadata registers from
+// `in` (per lane, in that order of regions), issues the instruction and
+// stores every D register to its own 64-bit slot of `out`. Variant sm_80
+// (f16/bf16/tf32/integer), sm_89 (.e4m3/.e5m2) or sm_120 (.kind::f8f6f4,
+// target sm_120a).
+Test build_mma_sp(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
+  const bool ordered = c.ordered, kind = c.kind;
+  Test t;
+  char stem[64];
+  std::snprintf(stem, sizeof stem, "p%llu_%04u", static_cast<unsigned long long>(seed), index);
+  t.stem = stem;
+  const unsigned na = c.k * in_bits(c.a) / 128, nb = c.k * in_bits(c.b) / 128, nd = c.d == "f16" ? 2 : 4;
+  const unsigned sp = c.special ? 160 / c.k : 0;
+  std::vector<uint32_t> a = pack(rng, c.a, 32 * na, sp), b = pack(rng, c.b, 32 * nb, sp);
+  std::vector<uint32_t> acc(32 * nd);
+  for (auto& w : acc) w = accumulator(rng, c);
+  std::vector<uint32_t> meta;
+  for (unsigned l = 0; l < 32; ++l) meta.push_back(sp_meta_word(rng, c.a == "tf32", c.unordered));
+
+  std::string mn = std::string(ordered ? "mma.sp::ordered_metadata" : "mma.sp") + ".sync.aligned.m16n8k" +
+                   std::to_string(c.k) + ".row.col" + (kind ? ".kind::f8f6f4" : "") + (c.satfinite ? ".satfinite" : "") +
+                   "." + c.d + "." + c.a + "." + c.b + "." + c.d;
+  const bool f32d = c.d == "f32";
+  const std::string dreg = f32d ? "%f" : "%d", creg = f32d ? "%g" : "%c";
+  auto list = [](const std::string& r, unsigned n) {
+    std::string s = "{";
+    for (unsigned i = 0; i < n; ++i) s += (i ? ", " : "") + r + std::to_string(i);
+    return s + "}";
+  };
+  const unsigned boff = 32 * na * 4, coff = boff + 32 * nb * 4, eoff = coff + 32 * nd * 4;
+  std::string body;
+  auto L = [&](const std::string& s) { body += "\t" + s + "\n"; };
+  L("mov.u32 %r0, %tid.x;");
+  L("ld.param.u64 %rd0, [in_ptr];");
+  L("cvta.to.global.u64 %rd0, %rd0;");
+  L("ld.param.u64 %rd1, [out_ptr];");
+  L("cvta.to.global.u64 %rd1, %rd1;");
+  auto load = [&](const std::string& reg, unsigned n, unsigned off, const char* ty) {
+    L("mul.wide.u32 %rd2, %r0, " + std::to_string(4 * n) + ";");
+    L("add.s64 %rd3, %rd0, %rd2;");
+    for (unsigned i = 0; i < n; ++i)
+      L(std::string("ld.global.") + ty + " " + reg + std::to_string(i) + ", [%rd3+" + std::to_string(off + 4 * i) + "];");
+  };
+  load("%a", na, 0, "b32");
+  load("%b", nb, boff, "b32");
+  load(creg, nd, coff, f32d ? "f32" : "b32");
+  L("mul.wide.u32 %rd2, %r0, 4;");
+  L("add.s64 %rd3, %rd0, %rd2;");
+  L("ld.global.b32 %e, [%rd3+" + std::to_string(eoff) + "];\t// metadata");
+  L(mn + " " + list(dreg, nd) + ", " + list("%a", na) + ", " + list("%b", nb) + ", " + list(creg, nd) + ", %e, " +
+    std::to_string(c.sel) + ";");
+  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 8) + ";");
+  L("add.s64 %rd4, %rd1, %rd2;");
+  for (unsigned i = 0; i < nd; ++i)
+    L(std::string("st.global.") + (f32d ? "f32" : "b32") + " [%rd4+" + std::to_string(8 * i) + "], " + dreg +
+      std::to_string(i) + ";");
+  L("ret;");
+  const std::string cd = f32d ? ".f32" : ".b32";
+  std::string decls = "\t.reg .b32 %r<1>;\n\t.reg .b64 %rd<5>;\n\t.reg .b32 %a<" + std::to_string(na) + ">;\n\t.reg .b32 %b<" +
+                      std::to_string(nb) + ">;\n\t.reg " + cd + " " + creg + "<" + std::to_string(nd) + ">;\n\t.reg " + cd +
+                      " " + dreg + "<" + std::to_string(nd) + ">;\n\t.reg .b32 %e;\n";
+
+  nlohmann::json in_values = nlohmann::json::array();
+  for (const auto* v : {&a, &b, &acc, &meta})
+    for (uint32_t w : *v) in_values.push_back(w);
+  Slot s;
+  s.mnemonic = mn;
+  s.ty = c.d == "f16" ? "f16x2" : c.d;
+  s.bits = 32;
+  s.nan_any = c.special;
+  nlohmann::json slots = nlohmann::json::array();
+  for (unsigned i = 0; i < nd; ++i) {
+    t.slots.push_back(s);
+    slots.push_back({{"mnemonic", s.mnemonic}, {"type", s.ty}, {"bits", s.bits}, {"approx", false},
+                     {"nan_any", s.nan_any}});
+  }
+  t.mnemonics.push_back(mn);
+  // Targets as ptxas 13 accepts them: fp8 needs sm_89, .kind::f8f6f4 sm_120a
+  // (PTX ISA 8.8); ::ordered_metadata needs PTX ISA 8.5.
+  const bool fp8 = c.a == "e4m3" || c.a == "e5m2";
+  Kernel k;
+  k.sm = kind ? 120 : fp8 ? 89 : 80;
+  k.name = t.stem + ".sm_" + std::to_string(k.sm);
+  const std::string target = kind ? "sm_120a" : fp8 ? "sm_89" : "sm_80";
+  const std::string summary = mn + ", selector " + std::to_string(c.sel) + (c.special ? ", inf/NaN/-0 operands" : "") +
+                              (c.unordered ? ", metadata index pairs in either order" : "");
+  k.ptx = "// Generated by ptxcheck-instrgen mma-sp (seed " + std::to_string(seed) + ", test " + std::to_string(index) +
+          "); do not edit.\n// " + summary + "\n.version " + (kind ? "8.8" : "8.5") + "\n.target " + target +
+          "\n.address_size 64\n\n.visible .entry instr(\n\t.param .u64 in_ptr,\n\t.param .u64 out_ptr\n)\n"
+          ".reqntid 32\n{\n" + decls + body + "}\n";
+  nlohmann::json spec = {
+      {"ptx", k.name + ".ptx"},
+      {"kernel", "instr"},
+      {"grid", {1, 1, 1}},
+      {"block", {32, 1, 1}},
+      {"dynamic_shared_bytes", 0},
+      {"buffers",
+       {{"in", {{"type", "u32"}, {"count", in_values.size()}, {"init", {{"values", in_values}}}}},
+        {"out", {{"type", "u64"}, {"count", 32 * nd}, {"init", "zero"}}}}},
+      {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
+      {"outputs", {"out"}}};
+  k.spec_json = spec.dump(1) + "\n";
+  nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"}, {"spec", k.name + ".json"},
+                        {"output", "out"}, {"threads", 32}, {"slots_per_thread", nd},
                         {"slots", slots}};
   k.manifest_json = man.dump(1) + "\n";
   t.variants.push_back(std::move(k));

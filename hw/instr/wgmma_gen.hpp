@@ -36,5 +36,12 @@ Test generate_wgmma(uint64_t seed, unsigned index);
 // each 4-bit index valid (9.7.15.6.1). Independent of the dense stream: the
 // dense tests stay byte-identical.
 Test generate_wgmma_sp(uint64_t seed, unsigned index);
+// One mma.sp / mma.sp::ordered_metadata test (PTX ISA 9.7.14.6; stem
+// "pSEED_INDEX", one warp): every shape and type family of mma.sp
+// (.kind::f8f6f4 included), a selector the shape defines, and each lane's
+// A, B, C and metadata registers loaded from `in` (every 4-bit index valid;
+// pairs in either order only for plain mma.sp). Variant sm_80, sm_89 (fp8)
+// or sm_120 (.kind::f8f6f4, target sm_120a). Its own random stream.
+Test generate_mma_sp(uint64_t seed, unsigned index);
 
 }  // namespace ptxcheck::instrgen

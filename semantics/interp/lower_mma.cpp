@@ -28,6 +28,9 @@ std::optional<MElem> melem(Mod t) {
     case Mod::b16: return MElem::f16;  // ldmatrix/stmatrix/movmatrix move 16-bit elements
     case Mod::e4m3: return MElem::e4m3;
     case Mod::e5m2: return MElem::e5m2;
+    case Mod::e3m2: return MElem::e3m2;
+    case Mod::e2m3: return MElem::e2m3;
+    case Mod::e2m1: return MElem::e2m1;
     default: return std::nullopt;
   }
 }
@@ -214,6 +217,74 @@ void InsnLowering::matrix_op() {
   };
   std::string shape_txt = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 
+  // mma.sp / mma.sp::ordered_metadata (PTX ISA 9.7.14.6.3), .row.col,
+  // operands d, a, b, c, e (metadata register), f (selector constant):
+  //   m16n8k16, m16n8k32 .f16 (D = C .f16 or .f32), .bf16 (.f32);
+  //   m16n8k8, m16n8k16 .tf32 (.f32);
+  //   m16n8k64 .e4m3/.e5m2 in any combination (.f32; .f16 as ptxas 13
+  //     accepts from PTX ISA 8.7), and with .kind::f8f6f4 (ordered metadata
+  //     only) .e4m3/.e5m2/.e3m2/.e2m3/.e2m1 (.f16/.f32);
+  //   m16n8k32, m16n8k64 .s8/.u8 and m16n8k64, m16n8k128 .s4/.u4 in any
+  //     combination (.s32, .satfinite).
+  // A is the packed 16 x K/2 matrix (mma_sp_layout). The selector is a
+  // constant in 0..3 (the operand's range); which values a shape defines is
+  // checked when it executes (sp_sel_max). False after unsupported().
+  auto sparse_mma = [&]() -> bool {
+    const std::string what = std::string(has(Mod::sp_ordered_metadata) ? "mma.sp::ordered_metadata " : "mma.sp ") + shape_txt;
+    if (has(Mod::block_scale) || has(Mod::kind_mxf8f6f4) || has(Mod::kind_mxf4) || has(Mod::kind_mxf4nvf4)) {
+      unsupported(what + " with block scaling (.block_scale, .kind::mxf*) is not supported");
+      return false;
+    }
+    if (ty.size() != 4) ctx.fail(in.pos, "mma.sp: expected .dtype.atype.btype.ctype");
+    if (in.operands.size() != 6) ctx.fail(in.pos, "mma.sp: expected 6 operands (d, a, b, c, metadata, selector)");
+    s.op = MatOp::Mma;
+    s.sparse = true;
+    s.ordered = has(Mod::sp_ordered_metadata);
+    s.d = ty[0], s.a = ty[1], s.b = ty[2], s.c = ty[3];
+    auto fp8 = [](MElem e) { return e == MElem::e4m3 || e == MElem::e5m2; };
+    auto f8f6f4 = [&](MElem e) { return fp8(e) || e == MElem::e3m2 || e == MElem::e2m3 || e == MElem::e2m1; };
+    auto i8 = [](MElem e) { return e == MElem::s8 || e == MElem::u8; };
+    auto i4 = [](MElem e) { return e == MElem::s4 || e == MElem::u4; };
+    const bool kind = has(Mod::kind_f8f6f4), fd = s.d == MElem::f32 || s.d == MElem::f16;
+    bool ok = m == 16 && n == 8 && s.c == s.d && (layouts.empty() || (layouts.size() == 2 && layouts[0] && !layouts[1]));
+    if (kind) ok = ok && s.ordered && k == 64 && f8f6f4(s.a) && f8f6f4(s.b) && fd;
+    else if (s.a == MElem::f16) ok = ok && (k == 16 || k == 32) && s.b == s.a && fd;
+    else if (s.a == MElem::bf16) ok = ok && (k == 16 || k == 32) && s.b == s.a && s.d == MElem::f32;
+    else if (s.a == MElem::tf32) ok = ok && (k == 8 || k == 16) && s.b == s.a && s.d == MElem::f32;
+    else if (fp8(s.a)) ok = ok && k == 64 && fp8(s.b) && fd;
+    else if (i8(s.a)) ok = ok && (k == 32 || k == 64) && i8(s.b) && s.d == MElem::s32;
+    else if (i4(s.a)) ok = ok && (k == 64 || k == 128) && i4(s.b) && s.d == MElem::s32;
+    else ok = false;
+    if (s.satfinite && s.d != MElem::s32) ok = false;
+    if (!ok || !mma_sp_layout(k, s.a, Role::A, s.amap, s.ca) || !mma_sp_layout(k, s.b, Role::B, s.bmap, s.cb) ||
+        !mma_sp_layout(k, s.a, Role::C, s.cmap, s.cc)) {
+      unsupported(what + " ." + melem_name(s.d) + "." + melem_name(s.a) + "." + melem_name(s.b) + "." + melem_name(s.c) +
+                  (kind ? " (.kind::f8f6f4)" : "") + " is not a PTX form");
+      return false;
+    }
+    regs(opd(0), reg_bits(s.d), s.rd);
+    regs(opd(1), 32, s.ra);
+    regs(opd(2), 32, s.rb);
+    regs(opd(3), reg_bits(s.c), s.rc);
+    expect_regs(opd(0), s.rd, s.cc, s.d);
+    expect_regs(opd(1), s.ra, s.ca, s.a);
+    expect_regs(opd(2), s.rb, s.cb, s.b);
+    expect_regs(opd(3), s.rc, s.cc, s.c);
+    // 9.7.14.6.3: e a 32-bit integer (ptxas refuses an immediate), f "a
+    // 32-bit integer constant with values in the range 0..3".
+    if (!std::holds_alternative<ast::Reg>(opd(4).v)) ctx.fail(opd(4).pos, "mma.sp: the sparsity metadata must be a register");
+    s.sp_meta = value(opd(4), 32, false);
+    auto* sel = std::get_if<ast::IntImm>(&opd(5).v);
+    if (!sel || sel->value > 3) ctx.fail(opd(5).pos, "mma.sp: the sparsity selector must be a constant in 0..3 (PTX ISA 9.7.14.6.3)");
+    s.sp_sel = static_cast<uint8_t>(sel->value);
+    // 9.7.14.6.1: one thread of each group of four gives the metadata (any
+    // selector) when a row has 4 chunks, a pair (0 or 1) when it has 8, all
+    // four (0) when it has 16.
+    const unsigned chunks = k / sp_chunk(melem_bits(s.a));
+    s.sp_sel_max = static_cast<uint8_t>(chunks <= 4 ? 3 : chunks == 8 ? 1 : 0);
+    return true;
+  };
+
   switch (in.op) {
     case Opcode::wmma_load_a:
     case Opcode::wmma_load_b:
@@ -243,9 +314,15 @@ void InsnLowering::matrix_op() {
       s.frag_bytes = static_cast<uint32_t>((st ? s.ra : s.rd).size() * reg_bits(s.a) / 8);
       break;
     }
-    case Opcode::wmma_mma:
-    case Opcode::mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
-      if (has(Mod::sp) || in.operands.size() != 4) return unsupported("mma.sp is not supported");
+    case Opcode::mma:
+      if (has(Mod::sp) || has(Mod::sp_ordered_metadata)) {
+        if (!sparse_mma()) return;
+        break;
+      }
+      [[fallthrough]];
+    case Opcode::wmma_mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
+      if (has(Mod::block_scale)) return unsupported("mma with block scaling is not supported");
+      if (in.operands.size() != 4) ctx.fail(in.pos, "mma: expected 4 operands (d, a, b, c)");
       if (has(Mod::popc)) s.bop = has(Mod::xor_) ? 2 : has(Mod::and_) ? 1 : 0;
       s.op = MatOp::Mma;
       if (ty.size() == 2) {  // wmma.mma ... .dtype.ctype with .f16 multiplicands

@@ -23,7 +23,10 @@
 
 namespace ptxcheck::interp {
 
-enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, s4, u4, b1, e4m3, e5m2 };
+// e3m2/e2m3/e2m1: the 6- and 4-bit kinds of mma .kind::f8f6f4, each in an
+// 8-bit container (PTX ISA 9.7.14.6.3: e2m1 in bits 5..2, e3m2/e2m3 in bits
+// 5..0); melem_bits gives the container's 8.
+enum class MElem : uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, s4, u4, b1, e4m3, e5m2, e3m2, e2m3, e2m1 };
 unsigned melem_bits(MElem e);
 const char* melem_name(MElem e);
 
@@ -85,29 +88,57 @@ struct MmaSite {
   Opnd desc_a, desc_b, scale_d;
   bool neg_a = false, neg_b = false, trans_a = false, trans_b = false;
   uint32_t wait_n = 0;                // wgmma.wait_group N
-  // wgmma.mma_async.sp (PTX ISA 9.7.15.6): A is the packed M x K/2 matrix
-  // (amap and the descriptor describe it), sp_meta the sparsity metadata
-  // register, sp_sel the sparsity selector (0 or 1; 0 for 8-bit types).
+  // wgmma.mma_async.sp (PTX ISA 9.7.15.6) and mma.sp (9.7.14.6): A is the
+  // packed M x K/2 matrix (amap and the descriptor describe it), sp_meta the
+  // sparsity metadata register, sp_sel the sparsity selector (wgmma: 0 or 1,
+  // 0 for 8-bit types; mma.sp: 0..3, sp_sel_max the largest the ISA defines
+  // for the shape). ordered: mma.sp::ordered_metadata (indices increasing).
   bool sparse = false;
   Opnd sp_meta;
-  uint8_t sp_sel = 0;
+  uint8_t sp_sel = 0, sp_sel_max = 3;
+  bool ordered = false;
 };
 
-// wgmma.mma_async.sp metadata (PTX ISA 9.7.15.6.2, Figures 176, 178, 180,
-// 181; see mma_layout.cpp): lane of the warp and first bit of its metadata
-// register holding the 4-bit index of chunk q of row r (0-15 of the warp's
-// 16 rows). Chunks are 4 elements wide (2 for .tf32, `bits` = 32); sel is
-// the sparsity selector.
+// Sparse A (mma.sp, PTX ISA 9.7.14.6; wgmma.mma_async.sp, 9.7.15.6): each
+// row of the logical A is cut into chunks of sp_chunk(bits) elements (4; 2
+// for .tf32, 8 for .s4/.u4) of which half are stored; a 4-bit metadata index
+// per chunk says where (sp_decode). sp_meta_pos says which lane of the warp
+// and which bits of its metadata register hold the index of chunk q of row r
+// (0-15 of the 16 rows a warp covers) for an instruction of logical K `k`
+// (16-row tile) and selector sel; see mma_layout.cpp for the layouts.
 struct SpMetaPos {
   uint8_t lane = 0, bit = 0;
 };
-SpMetaPos wgmma_sp_meta_pos(unsigned bits, unsigned sel, unsigned r, unsigned q);
+unsigned sp_chunk(unsigned bits);
+SpMetaPos sp_meta_pos(unsigned bits, unsigned k, unsigned sel, unsigned r, unsigned q);
 // The positions within its chunk of the stored elements of a chunk whose
-// 4-bit metadata index is `nib` (9.7.15.6.1): 2:4 (bits 8/16) two
-// positions, pos[0] for the first stored element (bits 1:0) and pos[1] for
-// the second (bits 3:2); 1:2 (.tf32) one position. False for the values the
-// ISA makes undefined.
-bool wgmma_sp_decode(unsigned bits, unsigned nib, unsigned pos[2]);
+// metadata index is `nib` (9.7.14.6.1): 2:4 two positions, pos[0] for the
+// first stored element (bits 1:0) and pos[1] for the second (bits 3:2); for
+// .s4/.u4 (4:8 pair-wise) the same two indices name 2-element sub-chunks;
+// 1:2 (.tf32) one position. False for the values the ISA makes undefined,
+// and with `ordered` (mma.sp::ordered_metadata) also for decreasing indices.
+bool sp_decode(unsigned bits, unsigned nib, bool ordered, unsigned pos[2]);
+
+// The first chunk with an undefined metadata index of an mma_sp_compute.
+struct SpBad {
+  unsigned row = 0, col = 0, width = 0;  // its columns col .. col+width-1 of A
+  unsigned thread = 0, bit = 0, nib = 0;  // where its index was read: thread 32*(row/16) + lane
+};
+// D = A*B + C for a sparse A: s is the logical shape (s.k = K), A the packed
+// s.m x K/2 matrix of stored elements, meta[32*(r/16) + lane] the metadata
+// register of each lane of the warp(s) covering row r. Each row's K/2
+// products of the stored elements with the B rows they face, plus C, are
+// summed with mma_compute's policy (the pruned positions are no terms;
+// docs/mma.md). Returns false after the first undefined index (*bad says
+// where); every such chunk contributes no products.
+bool mma_sp_compute(const MmaShape& s, unsigned sel, bool ordered, const uint32_t* meta, const uint64_t* A,
+                    const uint64_t* B, const uint64_t* C, uint64_t* D, SpBad* bad);
+
+// mma.sp fragments (PTX ISA 9.7.14.6.2): role A the packed 16 x K/2 matrix
+// of stored elements, B the K x 8 matrix, C (and D) the m16n8 accumulator;
+// element i of lane l is out[l * count + i]. False for a K/type mma.sp does
+// not have.
+bool mma_sp_layout(unsigned k, MElem ab, Role role, std::vector<Coord>& out, unsigned& count);
 
 // wgmma register fragments (PTX ISA 9.7.15.5.1.1, Figures 148-153): element
 // i of warpgroup thread T (0-127) is out[T * count + i]; role A (m64 x k) or

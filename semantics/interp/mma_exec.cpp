@@ -127,8 +127,9 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
       }
       break;
     }
-    case MatOp::Mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14
-      std::vector<uint64_t> A(s.m * s.k), B(s.k * s.n), C(s.m * s.n), D(s.m * s.n);
+    case MatOp::Mma: {  // PTX ISA 9.7.14.4.5, 9.7.14.5.14, 9.7.14.6.3
+      const unsigned ka = s.sparse ? s.k / 2 : s.k;  // mma.sp: A is packed, 16 x K/2
+      std::vector<uint64_t> A(s.m * ka), B(s.k * s.n), C(s.m * s.n), D(s.m * s.n);
       // Gather each matrix from the fragments; where a fragment holds an
       // element twice (wmma .f16 A/B), the lowest slot is the one used.
       auto gather = [&](const std::vector<Opnd>& rg, const std::vector<Coord>& map, unsigned cnt, MElem et,
@@ -140,10 +141,39 @@ bool Machine::exec_mma(Warp& w, const Inst& in, uint32_t m) {
             out[co.row * cols + co.col] = (reg(l, rg[e / pr]) >> ((e % pr) * eb)) & emask(eb);
           }
       };
-      gather(s.ra, s.amap, s.ca, s.a, s.k, A);
+      gather(s.ra, s.amap, s.ca, s.a, ka, A);
       gather(s.rb, s.bmap, s.cb, s.b, s.n, B);
       gather(s.rc, s.cmap, s.cc, s.c, s.n, C);
-      mma_compute({s.m, s.n, s.k, s.a, s.b, s.c, s.d, s.satfinite, s.bop}, A.data(), B.data(), C.data(), D.data());
+      const MmaShape sh{s.m, s.n, s.k, s.a, s.b, s.c, s.d, s.satfinite, s.bop};
+      if (!s.sparse) {
+        mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+      } else {
+        // mma.sp (PTX ISA 9.7.14.6): each lane's metadata register, read as
+        // sp_meta_pos says for the selector; mma_sp_compute sums the
+        // products of the stored elements (docs/mma.md). A selector the
+        // shape does not define or an undefined index (9.7.14.6.1; with
+        // ::ordered_metadata also decreasing ones, 9.7.14.6.3) is a
+        // `sparse-metadata` error; execution goes on with the model's values.
+        const std::string form = s.ordered ? "mma.sp::ordered_metadata" : "mma.sp";
+        if (s.sp_sel > s.sp_sel_max)
+          diag(DiagKind::SparseMetadata, true, c, T[0], in,
+               "sparsity selector " + std::to_string(s.sp_sel) + " of " + form + " .m16n8k" + std::to_string(s.k) + " ." +
+                   melem_name(s.a) + " is undefined (PTX ISA 9.7.14.6.1: " +
+                   (s.sp_sel_max ? "0 or 1, a thread pair of each group of four" : "0, all threads contribute") + ")");
+        uint32_t meta[32];
+        for (uint32_t l = 0; l < 32; ++l) meta[l] = static_cast<uint32_t>(reg(l, s.sp_meta));
+        SpBad bad;
+        if (!mma_sp_compute(sh, std::min(s.sp_sel, s.sp_sel_max), s.ordered, meta, A.data(), B.data(), C.data(), D.data(),
+                            &bad))
+          diag(DiagKind::SparseMetadata, true, c, T[bad.thread], in,
+               "sparsity metadata 0x" + std::string(1, "0123456789abcdef"[bad.nib]) + " for row " + std::to_string(bad.row) +
+                   ", columns " + std::to_string(bad.col) + "-" + std::to_string(bad.col + bad.width - 1) + " of A (bits " +
+                   std::to_string(bad.bit + 3) + ".." + std::to_string(bad.bit) + " of lane " +
+                   std::to_string(bad.thread) + "'s metadata register, selector " + std::to_string(s.sp_sel) +
+                   ") is undefined for " + form + " (PTX ISA 9.7.14.6.1" +
+                   (s.ordered ? ", 9.7.14.6.3: two equal or decreasing indices" : ": two equal indices") +
+                   (s.a == MElem::tf32 ? ", or not 0b0100/0b1110 for .tf32)" : ")"));
+      }
       unsigned eb = melem_bits(s.d), pr = per_reg(s.d);
       for (uint32_t l = 0; l < 32; ++l) {
         uint64_t vals[8] = {};

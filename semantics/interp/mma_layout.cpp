@@ -12,7 +12,10 @@ unsigned melem_bits(MElem e) {
     case MElem::s8:
     case MElem::u8:
     case MElem::e4m3:
-    case MElem::e5m2: return 8;
+    case MElem::e5m2:
+    case MElem::e3m2:
+    case MElem::e2m3:
+    case MElem::e2m1: return 8;  // .kind::f8f6f4: 6/4-bit values in 8-bit containers
     case MElem::s4:
     case MElem::u4: return 4;
     case MElem::b1: return 1;
@@ -22,7 +25,7 @@ unsigned melem_bits(MElem e) {
 }
 
 const char* melem_name(MElem e) {
-  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "s4", "u4", "b1", "e4m3", "e5m2"};
+  static const char* const n[] = {"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "s4", "u4", "b1", "e4m3", "e5m2", "e3m2", "e2m3", "e2m1"};
   return n[static_cast<unsigned>(e)];
 }
 
@@ -194,40 +197,102 @@ bool wgmma_layout(unsigned n, unsigned k, MElem ab, Role role, std::vector<Coord
 // wgmma.mma_async.sp (PTX ISA 9.7.15.6). The register fragment of the
 // packed A (9.7.15.6.2, Figures 175, 177, 179) is wgmma_layout's dense one
 // for K/2: the figures are images; their per-warp tiles are those of mma.sp
-// m16n8k32 .f16, m16n8k16 .tf32 and m16n8k64 8-bit, whose text formulas
-// (9.7.14.6.2.2, .3, .6) put a_i of a lane in the 4-wide (.tf32: 2-wide,
-// 8-bit: 8-wide) column span of the dense formula at compressed column
-// c = i-th stored element, i.e. compressed column 2t + (i&1) + 8(i>>2)
-// (.f16), t + 4(i>>1) (.tf32), 4t + (i&3) + 16(i>>3) (8-bit); CUTLASS's
-// sparse GMMA traits use the same ALayout_64x32/64x16/64x64 for the packed
-// operand (cute/atom/mma_traits_sm90_gmma_sparse.hpp).
-//
-// Metadata (9.7.15.6.2): each warp gives the metadata of its 16 rows; the
-// figures (176 = mma.sp's sparse-mma-metadata-16832-f16bf16, 178 = 16816
-// tf32, 180/181 = 16864 u8s8) are images that this text could not read.
-// Their content is taken from CUTLASS's metadata layouts ELayout_64x32 /
-// 64x16 / 64x64 (same file), with g = r % 8, h = r / 8 for row r of the
-// warp and chunk q of the row (4 or, for .tf32, 2 elements wide):
-// - .f16/.bf16 (8 chunks of 4 per row), .tf32 (8 chunks of 2): lane
-//   4g + 2*sel + q/4, bits 16h + 4(q%4) .. +3; the selector names the
-//   thread pair T0,T1 (0) or T2,T3 (1) of each group of four (9.7.15.6.1);
-// - 8-bit (16 chunks of 4 per row, all threads, sel 0): lane
-//   4g + 2(q/8) + h, bits 4(q%8) .. +3.
-SpMetaPos wgmma_sp_meta_pos(unsigned bits, unsigned sel, unsigned r, unsigned q) {
-  const unsigned g = r % 8, h = r / 8;
-  if (bits == 8) return {static_cast<uint8_t>(4 * g + 2 * (q / 8) + h), static_cast<uint8_t>(4 * (q % 8))};
-  return {static_cast<uint8_t>(4 * g + 2 * sel + q / 4), static_cast<uint8_t>(16 * h + 4 * (q % 4))};
+// m16n8k32 .f16, m16n8k16 .tf32 and m16n8k64 8-bit (mma_sp_layout below),
+// i.e. compressed column 2t + (i&1) + 8(i>>2) (.f16), t + 4(i>>1) (.tf32),
+// 4t + (i&3) + 16(i>>3) (8-bit); CUTLASS's sparse GMMA traits use the same
+// ALayout_64x32/64x16/64x64 for the packed operand
+// (cute/atom/mma_traits_sm90_gmma_sparse.hpp).
+
+// mma.sp fragments (PTX ISA 9.7.14.6.2.1-8). A: the text gives, per lane
+// (g = groupID, t = threadID_in_group), the rows and the K-span
+// [firstcol, lastcol] of each register's stored elements ("as per the
+// mapping of non-zero elements"); a span is t's chunk(s), so on the packed
+// 16 x K/2 matrix element a_i sits at
+//   m16n8k16 .f16/.bf16 (9.7.14.6.2.1):  row g + 8(i>>1),       col 2t + (i&1)
+//   m16n8k32 .f16/.bf16 (9.7.14.6.2.2):  row g + 8((i>>1)&1),   col 2t + (i&1) + 8(i>>2)
+//   m16n8k8  .tf32      (9.7.14.6.2.4):  row g + 8i,            col t
+//   m16n8k16 .tf32      (9.7.14.6.2.3):  row g + 8(i&1),        col t + 4(i>>1)
+//   m16n8k32 8-bit      (9.7.14.6.2.5):  row g + 8(i>>2),       col 4t + (i&3)
+//   m16n8k64 8-bit      (9.7.14.6.2.6):  row g + 8((i>>2)&1),   col 4t + (i&3) + 16(i>>3)
+//   m16n8k64 .s4/.u4    (9.7.14.6.2.7):  row g + 8(i>>3),       col 8t + (i&7)
+//   m16n8k128 .s4/.u4   (9.7.14.6.2.8):  row g + 8((i>>3)&1),   col 8t + (i&7) + 32(i>>4)
+// (the dense mma A layouts of the packed shape). B: where the text refers to
+// the dense fragments (k16 .f16, k8 .tf32, k32 8-bit, k64 4-bit) they are
+// the mma ones; the others (Figures 121, 124, 132-135, 142-145) are images
+// and follow the same rule with p = 32/bits elements per register:
+// b_i at row p*t + (i%p) + 4p*(i/p), column g. That rule is the dense
+// layouts' (9.7.14.5.x) and CUTLASS's sparse SM80 and SM120 BLayouts
+// (cute/atom/mma_traits_sm120_sparse.hpp for m16n8k64 8-bit). C/D: the
+// m16n8 accumulator.
+bool mma_sp_layout(unsigned k, MElem ab, Role role, std::vector<Coord>& out, unsigned& count) {
+  const unsigned bits = melem_bits(ab);
+  const bool ok = (is_half(ab) && (k == 16 || k == 32)) || (ab == MElem::tf32 && (k == 8 || k == 16)) ||
+                  (bits == 8 && (k == 32 || k == 64)) || (is_int4(ab) && (k == 64 || k == 128));
+  if (!ok) return false;
+  if (role == Role::C) return mma_layout(16, 8, 16, MElem::f16, Role::C, out, count);
+  const unsigned p = 32 / bits;  // elements per 32-bit register
+  if (role == Role::B) {
+    count = k * 8 / 32;
+    out.assign(32 * count, Coord{});
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned i = 0; i < count; ++i)
+        out[l * count + i] = {static_cast<uint8_t>(p * (l & 3) + i % p + 4 * p * (i / p)), static_cast<uint8_t>(l >> 2)};
+    return true;
+  }
+  // A: k*bits/128 registers (2 or 4) of p packed elements; register j holds
+  // row g + 8(j&1), packed columns p*t + (0..p-1) + 4p(j>>1): the table above.
+  count = k * bits / 128 * p;
+  out.assign(32 * count, Coord{});
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned i = 0; i < count; ++i) {
+      const unsigned j = i / p, g = l >> 2, t = l & 3;
+      out[l * count + i] = {static_cast<uint8_t>(g + 8 * (j & 1)), static_cast<uint8_t>(p * t + i % p + 4 * p * (j >> 1))};
+    }
+  return true;
 }
 
-// 9.7.15.6.1 Sparse matrix storage: for 2:4 the two stored elements' indices
-// in their 4-wide chunk are two 2-bit fields; 0b0000, 0b0101, 0b1010 and
-// 0b1111 (both indices equal) are undefined. We read bits 1:0 as the index
-// of the first stored element and bits 3:2 as the second's (the order is in
-// the figures, not the text; it is the one under which the .tf32 values
-// below are (0,1) and (2,3), ascending). For 1:2 (.tf32) "0b1110 and 0b0100
-// are the only meaningful values": 0b0100 = element 0 of the 2-wide chunk
-// (its two 16-bit halves, indices 0 and 1), 0b1110 = element 1 (halves 2, 3).
-bool wgmma_sp_decode(unsigned bits, unsigned nib, unsigned pos[2]) {
+unsigned sp_chunk(unsigned bits) { return bits == 32 ? 2 : bits == 4 ? 8 : 4; }
+
+// Metadata layouts (9.7.14.6.2: Figures 119, 122, 125, 127, 129, 136/137,
+// 139, 146/147; 9.7.15.6.2: Figures 176, 178, 180/181) are images. The
+// text says which threads contribute (9.7.14.6.1): one thread of each group
+// of four (selector 0..3) for m16n8k16 .f16/.bf16 and m16n8k8 .tf32; the
+// pair T0,T1 (selector 0) or T2,T3 (1) for m16n8k32 .f16/.bf16, m16n8k16
+// .tf32, m16n8k32 8-bit and m16n8k64 4-bit; all four (selector 0) for
+// m16n8k64 8-bit and m16n8k128 4-bit. Which lane and bits hold which chunk
+// is taken from CUTLASS's metadata layouts (ELayout of the SM80 sparse MMA
+// traits, of SM120's m16n8k64/m16n8k128 in cute/atom/mma_traits_sm120_sparse.hpp
+// and of the sparse GMMA ELayout_64x32/64x16/64x64), with g = r % 8,
+// h = r / 8 and Q = k / sp_chunk(bits) chunks per row:
+// - Q = 4 (m16n8k16 .f16/.bf16, m16n8k8 .tf32): lane 4g + sel, bits 16h + 4q;
+// - Q = 8, 16/32-bit types (m16n8k32 .f16/.bf16, m16n8k16 .tf32, wgmma
+//   m64nNk32 .f16/.bf16 and m64nNk16 .tf32): lane 4g + 2 sel + q/4, bits
+//   16h + 4(q%4);
+// - Q = 8, 8/4-bit types (m16n8k32 8-bit, m16n8k64 4-bit): lane 4g + 2 sel
+//   + h, bits 4q;
+// - Q = 16 (m16n8k64 8-bit, m16n8k128 4-bit, wgmma m64nNk64 8-bit; sel 0):
+//   lane 4g + 2(q/8) + h, bits 4(q%8).
+SpMetaPos sp_meta_pos(unsigned bits, unsigned k, unsigned sel, unsigned r, unsigned q) {
+  const unsigned g = r % 8, h = r / 8, nq = k / sp_chunk(bits);
+  auto pos = [](unsigned lane, unsigned bit) { return SpMetaPos{static_cast<uint8_t>(lane), static_cast<uint8_t>(bit)}; };
+  if (nq <= 4) return pos(4 * g + sel, 16 * h + 4 * q);
+  if (nq == 8 && bits >= 16) return pos(4 * g + 2 * sel + q / 4, 16 * h + 4 * (q % 4));
+  if (nq == 8) return pos(4 * g + 2 * sel + h, 4 * q);
+  return pos(4 * g + 2 * (q / 8) + h, 4 * (q % 8));
+}
+
+// 9.7.14.6.1 (and 9.7.15.6.1) Sparse matrix storage: for 2:4 (and the 4:8
+// pair-wise sparsity of .s4/.u4) the chunk's two stored elements (or
+// sub-chunks) are named by two 2-bit indices; 0b0000, 0b0101, 0b1010 and
+// 0b1111 (both indices equal) are invalid. We read bits 1:0 as the index of
+// the first stored element and bits 3:2 as the second's: that is the order
+// under which mma.sp::ordered_metadata's meaningful values 0b0100, 0b1000,
+// 0b1001, 0b1100, 0b1101, 0b1110 are "sorted in an increasing order starting
+// from LSB" (9.7.14.6.3), which also makes every decreasing pair undefined
+// there. For 1:2 (.tf32) "0b1110 and 0b0100 are the only meaningful values":
+// 0b0100 = element 0 of the 2-wide chunk (its two 16-bit halves, indices 0
+// and 1), 0b1110 = element 1 (halves 2, 3).
+bool sp_decode(unsigned bits, unsigned nib, bool ordered, unsigned pos[2]) {
   nib &= 15;
   if (bits == 32) {
     if (nib != 0x4 && nib != 0xe) return false;
@@ -235,7 +300,7 @@ bool wgmma_sp_decode(unsigned bits, unsigned nib, unsigned pos[2]) {
     return true;
   }
   pos[0] = nib & 3, pos[1] = nib >> 2;
-  return pos[0] != pos[1];
+  return ordered ? pos[0] < pos[1] : pos[0] != pos[1];
 }
 
 // PTX ISA 9.7.15.5.1.2.2 Matrix Descriptor Format: bits 0-13 start address,

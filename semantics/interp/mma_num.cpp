@@ -94,8 +94,20 @@ const Fmt& fmt_of(MElem e) {
     case MElem::f64: return arith::kF64;
     case MElem::e4m3: return arith::kE4M3;
     case MElem::e5m2: return arith::kE5M2;
+    case MElem::e3m2: return arith::kE3M2;
+    case MElem::e2m3: return arith::kE2M3;
+    case MElem::e2m1: return arith::kE2M1;
     default: return arith::kF32;
   }
+}
+
+// The value bits of an element: .kind::f8f6f4 keeps .e2m1 in bits 5..2 and
+// .e3m2/.e2m3 in bits 5..0 of its 8-bit container (PTX ISA 9.7.14.6.3); the
+// padding bits are ignored.
+uint64_t payload(MElem e, uint64_t v) {
+  if (e == MElem::e2m1) return (v >> 2) & 15;
+  if (e == MElem::e3m2 || e == MElem::e2m3) return v & 63;
+  return v;
 }
 
 bool is_int(MElem e) {
@@ -134,8 +146,8 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
   }
   const Fmt &fa = fmt_of(s.a), &fb = fmt_of(s.b), &fc = fmt_of(s.c), &fd = fmt_of(s.d);
   std::vector<Unp> ua(s.m * s.k), ub(s.k * s.n);
-  for (size_t i = 0; i < ua.size(); ++i) ua[i] = arith::unpack(fa, A[i], false);
-  for (size_t i = 0; i < ub.size(); ++i) ub[i] = arith::unpack(fb, B[i], false);
+  for (size_t i = 0; i < ua.size(); ++i) ua[i] = arith::unpack(fa, payload(s.a, A[i]), false);
+  for (size_t i = 0; i < ub.size(); ++i) ub[i] = arith::unpack(fb, payload(s.b, B[i]), false);
   for (unsigned i = 0; i < s.m; ++i)
     for (unsigned j = 0; j < s.n; ++j) {
       ExactSum acc;
@@ -167,6 +179,46 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
       else r = acc.round(fd);
       D[i * s.n + j] = r;
     }
+}
+
+// Sparse A (PTX ISA 9.7.14.6.1, 9.7.15.6.1): row r of the logical A has
+// K/cw chunks of cw elements (sp_chunk) holding cw/2 stored elements each,
+// at the positions the chunk's metadata index gives (sp_decode; for 4:8
+// pair-wise sparsity the indices name 2-element sub-chunks); the lane and
+// bits of the index are sp_meta_pos's. D[r][j] sums the products of the
+// stored elements with the B rows they face, plus C: the pruned positions
+// are structural zeros that contribute no term (docs/mma.md, "Sparse
+// wgmma"). A chunk with an undefined index contributes nothing (A and B
+// +0 in its place).
+bool mma_sp_compute(const MmaShape& s, unsigned sel, bool ordered, const uint32_t* meta, const uint64_t* A,
+                    const uint64_t* B, const uint64_t* C, uint64_t* D, SpBad* bad) {
+  const unsigned bits = melem_bits(s.a), cw = sp_chunk(bits), per = cw / 2, sub = bits == 4 ? 2 : 1;
+  const unsigned K = s.k, KA = K / 2, N = s.n;
+  std::vector<uint64_t> Ar(KA), Br(KA * N), Cr(N), Dr(N);
+  MmaShape row = s;
+  row.m = 1, row.k = KA;
+  bool good = true;
+  for (unsigned r = 0; r < s.m; ++r) {
+    for (unsigned q = 0; q < K / cw; ++q) {
+      const SpMetaPos mp = sp_meta_pos(bits, K, sel, r % 16, q);
+      const unsigned th = 32 * (r / 16) + mp.lane, nib = (meta[th] >> mp.bit) & 15;
+      unsigned pos[2] = {0, 0};
+      const bool ok = sp_decode(bits, nib, ordered, pos);
+      if (!ok && good) {
+        good = false;
+        if (bad) *bad = {r, q * cw, cw, th, mp.bit, nib};
+      }
+      for (unsigned j = 0; j < per; ++j) {
+        const unsigned kc = q * per + j, kl = q * cw + sub * pos[j / sub] + j % sub;
+        Ar[kc] = ok ? A[r * KA + kc] : 0;
+        for (unsigned n = 0; n < N; ++n) Br[kc * N + n] = ok ? B[kl * N + n] : 0;
+      }
+    }
+    for (unsigned n = 0; n < N; ++n) Cr[n] = C[r * N + n];
+    mma_compute(row, Ar.data(), Br.data(), Cr.data(), Dr.data());
+    for (unsigned n = 0; n < N; ++n) D[r * N + n] = Dr[n];
+  }
+  return good;
 }
 
 }  // namespace ptxcheck::interp

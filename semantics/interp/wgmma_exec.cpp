@@ -206,52 +206,28 @@ bool Machine::exec_wgmma(Warp& w, const Inst& in, uint32_t m) {
     for (auto& x : A) x ^= 1ull << (ab - 1);
   if (s.neg_b && is_float(s.b))
     for (auto& x : B) x ^= 1ull << (ab - 1);
+  MmaShape sh{M, N, K, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
+  sh.use_c = use_c;
   if (!s.sparse) {
-    MmaShape sh{M, N, K, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
-    sh.use_c = use_c;
     mma_compute(sh, A.data(), B.data(), C.data(), D.data());
   } else {
     // wgmma.mma_async.sp (PTX ISA 9.7.15.6.1 Sparse matrix storage,
-    // 9.7.15.6.2 metadata): row r of A has K/CW chunks of CW = 4 elements (2
-    // for .tf32) holding CW/2 stored elements each, at the positions the
-    // chunk's 4-bit metadata index gives (wgmma_sp_decode); warp r/16 holds
-    // the metadata of its 16 rows (wgmma_sp_meta_pos). D[r][j] sums the
-    // products of the stored elements with the B rows they face, plus C:
-    // the pruned positions are structural zeros that contribute no term (see
-    // docs/mma.md, "Sparse wgmma"). An undefined metadata value (9.7.15.6.1)
-    // is a `sparse-metadata` error; its chunk then contributes nothing.
-    const unsigned CW = ab == 32 ? 2 : 4, per = CW / 2, chunks = K / CW;
+    // 9.7.15.6.2 metadata): warp r/16 holds the metadata of rows r (in its
+    // lanes as sp_meta_pos says); mma_sp_compute sums the products of the
+    // stored elements only (docs/mma.md, "Sparse wgmma"). An undefined
+    // metadata value (9.7.15.6.1) is a `sparse-metadata` error; its chunk
+    // then contributes nothing.
     uint32_t meta[128];
     for (unsigned th = 0; th < 128; ++th) meta[th] = static_cast<uint32_t>(get(s.sp_meta, *G[th], 0, w0));
-    std::vector<uint64_t> Ar(KA), Br(KA * N), Cr(N), Dr(N);
-    MmaShape sh{1, N, KA, s.a, s.b, s.d, s.d, s.satfinite, s.bop};
-    sh.use_c = use_c;
-    const uint64_t zero_b = 0;  // a chunk with undefined metadata: no products (A 0, B 0)
-    std::string bad;
-    for (unsigned r = 0; r < M; ++r) {
-      for (unsigned q = 0; q < chunks; ++q) {
-        SpMetaPos mp = wgmma_sp_meta_pos(ab, s.sp_sel, r % 16, q);
-        const unsigned th = 32 * (r / 16) + mp.lane, nib = (meta[th] >> mp.bit) & 15;
-        unsigned pos[2] = {0, 0};
-        const bool ok = wgmma_sp_decode(ab, nib, pos);
-        if (!ok && bad.empty())
-          bad = "sparsity metadata 0x" + std::string(1, "0123456789abcdef"[nib]) + " for row " + std::to_string(r) +
-                ", columns " + std::to_string(q * CW) + "-" + std::to_string(q * CW + CW - 1) + " of A (bits " +
-                std::to_string(mp.bit + 3) + ".." + std::to_string(mp.bit) + " of the sp-meta register of thread " +
-                std::to_string(th) + " of the warpgroup, sp-sel " + std::to_string(s.sp_sel) + ")";
-        for (unsigned j = 0; j < per; ++j) {
-          const unsigned kc = q * per + j;
-          Ar[kc] = ok ? A[r * KA + kc] : 0;
-          for (unsigned n = 0; n < N; ++n) Br[kc * N + n] = ok ? B[(q * CW + pos[j]) * N + n] : zero_b;
-        }
-      }
-      for (unsigned n = 0; n < N; ++n) Cr[n] = C[r * N + n];
-      mma_compute(sh, Ar.data(), Br.data(), Cr.data(), Dr.data());
-      for (unsigned n = 0; n < N; ++n) D[r * N + n] = Dr[n];
-    }
-    if (!bad.empty())
+    SpBad bad;
+    if (!mma_sp_compute(sh, s.sp_sel, false, meta, A.data(), B.data(), C.data(), D.data(), &bad))
       diag(DiagKind::SparseMetadata, true, c, *G[0], in,
-           bad + " is undefined (PTX ISA 9.7.15.6.1: two equal indices, or for .tf32 not 0b0100/0b1110)");
+           "sparsity metadata 0x" + std::string(1, "0123456789abcdef"[bad.nib]) + " for row " +
+               std::to_string(bad.row) + ", columns " + std::to_string(bad.col) + "-" +
+               std::to_string(bad.col + bad.width - 1) + " of A (bits " + std::to_string(bad.bit + 3) + ".." +
+               std::to_string(bad.bit) + " of the sp-meta register of thread " + std::to_string(bad.thread) +
+               " of the warpgroup, sp-sel " + std::to_string(s.sp_sel) +
+               ") is undefined (PTX ISA 9.7.15.6.1: two equal indices, or for .tf32 not 0b0100/0b1110)");
   }
   // The results wait in each thread's in-flight list for wgmma.wait_group.
   for (unsigned th = 0; th < 128; ++th) {

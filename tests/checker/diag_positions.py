@@ -76,6 +76,18 @@ with tempfile.TemporaryDirectory() as d:
     first = (r.stderr.splitlines() or [""])[0]
     check(r.returncode == 2 and POS.match(first) is not None and "NOWHERE" in first,
           f"PTX lowering error under run: exit {r.returncode}, `{first}`")
+    # mma.sp operands (PTX ISA 9.7.14.6.3): the sparsity selector is a
+    # constant in 0..3, the metadata a register; both are refused at the operand.
+    mma = ("  mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%a0, %a1}, {%b0, %b1},"
+           " {%f0, %f1, %f2, %f3}, %e, 4;")
+    for what, line, col, text in (("selector", mma, mma.rindex("4") + 1, "sparsity selector must be a constant"),
+                                  ("metadata", mma.replace("%e, 4", "0, 1"), mma.rindex("%e") + 1,
+                                   "sparsity metadata must be a register")):
+        p = write(d, "mmasp.ptx", ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                  "  .reg .b32 %a<2>, %b<2>, %e;\n  .reg .f32 %f<4>;\n" + line + "\n  ret;\n}\n")
+        spec = write(d, "mmasp.json", '{"ptx": "mmasp.ptx", "kernel": "k", "grid": [1], "block": [32],'
+                     ' "buffers": {}, "args": [], "outputs": []}')
+        expect_error("mma.sp " + what + " operand", ["run", spec], 8, col, text)
 
     # --- native litmus ---
     lit = ('PTX bad\n"x"\n{\n  .global .u32 x = 0;\n}\nT0 @ cta 0, gpu 0 {\n'

@@ -328,7 +328,7 @@ TEST_CASE("wgmma.mma_async.sp metadata positions and indices", "[mma]") {
       std::set<std::pair<unsigned, unsigned>> used;
       for (unsigned r = 0; r < 16; ++r)
         for (unsigned q = 0; q < chunks; ++q) {
-          SpMetaPos p = wgmma_sp_meta_pos(bits, sel, r, q);
+          SpMetaPos p = sp_meta_pos(bits, bits == 8 ? 64 : bits == 16 ? 32 : 16, sel, r, q);
           CHECK(p.lane < 32);
           CHECK(p.bit % 4 == 0);
           CHECK(p.bit < 32);
@@ -340,24 +340,136 @@ TEST_CASE("wgmma.mma_async.sp metadata positions and indices", "[mma]") {
     }
   }
   // 8-bit: lane 4g + 2(q/8) + h holds row g + 8h, chunk q at bits 4(q%8).
-  SpMetaPos p = wgmma_sp_meta_pos(8, 0, 9, 10);
+  SpMetaPos p = sp_meta_pos(8, 64, 0, 9, 10);
   CHECK(p.lane == 4 * 1 + 2 * 1 + 1);
   CHECK(p.bit == 8);
   // .f16: row 9 (g 1, h 1), chunk 5 -> lane 4 + 2*sel + 1, bits 16 + 4.
-  p = wgmma_sp_meta_pos(16, 1, 9, 5);
+  p = sp_meta_pos(16, 32, 1, 9, 5);
   CHECK(p.lane == 4 + 2 + 1);
   CHECK(p.bit == 20);
   // 9.7.15.6.1: 2:4 indices, bits 1:0 first, 3:2 second; equal ones undefined.
   unsigned pos[2];
-  REQUIRE(wgmma_sp_decode(16, 0b1101, pos));
+  REQUIRE(sp_decode(16, 0b1101, false, pos));
   CHECK(pos[0] == 1);
   CHECK(pos[1] == 3);
-  for (unsigned bad : {0b0000u, 0b0101u, 0b1010u, 0b1111u}) CHECK_FALSE(wgmma_sp_decode(8, bad, pos));
+  for (unsigned bad : {0b0000u, 0b0101u, 0b1010u, 0b1111u}) CHECK_FALSE(sp_decode(8, bad, false, pos));
   // 1:2 (.tf32): only 0b0100 (element 0) and 0b1110 (element 1).
-  REQUIRE(wgmma_sp_decode(32, 0b1110, pos));
+  REQUIRE(sp_decode(32, 0b1110, false, pos));
   CHECK(pos[0] == 1);
-  REQUIRE(wgmma_sp_decode(32, 0b0100, pos));
+  REQUIRE(sp_decode(32, 0b0100, false, pos));
   CHECK(pos[0] == 0);
-  CHECK_FALSE(wgmma_sp_decode(32, 0b1000, pos));
-  CHECK_FALSE(wgmma_sp_decode(32, 0b0001, pos));
+  CHECK_FALSE(sp_decode(32, 0b1000, false, pos));
+  CHECK_FALSE(sp_decode(32, 0b0001, false, pos));
+}
+
+TEST_CASE("mma.sp fragments, metadata and the sparse product", "[mma]") {
+  // PTX ISA 9.7.14.6.2: every mma.sp K/type; A is the packed 16 x K/2
+  // matrix, B the K x 8 one; each is covered once by the (lane, slot) pairs.
+  struct Sp {
+    unsigned k;
+    MElem ab;
+    unsigned aregs;  // A registers per lane (the text's fragment tables)
+  };
+  const Sp kSp[] = {{16, MElem::f16, 2},  {32, MElem::bf16, 4}, {8, MElem::tf32, 2}, {16, MElem::tf32, 4},
+                    {32, MElem::s8, 2},   {64, MElem::u8, 4},   {64, MElem::e4m3, 4}, {64, MElem::e2m1, 4},
+                    {64, MElem::s4, 2},   {128, MElem::u4, 4}};
+  for (const Sp& c : kSp) {
+    INFO("k " << c.k << " " << melem_name(c.ab));
+    const unsigned bits = melem_bits(c.ab);
+    std::vector<Coord> a, b, cm;
+    unsigned ca = 0, cb = 0, cc = 0;
+    REQUIRE(mma_sp_layout(c.k, c.ab, Role::A, a, ca));
+    REQUIRE(mma_sp_layout(c.k, c.ab, Role::B, b, cb));
+    REQUIRE(mma_sp_layout(c.k, c.ab, Role::C, cm, cc));
+    CHECK(ca * bits == 32 * c.aregs);
+    check_bijective(a, ca, ca, 16, c.k / 2);
+    check_bijective(b, cb, cb, c.k, 8);
+    check_bijective(cm, cc, cc, 16, 8);
+    // The text's rows: a register's elements share a row; registers
+    // alternate g, g + 8 (e.g. m16n8k32 .f16: a0,a1 row g, a2,a3 row g+8).
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned i = 0; i < ca; ++i) CHECK(a[l * ca + i].row == (l >> 2) + 8 * ((i * bits / 32) & 1));
+    // The stored elements of a lane lie in its threadID_in_group's columns:
+    // the text's [firstcol, lastcol], K/4 wide at t*K/4 for the 2-register
+    // forms, K/8 wide at t*K/8 (+ K/2 for registers 2 and 3) for the others.
+    const unsigned cw = sp_chunk(bits), span = c.aregs == 4 ? c.k / 8 : c.k / 4;
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned i = 0; i < ca; ++i) {
+        const unsigned chunk_first = a[l * ca + i].col / (cw / 2) * cw;  // its chunk's first logical column
+        const unsigned first = (l & 3) * span + (c.aregs == 4 ? ((i * bits / 32) >> 1) * c.k / 2 : 0);
+        CHECK(chunk_first >= first);
+        CHECK(chunk_first < first + span);
+      }
+    // Metadata (9.7.14.6.1): every (row, chunk) has its own 4 bits in the
+    // lanes the selector names.
+    const unsigned chunks = c.k / cw, nsel = chunks <= 4 ? 4 : chunks == 8 ? 2 : 1;
+    for (unsigned sel = 0; sel < nsel; ++sel) {
+      std::set<std::pair<unsigned, unsigned>> used;
+      for (unsigned r = 0; r < 16; ++r)
+        for (unsigned q = 0; q < chunks; ++q) {
+          SpMetaPos p = sp_meta_pos(bits, c.k, sel, r, q);
+          CHECK(p.lane / 4 == r % 8);
+          if (nsel == 4) CHECK(p.lane % 4 == sel);
+          if (nsel == 2) CHECK((p.lane & 3) >> 1 == sel);
+          CHECK(p.bit % 4 == 0);
+          CHECK(p.bit < 32);
+          CHECK(used.insert({p.lane, p.bit}).second);
+        }
+    }
+  }
+  // m16n8k16 .f16: one thread per group; row 9 (g 1, h 1), chunk 2 with
+  // selector 3 -> lane 7, bits 16 + 8. m16n8k32 .s8: lane 4g + 2 sel + h.
+  SpMetaPos p = sp_meta_pos(16, 16, 3, 9, 2);
+  CHECK(p.lane == 7);
+  CHECK(p.bit == 24);
+  p = sp_meta_pos(8, 32, 1, 9, 6);
+  CHECK(p.lane == 4 + 2 + 1);
+  CHECK(p.bit == 24);
+  p = sp_meta_pos(4, 128, 0, 3, 12);  // 4:8 chunks: row 3, chunk 12 -> lane 12 + 2, bits 16
+  CHECK(p.lane == 14);
+  CHECK(p.bit == 16);
+  // ::ordered_metadata (9.7.14.6.3): only increasing pairs from the LSB.
+  unsigned pos[2];
+  for (unsigned nib : {0b0100u, 0b1000u, 0b1001u, 0b1100u, 0b1101u, 0b1110u}) CHECK(sp_decode(16, nib, true, pos));
+  for (unsigned nib : {0b0001u, 0b0010u, 0b0110u, 0b0011u, 0b0111u, 0b1011u}) {
+    CHECK_FALSE(sp_decode(8, nib, true, pos));
+    CHECK(sp_decode(8, nib, false, pos));  // plain mma.sp: the pair in that order
+  }
+
+  // The product: m16n8k16 .f16 -> .f32, every chunk of row r keeps
+  // positions (1, 3) (0b1101), A's stored values 1 and 2, B[k][n] = k + 1:
+  // D[r][n] = 1 * B[q*4+1][n] + 2 * B[q*4+3][n] + C = sum over q of
+  // (4q + 2) + 2 (4q + 4) = 12q + 10 -> 10 + 22 + 34 + 46 = 112, plus C 0.5.
+  MmaShape sh{16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false, 0};
+  std::vector<uint64_t> A(16 * 8), B(16 * 8), C(16 * 8, 0x3f000000), D(16 * 8);
+  for (unsigned r = 0; r < 16; ++r)
+    for (unsigned kc = 0; kc < 8; ++kc) A[r * 8 + kc] = kc % 2 ? 0x4000 : 0x3c00;
+  const uint16_t kF16Int[] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+                              0x4880, 0x4900, 0x4980, 0x4a00, 0x4a80, 0x4b00, 0x4b80, 0x4c00};  // 1..16
+  for (unsigned k = 0; k < 16; ++k)
+    for (unsigned n = 0; n < 8; ++n) B[k * 8 + n] = kF16Int[k];
+  uint32_t meta[32];
+  for (uint32_t l = 0; l < 32; ++l) meta[l] = (l & 3) == 2 ? 0xddddddddu : 0u;  // only selector 2's lanes valid
+  SpBad bad;
+  REQUIRE(mma_sp_compute(sh, 2, true, meta, A.data(), B.data(), C.data(), D.data(), &bad));
+  float f;
+  for (uint64_t d : D) {
+    uint32_t u = static_cast<uint32_t>(d);
+    std::memcpy(&f, &u, 4);
+    CHECK(f == 112.5f);
+  }
+  // Selector 1 reads the zero registers: undefined (0b0000) at row 0, chunk 0.
+  CHECK_FALSE(mma_sp_compute(sh, 1, false, meta, A.data(), B.data(), C.data(), D.data(), &bad));
+  CHECK(bad.row == 0);
+  CHECK(bad.col == 0);
+  CHECK(bad.width == 4);
+  CHECK(bad.thread == 1);
+  // A decreasing pair is an undefined index only for ::ordered_metadata:
+  // 0b0111 = positions (3, 1), the same elements in the other order.
+  for (uint32_t l = 0; l < 32; ++l) meta[l] = 0x77777777u;
+  CHECK(mma_sp_compute(sh, 0, false, meta, A.data(), B.data(), C.data(), D.data(), &bad));
+  uint32_t u = static_cast<uint32_t>(D[0]);
+  std::memcpy(&f, &u, 4);
+  CHECK(f == 104.5f);  // sum over q of 1 * B[4q+3] + 2 * B[4q+1]: the pair order matters
+  CHECK_FALSE(mma_sp_compute(sh, 0, true, meta, A.data(), B.data(), C.data(), D.data(), &bad));
 }

@@ -1,4 +1,4 @@
-// wgmma test generator (ptxcheck-instrgen wgmma): deterministic, covers
+// wgmma and mma.sp test generators (ptxcheck-instrgen wgmma, mma-sp): deterministic, covers
 // every operand type, both A sources, every swizzle mode in both
 // major-nesses, and the scale/transpose/satfinite options; ptxas accepts the
 // kernels; they run under ptxcheck without a diagnostic, with non-trivial
@@ -184,6 +184,85 @@ TEST_CASE("generated sparse wgmma kernels run under ptxcheck and replay", "[inst
     CompareResult c = compare_recording(rec);
     CHECK(c.ok());
     CHECK(c.compared == 128 * t.slots.size());
+    std::ifstream in(rec);
+    nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& v : j["outputs"]["out"]) {
+      ++total;
+      nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
+    }
+  }
+  CHECK(nonzero * 4 > total * 3);
+  fs::remove_all(dir);
+}
+
+// mma.sp tests (ptxcheck-instrgen mma-sp): deterministic, every shape and
+// type family, both forms, every selector kind; ptxas accepts them for the
+// target each declares; they run under ptxcheck without a diagnostic.
+TEST_CASE("mma.sp tests are deterministic and cover the shapes, types and forms", "[instrgen-wgmma]") {
+  std::set<std::string> seen;
+  for (unsigned i = 0; i < 300; ++i) {
+    Test a = generate_mma_sp(1, i);
+    REQUIRE(a.variants.size() == 1);
+    const std::string& ptx = a.variants[0].ptx;
+    if (i < 6) {
+      Test b = generate_mma_sp(1, i);
+      CHECK(ptx == b.variants[0].ptx);
+      CHECK(a.variants[0].spec_json == b.variants[0].spec_json);
+      CHECK(generate_mma_sp(2, i).variants[0].spec_json != a.variants[0].spec_json);
+      REQUIRE_NOTHROW(ptxcheck::parse_module(ptx, a.variants[0].name));
+    }
+    const std::string& mn = a.mnemonics.at(0);
+    CHECK(mn.find("mma.sp") == 0);
+    for (const char* t : {"mma.sp.sync", "mma.sp::ordered_metadata.sync", "k16.row.col.f16.f16", "k32.row.col.f32.f16",
+                          "k16.row.col.f32.bf16", "k32.row.col.f32.bf16", "k8.row.col.f32.tf32", "k16.row.col.f32.tf32",
+                          "k32.row.col.s32.s8", "k64.row.col.satfinite.s32.u8", "k64.row.col.s32.s4",
+                          "k128.row.col.satfinite.s32.u4", "k64.row.col.f32.e4m3.e5m2", "kind::f8f6f4.f16",
+                          ".e3m2", ".e2m3", ".e2m1.e2m1"})
+      if (mn.find(t) != std::string::npos) seen.insert(t);
+    for (const char* w : {"selector 0", "selector 1", "selector 2", "selector 3", "either order", "inf/NaN/-0",
+                          ".target sm_80", ".target sm_89", ".target sm_120a"})
+      if (ptx.find(w) != std::string::npos) seen.insert(w);
+  }
+  for (const auto& s : seen) UNSCOPED_INFO(s);
+  CHECK(seen.size() == 17 + 9);
+}
+
+TEST_CASE("ptxas accepts generated mma.sp kernels", "[instrgen-wgmma]") {
+  const std::string ptxas = find_ptxas();
+  if (ptxas.empty()) {
+    WARN("ptxas not found; skipping");
+    return;
+  }
+  auto dir = tmpdir("ptxas-mmasp");
+  for (unsigned i = 0; i < 12; ++i) {
+    Test t = generate_mma_sp(3, i);
+    write_test(t, dir.string());
+    const auto& k = t.variants[0];
+    const std::string f = (dir / (k.name + ".ptx")).string();
+    const std::string arch = k.sm == 120 ? "sm_120a" : "sm_" + std::to_string(k.sm);
+    INFO(f << ": " << t.mnemonics[0]);
+    CHECK(std::system((ptxas + " -arch=" + arch + " " + f + " -o /dev/null 2>/dev/null").c_str()) == 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("generated mma.sp kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
+  auto dir = tmpdir("run-mmasp");
+  unsigned nonzero = 0, total = 0;
+  for (unsigned i = 0; i < 8; ++i) {
+    Test t = generate_mma_sp(5, i);
+    write_test(t, dir.string());
+    const auto& k = t.variants[0];
+    const std::string spec = (dir / (k.name + ".json")).string();
+    INFO(spec << ": " << t.mnemonics[0]);
+    ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
+    CHECK(r.result.ok);
+    CHECK(r.result.diagnostics.empty());
+    const std::string rec = (dir / (k.name + ".recording.json")).string();
+    std::ofstream(rec) << self_recording(spec, dir.string());
+    CompareResult c = compare_recording(rec);
+    CHECK(c.ok());
+    CHECK(c.compared == 32 * t.slots.size());
     std::ifstream in(rec);
     nlohmann::json j = nlohmann::json::parse(in);
     for (const auto& v : j["outputs"]["out"]) {
