@@ -273,3 +273,34 @@ TEST_CASE("generated mma.sp kernels run under ptxcheck and replay", "[instrgen-w
   CHECK(nonzero * 4 > total * 3);
   fs::remove_all(dir);
 }
+
+// The committed vector sets (hw/instr/vectors/, hw/README.md) are the
+// generators' output for the commands their READMEs give (seed 1, 32 tests
+// each): a generator change that would make them stale fails here.
+TEST_CASE("committed wgmma, wgmma.mma_async.sp and mma.sp vectors are the generators' output", "[instrgen-wgmma]") {
+  const char* src = std::getenv("PTXCHECK_SRC");
+  const fs::path root = fs::path(src ? src : ".") / "hw" / "instr" / "vectors";
+  struct Set {
+    const char* dir;
+    Test (*gen)(uint64_t, unsigned);
+  };
+  for (const Set& s : {Set{"wgmma", generate_wgmma}, Set{"wgmma_sp", generate_wgmma_sp}, Set{"mma_sp", generate_mma_sp}}) {
+    const fs::path d = root / s.dir;
+    REQUIRE(fs::is_directory(d));
+    size_t files = 0;
+    for (const auto& e : fs::directory_iterator(d)) files += e.path().extension() == ".ptx";
+    CHECK(files == 32);
+    for (unsigned i = 0; i < 32; ++i) {
+      Test t = s.gen(1, i);
+      for (const auto& k : t.variants)
+        for (const auto& [ext, text] : {std::pair<std::string, const std::string*>{".ptx", &k.ptx},
+                                        {".json", &k.spec_json},
+                                        {".manifest.json", &k.manifest_json}}) {
+          std::ifstream in(d / (k.name + ext), std::ios::binary);
+          std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+          INFO((d / (k.name + ext)).string());
+          CHECK(got == *text);
+        }
+    }
+  }
+}
