@@ -95,14 +95,17 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
   for (const interp::Function& g : prog->funcs)
     if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
-  if (head < begin || from >= end || head > from) return ok;
+  if (head < begin || from >= end || head > from || from - head > 512) return ok;
   const std::vector<char>* live = live_at(func, head);
   if (!live) return ok;
+  const size_t nr = live->size();
   auto targets = [&](const Inst& in, auto&& fn) {
     if (in.op == IrOp::Bra) fn(in.target);
     if (in.op == IrOp::BrxIdx)
       for (uint32_t t : prog->branch_tables[in.target]) fn(t);
   };
+  // Only reads, fences and computation; branches stay at or after the head;
+  // nothing outside jumps into the body past the head.
   for (uint32_t pc = begin; pc < end; ++pc) {
     const Inst& in = prog->code[pc];
     const bool inside = pc >= head && pc <= from;
@@ -127,13 +130,114 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
       case IrOp::Mapa:
       case IrOp::Getctarank:
         break;
+      case IrOp::Mbarrier:  // test_wait/try_wait only read the barrier
+        if (in.mbar != interp::MbarOp::Wait && in.mbar != interp::MbarOp::WaitParity &&
+            in.mbar != interp::MbarOp::PendingCount)
+          return ok;
+        break;
       default:
         return ok;
     }
-    if (in.wg_reg) return ok;
+    if (in.wg_reg || (in.guarded && in.guard >= nr) || (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr))
+      return ok;
     for (unsigned k = 0; k < 4; ++k)
-      if (in.dst[k].kind == interp::Opnd::Reg && (in.dst[k].slot >= live->size() || (*live)[in.dst[k].slot]))
+      if ((in.dst[k].kind == interp::Opnd::Reg && in.dst[k].slot >= nr) ||
+          (in.src[k].kind == interp::Opnd::Reg && in.src[k].slot >= nr))
         return ok;
+  }
+  // The iteration's control flow: node n stands for leaving the body or
+  // jumping back to the head (the end of the iteration).
+  const uint32_t n = from - head + 1, kEnd = n;
+  std::vector<std::vector<uint32_t>> succ(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    auto add = [&](uint32_t pc) { succ[i].push_back(pc > head && pc <= from ? pc - head : kEnd); };
+    const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
+    targets(in, add);
+    if (!jumps || in.guarded) add(head + i + 1);
+  }
+  // Post-dominators (iterative, over n <= 513 nodes).
+  std::vector<std::vector<char>> pdom(n + 1, std::vector<char>(n + 1, 1));
+  pdom[kEnd].assign(n + 1, 0);
+  pdom[kEnd][kEnd] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = n; i-- > 0;) {
+      std::vector<char> meet(n + 1, 1);
+      for (uint32_t s : succ[i])
+        for (uint32_t k = 0; k <= n; ++k) meet[k] = meet[k] && pdom[s][k];
+      meet[i] = 1;
+      if (meet != pdom[i]) pdom[i] = std::move(meet), changed = true;
+    }
+  }
+  // Registers whose value may differ between this iteration's start and
+  // its end (live at the head and written in the body), then everything
+  // they flow into, by data or by control (the code a branch on them
+  // decides, up to where its paths meet again), and the time registers
+  // (%clock, %globaltimer: later iterations read later values). The
+  // iteration is redundant if no read, fence or exit of later iterations
+  // depends on them and none is live where the loop is left: the thread
+  // then goes on from its end as it would from its start.
+  std::vector<char> taint(nr, 0), decided(n, 0);
+  auto timed = [](const interp::Opnd& o) {
+    return o.kind == interp::Opnd::Special &&
+           (o.sreg == interp::SReg::clock || o.sreg == interp::SReg::clock_hi || o.sreg == interp::SReg::clock64 ||
+            o.sreg == interp::SReg::globaltimer || o.sreg == interp::SReg::globaltimer_lo ||
+            o.sreg == interp::SReg::globaltimer_hi);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    for (unsigned k = 0; k < 4; ++k)
+      if (in.dst[k].kind == interp::Opnd::Reg && (*live)[in.dst[k].slot]) taint[in.dst[k].slot] = 1;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Inst& in = prog->code[head + i];
+      const bool guard_t = in.guarded && taint[in.guard];
+      const bool addr_t = in.addr.base == interp::Addr::Reg && taint[in.addr.slot];
+      bool src_t = false;
+      for (unsigned k = 0; k < 4; ++k)
+        src_t = src_t || (in.src[k].kind == interp::Opnd::Reg && taint[in.src[k].slot]) || timed(in.src[k]);
+      const bool reads = in.op == IrOp::Ld || in.op == IrOp::Fence || in.op == IrOp::Mbarrier;
+      if (reads && (guard_t || addr_t || decided[i] || (in.op == IrOp::Mbarrier && src_t))) return ok;
+      if (guard_t || src_t || addr_t || decided[i])
+        for (unsigned k = 0; k < 4; ++k)
+          if (in.dst[k].kind == interp::Opnd::Reg && !taint[in.dst[k].slot]) taint[in.dst[k].slot] = 1, changed = true;
+      const bool branch_t = (in.op == IrOp::Bra && guard_t) || (in.op == IrOp::BrxIdx && (guard_t || src_t));
+      if (!branch_t) continue;
+      // The nodes this branch decides: reachable from it before the first
+      // node that post-dominates it; none may end the iteration.
+      std::vector<uint32_t> work(succ[i]);
+      std::vector<char> seen(n + 1, 0);
+      while (!work.empty()) {
+        const uint32_t v = work.back();
+        work.pop_back();
+        if (seen[v] || (v != i && pdom[i][v])) continue;
+        seen[v] = 1;
+        if (v == kEnd) return ok;
+        if (!decided[v]) decided[v] = 1, changed = true;
+        for (uint32_t s : succ[v]) work.push_back(s);
+      }
+    }
+  }
+  // Nothing tainted is live where the loop is left.
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    bool bad = false;
+    auto exit_to = [&](uint32_t pc) {
+      if (bad || (pc >= head && pc <= from)) return;
+      const std::vector<char>* lx = pc < end ? live_at(func, pc) : nullptr;
+      if (!lx) {
+        bad = true;
+        return;
+      }
+      for (size_t k = 0; k < nr && k < lx->size(); ++k) bad = bad || (taint[k] && (*lx)[k]);
+    };
+    const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
+    targets(in, exit_to);
+    if (!jumps || in.guarded) exit_to(head + i + 1);
+    if (bad) return ok;
   }
   ok = true;
   return ok;

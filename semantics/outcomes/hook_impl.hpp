@@ -58,11 +58,13 @@ struct Shared {
   // analysis does not see through the code there). Cached.
   const std::vector<char>* live_at(uint32_t func, uint32_t head);
   std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> live_cache;
-  // The code [head, from] of function `func` is a loop body whose every
-  // failed iteration ends where it began (Hook::back_jump): it only reads
-  // memory, fences and computes; it writes no register live at `head`; its
+  // The code [head, from] of function `func` is a loop body after whose
+  // failed iterations the thread goes on as from the iteration's start
+  // (Hook::back_jump): it only reads memory, fences and computes; its
   // branches stay at or after `head`; nothing outside it jumps into it
-  // past `head`. Cached.
+  // past `head`; the registers it may change (and the time registers) flow
+  // into no read, fence or loop exit and are dead where the loop is left.
+  // Cached.
   bool pure_loop(uint32_t func, uint32_t head, uint32_t from);
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> pure_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
