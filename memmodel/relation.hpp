@@ -88,7 +88,6 @@ class Relation {
   const std::vector<uint64_t>& words() const { return bits_; }  // row-major bits (hashing, memo keys)
   const uint64_t* row(int a) const { return bits_.data() + static_cast<size_t>(a) * wpr_; }
   uint64_t* row(int a) { return bits_.data() + static_cast<size_t>(a) * wpr_; }
-  int words_per_row() const { return wpr_; }
 
  private:
   int n_ = 0;

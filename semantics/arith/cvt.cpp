@@ -1,8 +1,8 @@
-// cvt between every integer and float type, PTX ISA 9.7.8.18 (cvt; 7.8 numbering), incl.
-// the packed f16x2/bf16x2/e4m3x2/e5m2x2 and tf32 forms added in PTX 7.x-8.x.
-// Text of PTX ISA 9.0 used where 7.8 says less:
+// cvt between every integer and float type, PTX ISA 9.2 "Data Movement and Conversion
+// Instructions: cvt", incl. the packed f16x2/bf16x2/e4m3x2/e5m2x2 and tf32 forms
+// added in PTX 7.x-8.x. Text of PTX ISA 9.0 used where 7.8 says less:
 //   https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cvt
-// (mirrored as docs/instructions/cvt.md in jialunzhang-psu/ptx-90-parser), and
+// (also in the ptx-90-parser crate's docs/instructions/cvt.md), and
 // the float-to-integer NaN rule quoted in llvm/llvm-project PR #159530 from
 // PTX ISA 9.0: NaN gives 0 unless the source is .f64 or the destination is
 // 64-bit, where it gives 1 << (width-1).
