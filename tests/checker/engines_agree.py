@@ -7,11 +7,14 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import models_def  # noqa: E402  (memmodel/models.def, the one table of model names)
+
 exe, src = sys.argv[1], os.environ.get("PTXCHECK_SRC", ".")
 dirs = [os.path.join(src, "litmus"), os.path.join(src, "corpus", "spec")]
 out = {}
 for engine in ("z3", "enum"):
-    for model in ("ptx75", "ptx6", "sc"):
+    for model in models_def.readings():
         p = subprocess.run([exe, "--json", f"--engine={engine}", f"--model={model}", *dirs],
                            capture_output=True, text=True)
         for line in p.stdout.splitlines():

@@ -48,6 +48,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import models_def  # noqa: E402  (memmodel/models.def, the one table of model names)
+
 # (case, part) -> why the check cannot pass yet. case "*" means every case.
 PENDING: dict[tuple[str, str], str] = {}
 TIMEOUT_S = 60
@@ -82,7 +85,7 @@ def check_malformed(exe, path):
         return f"printed `{first}`, expected {line}:{col} and `{msg}`"
     return None
 KINDS = {".outcomes.json": "outcomes", ".litmus.expected": "litmus"}
-LITMUS_MODELS = ["ptx75", "ptx6", "sc"]
+LITMUS_MODELS = models_def.readings()  # one reading per model kind, without variants
 
 
 def canon(state):

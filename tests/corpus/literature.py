@@ -19,8 +19,11 @@ import re
 import subprocess
 import sys
 
-MODELS = ["ptx75", "ptx6", "ptx75-no-fence-sc-acqrel", "sc"]
-DEFAULT = "ptx75"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import models_def  # noqa: E402  (memmodel/models.def, the one table of model names)
+
+MODELS = models_def.listed()  # every model --model lists
+DEFAULT = models_def.default()
 FORMAT = "ptxcheck-litmus-recording/1"
 MIN_TESTS, MIN_GENERATIONS = 30, 3
 
