@@ -49,7 +49,9 @@ std::string where(const outcomes::EventSource& s) {
 }
 
 // The race classes of docs/races.md with --races=strict|default.
-const char* race_kind(const outcomes::Race& x) { return x.warp_sync ? "warp-sync-race" : "data-race"; }
+const char* race_kind(const outcomes::Race& x) {
+  return interp::diag_kind_name(x.warp_sync ? interp::DiagKind::WarpSyncRace : interp::DiagKind::DataRace);
+}
 const char* race_severity(const outcomes::Race& x, const ReportOptions& o) {
   return x.warp_sync && !o.strict_races ? "warning" : "error";
 }

@@ -15,6 +15,7 @@
 #include "parser/diagnostic.hpp"
 #include "parser/parse.hpp"
 #include "semantics/interp/lower.hpp"
+#include "semantics/interp/machine.hpp"
 #include "semantics/outcomes/compose.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
 
@@ -228,12 +229,13 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       // time): the units after the erring one did not run.
       int stop = -1;
       bool fault = false;
+      const std::string deadlock = interp::diag_kind_name(interp::DiagKind::BarrierDeadlock);
       for (const auto& d : rr.diagnostics) {
         if (d.severity != "error") continue;
         if (stop < 0)
           stop = decompose ? static_cast<int>((uint64_t{d.cta[2]} * spec.grid[1] + d.cta[1]) * spec.grid[0] + d.cta[0]) : 0;
-        if (d.kind != "barrier-deadlock") fault = true;
-        if (d.kind != "barrier-deadlock" && res.stats.first_fault.empty())
+        if (d.kind != deadlock) fault = true;
+        if (d.kind != deadlock && res.stats.first_fault.empty())
           res.stats.first_fault =
               d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col) + ": " + d.kind + ": " + d.message;
       }
