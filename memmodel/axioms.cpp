@@ -1,6 +1,10 @@
 // PTX ISA 9.2 section 8.10 axioms (axioms.hpp).
 #include "memmodel/axioms.hpp"
 
+#include <algorithm>
+
+#include "memmodel/fence_sc.hpp"
+
 namespace ptxcheck::mm {
 
 const char* axiom_name(Axiom a) {
@@ -63,6 +67,41 @@ std::vector<Axiom> violations(const StaticRelations& st, const Model& m, const C
   if ((m.kind == ModelKind::PTX6 || m.sc_per_location) && !sc_per_location_holds(st, m, c.rf, co, fr))
     out.push_back(Axiom::SCPerLocation);
   if (!causality_holds(c.rf, fr, c.cause)) out.push_back(Axiom::Causality);
+  return out;
+}
+
+AxiomCheck check_axioms(const Skeleton& s, const StaticRelations& st, const Model& m, const Execution& ex,
+                        bool need_minimal) {
+  Relation co(st.n);
+  for (auto [a, b] : ex.co) co.add(a, b);
+  co = co.plus();
+  const bool given = !ex.fsc.empty() || m.kind == ModelKind::SC;
+  std::vector<int> fsc = given ? ex.fsc : ordered_sc_fences(st);
+  AxiomCheck out;
+  bool first = true;
+  do {
+    for (size_t bar = 0; bar < st.sync_barrier_choices.size(); ++bar) {
+      const CauseInfo c = compute_cause(st, m, ex.rf, fsc, bar);
+      std::vector<Axiom> v = violations(st, m, c, co);
+      if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
+        v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6
+      const bool minimal = need_minimal && v.empty() && coherence_minimal(s, st, m, c.cause, co);
+      if (first || v.size() < out.violated.size() || (v.empty() && minimal && !out.co_minimal)) {
+        out.violated = std::move(v);
+        out.fsc = fsc;
+        out.bar = bar;
+        out.co_minimal = minimal;
+      }
+      first = false;
+      if (out.violated.empty() && (!need_minimal || out.co_minimal)) return out;
+    }
+  } while (!given && std::next_permutation(fsc.begin(), fsc.end()));
+  return out;
+}
+
+std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex) {
+  std::vector<std::string> out;
+  for (Axiom a : check_axioms(s, build_static(s, m), m, ex).violated) out.emplace_back(axiom_name(a));
   return out;
 }
 

@@ -39,4 +39,22 @@ bool sc_order_holds(const StaticRelations& st, const Relation& rf, const Relatio
 // Fence-SC order, and its co) violates; empty = consistent.
 std::vector<Axiom> violations(const StaticRelations& st, const Model& m, const CauseInfo& c, const Relation& co);
 
+// The one check of a whole candidate (violated_axioms(), engine.hpp, is it
+// by name): the axioms are checked under the Fence-SC order ex.fsc, or when
+// that is empty under every order of the sc fences (k!, lazily), and under
+// every barrier completion choice. `violated` is empty when some (order,
+// choice) satisfies every axiom; then `fsc` and `bar` are the first such,
+// with `need_minimal` the first under which ex.co is also a minimal
+// coherence order (relations.hpp coherence_minimal; `co_minimal`; the
+// engines report only minimal orders) if one is. When none satisfies the
+// axioms, `violated` is the shortest list of violations found.
+struct AxiomCheck {
+  std::vector<Axiom> violated;
+  std::vector<int> fsc;  // sc fence ids, earliest first
+  size_t bar = 0;        // index into StaticRelations::sync_barrier_choices
+  bool co_minimal = false;
+};
+AxiomCheck check_axioms(const Skeleton& s, const StaticRelations& st, const Model& m, const Execution& ex,
+                        bool need_minimal = false);
+
 }  // namespace ptxcheck::mm

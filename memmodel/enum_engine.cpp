@@ -384,30 +384,4 @@ std::unique_ptr<Engine> make_enum_perm_engine() {
   return make_enum_engine(opt);
 }
 
-std::vector<std::string> violated_axioms(const Skeleton& s, const Model& m, const Execution& ex) {
-  const StaticRelations st = build_static(s, m);
-  Relation co(st.n);
-  for (auto [a, b] : ex.co) co.add(a, b);
-  co = co.plus();
-  // Every Fence-SC order (lazily: k! of them) unless a witness is given,
-  // times every barrier completion choice.
-  const bool given = !ex.fsc.empty() || m.kind == ModelKind::SC;
-  std::vector<int> fsc = given ? ex.fsc : ordered_sc_fences(st);
-  std::vector<Axiom> best;
-  bool first = true;
-  do {
-    for (size_t bar = 0; bar < st.sync_barrier_choices.size() && !(!first && best.empty()); ++bar) {
-      const CauseInfo c = compute_cause(st, m, ex.rf, fsc, bar);
-      std::vector<Axiom> v = violations(st, m, c, co);
-      if (!co.irreflexive() && std::find(v.begin(), v.end(), Axiom::Coherence) == v.end())
-        v.insert(v.begin(), Axiom::Coherence);  // a cyclic co contradicts 8.9.6
-      if (first || v.size() < best.size()) best = v;
-      first = false;
-    }
-  } while (!best.empty() && !given && std::next_permutation(fsc.begin(), fsc.end()));
-  std::vector<std::string> out;
-  for (Axiom a : best) out.emplace_back(axiom_name(a));
-  return out;
-}
-
 }  // namespace ptxcheck::mm

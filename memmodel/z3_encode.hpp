@@ -20,9 +20,18 @@
 #include <tuple>
 #include <vector>
 
-#include "memmodel/z3_oracle.hpp"
+#include "memmodel/z3_facts.hpp"
 
 namespace ptxcheck::mm::z3e {
+
+// One candidate execution as a model denotes it; checked by the shared
+// check_axioms() (axioms.hpp) through to_execution() (z3_engine.hpp).
+struct Candidate {
+  std::vector<int> rf;           // per event: the write a read reads from, else -1
+  Mat co;                        // coherence, transitively closed, init writes first
+  std::vector<int> fsc;          // per event: rank of an sc fence in Fence-SC order, else -1
+  std::vector<int> final_write;  // per physical location
+};
 
 // a && b, folding constants so that statically false edges stay `false`
 // (the encoders test is_false() to skip whole sub-formulas).
@@ -49,7 +58,7 @@ class Encoding {
   z3::expr exclusion_clause(const Candidate& c) const;
   // The causality order (PTX ISA 8.9.5 Causality order) between x and y as
   // a formula over this encoding's variables, for tests that compare it
-  // with oracle_cause() on each model. It may define auxiliary variables:
+  // with the shared causality (relations.hpp) on each model. It may define auxiliary variables:
   // call it before solving.
   z3::expr causality(int x, int y) { return cause(x, y); }
 

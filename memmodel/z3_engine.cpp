@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "memmodel/axioms.hpp"
 #include "memmodel/z3_encode.hpp"
 #include "support/error.hpp"
 
@@ -33,17 +34,16 @@ Execution to_execution(const Facts& f, const Candidate& c) {
 
 namespace {
 
-// Every model is checked twice: by this engine's own explicit checker
-// (axioms and minimality of co) and by the shared violated_axioms().
-void check_model(const Skeleton& s, const Model& m, const z3e::Facts& f, const z3e::Candidate& c) {
+// Every model is checked by the checker both engines share: the axioms
+// under its Fence-SC order and minimality of its co (axioms.hpp check_axioms).
+void check_model(const Skeleton& s, const StaticRelations& st, const Model& m, const z3e::Facts& f,
+                 const z3e::Candidate& c) {
   auto bug = [](const std::string& what) {
     throw std::logic_error("z3 engine: model " + what + " (encoding bug)");
   };
-  const auto own = z3e::oracle_violations(f, c);
-  if (!own.empty()) bug("violates " + own.front());
-  if (!z3e::oracle_co_minimal(f, c)) bug("has a non-minimal coherence order");
-  const auto shared = violated_axioms(s, m, z3e::to_execution(f, c));
-  if (!shared.empty()) bug("violates " + shared.front() + " per violated_axioms()");
+  const AxiomCheck k = check_axioms(s, st, m, z3e::to_execution(f, c), true);
+  if (!k.violated.empty()) bug(std::string("violates ") + axiom_name(k.violated.front()));
+  if (!k.co_minimal) bug("has a non-minimal coherence order");
 }
 
 // Whether the Skeleton leaves no choice of (rf, co, final write): every read
@@ -104,34 +104,25 @@ class Z3Engine final : public Engine {
       return lim.timeout_s * 1000.0 - used;
     };
     EngineStats st;
-    z3e::Facts f = z3e::build_facts(s, m);
+    const StaticRelations rel = build_static(s, m);
+    z3e::Facts f = z3e::build_facts(s, rel, m);
     if (f.barrier_hangs) return st;  // no terminating execution (8.9.4)
     for (int r : f.reads)
       if (f.rf_cands[r].empty()) return st;  // a value no write supplies
-    // No choice to search: decide the one candidate by explicit evaluation
-    // instead of building and solving an encoding (a third of the corpus
-    // Skeletons).
-    // The witness comes from this engine's checker (every Fence-SC order,
-    // every barrier quorum); a consistent one is re-checked like a model,
-    // an inconsistent one must be rejected by violated_axioms() under every
-    // Fence-SC order too, so both checkers still decide every candidate.
+    // No choice to search: decide the one candidate by the shared check
+    // (every Fence-SC order, every barrier quorum) instead of building and
+    // solving an encoding (a third of the corpus Skeletons).
     if (single_candidate(f) && f.sc_fences.size() <= 6) {  // <= 6! Fence-SC orders
       z3e::Candidate c = the_candidate(f);
-      const size_t nchoices = m.kind == ModelKind::SC ? 1 : f.sb_choices.size();
-      bool ok = false;
-      for (size_t ch = 0; ch < nchoices && !ok; ++ch) {
-        f.sb = f.sb_choices[ch];
-        ok = z3e::oracle_consistent_some_fsc(f, c);
-      }
+      c.fsc.assign(f.n, -1);
+      Execution ex = z3e::to_execution(f, c);
+      const AxiomCheck k = check_axioms(s, rel, m, ex, true);
       st.candidates = 1;
-      if (!ok) {
-        if (violated_axioms(s, m, z3e::to_execution(f, c)).empty())
-          throw std::logic_error("z3 engine: explicit check rejects what violated_axioms() accepts");
-        return st;
-      }
-      check_model(s, m, f, c);
+      if (!k.violated.empty()) return st;
+      if (!k.co_minimal) throw std::logic_error("z3 engine: the single candidate's coherence order is not minimal");
+      ex.fsc = k.fsc;
       st.consistent = 1;
-      visit(z3e::to_execution(f, c));
+      visit(ex);
       return st;
     }
     // A fresh context costs ~20 ms on its first check (module setup), so
@@ -166,7 +157,7 @@ class Z3Engine final : public Engine {
         if (r == z3::unknown) throw LimitError("z3 engine: " + solver.reason_unknown());
         const z3::model model = solver.get_model();
         z3e::Candidate c = enc.decode(model);
-        check_model(s, m, f, c);
+        check_model(s, rel, m, f, c);
         if (lim.max_executions > 0 && st.consistent >= lim.max_executions)
           throw LimitError("z3 engine: more than " + std::to_string(lim.max_executions) +
                            " executions");

@@ -5,9 +5,9 @@
 // Execution::co lists every ordered pair (transitively closed, initial
 // writes included), Execution::final_write the co-last write per physical
 // location (one execution per choice among co-maximal writes, as the
-// enumeration engine counts). Each model is re-checked by the explicit
-// checker (z3_oracle) and by violated_axioms(); a disagreement throws
-// std::logic_error: it would be an encoding bug.
+// enumeration engine counts). Each model is re-checked by the one checker
+// both engines share (check_axioms, axioms.hpp: the axioms and minimality of
+// co); a disagreement throws std::logic_error: it would be an encoding bug.
 // Throws LimitError when Limits::timeout_s passes or more than
 // Limits::max_executions executions exist.
 #pragma once

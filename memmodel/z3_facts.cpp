@@ -30,8 +30,9 @@ std::vector<char> to_vec(const EventSet& s) {
 
 }  // namespace
 
-Facts build_facts(const Skeleton& s, const Model& m) {
-  const StaticRelations st = build_static(s, m);
+Facts build_facts(const Skeleton& s, const Model& m) { return build_facts(s, build_static(s, m), m); }
+
+Facts build_facts(const Skeleton& s, const StaticRelations& st, const Model& m) {
   Facts f;
   const int n = st.n;
   f.n = n;

@@ -1,4 +1,4 @@
-// Skeleton-only facts the Z3 engine (and its reference checker) build on:
+// Skeleton-only facts the Z3 encoding builds on:
 // event classes, program order, location equalities, moral strength, the
 // building blocks of release/acquire patterns and barrier synchronisation.
 // Contract: everything here depends only on (Skeleton, Model), never on rf,
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "memmodel/static_relations.hpp"
 
 namespace ptxcheck::mm::z3e {
 
@@ -70,5 +71,6 @@ struct Facts {
 // From the shared static relations (memmodel/static_relations.hpp), so that
 // both engines read the Skeleton the same way.
 Facts build_facts(const Skeleton& s, const Model& m);
+Facts build_facts(const Skeleton& s, const StaticRelations& st, const Model& m);  // st = build_static(s, m)
 
 }  // namespace ptxcheck::mm::z3e
