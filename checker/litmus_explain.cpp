@@ -80,7 +80,7 @@ std::string explain_text(const LitmusRun& r, const litmus::Program& p, const lit
       idx[k] = 0;
     }
     mm::Skeleton sk = litmus::make_skeleton(p, pick);
-    mm::for_each_candidate(sk, p.nphys, {}, UINT64_MAX, [&](const mm::Execution& ex) {
+    mm::for_each_candidate(sk, p.nphys, UINT64_MAX, [&](const mm::Execution& ex) {
       if (!is_target(t, litmus::eval_cond(t.cond, p, pick, final_values(p, sk, ex)))) return true;
       ++examined;
       auto why = mm::violated_axioms(sk, opt.model, ex);

@@ -95,7 +95,7 @@ std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
   int shown = 0;
   const int kMax = 5;
   for (const auto& run : r.runs) {
-    mm::for_each_candidate(run.skeleton, static_cast<int>(run.skeleton.locations.size()), run.any_value, 100000,
+    mm::for_each_candidate(run.skeleton, static_cast<int>(run.skeleton.locations.size()), 100000,
                            [&](const mm::Execution& ex) {
       if (!eval_buf_cond(*o.state, r.spec, outcomes::final_buffers(run, ex))) return true;
       auto why = mm::violated_axioms(run.skeleton, o.model, ex);

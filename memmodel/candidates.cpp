@@ -6,7 +6,7 @@
 
 namespace ptxcheck::mm {
 
-void for_each_candidate(const Skeleton& s, int num_physical, const std::vector<char>& any_value, uint64_t budget,
+void for_each_candidate(const Skeleton& s, int num_physical, uint64_t budget,
                         const std::function<bool(const Execution&)>& f) {
   const size_t nphys = static_cast<size_t>(num_physical);
   std::vector<int> reads;
@@ -24,7 +24,7 @@ void for_each_candidate(const Skeleton& s, int num_physical, const std::vector<c
   for (size_t r = 0; r < s.events.size(); ++r) {
     const Event& ev = s.events[r];
     if (ev.kind != EventKind::Read) continue;
-    const bool any = r < any_value.size() && any_value[r];
+    const bool any = ev.any_value;
     std::vector<int> c;
     for (size_t w = 0; w < s.events.size(); ++w) {
       const Event& ew = s.events[w];

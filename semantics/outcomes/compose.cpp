@@ -73,12 +73,9 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     for (size_t k = 0; k < r.events.size(); ++k) {
       mm::Event e = r.events[k];
       if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
-      run.any_value.resize(s.events.size() + 1, 0);
       while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-      if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
-        run.any_value.back() = 1;
+      if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k)
         e.any_value = true;  // the engines take any write of the location as its source
-      }
       e.thread = tix;
       if (e.rmw_pair >= 0) e.rmw_pair += base;
       s.po.back().push_back(static_cast<int>(s.events.size()));
@@ -87,7 +84,6 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     }
   }
   // Output bytes and where each communicating location lies in them.
-  run.any_value.resize(s.events.size(), 0);
   run.buffers = buffers;
   for (size_t i = 0; i < sh.locs.size(); ++i) {
     const CommLoc& l = sh.locs[i];
@@ -153,7 +149,6 @@ Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x) 
   Result::Run p;
   mm::Skeleton& q = p.skeleton;
   add_init_events(p, sh, false);
-  p.any_value.assign(q.events.size(), 0);
   for (const UnitTrace* u : pick)
     for (const auto& [g, r] : u->th) {
       int tix = -1;
@@ -179,7 +174,6 @@ Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x) 
           q.threads.push_back(tp);
           q.po.emplace_back();
         }
-        p.any_value.push_back(0);
         q.po.back().push_back(static_cast<int>(q.events.size()));
         q.events.push_back(ev);
         q.events.back().thread = tix;
@@ -200,7 +194,7 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
   const mm::Skeleton& s = r.skeleton;
   for (size_t e = 0; e < s.events.size(); ++e) {
     const mm::Event& rd = s.events[e];
-    if (rd.kind != mm::EventKind::Read || rd.async_op >= 0 || (e < r.any_value.size() && r.any_value[e])) continue;
+    if (rd.kind != mm::EventKind::Read || rd.async_op >= 0 || rd.any_value) continue;
     const int ph = s.physical(static_cast<int>(e));
     bool src = false;
     for (size_t w = 0; w < s.events.size() && !src; ++w) {

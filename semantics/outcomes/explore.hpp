@@ -126,10 +126,6 @@ struct Result {
     // (CTA uid, warp) -> the lanes of each warp-collective .sync instruction it executed, in order
     // (with kCollOrders for bar.warp.sync, which orders memory among them).
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
-    // Per event: a read whose value the thread never uses (the read half of
-    // an atom.exch with a dead result): it may read any value, so it made
-    // no choice; its event value is a placeholder.
-    std::vector<char> any_value;
   };
   std::vector<Run> runs;
 };

@@ -35,7 +35,7 @@ TEST_CASE("Candidates: rf by value, every co order, final write co-last", "[cand
   const int w1 = c.b.id(c.t0, c.w1), w2 = c.b.id(c.t0, c.w2), r1 = c.b.id(c.t1, c.r1), r2 = c.b.id(c.t1, c.r2);
   std::set<std::vector<std::pair<int, int>>> cos;
   int n = 0, consistent = 0;
-  for_each_candidate(c.s, 1, {}, UINT64_MAX, [&](const Execution& ex) {
+  for_each_candidate(c.s, 1, UINT64_MAX, [&](const Execution& ex) {
     ++n;
     CHECK(ex.rf[static_cast<size_t>(r1)] == w1);
     CHECK(ex.rf[static_cast<size_t>(r2)] == w2);
@@ -54,23 +54,22 @@ TEST_CASE("Candidates: rf by value, every co order, final write co-last", "[cand
 
 TEST_CASE("Candidates: any_value reads, stopping, the budget", "[candidates]") {
   TwoWrites c;
-  std::vector<char> any(c.s.events.size(), 0);
-  any[static_cast<size_t>(c.b.id(c.t1, c.r2))] = 1;  // may read init, w1 or w2
+  c.s.events[static_cast<size_t>(c.b.id(c.t1, c.r2))].any_value = true;  // may read init, w1 or w2
   int n = 0;
-  for_each_candidate(c.s, 1, any, UINT64_MAX, [&](const Execution&) { return ++n, true; });
+  for_each_candidate(c.s, 1, UINT64_MAX, [&](const Execution&) { return ++n, true; });
   CHECK(n == 6);
   n = 0;
-  for_each_candidate(c.s, 1, any, UINT64_MAX, [&](const Execution&) { return ++n < 4; });
+  for_each_candidate(c.s, 1, UINT64_MAX, [&](const Execution&) { return ++n < 4; });
   CHECK(n == 4);
   // The budget counts rf choices and co orders: 1 + 2 leaves room for two candidates.
   n = 0;
-  for_each_candidate(c.s, 1, any, 3, [&](const Execution&) { return ++n, true; });
+  for_each_candidate(c.s, 1, 3, [&](const Execution&) { return ++n, true; });
   CHECK(n == 2);
   // A read with no write of its value: no candidate at all.
   SkelBuilder b;
   const int x = b.loc("x");
   b.ld(b.thread(), x, 7);
   n = 0;
-  for_each_candidate(b.build(), 1, {}, UINT64_MAX, [&](const Execution&) { return ++n, true; });
+  for_each_candidate(b.build(), 1, UINT64_MAX, [&](const Execution&) { return ++n, true; });
   CHECK(n == 0);
 }
