@@ -6,8 +6,8 @@
 #include <string>
 
 #include "checker/commands.hpp"
+#include "checker/run_report.hpp"
 #include "parser/diagnostic.hpp"
-#include "semantics/interp/run.hpp"
 
 namespace ptxcheck::cli {
 
@@ -39,13 +39,13 @@ int cmd_run(const Args& args) {
   opt.check_races = !no_races && races != "off";
   opt.strict_races = races == "strict";
   interp::RunReport r = interp::run_spec_file(spec, opt);
-  std::string text = json ? interp::format_json(r) : interp::format_text(r);
+  std::string text = json ? format_json(r) : format_text(r);
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   if (r.result.step_limit) return kExitResourceLimit;
   int rc = r.result.ok ? kExitOk : kExitExpectationFailed;
   if (!expect.empty()) {
-    interp::ExpectOutcome e = interp::check_expected(r, expect);
+    ExpectOutcome e = check_expected(r, expect);
     for (const auto& m : e.mismatches) std::fprintf(stderr, "%s: mismatch: %s\n", expect.c_str(), m.c_str());
     if (e.mismatch_count > e.mismatches.size())
       std::fprintf(stderr, "%s: ... %llu mismatches in all\n", expect.c_str(),

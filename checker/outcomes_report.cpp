@@ -7,14 +7,11 @@
 
 #include "memmodel/candidates.hpp"
 #include "memmodel/names.hpp"
-#include "semantics/interp/run.hpp"
+#include "checker/run_report.hpp"
 
 namespace ptxcheck::cli {
 
 namespace {
-
-using interp::coords;
-using interp::jstr;
 
 std::vector<std::string> values_of(const interp::LaunchSpec& spec, size_t out, const std::vector<uint8_t>& bytes) {
   const interp::BufferSpec& b = *spec.buffer(spec.outputs[out]);

@@ -20,10 +20,14 @@
 
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/launch_spec.hpp"
+#include "checker/run_report.hpp"
 #include "semantics/interp/run.hpp"
 
 using namespace ptxcheck;
 using namespace ptxcheck::interp;
+using ptxcheck::cli::check_expected;
+using ptxcheck::cli::ExpectOutcome;
+using ptxcheck::cli::format_json;
 namespace fs = std::filesystem;
 
 namespace {
