@@ -40,6 +40,40 @@ std::string missing(const std::set<std::string>& a, const std::set<std::string>&
   return r;
 }
 
+// What two checks of one test that must agree are compared on: verdict,
+// counts, states and witness states with their rf; `threads` adds the
+// witness Skeleton's thread names, `orders` the witness's co, Fence-SC order
+// and final writes.
+struct Shown {
+  bool threads = false, orders = false;
+};
+std::string results_text(const CheckResult& r, Shown show) {
+  std::string s = "ok=" + std::to_string(r.ok) + " +" + std::to_string(r.positive) + " -" +
+                  std::to_string(r.negative) + " executions=" + std::to_string(r.executions) + "\n";
+  for (const auto& st : r.states) s += "  " + st.text + " x" + std::to_string(st.count) + (st.satisfies ? " *\n" : "\n");
+  for (const auto* w : {&r.positive_witness, &r.negative_witness}) {
+    s += "  witness: ";
+    if (*w) {
+      s += (*w)->state + " rf";
+      for (int x : (*w)->execution.rf) s += " " + std::to_string(x);
+      if (show.orders) {
+        s += " co";
+        for (auto [x, y] : (*w)->execution.co) s += " " + std::to_string(x) + "<" + std::to_string(y);
+        s += " fsc";
+        for (int x : (*w)->execution.fsc) s += " " + std::to_string(x);
+        s += " final";
+        for (int x : (*w)->execution.final_write) s += " " + std::to_string(x);
+      }
+      if (show.threads) {
+        s += " threads";
+        for (const auto& th : (*w)->skeleton.threads) s += " " + th.name;
+      }
+    }
+    s += "\n";
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("generated tests print and parse back", "[props-litmus-print]") {
@@ -123,22 +157,7 @@ TEST_CASE("the symmetry reduction keeps states, counts and witnesses", "[props-e
     on.model = off.model = m;
     off.symmetry = false;
     const CheckResult a = litmus::check(p, *en, on), b = litmus::check(p, *en, off);
-    auto dump = [](const CheckResult& r) {
-      std::string s = "ok=" + std::to_string(r.ok) + " +" + std::to_string(r.positive) + " -" +
-                      std::to_string(r.negative) + " executions=" + std::to_string(r.executions) + "\n";
-      for (const auto& st : r.states) s += "  " + st.text + " x" + std::to_string(st.count) + (st.satisfies ? " *\n" : "\n");
-      for (const auto* w : {&r.positive_witness, &r.negative_witness}) {
-        s += "  witness: ";
-        if (*w) {
-          s += (*w)->state + " rf";
-          for (int x : (*w)->execution.rf) s += " " + std::to_string(x);
-          s += " threads";
-          for (const auto& th : (*w)->skeleton.threads) s += " " + th.name;
-        }
-        s += "\n";
-      }
-      return s;
-    };
+    auto dump = [](const CheckResult& r) { return results_text(r, {.threads = true}); };
     RC_LOG() << "with symmetry:\n" << dump(a) << "every combination:\n" << dump(b);
     RC_ASSERT(dump(a) == dump(b));
     ++tests;
@@ -253,26 +272,7 @@ TEST_CASE("the private-location reduction keeps states, counts and witnesses", "
     co.model = m;
     const int before = on.cuts;
     const CheckResult a = litmus::check(prog, on, co), b = litmus::check(prog, *off, co);
-    auto dump = [](const CheckResult& r) {
-      std::string s = "ok=" + std::to_string(r.ok) + " +" + std::to_string(r.positive) + " -" +
-                      std::to_string(r.negative) + " executions=" + std::to_string(r.executions) + "\n";
-      for (const auto& st : r.states) s += "  " + st.text + " x" + std::to_string(st.count) + (st.satisfies ? " *\n" : "\n");
-      for (const auto* w : {&r.positive_witness, &r.negative_witness}) {
-        s += "  witness: ";
-        if (*w) {
-          s += (*w)->state + " rf";
-          for (int x : (*w)->execution.rf) s += " " + std::to_string(x);
-          s += " co";
-          for (auto [x, y] : (*w)->execution.co) s += " " + std::to_string(x) + "<" + std::to_string(y);
-          s += " fsc";
-          for (int x : (*w)->execution.fsc) s += " " + std::to_string(x);
-          s += " final";
-          for (int x : (*w)->execution.final_write) s += " " + std::to_string(x);
-        }
-        s += "\n";
-      }
-      return s;
-    };
+    auto dump = [](const CheckResult& r) { return results_text(r, {.orders = true}); };
     RC_LOG() << "with the reduction:\n" << dump(a) << "without:\n" << dump(b);
     RC_ASSERT(dump(a) == dump(b));
     ++tests;
