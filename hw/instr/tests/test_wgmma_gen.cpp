@@ -13,26 +13,18 @@
 #include <set>
 
 #include "hw/instr/compare.hpp"
+#include "hw/instr/tests/support.hpp"
 #include "hw/instr/wgmma_gen.hpp"
 #include "parser/parse.hpp"
 #include "semantics/interp/run.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptxcheck::instrgen;
+using ptxcheck::instrgen::test::find_ptxas;
 
 namespace {
 
-fs::path tmpdir(const std::string& what) {
-  auto d = fs::temp_directory_path() / ("ptxcheck-wgmmagen-" + what + "-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
-std::string find_ptxas() {
-  if (const char* h = std::getenv("CUDA_HOME"); h && fs::exists(std::string(h) + "/bin/ptxas"))
-    return std::string(h) + "/bin/ptxas";
-  return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
-}
+fs::path tmpdir(const std::string& what) { return ptxcheck::instrgen::test::tmpdir("wgmmagen", what); }
 
 }  // namespace
 
