@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "memmodel/models.hpp"
 #include "parser/diagnostic.hpp"
 
 namespace ptxcheck::cli {
@@ -73,7 +74,7 @@ nlohmann::json parse_line(const std::string& line, const std::string& file, uint
 }
 
 RunKey key_of(const nlohmann::json& j) {
-  return {j["file"].get<std::string>(), j.value("model", std::string("ptx75")), j.value("unroll", 1)};
+  return {j["file"].get<std::string>(), j.value("model", mm::default_model_name()), j.value("unroll", 1)};
 }
 
 }  // namespace
@@ -84,7 +85,7 @@ LitmusRun run_from_json(const std::string& line, const std::string& file, uint32
   try {
     r.path = j["file"].get<std::string>();
     r.name = j.value("name", r.path);
-    r.model = j.value("model", std::string("ptx75"));
+    r.model = j.value("model", mm::default_model_name());
     r.engine = j.value("engine", std::string("enum"));
     r.unroll = j.value("unroll", 1);
     r.seconds = j.value("time", 0.0);

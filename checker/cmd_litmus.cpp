@@ -30,7 +30,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> inputs;
-  std::string batch, expect, dot_dir, model = "ptx75", engine = "enum", shard, jsonl;
+  std::string batch, expect, dot_dir, model = mm::default_model_name(), engine = "enum", shard, jsonl;
   bool json = false, explain = false, quiet = false, summary = false;
   int jobs = 1, unroll = 1;
   double timeout = 0;

@@ -56,7 +56,7 @@ outcomes::Result explore_deepening(const std::string& spec_path, mm::Engine& eng
 }  // namespace
 
 int cmd_outcomes(const Args& args) {
-  std::string spec_path, model = "ptx75", engine_name = "enum", exists, forall, state, races = "default";
+  std::string spec_path, model = mm::default_model_name(), engine_name = "enum", exists, forall, state, races = "default";
   bool json = false, explain = false;
   int unroll = -1;  // not given: deepen (below)
   double timeout = 0;

@@ -7,12 +7,13 @@
 
 #include "checker/litmus_report.hpp"
 #include "memmodel/engine.hpp"
+#include "memmodel/models.hpp"
 
 namespace ptxcheck::cli {
 
 struct RunConfig {
   mm::Model model;
-  std::string model_name = "ptx75", engine = "enum", dot_dir;
+  std::string model_name = mm::default_model_name(), engine = "enum", dot_dir;
   int unroll = 1;
   double timeout = 0;
   bool explain = false;

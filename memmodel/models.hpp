@@ -22,6 +22,14 @@ inline std::optional<Model> model_from_name(std::string_view s) {
   return std::nullopt;
 }
 
+// The name of the default model (Model{}): the first listed row.
+inline std::string default_model_name() {
+#define MODEL(name, model_kind, fence_sc_acq_rel, listed) \
+  if (listed) return name;
+#include "memmodel/models.def"
+  return {};
+}
+
 // "ptx75, ptx6, sc, ptx75-no-fence-sc-acqrel": the listed names, the default
 // (Model{}) first; with `mark_default`, "ptx75 (default), ptx6, ...".
 inline std::string model_names(bool mark_default = false) {

@@ -17,13 +17,14 @@
 
 #include "hw/litmus/recording.hpp"
 #include "memmodel/engine.hpp"
+#include "memmodel/models.hpp"
 #include "parser/litmus/litmus_ast.hpp"
 
 namespace ptxcheck::hw {
 
 struct ModelConfig {
-  std::string model = "ptx75";  // as `ptxcheck --model`
-  std::string engine = "z3";    // z3 | enum
+  std::string model = mm::default_model_name();  // as `ptxcheck --model`
+  std::string engine = "z3";                     // z3 | enum
   int max_unroll = 4;
   double timeout = 0;  // seconds per check, 0 = none (LimitError beyond)
 };

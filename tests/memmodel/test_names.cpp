@@ -53,4 +53,10 @@ TEST_CASE("Model names: one parser over models.def", "[names]") {
   CHECK(model_from_name("ptx75")->fence_sc_is_acq_rel);
   CHECK_FALSE(model_from_name("PTX75"));
   CHECK_FALSE(model_from_name(""));
+  // The default name denotes Model{} (the CLI defaults and campaign records use it).
+  CHECK(default_model_name() == "ptx75");
+  const auto def = model_from_name(default_model_name());
+  REQUIRE(def);
+  CHECK(def->kind == Model{}.kind);
+  CHECK(def->fence_sc_is_acq_rel == Model{}.fence_sc_is_acq_rel);
 }
