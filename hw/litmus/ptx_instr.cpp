@@ -59,33 +59,29 @@ std::string opsz(const Slot& s, uint32_t size, int tmp, std::string& out) {
 }
 
 // ld/st qualifiers: .weak | .relaxed.scope | .acquire/.release.scope | .mmio.relaxed.sys
+// (orders spelled as memmodel/vocab.def does).
 std::string access_sem(const litmus::Instr& in, bool load, EmitFlags& f) {
+  const std::string sem = std::string(".") + mm::to_string(in.order);
   switch (in.order) {
-    case mm::Order::Weak: return ".weak";
-    case mm::Order::Relaxed: return std::string(".relaxed") + scope_name(in.scope, f);
+    case mm::Order::Weak: return sem;
+    case mm::Order::Relaxed: return sem + scope_name(in.scope, f);
     case mm::Order::Acquire:
-      if (load) return std::string(".acquire") + scope_name(in.scope, f);
+      if (load) return sem + scope_name(in.scope, f);
       break;
     case mm::Order::Release:
-      if (!load) return std::string(".release") + scope_name(in.scope, f);
+      if (!load) return sem + scope_name(in.scope, f);
       break;
-    case mm::Order::MMIO: f.mmio = true; return ".mmio.relaxed.sys";
+    case mm::Order::MMIO: f.mmio = true; return sem + "." + mm::to_string(mm::Order::Relaxed) + ".sys";
     default: break;
   }
   fail(in, std::string("no such ") + (load ? "load" : "store") + " order in PTX");
 }
 
 std::string rmw_sem(const litmus::Instr& in, EmitFlags& f) {
-  const char* sem = nullptr;
-  switch (in.order) {
-    case mm::Order::Weak:
-    case mm::Order::Relaxed: sem = ".relaxed"; break;
-    case mm::Order::Acquire: sem = ".acquire"; break;
-    case mm::Order::Release: sem = ".release"; break;
-    case mm::Order::AcqRel: sem = ".acq_rel"; break;
-    default: fail(in, "no such atom order in PTX");
-  }
-  return std::string(sem) + scope_name(in.scope, f);
+  const mm::Order o = in.order == mm::Order::Weak ? mm::Order::Relaxed : in.order;  // atom is at least relaxed
+  if (o != mm::Order::Relaxed && o != mm::Order::Acquire && o != mm::Order::Release && o != mm::Order::AcqRel)
+    fail(in, "no such atom order in PTX");
+  return std::string(".") + mm::to_string(o) + scope_name(in.scope, f);
 }
 
 void emit_rmw(const litmus::Program& p, const LInstr& li, std::string& out, EmitFlags& f) {
@@ -201,15 +197,11 @@ void emit_one(const litmus::Program& p, int role, int pc, std::string& out, Emit
     case InstrKind::Rmw:
     case InstrKind::Red: emit_rmw(p, li, out, f); return;
     case InstrKind::Fence: {
-      const char* sem = nullptr;
-      switch (in.order) {
-        case mm::Order::SC: sem = "sc"; break;
-        case mm::Order::AcqRel: sem = "acq_rel"; break;
-        case mm::Order::Acquire: sem = "acquire"; break;
-        case mm::Order::Release: sem = "release"; break;
-        default: fail(in, "no such fence order");
-      }
-      out += fmt::format("  fence.{}{};\n", sem, scope_name(in.scope, f));
+      // fence.sem spells the order as memmodel/vocab.def does.
+      if (in.order != mm::Order::SC && in.order != mm::Order::AcqRel && in.order != mm::Order::Acquire &&
+          in.order != mm::Order::Release)
+        fail(in, "no such fence order");
+      out += fmt::format("  fence.{}{};\n", mm::to_string(in.order), scope_name(in.scope, f));
       return;
     }
     case InstrKind::ProxyFence:
