@@ -110,7 +110,9 @@ CUresult outcome(State& s, CUfunction f, const interp::LaunchConfig& cfg, const 
     bool fatal = d.severity == "error" && (!dc || dc->fatal);
     if (fatal && code == CUDA_SUCCESS) {
       code = dc ? dc->code : CUDA_ERROR_LAUNCH_FAILED;
-      if (d.kind == "unsupported" && d.message.find("__assertfail") != std::string::npos) code = CUDA_ERROR_ASSERT;
+      if (d.kind == interp::diag_kind_name(interp::DiagKind::Unsupported) &&
+          d.message.find("__assertfail") != std::string::npos)
+        code = CUDA_ERROR_ASSERT;
     }
     std::string cfile;
     uint32_t cline = 0, ccol = 0;
