@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "semantics/interp/exec_util.hpp"
+#include "semantics/interp/ir_flags.hpp"
 
 namespace ptxcheck::interp {
 
@@ -312,6 +313,12 @@ bool Machine::step(Warp& w) {
     }
     case IrOp::Atom:
     case IrOp::Red:
+      if (exec_atomic_async(w, in, m)) return true;  // exec_async.cpp
+      if (in.flags & kAtomV8) {  // step over the operand continuation (ir_flags.hpp)
+        if (prog.code[w.pc + 1].wg_reg) wg_touch(w, prog.code[w.pc + 1], m);
+        ++w.pc;
+      }
+      break;
     case IrOp::CpAsync:
     case IrOp::BulkCopy:
     case IrOp::StBulk:

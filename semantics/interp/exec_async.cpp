@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "semantics/interp/exec_util.hpp"
+#include "semantics/interp/ir_flags.hpp"
 
 namespace ptxcheck::interp {
 
@@ -148,9 +149,16 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       }
       unsigned bits = in.size * 8u;
       uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-      // Elements: 1, or the vector width of atom/red .v2/.v4 (each element
-      // its own atomic operation on consecutive locations).
-      const unsigned nel = op == AtomOp::Cas ? 1u : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
+      // Elements: 1, or the vector width of atom/red .v2/.v4/.v8, each its
+      // own atomic operation on consecutive locations ("the atomicity is
+      // guaranteed separately for each of the individual scalar elements",
+      // PTX ISA 9.7.13.5). A .v8 has elements 4-7 in the operand
+      // continuation that follows it (ir_flags.hpp kAtomV8).
+      const bool v8 = in.flags & kAtomV8;
+      const Inst& cont = v8 ? (&in)[1] : in;
+      const unsigned nel = v8 ? 8u : op == AtomOp::Cas ? 1u : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
+      auto src_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.src[e] : cont.src[e - 4]; };
+      auto dst_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.dst[e] : cont.dst[e - 4]; };
       FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
         Thread& t = T[l];
         uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -158,15 +166,30 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
         if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
+        if (nel > 1 && wh.space != Space::Global) {
+          // "atom with vector type may be used only with .global space and
+          // with generic addressing where the address points to .global
+          // space" (PTX ISA 9.7.13.5; red 9.7.13.6 likewise).
+          const bool sh = wh.space == Space::Shared || wh.space == Space::SharedCluster;
+          diag(DiagKind::OutOfBounds, true, c, t, in,
+               std::string("vector atom/red: the generic address is in ") + (sh ? "shared" : space_name(wh.space)) +
+                   " memory, not .global (PTX ISA 9.7.13.5)");
+          stop_ = true;
+          return true;
+        }
         const bool hooked = hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
+        // Every operand is read before any destination is written (a
+        // destination may be another element's source register).
+        uint64_t bs[8];
+        for (unsigned e = 0; e < nel; ++e) bs[e] = get(src_of(e), t, l, w) & mask;
+        const uint64_t c2 = op == AtomOp::Cas ? get(in.src[1], t, l, w) & mask : 0;
         for (unsigned e = 0; e < nel; ++e) {
           uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
           uint64_t old = 0;
           std::memcpy(&old, p, in.size);
           if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size, in.size), old))
             return hook_stop();
-          uint64_t b = get(in.src[e], t, l, w) & mask;
-          uint64_t c2 = op == AtomOp::Cas ? get(in.src[1], t, l, w) : 0;
+          const uint64_t b = bs[e];
           uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
           // A failing cas performs no write (PTX ISA 9.7.13.5).
           bool failed_cas = op == AtomOp::Cas && old != b;
@@ -174,7 +197,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
               !hook_->write(t, c, hook_access(in, HookKind::RmwWrite, wh, c, e * in.size, in.size), nv))
             return hook_stop();
           std::memcpy(p, &nv, in.size);
-          if (in.op == IrOp::Atom) put(t, in.dst[e], old, 64);
+          if (in.op == IrOp::Atom) put(t, dst_of(e), old, 64);
         }
         wh.region->mark_init(wh.off, in.size * nel);
       }

@@ -4,6 +4,8 @@
 // synchronising and asynchronous instructions.
 #include "semantics/interp/lower_insn.hpp"
 
+#include "semantics/interp/ir_flags.hpp"
+
 namespace ptxcheck::interp {
 
 uint64_t InsnLowering::double_to_half(double d) { return double_to_float_bits(d, ElemType::f16); }
@@ -129,11 +131,27 @@ void InsnLowering::atom(bool is_red) {
   set_mm(litmus::MemClass::Atomic);
   i.size = static_cast<uint8_t>(bits / 8);
   i.nk = numkind(t);
-  // Vector atom/red (sm_90, .global): each element is its own atomic
-  // operation on consecutive elements (PTX ISA 9.7.13.5 atom; forms checked
-  // with ptxas 13: .add.v2/.v4.f32, .{add,min,max}.noftz.v2/.v4/.v8 of
-  // .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2).
-  if (vec > 4) return unsupported("atom/red with more than 4 vector elements (.v8) is not supported");
+  // Vector atom/red (sm_90): "atom with vector type may be used only with
+  // .global space and with generic addressing where the address points to
+  // .global space"; the forms are .add.v2/.v4 of .f32 and .{add,min,max}
+  // .noftz of .v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2 (PTX ISA
+  // 9.7.13.5 atom, 9.7.13.6 red, the table of vector qualifiers and types;
+  // ptxas 13 rejects every other combination). Each element is its own
+  // atomic operation: "the atomicity is guaranteed separately for each of
+  // the individual scalar elements; the entire atom is not guaranteed to be
+  // atomic as a single access" (9.7.13.5). The executor checks the whole
+  // vector as one access (bounds, alignment to the vector size, races) and
+  // applies the elements in order.
+  if (vec > 1) {
+    const std::string_view tn = table::name(t);
+    const bool half = tn == ".f16" || tn == ".bf16", packed = tn == ".f16x2" || tn == ".bf16x2", f32 = tn == ".f32";
+    const bool op_ok = f32 ? has(Mod::add) : (has(Mod::add) || has(Mod::min) || has(Mod::max)) && has(Mod::noftz);
+    if (!(half || packed || f32) || !op_ok || (vec == 8 && !half))
+      ctx.fail(in.pos, "atom/red " + std::string(vec == 2 ? ".v2" : vec == 4 ? ".v4" : ".v8") + " is not defined on " +
+                           std::string(tn) + " with this operation (PTX ISA 9.7.13.5, the vector forms' table)");
+    if (space() != Space::Global && space() != Space::Generic)
+      ctx.fail(in.pos, "atom/red with a vector type needs .global or generic addressing (PTX ISA 9.7.13.5)");
+  }
   if (bits == 128) {
     // atom.exch/.cas.b128 (sm_90, PTX ISA 9.7.13.5 atom): one 16-byte atomic
     // operation; dst, b and c are .b128 registers (two slots each).
@@ -171,6 +189,35 @@ void InsnLowering::atom(bool is_red) {
   if (!is_red) dests(opd(k++), bits);
   i.addr = address(opd(k++));
   i.nsrc = 0;
+  if (vec > 4) {
+    // .v8: Inst holds 4 operands per side. The atom/red carries elements
+    // 0-3 and kAtomV8; an operand continuation right after it (an IrOp::Nop
+    // that the executor steps over, exec.cpp) carries elements 4-7.
+    const auto* bv = std::get_if<ast::VectorOp>(&opd(k).v);
+    const auto* dv = is_red ? nullptr : std::get_if<ast::VectorOp>(&opd(0).v);
+    if (!bv || bv->elems.size() != vec || (!is_red && (!dv || dv->elems.size() != vec)))
+      ctx.fail(in.pos, "vector width does not match the operand list");
+    Inst cont{};
+    cont.op = IrOp::Nop;
+    cont.line = i.line;
+    cont.col = i.col;
+    for (unsigned e = 0; e < vec; ++e) {
+      Opnd s = value(bv->elems[e], bits, i.nk == NumKind::F);
+      Opnd d;
+      if (dv && !std::holds_alternative<ast::Sink>(dv->elems[e].v)) {
+        uint32_t w = bits;
+        d = value(dv->elems[e], bits, false, &w);
+      }
+      (e < 4 ? i.src[e] : cont.src[e - 4]) = s;
+      (e < 4 ? i.dst[e] : cont.dst[e - 4]) = d;
+    }
+    i.nsrc = cont.nsrc = 4;
+    i.ndst = cont.ndst = is_red ? 0 : 4;
+    i.flags |= kAtomV8;
+    emit();
+    ctx.prog.code.push_back(cont);
+    return;
+  }
   if (vec > 1) {
     sources(opd(k), bits, i.nk == NumKind::F);
     if (i.nsrc != vec || (!is_red && i.ndst != vec)) ctx.fail(in.pos, "vector width does not match the operand list");

@@ -220,3 +220,62 @@ TEST_CASE("argument lists must match the kernel's .param list", "[launchspec]") 
     }
   }
 }
+
+// Vector atom/red (PTX ISA 9.7.13.5-6): the forms outside the text's table
+// of vector qualifiers and types, and vectors on a space other than .global
+// or generic, are input errors at the instruction (ptxas 13 rejects each).
+TEST_CASE("vector atom/red outside the PTX table are refused", "[launchspec]") {
+  struct Case {
+    const char* insn;
+    const char* msg;
+  };
+  const Case cases[] = {
+      {"red.global.v8.f32.add [%rd1], {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};", ".v8 is not defined on .f32"},
+      {"red.global.v8.f16x2.add.noftz [%rd1], {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1};", ".v8 is not defined on .f16x2"},
+      {"red.global.v4.f32.min [%rd1], {%f1, %f1, %f1, %f1};", ".v4 is not defined on .f32"},
+      {"atom.global.v2.u32.add {%r1, %r2}, [%rd1], {%r1, %r1};", ".v2 is not defined on .u32"},
+      {"red.global.v2.f16.add [%rd1], {%h1, %h1};", ".v2 is not defined on .f16"},  // no .noftz
+      {"red.shared.v2.f32.add [%rd1], {%f1, %f1};", "needs .global or generic addressing"},
+      {"atom.global.v8.f16.add.noftz {%h1, %h1, %h1, %h1}, [%rd1], {%h1, %h1, %h1, %h1, %h1, %h1, %h1, %h1};",
+       "vector width does not match"},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.insn) {
+      const std::string base = (fs::temp_directory_path() / ("ptxcheck_vatom_" + std::to_string(&c - cases) + "_" +
+                                                             std::to_string(::getpid())))
+                                   .string();
+      const std::string ptx = base + ".ptx", spec = base + ".json";
+      const std::string ptx_text = std::string(
+                                       ".version 8.4\n.target sm_90\n.address_size 64\n"
+                                       ".visible .entry k(.param .u64 p)\n{\n"
+                                       "  .reg .b16 %h<4>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
+                                       "  ld.param.u64 %rd1, [p];\n  ") +
+                                   c.insn + "\n  ret;\n}\n";
+      const std::string spec_text = "{ \"ptx\": \"" + ptx + "\", \"kernel\": \"k\", \"grid\": [1], \"block\": [1],\n" +
+                                    "  \"buffers\": { \"out\": { \"type\": \"u32\", \"count\": 8 } },\n" +
+                                    "  \"args\": [{ \"buffer\": \"out\" }] }\n";
+      for (const auto& [path, text] : {std::pair{ptx, ptx_text}, std::pair{spec, spec_text}}) {
+        FILE* f = std::fopen(path.c_str(), "w");
+        REQUIRE(f);
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+      }
+      std::string what;
+      SourcePos pos{};
+      std::string file;
+      try {
+        run_spec_file(spec, RunOptions{});
+      } catch (const InputError& e) {
+        what = e.what();
+        pos = e.pos();
+        file = e.file();
+      }
+      std::remove(ptx.c_str());
+      std::remove(spec.c_str());
+      INFO(what);
+      CHECK(what.find(c.msg) != std::string::npos);
+      CHECK(file == ptx);
+      CHECK(pos.line == 11);
+    }
+  }
+}
