@@ -73,6 +73,28 @@ SHIM_API CUresult cuTensorMapEncodeIm2col(CUtensorMap* out, CUtensorMapDataType 
   return encode(out, dtype, rank, addr, dims, strides, estrides, il, sw, l2, oob, t);
 }
 
+// CUDA 12.8: im2col over the W dimension only, for the sm_100
+// .im2col::w / .im2col::w::128 loads (PTX ISA 5.5.5). Rank 3-5, the W
+// corners in [-32768, 32767] with a non-empty box, channelsPerPixel <= 256,
+// pixelsPerColumn <= 1024 (ignored in W128 mode), swizzle 64B or 128B (the
+// driver also lists 128B with 32-byte atomicity, which ptxcheck's maps do
+// not model), no interleave (tensormap_check).
+SHIM_API CUresult cuTensorMapEncodeIm2colWide(CUtensorMap* out, CUtensorMapDataType dtype, cuuint32_t rank, void* addr,
+                                              const cuuint64_t* dims, const cuuint64_t* strides, int lower, int upper,
+                                              cuuint32_t channels, cuuint32_t pixels, const cuuint32_t* estrides,
+                                              CUtensorMapInterleave il, CUtensorMapIm2ColWideMode mode,
+                                              CUtensorMapSwizzle sw, CUtensorMapL2promotion l2,
+                                              CUtensorMapFloatOOBfill oob) {
+  TensorMap t;
+  if (rank < 3 || rank > 5 || static_cast<unsigned>(mode) > 1) return CUDA_ERROR_INVALID_VALUE;
+  t.mode = mode == CU_TENSOR_MAP_IM2COL_WIDE_MODE_W ? TensorMap::WideW : TensorMap::WideW128;
+  t.lower[0] = lower;
+  t.upper[0] = upper;
+  t.channels = channels;
+  t.pixels = mode == CU_TENSOR_MAP_IM2COL_WIDE_MODE_W ? pixels : 0;
+  return encode(out, dtype, rank, addr, dims, strides, estrides, il, sw, l2, oob, t);
+}
+
 SHIM_API CUresult cuTensorMapReplaceAddress(CUtensorMap* map, void* addr) {
   TensorMap t;
   if (!map || !ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(map), t)) return CUDA_ERROR_INVALID_VALUE;

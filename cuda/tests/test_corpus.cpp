@@ -164,6 +164,11 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
           for (unsigned k = 0; k < 3; ++k) lo[k] = t.tm.lower[k], hi[k] = t.tm.upper[k];
           REQUIRE(cuTensorMapEncodeIm2col(&maps[i], dt, t.tm.rank, base, dims, strides, lo, hi, t.tm.channels,
                                           t.tm.pixels, es, il, sw, l2, oob) == CUDA_SUCCESS);
+        } else if (t.tm.mode == 2 || t.tm.mode == 3) {  // "im2col_wide"
+          auto mode = t.tm.mode == 2 ? CU_TENSOR_MAP_IM2COL_WIDE_MODE_W : CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128;
+          REQUIRE(cuTensorMapEncodeIm2colWide(&maps[i], dt, t.tm.rank, base, dims, strides, t.tm.lower[0],
+                                              t.tm.upper[0], t.tm.channels, t.tm.pixels, es, il, mode, sw, l2,
+                                              oob) == CUDA_SUCCESS);
         } else {
           REQUIRE(cuTensorMapEncodeTiled(&maps[i], dt, t.tm.rank, base, dims, strides, box, es, il, sw, l2, oob) ==
                   CUDA_SUCCESS);

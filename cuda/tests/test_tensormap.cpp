@@ -73,3 +73,48 @@ TEST_CASE("cuTensorMapEncodeIm2col", "[tensormap]") {
                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_ERROR_INVALID_VALUE);
 }
+
+TEST_CASE("cuTensorMapEncodeIm2colWide", "[tensormap]") {
+  alignas(64) static unsigned char buf[4096];
+  CUtensorMap m;
+  cuuint64_t dims[4] = {8, 6, 5, 2}, strides[3] = {32, 192, 960};
+  cuuint32_t es[4] = {1, 2, 1, 1};
+  REQUIRE(cuTensorMapEncodeIm2colWide(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, buf, dims, strides, -1, 0, 8, 20, es,
+                                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W,
+                                      CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS);
+  TensorMap t;
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.mode == TensorMap::WideW);
+  CHECK(t.lower[0] == -1);
+  CHECK(t.upper[0] == 0);
+  CHECK(t.channels == 8);
+  CHECK(t.pixels == 20);
+  CHECK(t.estride[1] == 2);
+  CHECK(t.swizzle == 2);
+  REQUIRE(cuTensorMapEncodeIm2colWide(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, buf, dims, strides, 0, 0, 8, 5000, es,
+                                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128,
+                                      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS);  // pixels ignored in W128
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.mode == TensorMap::WideW128);
+  CHECK(t.rank == 3);
+  // Driver rules: no swizzle, 32B swizzle, an interleave, rank 2, pixels
+  // above 1024 in W mode, channels beyond the swizzle span (8 x 4 > 32 is
+  // fine for 64B; 32 x 4 = 128 > 64), an empty box (W 6 + upper - lower < 1).
+  auto wide = [&](cuuint32_t rank, int lo, int hi, cuuint32_t ch, cuuint32_t px, CUtensorMapInterleave il,
+                  CUtensorMapSwizzle sw) {
+    return cuTensorMapEncodeIm2colWide(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, rank, buf, dims, strides, lo, hi, ch, px, es,
+                                       il, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W, sw, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  };
+  CHECK(wide(4, 0, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_SUCCESS);
+  CHECK(wide(4, 0, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 0, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_32B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 0, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_16B, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(2, 0, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 0, 0, 8, 1025, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 0, 0, 32, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 3, -3, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide(4, 40000, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+}

@@ -18,6 +18,11 @@
 //   plus the lower corner and the im2col offsets, walking w, then h, then d,
 //   then n over the bounding box [lower, dims + upper]; channelsPerPixel
 //   channels each (CUDA driver API, cuTensorMapEncodeIm2col).
+// - Im2col wide modes (.im2col::w, .im2col::w::128, sm_100; PTX ISA 5.5.5):
+//   pixels along W only, with wHalo halo pixels after the main pixels (or
+//   after each group of 32); ptxcheck's reading of the figures is stated in
+//   docs/interpreter.md. .im2col_no_offs stores and reductions walk an
+//   im2col map's pixels with the offsets zero.
 // - Shared memory holds the box densely, dimension 0 innermost; with a
 //   swizzle mode, address bits 4.. are XORed with bits 7.. of the shared
 //   address (32B: one bit, 64B: two, 128B: three), the pattern wgmma expects.
@@ -156,14 +161,21 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       continue;
     }
     std::string why = tensormap_check(map);
-    if (why.empty() && map.mode == 1)
+    if (why.empty() && map.mode == TensorMap::Im2col)
       for (unsigned d = 1; d + 1 < map.rank; ++d)
         if (map.estride[d] != 1) why = "im2col traversal strides other than 1 are not modelled";
     if (!why.empty()) return fail(DiagKind::TensorMap, "invalid tensor map: " + why);
-    if (map.rank != s.dim || (map.mode == 1) != s.im2col)
-      return fail(DiagKind::TensorMap, "the tensor map (rank " + std::to_string(map.rank) + (map.mode ? ", im2col" : ", tiled") +
-                                    ") does not match the instruction's ." + std::to_string(s.dim) + "d" +
-                                    (s.im2col ? ".im2col" : ".tile") + " (undefined, PTX ISA 9.7.9.25.5)");
+    // The map's mode for the instruction's: .tile and the gather/scatter
+    // modes take tiled maps, .im2col and .im2col_no_offs im2col maps,
+    // .im2col::w / ::w::128 the wide maps of that mode
+    // (cuTensorMapEncodeIm2colWide, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W / _W128).
+    static const char* const kModeName[] = {"tiled", "im2col", "im2col wide W", "im2col wide W128"};
+    const unsigned want = s.wide == 2 ? TensorMap::WideW128 : s.wide == 1 ? TensorMap::WideW
+                        : s.im2col ? TensorMap::Im2col : TensorMap::Tiled;
+    if (map.rank != s.dim || map.mode != want)
+      return fail(DiagKind::TensorMap, "the tensor map (rank " + std::to_string(map.rank) + ", " + kModeName[map.mode & 3] +
+                                    ") does not match the instruction's ." + std::to_string(s.dim) + "d " +
+                                    kModeName[want] + " mode (undefined, PTX ISA 9.7.9.25.5)");
     if (s.rows4 && (map.box[1] != 1 || map.interleave))
       return fail(DiagKind::TensorMap, ".tile::gather4/.tile::scatter4 need a bounding box of size 1 in dimension 1 and no "
                                        "interleave layout (PTX ISA 5.5.3.4)");
@@ -185,15 +197,66 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
         n[d] = (map.box[d] + map.estride[d] - 1) / map.estride[d];
         total *= n[d];
       }
-    } else {
+    } else if (!s.wide) {
       n[0] = map.channels;
       n[1] = map.pixels;
       total = uint64_t{map.channels} * map.pixels;
+    }
+    // The wide modes (PTX ISA 5.5.5): wHalo "valid range is [0, 512)" for
+    // .im2col::w and "[0, 32)" for .im2col::w::128, wOffset [0, 32)
+    // (9.7.9.25.5.2). The bounding box is [lowerW, W - 1 + upperW] shifted
+    // by wOffset ("Bounding Box Lower Corner W += wOffset ... W += wOffset",
+    // 5.5.5.4), one pixel high in H and D at the coordinates.
+    int64_t halo = 0, box_lo = 0, box_hi = 0, wstart = 0;
+    if (s.wide) {
+      halo = static_cast<int64_t>(get(s.offsets[0], t, l, w) & 0xffff);
+      const int64_t woff = static_cast<int64_t>(get(s.offsets[1], t, l, w) & 0xffff);
+      if (halo >= (s.wide == 2 ? 32 : 512) || woff >= 32)
+        return fail(DiagKind::TensorMap, "im2col::w: wHalo " + std::to_string(halo) + " or wOffset " + std::to_string(woff) +
+                                             " out of its range (PTX ISA 9.7.9.25.5.2)");
+      box_lo = map.lower[0] + woff;
+      box_hi = static_cast<int64_t>(map.dims[1]) - 1 + map.upper[0] + woff;
+      wstart = co[1] + woff;
+      if (wstart > box_hi)
+        return fail(DiagKind::TensorMap, "im2col::w: the first pixel (W " + std::to_string(wstart) +
+                                             ") lies right of the bounding box; it may lie outside only on the left side "
+                                             "(PTX ISA 5.5.5.1)");
+      n[0] = map.channels;
+      // Pixels in shared memory: pixelsPerColumn then wHalo halo pixels
+      // (.im2col::w), or four groups of 32 pixels each followed by wHalo
+      // halo pixels (.im2col::w::128: 128 pixels).
+      n[1] = s.wide == 2 ? static_cast<unsigned>(4 * (32 + halo)) : static_cast<unsigned>(map.pixels + halo);
+      total = uint64_t{n[0]} * n[1];
     }
     auto gcoord = [&](uint64_t idx, int64_t* g) {
       if (s.rows4) {
         g[0] = co[0] + static_cast<int64_t>(idx % n[0]) * map.estride[0];
         g[1] = co[1 + idx / n[0]];
+        return;
+      }
+      if (s.wide) {
+        // Our reading of PTX ISA 5.5.5 and its Figures 16-19
+        // (docs/interpreter.md, "Tensor maps"): the pixels form one
+        // sequence along W with the traversal stride, from the W coordinate
+        // (which may lie left of the box) to the box's right end, then from
+        // the box's left end in the next image of the batch; H and D stay
+        // at the coordinates. Halo pixels are the pixels that follow in the
+        // same sequence, stored after the main pixels (::w) or after each
+        // group of 32 (::w::128).
+        const uint64_t slot = idx / map.channels;
+        const int64_t q = static_cast<int64_t>(s.wide == 2 ? 32 * (slot / (32 + halo)) + slot % (32 + halo) : slot);
+        const int64_t st = map.estride[1];
+        const int64_t first = (box_hi - wstart) / st + 1, per = (box_hi - box_lo) / st + 1;
+        g[0] = co[0] + static_cast<int64_t>(idx % map.channels);
+        int64_t row = 0;
+        if (q < first) {
+          g[1] = wstart + q * st;
+        } else {
+          g[1] = box_lo + (q - first) % per * st;
+          row = 1 + (q - first) / per;
+        }
+        for (unsigned d = 2; d + 1 < R; ++d) g[d] = co[d];
+        g[R - 1] = co[R - 1] + row;
         return;
       }
       if (!s.im2col) {

@@ -232,13 +232,15 @@ class SpecReader {
 
   // "tensormaps": {NAME: {"buffer", "type", "dims", "strides", "box",
   // "element_strides", "swizzle", "interleave", "oob_fill", "offset",
-  // "im2col": {"lower", "upper", "channels", "pixels"}}} (docs/launch-spec.md).
+  // "im2col": {"lower", "upper", "channels", "pixels"},
+  // "im2col_wide": {"mode", "lower", "upper", "channels", "pixels"}}}
+  // (docs/launch-spec.md).
   void tensormaps(LaunchSpec& s, const JNode& root) {
     const JNode* ts = root.find("tensormaps");
     if (!ts) return;
     if (!ts->is_object()) fail(ts->pos, "\"tensormaps\" must be an object mapping names to tensor maps");
     static const char* const kKeys[] = {"buffer", "type", "dims", "strides", "box", "element_strides", "swizzle",
-                                        "interleave", "oob_fill", "offset", "im2col", "l2_promotion"};
+                                        "interleave", "oob_fill", "offset", "im2col", "im2col_wide", "l2_promotion"};
     for (size_t i = 0; i < ts->members.size(); ++i) {
       // Plain references: the lambdas below capture tn (clang 14 cannot
       // capture a structured binding).
@@ -278,7 +280,34 @@ class SpecReader {
       list("strides", t.tm.strides + 1, t.tm.rank - 1u, t.tm.rank > 1, 1ull << 40);
       t.tm.strides[0] = tensormap_elem_bytes(t.tm.dtype);
       uint64_t tmp[5] = {1, 1, 1, 1, 1};
-      if (tn.find("im2col")) {
+      if (tn.find("im2col") && tn.find("im2col_wide"))
+        fail(tn.key_position("im2col_wide"), "a tensor map has \"im2col\" or \"im2col_wide\", not both");
+      if (const JNode* iw = tn.find("im2col_wide")) {
+        // cuTensorMapEncodeIm2colWide: the W corners (scalars), channels,
+        // pixels (W mode only) and the mode "w" | "w128".
+        if (!iw->is_object()) fail(iw->pos, "\"im2col_wide\" must be an object");
+        only_keys(*iw, {"mode", "lower", "upper", "channels", "pixels"}, "\"im2col_wide\"");
+        const JNode* md = iw->find("mode");
+        if (!md || !md->is_string() || (md->text != "w" && md->text != "w128"))
+          fail(md ? md->pos : iw->pos, "\"im2col_wide\" needs \"mode\": \"w\" or \"w128\"");
+        t.tm.mode = md->text == "w" ? TensorMap::WideW : TensorMap::WideW128;
+        if (t.tm.rank < 3) fail(dn.pos, "an im2col wide tensor map has 3 to 5 dimensions");
+        auto corner = [&](const char* key) -> int32_t {
+          const JNode* v = iw->find(key);
+          if (!v) fail(iw->pos, std::string("\"im2col_wide\" needs \"") + key + "\"");
+          int64_t x = static_cast<int64_t>(read_value(*v, ElemType::s64, file_));
+          if (x < -32768 || x > 32767) fail(v->pos, "im2col wide corner out of range");
+          return static_cast<int32_t>(x);
+        };
+        t.tm.lower[0] = corner("lower");
+        t.tm.upper[0] = corner("upper");
+        const JNode* c = iw->find("channels");
+        if (!c) fail(iw->pos, "\"im2col_wide\" needs \"channels\"");
+        t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
+        const JNode* px = iw->find("pixels");
+        if (t.tm.mode == TensorMap::WideW && !px) fail(iw->pos, "\"im2col_wide\" mode \"w\" needs \"pixels\"");
+        if (px) t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
+      } else if (tn.find("im2col")) {
         t.tm.mode = 1;
         const JNode& ic = *tn.find("im2col");
         if (!ic.is_object()) fail(ic.pos, "\"im2col\" must be an object");

@@ -61,16 +61,20 @@ void InsnLowering::tensor_op() {
     s.red = has(Mod::min) ? AtomOp::Min : has(Mod::max) ? AtomOp::Max : has(Mod::inc) ? AtomOp::Inc
           : has(Mod::dec) ? AtomOp::Dec : has(Mod::and_) ? AtomOp::And : has(Mod::or_) ? AtomOp::Or
           : has(Mod::xor_) ? AtomOp::Xor : AtomOp::Add;
-    if (has(Mod::im2col_no_offs)) return unsupported("cp.reduce.async.bulk.tensor .im2col_no_offs is not supported");
+    // .im2col_no_offs: an im2col map's traversal without im2col offsets
+    // ("im2colInfo is not applicable", PTX ISA 9.7.9.25.5.2-3).
+    s.im2col = has(Mod::im2col_no_offs);
+    if (s.im2col && s.dim < 3) ctx.fail(in.pos, "im2col modes need a 3d-5d tensor (PTX ISA 9.7.9.25.5.2)");
     map_and_coords(opd(0));
     s.smem = address(opd(1));
     s.smem.space = Space::Shared;
   } else {
-    // The sm_100 im2col::w modes are specified through figures only (PTX
-    // ISA 5.5.5: halo placement, the W bounding box): not modelled.
-    if (has(Mod::im2col_w) || has(Mod::im2col_w_128) || has(Mod::im2col_no_offs))
-      return unsupported("cp.async.bulk.tensor: the .im2col::w, .im2col::w::128 and .im2col_no_offs modes are not supported");
-    s.im2col = has(Mod::im2col);
+    // .im2col::w / .im2col::w::128 (sm_100, PTX ISA 5.5.5) load along W
+    // with {wHalo, wOffset}; .im2col_no_offs (stores) walks an im2col map
+    // without offsets (9.7.9.25.5.2).
+    s.wide = has(Mod::im2col_w_128) ? 2 : has(Mod::im2col_w) ? 1 : 0;
+    s.im2col = has(Mod::im2col) || s.wide || has(Mod::im2col_no_offs);
+    if (s.im2col && s.dim < 3) ctx.fail(in.pos, "im2col modes need a 3d-5d tensor (PTX ISA 9.7.9.25.5.2)");
     // PTX ISA 5.5.3.4 .tile::scatter4 and .tile::gather4 modes: 2D only,
     // four rows of the tensor (coordinates {col, row0..row3}).
     s.rows4 = has(Mod::tile_gather4) || has(Mod::tile_scatter4);
@@ -81,12 +85,14 @@ void InsnLowering::tensor_op() {
       if (has(Mod::tile_gather4) || s.cta_group2)
         ctx.fail(in.pos, "cp.async.bulk.tensor store: .tile::gather4 and .cta_group are load forms (PTX ISA 9.7.9.25.5.2)");
       s.kind = TensorSite::Store;
-      if (s.im2col) return unsupported("cp.async.bulk.tensor store in im2col mode is not supported");
+      if (s.im2col && !has(Mod::im2col_no_offs))
+        ctx.fail(in.pos, "cp.async.bulk.tensor store: the im2col store mode is .im2col_no_offs (PTX ISA 9.7.9.25.5.2)");
       map_and_coords(opd(0));
       s.smem = address(opd(1));
       s.smem.space = sp[1];
     } else {
-      if (has(Mod::tile_scatter4)) ctx.fail(in.pos, "cp.async.bulk.tensor load: .tile::scatter4 is a store form (PTX ISA 9.7.9.25.5.2)");
+      if (has(Mod::tile_scatter4) || has(Mod::im2col_no_offs))
+        ctx.fail(in.pos, "cp.async.bulk.tensor load: .tile::scatter4 and .im2col_no_offs are store forms (PTX ISA 9.7.9.25.5.2)");
       s.kind = TensorSite::Load;
       s.multicast = has(Mod::multicast_cluster);
       s.smem = address(opd(0));
@@ -107,7 +113,9 @@ void InsnLowering::tensor_op() {
         } else {
           s.offsets.push_back(value(io, 16, false));
         }
-        if (s.offsets.size() + 2 != s.dim) ctx.fail(io.pos, "im2col: expected " + std::to_string(s.dim - 2) + " offsets");
+        if (s.wide && s.offsets.size() != 2) ctx.fail(io.pos, "im2col::w: expected {wHalo, wOffset}");
+        if (!s.wide && s.offsets.size() + 2 != s.dim)
+          ctx.fail(io.pos, "im2col: expected " + std::to_string(s.dim - 2) + " offsets");
       }
       if (s.multicast) {
         if (k >= in.operands.size()) ctx.fail(in.pos, "multicast: expected the ctaMask operand");

@@ -31,7 +31,8 @@ int tensormap_dtype_from(const std::string& name) {
   return -1;
 }
 
-// CUDA Driver API, cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col
+// CUDA Driver API, cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col /
+// cuTensorMapEncodeIm2colWide
 // (Tensor Map Object Management): rank 1-5 (3-5 for im2col), global address
 // 16-byte aligned, dims 1..2^32, strides multiples of 16 below 2^40, box
 // dims 1..256, element strides 1..8, an inner box of at most the swizzle
@@ -40,7 +41,8 @@ std::string tensormap_check(const TensorMap& t) {
   unsigned es = tensormap_elem_bytes(t.dtype);
   if (!es) return "unknown data type";
   if (t.rank < 1 || t.rank > 5) return "rank must be 1 to 5";
-  if (t.mode == 1 && t.rank < 3) return "an im2col tensor map has rank 3 to 5";
+  if (t.mode > TensorMap::WideW128) return "unknown tensor map mode";
+  if (t.mode == TensorMap::Im2col && t.rank < 3) return "an im2col tensor map has rank 3 to 5";
   if (t.addr % 16) return "global address must be 16-byte aligned";
   for (unsigned d = 0; d < t.rank; ++d) {
     if (t.dims[d] < 1 || t.dims[d] > (1ull << 32)) return "global dimension " + std::to_string(d) + " must be 1 to 2^32";
@@ -55,8 +57,28 @@ std::string tensormap_check(const TensorMap& t) {
     if (t.box[0] * es > span) return "inner box dimension exceeds the swizzle span of " + std::to_string(span) + " bytes";
   }
   if ((t.box[0] * es) % 16 && t.mode == 0) return "inner box dimension in bytes must be a multiple of 16";
-  if (t.mode == 1) {
+  if (t.mode == TensorMap::Im2col) {
     if (t.channels < 1 || t.channels > 256 || t.pixels < 1 || t.pixels > 1024) return "im2col channels/pixels out of range";
+  }
+  if (t.mode == TensorMap::WideW || t.mode == TensorMap::WideW128) {
+    // cuTensorMapEncodeIm2colWide: rank 3-5; W corners in [-32768, 32767]
+    // with a bounding box of non-zero area; channelsPerPixel <= 256;
+    // pixelsPerColumn <= 1024 (ignored in W128 mode); swizzle 64B or 128B
+    // ("swizzling mode must not be (i) no swizzle", PTX ISA 5.5.5; the
+    // driver lists 64B, 128B and 128B with 32-byte atomicity) with the
+    // inner dimension (channels) within the swizzle span; no interleave
+    // ("The interleave layout is not supported for .im2col::w and
+    // .im2col::w::128 modes", 5.5.6).
+    if (t.rank < 3) return "an im2col wide tensor map has rank 3 to 5";
+    if (t.lower[0] < -32768 || t.lower[0] > 32767 || t.upper[0] < -32768 || t.upper[0] > 32767)
+      return "im2col wide W corner out of range";
+    if (static_cast<int64_t>(t.dims[1]) + t.upper[0] - t.lower[0] < 1) return "the im2col wide bounding box is empty";
+    if (t.channels < 1 || t.channels > 256) return "im2col wide channels out of range";
+    if (t.mode == TensorMap::WideW && (t.pixels < 1 || t.pixels > 1024)) return "im2col wide pixels out of range";
+    if (t.interleave) return "im2col wide maps take no interleave layout";
+    if (t.swizzle != 2 && t.swizzle != 3) return "im2col wide maps need the 64B or 128B swizzle";
+    if (t.channels * es > (16u << t.swizzle))
+      return "channels per pixel exceed the swizzle span of " + std::to_string(16u << t.swizzle) + " bytes";
   }
   return "";
 }

@@ -5,7 +5,9 @@
 // spec.md) and by the CUDA shim's cuTensorMapEncode*, read by
 // cp.async.bulk.tensor / cp.reduce.async.bulk.tensor and edited by
 // tensormap.replace. Layout (little-endian):
-//   0 u32 magic "PXTM"   4 u8 mode (0 tiled, 1 im2col)   5 u8 rank (1-5)
+//   0 u32 magic "PXTM"   4 u8 mode (0 tiled, 1 im2col, 2 im2col wide W,
+//   3 im2col wide W128: cuTensorMapEncodeIm2colWide, whose W corners are
+//   lower[0]/upper[0])   5 u8 rank (1-5)
 //   6 u8 data type (CUtensorMapDataType numbering)   7 u8 interleave
 //   8 u8 swizzle (0 none, 1 32B, 2 64B, 3 128B)   9 u8 L2 promotion
 //   10 u8 OOB fill (0 zero, 1 NaN)   16 u64 global address
@@ -20,7 +22,8 @@
 namespace ptxcheck::interp {
 
 struct TensorMap {
-  uint8_t mode = 0, rank = 1, dtype = 0, interleave = 0, swizzle = 0, l2 = 0, oob_nan = 0;
+  enum Mode : uint8_t { Tiled = 0, Im2col = 1, WideW = 2, WideW128 = 3 };
+  uint8_t mode = Tiled, rank = 1, dtype = 0, interleave = 0, swizzle = 0, l2 = 0, oob_nan = 0;
   uint64_t addr = 0;
   uint64_t dims[5] = {1, 1, 1, 1, 1};
   uint64_t strides[5] = {0, 0, 0, 0, 0};  // bytes; strides[0] is the element size
@@ -38,7 +41,7 @@ bool tensormap_is_float(unsigned dtype);
 // "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz".
 int tensormap_dtype_from(const std::string& name);
 // Validates a map (the CUDA driver API's rules for cuTensorMapEncodeTiled /
-// Im2col); returns "" or what is wrong.
+// Im2col / Im2colWide); returns "" or what is wrong.
 std::string tensormap_check(const TensorMap& t);
 void tensormap_encode(const TensorMap& t, uint8_t* out128);
 bool tensormap_decode(const uint8_t* in128, TensorMap& t);  // false: not a tensor map

@@ -14,7 +14,8 @@ namespace ptxcheck::interp {
 struct TensorSite {
   enum Kind : uint8_t { Load, Store, Reduce, Replace } kind = Load;
   uint8_t dim = 1;             // .1d - .5d
-  bool im2col = false;
+  bool im2col = false;         // .im2col, .im2col::w, .im2col::w::128 (Load), .im2col_no_offs (Store/Reduce)
+  uint8_t wide = 0;            // Load: 1 .im2col::w, 2 .im2col::w::128 (offsets = {wHalo, wOffset})
   bool multicast = false;
   bool rows4 = false;          // .tile::gather4 (Load) / .tile::scatter4 (Store): coords {col, row0..row3}
   bool cta_group2 = false;     // .cta_group::2 (Load): mbarrier signals go to the pair CTA of mbar's parity
@@ -22,7 +23,7 @@ struct TensorSite {
   Addr smem;                   // Load: destination; Store/Reduce: source
   Addr tmap;                   // the tensor-map object (generic, .param, .global, .const or .shared)
   std::vector<Opnd> coords;    // tensor coordinates (.s32), innermost first
-  std::vector<Opnd> offsets;   // im2col offsets (.u16)
+  std::vector<Opnd> offsets;   // im2col offsets, or {wHalo, wOffset} of the wide modes (.u16)
   bool has_mbar = false;
   Addr mbar;                   // .mbarrier::complete_tx::bytes
   Opnd cta_mask;               // .multicast::cluster (16-bit)
