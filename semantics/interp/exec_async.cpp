@@ -165,7 +165,15 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         if (in.addr.base == Addr::Reg) a = in.addr.wrap(a + t.regs[t.reg_base + in.addr.slot]);
         else if (in.addr.base == Addr::Frame) a += t.fp;
         Where wh;
-        if (!access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh)) return true;
+        // A vector is one access for bounds and alignment (to the whole
+        // vector, PTX ISA 6.4.1 / 8.2.4), and one atomic operation per
+        // element for the race check (each element's own location and size:
+        // morally strong with a scalar atomic of that element, 8.7).
+        const bool races_on = races.enabled;
+        if (nel > 1) races.enabled = false;
+        const bool ok = access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh);
+        races.enabled = races_on;
+        if (!ok) return true;
         if (nel > 1 && wh.space != Space::Global) {
           // "atom with vector type may be used only with .global space and
           // with generic addressing where the address points to .global
@@ -177,6 +185,11 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           stop_ = true;
           return true;
         }
+        if (nel > 1 && races_on)
+          for (unsigned e = 0; e < nel; ++e) {
+            Where we;
+            if (!access(w, t, in, Space::Global, wh.region->base + wh.off + e * in.size, in.size, true, true, we)) return true;
+          }
         const bool hooked = hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
         // Every operand is read before any destination is written (a
         // destination may be another element's source register).

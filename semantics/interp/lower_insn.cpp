@@ -140,8 +140,8 @@ void InsnLowering::atom(bool is_red) {
   // atomic operation: "the atomicity is guaranteed separately for each of
   // the individual scalar elements; the entire atom is not guaranteed to be
   // atomic as a single access" (9.7.13.5). The executor checks the whole
-  // vector as one access (bounds, alignment to the vector size, races) and
-  // applies the elements in order.
+  // vector as one access for bounds and alignment (to the vector's size),
+  // and applies and race-checks the elements one by one (exec_async.cpp).
   if (vec > 1) {
     const std::string_view tn = table::name(t);
     const bool half = tn == ".f16" || tn == ".bf16", packed = tn == ".f16x2" || tn == ".bf16x2", f32 = tn == ".f32";
