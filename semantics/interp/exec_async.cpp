@@ -86,6 +86,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       // 9.7.9.25.4.2, 9.7.9.25.5.3).
       a.order = mm::Order::Relaxed;
       a.scope = mm::Scope::GPU;
+      a.async = true;
     } else if (atomic && in.op != IrOp::Atom && in.op != IrOp::Red) {
       // An mbarrier object is opaque and only mbarrier operations touch it
       // (PTX ISA 9.7.13.15.1): they never race with each other.

@@ -78,7 +78,10 @@ void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, u
                     describe(info->first, hex(info->first.address), !same_cta) + " at line " +
                     std::to_string(info->first.line) + ", column " + std::to_string(info->first.col) + ": " +
                     (ws ? "ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
-                        : "neither morally strong nor ordered by causality order (PTX ISA 8.7.1)");
+                     : h.prev.strong() && a.strong() && h.prev.async != a.async
+                         ? "not morally strong (one is a reduction of the async proxy, the other a generic-proxy "
+                           "atomic: not the same proxy, PTX ISA 8.7) nor ordered by causality order (PTX ISA 8.7.1)"
+                         : "neither morally strong nor ordered by causality order (PTX ISA 8.7.1)");
   diag(kind, error, *w.cta, t, in, msg);
   if (res.diagnostics.size() > before) res.diagnostics.back().race = std::move(info);
 }

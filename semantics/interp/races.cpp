@@ -75,10 +75,12 @@ bool Races::ordered(const AccessInfo& p, const AccessInfo& a, const ThreadSync& 
 }
 
 // PTX ISA 8.7 Morally strong operations: both strong, each with a scope
-// that includes the other's thread, same proxy (every access here is
+// that includes the other's thread, "Both operations are performed via the
+// same proxy" (the strong accesses of the async proxy are the reductions of
+// cp.reduce.async.bulk{.tensor}; every other strong access here is
 // generic), and complete overlap.
 bool Races::morally_strong(const AccessInfo& p, const AccessInfo& a) const {
-  return p.strong() && a.strong() && p.start == a.start && p.size == a.size &&
+  return p.strong() && a.strong() && p.async == a.async && p.start == a.start && p.size == a.size &&
          scope_includes(p.scope, who_of(p), who_of(a)) && scope_includes(a.scope, who_of(a), who_of(p));
 }
 

@@ -100,6 +100,7 @@ struct AccessInfo {  // 24 bytes: three per 4-byte granule of shadow
   mm::Order order : 3 = mm::Order::Weak;
   mm::Scope scope : 2 = mm::Scope::Sys;
   bool write : 1 = false;
+  bool async : 1 = false;  // a cp.reduce.async.bulk{.tensor} reduction: an access of the async proxy
   bool strong() const { return order != mm::Order::Weak; }
   bool valid() const { return mask != 0; }
 };
