@@ -120,7 +120,7 @@ typedef struct CUstream_st* CUstream;
 typedef struct CUlib_st* CUlibrary;  /* context-independent code (CUDA 12) */
 typedef struct CUkern_st* CUkernel;  /* a kernel of a library */
 typedef struct CUarray_st* CUarray;  /* a CUDA array (texels for textures and surfaces) */
-typedef struct CUmipmappedArray_st* CUmipmappedArray;  /* mipmapped arrays are refused */
+typedef struct CUmipmappedArray_st* CUmipmappedArray;
 typedef unsigned long long CUtexObject_v1;
 typedef CUtexObject_v1 CUtexObject;  /* a texture object */
 typedef unsigned long long CUsurfObject_v1;
@@ -472,6 +472,7 @@ typedef enum CUresourcetype_enum {
 #define CU_TRSF_READ_AS_INTEGER 0x01
 #define CU_TRSF_NORMALIZED_COORDINATES 0x02
 #define CU_TRSF_SRGB 0x10
+#define CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION 0x20
 #define CUDA_ARRAY3D_LAYERED 0x01
 #define CUDA_ARRAY3D_SURFACE_LDST 0x02
 
@@ -770,6 +771,10 @@ CUresult CUDAAPI cuArray3DCreate(CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR
 CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray);
 CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR* pArrayDescriptor, CUarray hArray);
 CUresult CUDAAPI cuArrayDestroy(CUarray hArray);
+CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc,
+                                        unsigned int numMipmapLevels);
+CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray* pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
+CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject* pTexObject, const CUDA_RESOURCE_DESC* pResDesc,
                                    const CUDA_TEXTURE_DESC* pTexDesc, const CUDA_RESOURCE_VIEW_DESC* pResViewDesc);
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);

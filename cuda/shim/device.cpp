@@ -48,6 +48,12 @@ void release_resources(State& s, CUcontext c) {
     s.session->free(a->addr);
     s.live.erase(a);
   }
+  for (CUmipmappedArray m : c->mipmaps) {
+    s.session->free(m->addr);
+    for (CUarray a : m->level_arrays) s.live.erase(a);
+    s.live.erase(m);
+  }
+  c->mipmaps.clear();
   for (uint64_t t : c->textures) s.textures.erase(t);
   c->arrays.clear();
   c->textures.clear();

@@ -97,6 +97,26 @@ void index_loc(CUmod_st& m, const std::string& text) {
   if (m.loc_files.empty()) m.loc.clear();
 }
 
+// Whether PTX for `target` ("sm_90", "sm_90a", "sm_100f") runs on the
+// emulated device of compute capability `dev` (90 for 9.0): plain targets
+// run on their architecture and newer ones (the driver JIT-compiles them
+// forward), "a" targets (architecture-specific features) only on their own
+// architecture, "f" targets (family-specific) on their architecture and
+// newer ones of the same major version. A driver's JIT refuses the rest
+// (ptxas: "SM version specified by .target is higher than default SM
+// version assumed"), which cuModuleLoadData reports as CUDA_ERROR_INVALID_PTX.
+bool target_runs_on(const std::string& target, unsigned dev) {
+  if (target.size() < 4 || target.compare(0, 3, "sm_") != 0) return true;  // no .target: nothing to check
+  size_t i = 3;
+  unsigned arch = 0;
+  while (i < target.size() && std::isdigit(static_cast<unsigned char>(target[i])))
+    arch = arch * 10 + unsigned(target[i++] - '0');
+  const std::string suffix = target.substr(i);
+  if (suffix == "a") return arch == dev;
+  if (suffix == "f") return arch <= dev && arch / 10 == dev / 10;
+  return arch <= dev;
+}
+
 std::string safe_name(const std::string& n) {
   std::string out;
   for (char ch : n) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ? ch : '_';
@@ -118,6 +138,19 @@ CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::st
   }
   try {
     ptxcheck::interp::SessionModule& m = s.session->load_module(text, name);
+    if (!target_runs_on(m.target, device_arch(s))) {
+      const std::string dev = "sm_" + std::to_string(device_arch(s));
+      std::string msg = name + ": .target " + m.target + " is newer than the emulated device " + dev +
+                        " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it: build for " + dev +
+                        " or emulate a newer device";
+      if (m.target.back() == 'a' || m.target.back() == 'f')
+        msg = name + ": .target " + m.target + " (architecture- or family-specific) does not run on the emulated device " +
+              dev + " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it";
+      s.session->unload_module(&m);
+      report(msg);
+      write_log(nopt, options, values, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, msg);
+      return CUDA_ERROR_INVALID_PTX;
+    }
     auto* h = make_handle<CUmod_st>(s, Kind::Module);
     index_loc(*h, text);
     h->ctx = c;

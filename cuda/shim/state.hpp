@@ -33,6 +33,7 @@ struct CUctx_st {
   std::set<CUevent> events;
   std::vector<std::pair<void*, void*>> local_storage;  // libcudart's per-context state (key, value)
   std::set<CUarray> arrays;
+  std::set<CUmipmappedArray> mipmaps;
   std::set<uint64_t> textures;  // texture and surface object handles (State::textures)
 };
 
@@ -43,6 +44,18 @@ struct CUarray_st {
   CUcontext ctx = nullptr;
   CUDA_ARRAY3D_DESCRIPTOR desc{};
   uint64_t addr = 0, elem = 0, pitch = 0, slice = 0;
+  CUmipmappedArray owner = nullptr;  // a level of this mipmapped array (freed with it)
+};
+
+// A mipmapped array (cuMipmappedArrayCreate): one dense global allocation
+// holding its levels one after another (semantics/interp/texture.hpp
+// tex_mip_levels); each level is also a CUarray (cuMipmappedArrayGetLevel).
+struct CUmipmappedArray_st {
+  CUcontext ctx = nullptr;
+  CUDA_ARRAY3D_DESCRIPTOR desc{};  // level 0
+  uint64_t addr = 0;
+  std::vector<ptxcheck::interp::TexLevel> levels;
+  std::vector<CUarray> level_arrays;
 };
 
 struct CUmod_st {
@@ -96,7 +109,7 @@ struct CUevent_st {
 
 namespace shim {
 
-enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array };
+enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array, Mipmap };
 
 struct Device {
   int sm_major = 9, sm_minor = 0;    // PTXCHECK_SHIM_SM ("90", "9.0", "sm_90")

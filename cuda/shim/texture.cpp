@@ -6,9 +6,12 @@
 // (semantics/interp/texture.hpp, RunOptions::textures): tex, tld4, txq,
 // suld, sust and suq read it there.
 //
-// Refused with CUDA_ERROR_NOT_SUPPORTED and a message: mipmapped arrays,
-// resource views, cubemaps, sRGB, and array formats other than the 8/16/32-bit
-// integer, half and float ones.
+// Mipmapped arrays (cuMipmappedArrayCreate) are one allocation holding
+// their levels one after another; cuMipmappedArrayGetLevel's arrays view
+// it. Refused with CUDA_ERROR_NOT_SUPPORTED and a message: resource views,
+// cubemaps, sRGB, anisotropic filtering of mipmaps, and array formats other
+// than the 8/16/32-bit integer, half and float ones.
+#include <algorithm>
 #include <cstring>
 
 #include "cuda/shim/state.hpp"
@@ -108,9 +111,25 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
       t.pitch = r.res.pitch2D.pitchInBytes;
       t.dims = 2;
       break;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
+      CUmipmappedArray m = r.res.mipmap.hMipmappedArray;
+      if (!is_live(s, m, Kind::Mipmap)) return CUDA_ERROR_INVALID_HANDLE;
+      const CUDA_ARRAY3D_DESCRIPTOR& d = m->desc;
+      fmt = d.Format;
+      nch = d.NumChannels;
+      t.addr = m->addr;
+      t.width = d.Width;
+      t.height = d.Height ? d.Height : 1;
+      t.depth = d.Depth ? d.Depth : 1;
+      t.pitch = m->levels[0].pitch;
+      t.slice = m->levels[0].slice;
+      t.layered = d.Flags & CUDA_ARRAY3D_LAYERED;
+      t.dims = static_cast<uint8_t>(t.layered ? (d.Height ? 2 : 1) : d.Depth ? 3 : d.Height ? 2 : 1);
+      t.levels = m->levels;
+      break;
+    }
     default:
-      report(std::string(api) + ": mipmapped arrays are not provided");
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return CUDA_ERROR_INVALID_VALUE;
   }
   if (!format_of(fmt, t.kind, t.chan_bytes)) {
     report(std::string(api) + ": format " + std::to_string(unsigned(fmt)) + " is not provided");
@@ -122,7 +141,7 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
     t.width = r.res.linear.sizeInBytes / t.elem_bytes();
     if (t.width == 0) return CUDA_ERROR_INVALID_VALUE;
   }
-  if (r.resType != CU_RESOURCE_TYPE_ARRAY) {
+  if (r.resType == CU_RESOURCE_TYPE_LINEAR || r.resType == CU_RESOURCE_TYPE_PITCH2D) {
     // Linear memory must be a device allocation holding every texel.
     uint64_t base = 0, size = 0;
     const uint64_t span = t.dims == 2 ? t.pitch * (t.height - 1) + t.width * t.elem_bytes() : t.width * t.elem_bytes();
@@ -163,6 +182,21 @@ CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, con
     if (unsigned(tex->filterMode) > 1) return CUDA_ERROR_INVALID_VALUE;
     t.linear = tex->filterMode == CU_TR_FILTER_MODE_LINEAR;
     t.normalized = tex->flags & CU_TRSF_NORMALIZED_COORDINATES;
+    if (!t.levels.empty()) {
+      // "for CUDA mipmapped arrays, this flag has to be set" (cuTexObjectCreate).
+      if (!t.normalized || unsigned(tex->mipmapFilterMode) > 1) return CUDA_ERROR_INVALID_VALUE;
+      // maxAnisotropy is "clamped to the range [1,16]": above 1, tex.grad
+      // would filter anisotropically, which is not provided.
+      if (tex->maxAnisotropy > 1) {
+        report(std::string(api) + ": anisotropic filtering (maxAnisotropy " + std::to_string(tex->maxAnisotropy) +
+               ") is not provided");
+        return CUDA_ERROR_NOT_SUPPORTED;
+      }
+      t.mip_linear = tex->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR;
+      t.mip_bias = tex->mipmapLevelBias;
+      t.mip_min = tex->minMipmapLevelClamp;
+      t.mip_max = tex->maxMipmapLevelClamp;
+    }
     t.read_as_integer = tex->flags & CU_TRSF_READ_AS_INTEGER;
     for (unsigned k = 0; k < 4; ++k) t.border[k] = tex->borderColor[k];
   }
@@ -235,10 +269,92 @@ SHIM_API CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR* out, CUarra
 SHIM_API CUresult cuArrayDestroy(CUarray a) {
   State& s = state();
   std::lock_guard lk(s.mu);
-  if (!is_live(s, a, Kind::Array)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!is_live(s, a, Kind::Array) || a->owner) return CUDA_ERROR_INVALID_HANDLE;  // levels go with their mipmapped array
   s.session->free(a->addr);
   a->ctx->arrays.erase(a);
   s.live.erase(a);
+  return CUDA_SUCCESS;
+}
+
+// Mipmapped arrays. cuMipmappedArrayCreate: numMipmapLevels "is clamped to
+// the range [1, 1 + floor(log2(max(width, height, depth)))]"; level k's
+// extents are level 0's halved k times (floor, at least 1; layers stay).
+SHIM_API CUresult cuMipmappedArrayCreate(CUmipmappedArray* out, const CUDA_ARRAY3D_DESCRIPTOR* p, unsigned int n) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!out || !p) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  interp::TexDesc base;
+  if (!format_of(p->Format, base.kind, base.chan_bytes)) {
+    report("cuMipmappedArrayCreate: array format " + std::to_string(unsigned(p->Format)) + " is not provided");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  if (!channels_ok(p->NumChannels) || p->Width == 0) return CUDA_ERROR_INVALID_VALUE;
+  if ((p->Flags & CUDA_ARRAY3D_LAYERED) && !p->Depth) return CUDA_ERROR_INVALID_VALUE;
+  if (p->Flags & ~unsigned(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST)) {
+    report("cuMipmappedArrayCreate: array flags " + std::to_string(p->Flags) +
+           " are not provided (cubemaps, gathers, sparse)");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  base.channels = static_cast<uint8_t>(p->NumChannels);
+  base.layered = p->Flags & CUDA_ARRAY3D_LAYERED;
+  base.width = p->Width;
+  base.height = p->Height ? p->Height : 1;
+  base.depth = p->Depth ? p->Depth : 1;
+  if (base.width > (1u << 20) || base.height > (1u << 20) || base.depth > (1u << 16)) return CUDA_ERROR_INVALID_VALUE;
+  base.dims = static_cast<uint8_t>(base.layered ? (p->Height ? 2 : 1) : p->Depth ? 3 : p->Height ? 2 : 1);
+  const unsigned levels = std::clamp(n, 1u, interp::tex_max_levels(base));
+  std::vector<interp::TexLevel> lv = interp::tex_mip_levels(base, levels);
+  try {
+    const uint64_t bytes = lv.back().offset + lv.back().slice * lv.back().depth;
+    uint64_t a = s.session->alloc(bytes);
+    CUmipmappedArray m = make_handle<CUmipmappedArray_st>(s, Kind::Mipmap);
+    m->ctx = c;
+    m->desc = *p;
+    m->addr = a;
+    m->levels = lv;
+    for (const auto& L : lv) {
+      CUarray arr = make_handle<CUarray_st>(s, Kind::Array);
+      arr->ctx = c;
+      arr->owner = m;
+      arr->desc = *p;
+      arr->desc.Width = L.width;
+      if (p->Height) arr->desc.Height = L.height;
+      if (p->Depth) arr->desc.Depth = L.depth;
+      arr->addr = a + L.offset;
+      arr->elem = base.elem_bytes();
+      arr->pitch = L.pitch;
+      arr->slice = L.slice;
+      m->level_arrays.push_back(arr);
+    }
+    c->mipmaps.insert(m);
+    *out = m;
+    return CUDA_SUCCESS;
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+}
+
+SHIM_API CUresult cuMipmappedArrayGetLevel(CUarray* out, CUmipmappedArray m, unsigned int level) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!is_live(s, m, Kind::Mipmap)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!out || level >= m->level_arrays.size()) return CUDA_ERROR_INVALID_VALUE;
+  *out = m->level_arrays[level];
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMipmappedArrayDestroy(CUmipmappedArray m) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!is_live(s, m, Kind::Mipmap)) return CUDA_ERROR_INVALID_HANDLE;
+  s.session->free(m->addr);
+  for (CUarray a : m->level_arrays) s.live.erase(a);
+  m->ctx->mipmaps.erase(m);
+  s.live.erase(m);
   return CUDA_SUCCESS;
 }
 
@@ -265,9 +381,16 @@ CUresult resource_of(uint64_t h, bool surface, CUDA_RESOURCE_DESC* out) {
   if (it == s.textures.end() || it->second.surface != surface) return CUDA_ERROR_INVALID_VALUE;
   const interp::TexDesc& t = it->second;
   std::memset(out, 0, sizeof *out);
-  // The array, if the object's texels are one.
+  // The array or mipmapped array, if the object's texels are one.
   for (const auto& [p, k] : s.live)
-    if (k == Kind::Array) {
+    if (k == Kind::Mipmap && !t.levels.empty()) {
+      auto* m = static_cast<CUmipmappedArray>(const_cast<void*>(p));
+      if (m->addr == t.addr) {
+        out->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+        out->res.mipmap.hMipmappedArray = m;
+        return CUDA_SUCCESS;
+      }
+    } else if (k == Kind::Array && t.levels.empty()) {
       auto* a = static_cast<CUarray>(const_cast<void*>(p));
       if (a->addr == t.addr) {
         out->resType = CU_RESOURCE_TYPE_ARRAY;
@@ -306,6 +429,10 @@ SHIM_API CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC* out, CUtexObject 
   out->filterMode = t.linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
   out->flags = (t.normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (t.read_as_integer ? CU_TRSF_READ_AS_INTEGER : 0);
   for (unsigned k = 0; k < 4; ++k) out->borderColor[k] = t.border[k];
+  out->mipmapFilterMode = t.mip_linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+  out->mipmapLevelBias = t.mip_bias;
+  out->minMipmapLevelClamp = t.mip_min;
+  out->maxMipmapLevelClamp = t.mip_max;
   return CUDA_SUCCESS;
 }
 

@@ -192,6 +192,36 @@ TEST_CASE("invalid PTX is CUDA_ERROR_INVALID_PTX with the parser's message", "[p
   cap3.text();
 }
 
+// The emulated device of this binary is sm_100 (PTXCHECK_SHIM_SM above).
+TEST_CASE("PTX for a target the device cannot run fails to load, naming target and device", "[ptx]") {
+  Ctx ctx;
+  auto with_target = [](const char* t) {
+    return std::string(".version 8.8\n.target ") + t + "\n.address_size 64\n" + kernel("");
+  };
+  CUmodule m = nullptr;
+  char log[1024] = "";
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(static_cast<uintptr_t>(sizeof log))};
+  std::string newer = with_target("sm_120");
+  StderrCapture cap;
+  CHECK(cuModuleLoadDataEx(&m, newer.c_str(), 2, opts, vals) == CUDA_ERROR_INVALID_PTX);
+  std::string err = cap.text();
+  CHECK(err.find(".target sm_120 is newer than the emulated device sm_100") != std::string::npos);
+  CHECK(std::string(log).find(".target sm_120") != std::string::npos);
+  // Architecture-specific PTX runs only on its own architecture.
+  std::string other_a = with_target("sm_90a");
+  StderrCapture cap2;
+  CHECK(cuModuleLoadData(&m, other_a.c_str()) == CUDA_ERROR_INVALID_PTX);
+  CHECK(cap2.text().find(".target sm_90a (architecture- or family-specific) does not run on the emulated device sm_100") !=
+        std::string::npos);
+  // Older plain targets and the device's own "a" target load.
+  for (const char* ok : {"sm_90", "sm_100", "sm_100a"}) {
+    INFO(ok);
+    std::string text = with_target(ok);
+    CHECK(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  }
+}
+
 TEST_CASE("module .global and .const variables are host-visible and per module", "[ptx]") {
   Ctx ctx;
   std::string vars = ".global .align 4 .u32 counter = 5;\n.const .align 4 .u32 scale = 3;\n";

@@ -479,7 +479,7 @@ class SpecReader {
       const std::string& name = as->members[i].first;
       const JNode& an = as->members[i].second;
       if (!an.is_object()) fail(an.pos, "array \"" + name + "\" must be an object");
-      only_keys(an, {"buffer", "format", "channels", "extent", "layers"}, "array \"" + name + "\"");
+      only_keys(an, {"buffer", "format", "channels", "extent", "layers", "levels"}, "array \"" + name + "\"");
       ArraySpec a;
       a.name = name;
       a.pos = as->key_pos[i];
@@ -497,7 +497,17 @@ class SpecReader {
       }
       a.desc.pitch = a.desc.width * a.desc.elem_bytes();
       a.desc.slice = a.desc.pitch * a.desc.height;
-      const uint64_t need_bytes = a.desc.slice * a.desc.depth;
+      uint64_t need_bytes = a.desc.slice * a.desc.depth;
+      if (const JNode* lv = an.find("levels")) {
+        // A mipmapped array (cuMipmappedArrayCreate): level k's texels follow
+        // level k-1's, each level's extents halved (floor, at least 1).
+        const unsigned most = tex_max_levels(a.desc);
+        const uint64_t n = uint_of(*lv, "levels", most);
+        if (!n) fail(lv->pos, "\"levels\" must be 1 to " + std::to_string(most) + " (1 + floor(log2(largest extent)))");
+        a.desc.levels = tex_mip_levels(a.desc, static_cast<unsigned>(n));
+        const TexLevel& last = a.desc.levels.back();
+        need_bytes = last.offset + last.slice * last.depth;
+      }
       if (buf->init.size() < need_bytes)
         fail(b.pos, "array \"" + name + "\" needs " + std::to_string(need_bytes) + " bytes; buffer \"" + b.text +
                         "\" has " + std::to_string(buf->init.size()));
@@ -527,10 +537,12 @@ class SpecReader {
       t.handle = s.textures.size() + 1;  // as the driver's: small integers from 1
       const JNode* arr = tn.find("array");
       if (surface) {
-        only_keys(tn, {"array"}, label);
+        only_keys(tn, {"array", "level"}, label);
         if (!arr) fail(tn.pos, label + ": missing \"array\" (a surface object names a CUDA array)");
       } else if (arr) {
-        only_keys(tn, {"array", "address", "filter", "normalized", "read", "border"}, label);
+        only_keys(tn, {"array", "level", "address", "filter", "normalized", "read", "border", "mipmap_filter",
+                       "mipmap_bias", "min_mipmap_level", "max_mipmap_level"},
+                  label);
       } else {
         only_keys(tn, {"buffer", "format", "channels", "extent", "pitch", "offset", "address", "filter", "normalized",
                        "read", "border"},
@@ -543,6 +555,19 @@ class SpecReader {
         t.buffer = a.buffer;
         t.desc = a.desc;
         t.desc.surface = surface;
+        if (const JNode* lv = tn.find("level")) {
+          // One level of a mipmapped array, as an array of its own
+          // (cuMipmappedArrayGetLevel); surfaces bind levels so.
+          if (a.desc.levels.empty()) fail(lv->pos, "\"level\" needs an array with \"levels\"");
+          const uint64_t k = uint_of(*lv, "level", a.desc.levels.size() - 1);
+          const TexLevel L = a.desc.levels[k];
+          t.desc.levels.clear();
+          t.desc.addr = L.offset;
+          t.desc.width = L.width, t.desc.height = L.height, t.desc.depth = L.depth;
+          t.desc.pitch = L.pitch, t.desc.slice = L.slice;
+        } else if (surface && !a.desc.levels.empty()) {
+          fail(arr->pos, label + ": a surface binds one level of a mipmapped array (add \"level\")");
+        }
       } else if (!surface) {
         // Linear memory (1D, CU_RESOURCE_TYPE_LINEAR) or pitched 2D memory
         // (CU_RESOURCE_TYPE_PITCH2D) of a buffer.
@@ -628,6 +653,31 @@ class SpecReader {
     }
     if (d.linear && d.kind != ChanKind::Float && d.read_as_integer)
       fail(tn.key_position("filter"), label + ": linear filtering of integer texels needs \"read\": \"normalized_float\"");
+    // Mipmaps (CUDA_TEXTURE_DESC::mipmapFilterMode, ::mipmapLevelBias,
+    // ::minMipmapLevelClamp, ::maxMipmapLevelClamp); the driver: "for CUDA
+    // mipmapped arrays, [normalized coordinates have] to be set".
+    static const char* const kMip[] = {"mipmap_filter", "mipmap_bias", "min_mipmap_level", "max_mipmap_level"};
+    if (d.levels.empty()) {
+      for (const char* k : kMip)
+        if (tn.find(k)) fail(tn.key_position(k), label + ": \"" + k + "\" needs an array with \"levels\"");
+    } else {
+      if (!d.normalized)
+        fail(tn.pos, label + ": a mipmapped texture needs \"normalized\": true (as the CUDA driver requires)");
+      if (const JNode* f = tn.find("mipmap_filter")) {
+        if (!f->is_string() || (f->text != "point" && f->text != "linear"))
+          fail(f->pos, "\"mipmap_filter\" must be \"point\" or \"linear\"");
+        d.mip_linear = f->text == "linear";
+        if (d.mip_linear && d.kind != ChanKind::Float && d.read_as_integer)
+          fail(f->pos, label + ": linear mipmap filtering of integer texels needs \"read\": \"normalized_float\"");
+      }
+      auto num = [&](const char* k, float dflt) {
+        const JNode* n = tn.find(k);
+        return n ? std::bit_cast<float>(static_cast<uint32_t>(read_value(*n, ElemType::f32, file_))) : dflt;
+      };
+      d.mip_bias = num("mipmap_bias", 0.0f);
+      d.mip_min = num("min_mipmap_level", 0.0f);
+      d.mip_max = num("max_mipmap_level", static_cast<float>(d.levels.size() - 1));
+    }
     if (const JNode* b = tn.find("border")) {
       if (!b->is_array() || b->items.empty() || b->items.size() > 4)
         fail(b->pos, "\"border\" must be an array of 1 to 4 numbers (the border colour's channels)");

@@ -2,10 +2,10 @@
 // 9.7.10.4 tld4, 9.7.10.5 txq, 9.7.11.1 suld, 9.7.11.2 sust, 9.7.11.4 suq)
 // to one IrOp::Tex whose Inst::target indexes Program::tex (texture.hpp).
 // Unified texturing mode with the object in a .u64 register (how CUDA's
-// texture and surface objects compile); .texref/.surfref variables,
-// explicit samplers, mipmap levels, cube and multi-sample geometries,
-// offsets, depth compare, sust.p and sured are refused at run time with a
-// message naming what is missing.
+// texture and surface objects compile); mipmap modes (.base, .level, .grad,
+// txq.level) and texel offsets. .texref/.surfref variables, explicit
+// samplers, cube and multi-sample geometries, depth compare, sust.p and
+// sured are refused at run time with a message naming what is missing.
 #include <memory>
 
 #include "semantics/interp/lower_insn.hpp"
@@ -28,8 +28,9 @@ void InsnLowering::tex_op() {
                          : s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sust ? "sust" : "suq";
   if (has(Mod::cube) || has(Mod::acube) || has(Mod::g2dms) || has(Mod::a2dms))
     return unsupported(name + ": cube and multi-sample geometries are not provided");
-  if (has(Mod::level) || has(Mod::grad))
-    return unsupported(name + ": mipmap levels (.level, .grad) are not provided (objects have one level)");
+  // 9.7.10.3 "Mipmaps": .base (level 0, the default), .level (an explicit
+  // LOD operand), .grad (LOD from the partials); 9.7.10.5 txq.level.
+  s.mip = has(Mod::grad) ? TexSite::Grad : has(Mod::level) ? TexSite::Level : TexSite::Base;
   if (s.kind == TexSite::Sust && has(Mod::p)) return unsupported("sust.p (formatted store) is not provided");
   s.geom = has(Mod::g3d) ? TexSite::G3d : has(Mod::g2d) ? TexSite::G2d : has(Mod::a1d) ? TexSite::A1d
          : has(Mod::a2d) ? TexSite::A2d : TexSite::G1d;
@@ -72,10 +73,38 @@ void InsnLowering::tex_op() {
     s.float_coords = types[1] == Mod::f32;
     if (s.kind == TexSite::Tld4)
       s.component = has(Mod::g) ? 1 : has(Mod::b) ? 2 : has(Mod::a) ? 3 : 0;
-    if (in.operands.size() > 2) return unsupported(name + ": offsets and depth compare operands are not provided");
     values(opd(0), 32);
     if (s.vals.size() != 4) ctx.fail(opd(0).pos, name + ": expected a 4-vector destination");
     if (!object(opd(1), true)) return;
+    // tex.level d, [a, c], lod {, e} {, f}; tex.grad d, [a, c], dPdx, dPdy {, e} {, f}.
+    size_t k = 2;
+    auto vec_of = [&](const ast::Operand& o, std::vector<Opnd>& out, bool is_float) {
+      if (auto* v = std::get_if<ast::VectorOp>(&o.v)) {
+        for (const auto& e : v->elems) out.push_back(value(e, 32, is_float));
+      } else {
+        out.push_back(value(o, 32, is_float));
+      }
+    };
+    if (s.mip == TexSite::Level) {
+      if (in.operands.size() <= k) ctx.fail(in.pos, name + ".level: expected a lod operand");
+      s.lod = value(opd(k++), 32, s.float_coords);
+    } else if (s.mip == TexSite::Grad) {
+      if (in.operands.size() <= k + 1) ctx.fail(in.pos, name + ".grad: expected dPdx and dPdy operands");
+      vec_of(opd(k++), s.dpdx, true);
+      vec_of(opd(k++), s.dpdy, true);
+      const size_t need = s.geom == TexSite::G1d || s.geom == TexSite::A1d ? 1 : s.geom == TexSite::G3d ? 3 : 2;
+      if (s.dpdx.size() < need || s.dpdy.size() < need)
+        ctx.fail(in.pos, name + ".grad: expected " + std::to_string(need) + "-element partials");
+    }
+    // Operand e, a vector of .s32 texel offsets ("in the range of -8 to +7").
+    if (in.operands.size() > k && std::holds_alternative<ast::VectorOp>(opd(k).v)) {
+      vec_of(opd(k++), s.offset, false);
+      const size_t need = s.geom == TexSite::G1d || s.geom == TexSite::A1d ? 1 : s.geom == TexSite::G3d ? 3 : 2;
+      if (s.offset.size() < need) ctx.fail(in.pos, name + ": expected " + std::to_string(need) + " offsets");
+    }
+    if (in.operands.size() > k)
+      return unsupported(name + ": the depth compare operand is not provided (CUDA creates no depth textures and "
+                                "defines no comparison function)");
   } else if (s.kind == TexSite::Suld || s.kind == TexSite::Sust) {
     // suld.b.geom.vec.dtype.clamp d, [a, b]; sust.b.geom.vec.ctype.clamp [a, b], c
     s.elem_bits = static_cast<uint8_t>(tbits());
@@ -98,9 +127,17 @@ void InsnLowering::tex_op() {
     for (auto [m, q] : kQueries)
       if (has(m)) s.query = static_cast<uint8_t>(q), found = true;
     if (!found) return unsupported(name + ": this query (channel data type/order, memory layout) is not provided");
-    if (in.operands.size() > 2) return unsupported(name + ": txq.level is not provided (objects have one level)");
     values(opd(0), 32);
     if (!object(opd(1), false)) return;
+    if (s.kind == TexSite::Txq && has(Mod::level)) {  // txq.level.tlquery.b32 d, [a], lod
+      if (s.query > static_cast<uint8_t>(TexQuery::Depth))
+        ctx.fail(in.pos, "txq.level: the query must be .width, .height or .depth");
+      if (in.operands.size() != 3) ctx.fail(in.pos, "txq.level: expected a lod operand");
+      s.lod = value(opd(2), 32, false);
+    } else {
+      s.mip = TexSite::Base;
+      if (in.operands.size() > 2) ctx.fail(in.pos, name + ": too many operands");
+    }
   }
   i.op = IrOp::Tex;
   i.target = static_cast<uint32_t>(ctx.prog.tex.size());

@@ -74,6 +74,8 @@ SessionModule& Session::load_module(std::string_view text, const std::string& fi
   m->slot = slot;
   m->file = file;
   m->ptx_version = am.version.major * 10 + am.version.minor;
+  for (const auto& t : am.targets)
+    if (t.rfind("sm_", 0) == 0) m->target = t;
   const uint64_t gbase = kModuleBase + slot * kModuleSlot;
   // Every kernel is lowered now, so that invalid PTX fails the load (as a
   // JIT compilation would) rather than the launch.

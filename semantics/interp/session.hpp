@@ -45,6 +45,7 @@ struct SessionModule {
   uint32_t slot = 0;
   std::string file;  // name in diagnostics
   unsigned ptx_version = 0;  // .version major * 10 + minor
+  std::string target;        // the .target architecture ("sm_90", "sm_90a"; "" when none)
   std::vector<SessionKernel> kernels;
   struct Var {
     std::string name;

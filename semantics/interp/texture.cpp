@@ -60,19 +60,23 @@ bool address(int64_t& i, int64_t n, AddrMode mode) {
 
 }  // namespace
 
-bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
-                std::string& why) {
-  const bool layered_geom = s.geom == TexSite::A1d || s.geom == TexSite::A2d;
-  const unsigned naxes = s.geom == TexSite::G1d || s.geom == TexSite::A1d ? 1 : s.geom == TexSite::G3d ? 3 : 2;
-  if (layered_geom != d.layered || naxes != d.dims) {
-    why = "the texture object's geometry (" + std::to_string(d.dims) + "D" + (d.layered ? ", layered" : "") +
-          ") does not match the instruction's";
-    return false;
-  }
-  const uint64_t ext[3] = {d.width, d.height, d.depth};
-  uint64_t layer = 0;
-  if (layered_geom) layer = std::min<uint64_t>(c[0], d.depth - 1);  // "interpreted as an unsigned integer index"
-  const uint32_t* co = layered_geom ? c + 1 : c;
+namespace {
+
+// Where one level's texels are (level 0: the object's own fields).
+struct Geo {
+  uint64_t addr, ext[3], pitch, slice;
+};
+
+Geo level_geo(const TexDesc& d, unsigned k) {
+  if (k == 0 || d.levels.empty()) return {d.addr, {d.width, d.height, d.depth}, d.pitch, d.slice};
+  const TexLevel& L = d.levels[k];
+  return {d.addr + L.offset, {L.width, L.height, L.depth}, L.pitch, L.slice};
+}
+
+// One level's lookup: out[] the result words, f[] the channels as floats
+// (for the blend between two levels). False on a read fault.
+bool sample_level(const TexDesc& d, const TexSite& s, const Geo& g, const uint32_t* co, uint64_t layer,
+                  unsigned naxes, const TexArgs& args, const TexReader& rd, uint32_t out[4], float f[4]) {
   const bool integer_result = s.dtype != NumKind::F;
   // Unnormalized coordinates support clamp and border only (see above).
   AddrMode mode[3];
@@ -85,15 +89,15 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
     Texel t;
     int64_t ix[3] = {idx[0], naxes > 1 ? idx[1] : 0, naxes > 2 ? idx[2] : 0};
     for (unsigned k = 0; k < naxes; ++k)
-      if (!address(ix[k], static_cast<int64_t>(ext[k]), mode[k])) {
+      if (!address(ix[k], static_cast<int64_t>(g.ext[k]), mode[k])) {
         for (unsigned ch = 0; ch < 4; ++ch) {
           t.f[ch] = d.border[ch];
           t.i[ch] = integer_result ? static_cast<uint32_t>(static_cast<int32_t>(d.border[ch])) : fbits(d.border[ch]);
         }
         return t;
       }
-    uint64_t a = d.addr + static_cast<uint64_t>(ix[0]) * d.elem_bytes() + static_cast<uint64_t>(ix[1]) * d.pitch +
-                 (static_cast<uint64_t>(ix[2]) + layer) * d.slice;
+    uint64_t a = g.addr + static_cast<uint64_t>(ix[0]) * d.elem_bytes() + static_cast<uint64_t>(ix[1]) * g.pitch +
+                 (static_cast<uint64_t>(ix[2]) + layer) * g.slice;
     uint8_t b[16] = {};
     if (!rd(a, static_cast<unsigned>(d.elem_bytes()), b)) {
       fault = true;
@@ -103,56 +107,55 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
       const uint8_t* p = b + ch * d.chan_bytes;
       uint32_t raw = 0;
       std::memcpy(&raw, p, d.chan_bytes);
-      float f = 0;
+      float fv = 0;
       uint32_t iv = raw;
       const unsigned bits = 8u * d.chan_bytes;
       if (d.kind == ChanKind::Float) {
-        f = d.chan_bytes == 2 ? half_to_float(static_cast<uint16_t>(raw)) : std::bit_cast<float>(raw);
-        iv = fbits(f);
+        fv = d.chan_bytes == 2 ? half_to_float(static_cast<uint16_t>(raw)) : std::bit_cast<float>(raw);
+        iv = fbits(fv);
       } else if (d.kind == ChanKind::Signed) {
         int32_t sv = bits == 32 ? static_cast<int32_t>(raw) : static_cast<int32_t>(raw << (32 - bits)) >> (32 - bits);
         iv = static_cast<uint32_t>(sv);
         // cudaReadModeNormalizedFloat: 8/16-bit signed integers map to [-1.0, 1.0].
-        f = bits < 32 && !d.read_as_integer ? std::max(-1.0f, static_cast<float>(sv) / static_cast<float>((1u << (bits - 1)) - 1))
-                                            : static_cast<float>(sv);
+        fv = bits < 32 && !d.read_as_integer
+                 ? std::max(-1.0f, static_cast<float>(sv) / static_cast<float>((1u << (bits - 1)) - 1))
+                 : static_cast<float>(sv);
       } else {
         // ... and unsigned ones to [0.0, 1.0].
-        f = bits < 32 && !d.read_as_integer ? static_cast<float>(raw) / static_cast<float>((1u << bits) - 1)
-                                            : static_cast<float>(raw);
+        fv = bits < 32 && !d.read_as_integer ? static_cast<float>(raw) / static_cast<float>((1u << bits) - 1)
+                                             : static_cast<float>(raw);
       }
-      t.f[ch] = f;
+      t.f[ch] = fv;
       t.i[ch] = iv;
     }
     return t;
   };
-  auto result_of = [&](const Texel& t, unsigned ch) {
-    return integer_result ? t.i[ch] : fbits(t.f[ch]);
+  auto put = [&](const Texel& t) {
+    for (unsigned ch = 0; ch < 4; ++ch) {
+      out[ch] = integer_result ? t.i[ch] : fbits(t.f[ch]);
+      f[ch] = t.f[ch];
+    }
   };
 
   if (!s.float_coords) {  // integer texel coordinates: no filtering
     int64_t idx[3];
-    for (unsigned k = 0; k < naxes; ++k) idx[k] = static_cast<int32_t>(co[k]);
-    Texel t = fetch(idx);
-    for (unsigned ch = 0; ch < 4; ++ch) out[ch] = result_of(t, ch);
-    if (fault) why = "texture read outside global memory";
+    for (unsigned k = 0; k < naxes; ++k) idx[k] = int64_t{static_cast<int32_t>(co[k])} + args.offset[k];
+    put(fetch(idx));
     return !fault;
   }
+  // Texel space: normalized coordinates scaled by this level's extent; the
+  // offset (operand e) is in texels of the level looked up.
   float x[3];
   for (unsigned k = 0; k < naxes; ++k) {
     x[k] = std::bit_cast<float>(co[k]);
-    if (d.normalized) x[k] *= static_cast<float>(ext[k]);
+    if (d.normalized) x[k] *= static_cast<float>(g.ext[k]);
+    x[k] += static_cast<float>(args.offset[k]);
   }
   const bool gather = s.kind == TexSite::Tld4;
-  if (gather && naxes != 2) {
-    why = "tld4 needs a 2D texture";
-    return false;
-  }
   if (!gather && (!d.linear || integer_result)) {  // nearest-point (linear filtering returns floats only)
     int64_t idx[3];
     for (unsigned k = 0; k < naxes; ++k) idx[k] = static_cast<int64_t>(std::floor(x[k]));
-    Texel t = fetch(idx);
-    for (unsigned ch = 0; ch < 4; ++ch) out[ch] = result_of(t, ch);
-    if (fault) why = "texture read outside global memory";
+    put(fetch(idx));
     return !fault;
   }
   int64_t i0[3] = {0, 0, 0};
@@ -170,9 +173,10 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
     const int64_t order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     for (unsigned q = 0; q < 4; ++q) {
       int64_t idx[3] = {i0[0] + order[q][0], i0[1] + order[q][1], 0};
-      out[q] = result_of(fetch(idx), s.component);
+      Texel t = fetch(idx);
+      out[q] = integer_result ? t.i[s.component] : fbits(t.f[s.component]);
+      f[q] = t.f[s.component];
     }
-    if (fault) why = "texture read outside global memory";
     return !fault;
   }
   float acc[4] = {0, 0, 0, 0};
@@ -188,9 +192,131 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
     Texel t = fetch(idx);
     for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += wgt * t.f[ch];
   }
-  for (unsigned ch = 0; ch < 4; ++ch) out[ch] = fbits(acc[ch]);
-  if (fault) why = "texture read outside global memory";
+  for (unsigned ch = 0; ch < 4; ++ch) {
+    out[ch] = fbits(acc[ch]);
+    f[ch] = acc[ch];
+  }
   return !fault;
+}
+
+unsigned axes_of(TexSite::Geom g) {
+  return g == TexSite::G1d || g == TexSite::A1d ? 1 : g == TexSite::G3d ? 3 : 2;
+}
+
+}  // namespace
+
+// The level of detail (our reading: the PTX ISA and the CUDA documents give
+// no formula; this is the OpenGL 4.6 specification's, 8.14.1 "Scale Factor
+// and Level of Detail", without its approximations):
+//   .level: lambda_base = lod (an .s32 lod converted to float);
+//   .grad:  rho = max(|dPdx * N|, |dPdy * N|) (Euclidean lengths, N the
+//           level-0 extent per axis when coordinates are normalized, 1
+//           otherwise), lambda_base = log2(rho);
+//   lambda = clamp(lambda_base + mipmapLevelBias, minMipmapLevelClamp,
+//                  maxMipmapLevelClamp), then clamped to [0, levels - 1].
+// .base (or no mipmap mode): level 0 ("Pick level 0", 9.7.10.3), no bias.
+float tex_lod(const TexDesc& d, const TexSite& s, const TexArgs& a) {
+  if (s.mip == TexSite::Base) return 0;
+  float lambda;
+  if (s.mip == TexSite::Level) {
+    lambda = s.float_coords ? std::bit_cast<float>(a.lod) : static_cast<float>(static_cast<int32_t>(a.lod));
+  } else {
+    const unsigned n = axes_of(s.geom);
+    const float ext[3] = {static_cast<float>(d.width), static_cast<float>(d.height), static_cast<float>(d.depth)};
+    float lx = 0, ly = 0;
+    for (unsigned k = 0; k < n; ++k) {
+      const float sc = d.normalized ? ext[k] : 1.0f;
+      lx += (a.dpdx[k] * sc) * (a.dpdx[k] * sc);
+      ly += (a.dpdy[k] * sc) * (a.dpdy[k] * sc);
+    }
+    // log2 in double, rounded once to float (rho = 0: -inf, level 0).
+    lambda = static_cast<float>(std::log2(static_cast<double>(std::sqrt(std::max(lx, ly)))));
+  }
+  if (std::isnan(lambda)) lambda = 0;
+  lambda += d.mip_bias;
+  lambda = std::max(lambda, d.mip_min);
+  lambda = std::min(lambda, d.mip_max);
+  return std::clamp(lambda, 0.0f, static_cast<float>(d.num_levels() - 1));
+}
+
+bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
+                std::string& why, const TexArgs& args) {
+  const bool layered_geom = s.geom == TexSite::A1d || s.geom == TexSite::A2d;
+  const unsigned naxes = axes_of(s.geom);
+  if (layered_geom != d.layered || naxes != d.dims) {
+    why = "the texture object's geometry (" + std::to_string(d.dims) + "D" + (d.layered ? ", layered" : "") +
+          ") does not match the instruction's";
+    return false;
+  }
+  if (s.kind == TexSite::Tld4 && naxes != 2) {
+    why = "tld4 needs a 2D texture";
+    return false;
+  }
+  uint64_t layer = 0;
+  if (layered_geom) layer = std::min<uint64_t>(c[0], d.depth - 1);  // "interpreted as an unsigned integer index"
+  const uint32_t* co = layered_geom ? c + 1 : c;
+  float f[4];
+  const char* fault = "texture read outside global memory";
+  if (d.levels.empty() || s.mip == TexSite::Base) {
+    if (!sample_level(d, s, level_geo(d, 0), co, layer, naxes, args, rd, out, f)) return why = fault, false;
+    return true;
+  }
+  // Mipmapped lookup (9.7.10.3 "Mipmaps"). Level selection, our reading of
+  // CUDA_TEXTURE_DESC::mipmapFilterMode with the OpenGL 4.6 specification's
+  // rules (8.14.3 "Mipmapping"): point picks the nearest level (lambda <=
+  // 1/2: level 0, else ceil(lambda + 1/2) - 1: ties to the lower level);
+  // linear blends levels floor(lambda) and the next by frac(lambda),
+  // computed in float (the hardware may quantize this weight; no document
+  // says how). Integer results use point selection, as linear filtering
+  // returns floats only.
+  const float lambda = tex_lod(d, s, args);
+  const unsigned q = d.num_levels() - 1;
+  const bool integer_result = s.dtype != NumKind::F;
+  if (!d.mip_linear || integer_result || !s.float_coords) {
+    unsigned lvl = lambda <= 0.5f ? 0u : static_cast<unsigned>(std::ceil(lambda + 0.5f)) - 1u;
+    lvl = std::min(lvl, q);
+    if (!sample_level(d, s, level_geo(d, lvl), co, layer, naxes, args, rd, out, f)) return why = fault, false;
+    return true;
+  }
+  const unsigned d1 = std::min(static_cast<unsigned>(std::floor(lambda)), q);
+  const unsigned d2 = std::min(d1 + 1, q);
+  const float w = lambda - std::floor(lambda);
+  uint32_t o1[4], o2[4];
+  float f2[4];
+  if (!sample_level(d, s, level_geo(d, d1), co, layer, naxes, args, rd, o1, f) ||
+      !sample_level(d, s, level_geo(d, d2), co, layer, naxes, args, rd, o2, f2))
+    return why = fault, false;
+  for (unsigned ch = 0; ch < 4; ++ch) out[ch] = w == 0 ? o1[ch] : fbits((1.0f - w) * f[ch] + w * f2[ch]);
+  return true;
+}
+
+std::vector<TexLevel> tex_mip_levels(const TexDesc& base, unsigned levels) {
+  std::vector<TexLevel> out;
+  uint64_t off = 0;
+  uint64_t e[3] = {base.width, base.height, base.depth};
+  for (unsigned k = 0; k < levels; ++k) {
+    TexLevel L;
+    L.offset = off;
+    L.width = e[0];
+    L.height = e[1];
+    L.depth = e[2];
+    L.pitch = L.width * base.elem_bytes();
+    L.slice = L.pitch * L.height;
+    off += L.slice * L.depth;
+    out.push_back(L);
+    // Each level halves (floor, at least 1) the axes the array has; layers stay.
+    for (unsigned a = 0; a < base.dims; ++a) e[a] = std::max<uint64_t>(1, e[a] / 2);
+  }
+  return out;
+}
+
+unsigned tex_max_levels(const TexDesc& base) {
+  uint64_t m = base.width;
+  if (base.dims > 1) m = std::max(m, base.height);
+  if (base.dims > 2) m = std::max(m, base.depth);
+  unsigned n = 1;
+  while (m >>= 1) ++n;
+  return n;
 }
 
 bool tex_format_by_name(const std::string& name, ChanKind& kind, uint8_t& bytes) {
@@ -232,7 +358,30 @@ bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode) {
   return false;
 }
 
-uint32_t tex_query(const TexDesc& d, TexQuery q) {
+uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level) {
+  if (level >= 0) {  // txq.level: the extents of one level
+    if (static_cast<uint64_t>(level) >= d.num_levels()) return 0;
+    const TexLevel L = d.levels.empty() ? TexLevel{0, d.width, d.height, d.depth, d.pitch, d.slice}
+                                        : d.levels[static_cast<size_t>(level)];
+    switch (q) {
+      case TexQuery::Width: return static_cast<uint32_t>(L.width);
+      case TexQuery::Height: return static_cast<uint32_t>(L.height);
+      case TexQuery::Depth: return static_cast<uint32_t>(d.layered ? 1 : L.depth);
+      default: return 0;
+    }
+  }
+  // .addr_mode_*: "Integer from enum { wrap, mirror, clamp_ogl,
+  // clamp_to_edge, clamp_to_border }" (PTX ISA 9.7.10.5 txq); CUDA's clamp
+  // is clamp to edge.
+  auto addr_enum = [](AddrMode m) -> uint32_t {
+    switch (m) {
+      case AddrMode::Wrap: return 0;
+      case AddrMode::Mirror: return 1;
+      case AddrMode::Clamp: return 3;
+      case AddrMode::Border: return 4;
+    }
+    return 0;
+  };
   switch (q) {
     case TexQuery::Width: return static_cast<uint32_t>(d.width);
     case TexQuery::Height: return static_cast<uint32_t>(d.height);
@@ -240,11 +389,12 @@ uint32_t tex_query(const TexDesc& d, TexQuery q) {
     case TexQuery::NormalizedCoords: return d.normalized;
     case TexQuery::ForceUnnormalized: return !d.normalized;
     case TexQuery::FilterMode: return d.linear;
-    case TexQuery::AddrMode0: return static_cast<uint32_t>(d.addr_mode[0]);
-    case TexQuery::AddrMode1: return static_cast<uint32_t>(d.addr_mode[1]);
-    case TexQuery::AddrMode2: return static_cast<uint32_t>(d.addr_mode[2]);
+    case TexQuery::AddrMode0: return addr_enum(d.addr_mode[0]);
+    case TexQuery::AddrMode1: return addr_enum(d.addr_mode[1]);
+    case TexQuery::AddrMode2: return addr_enum(d.addr_mode[2]);
     case TexQuery::ArraySize: return static_cast<uint32_t>(d.layered ? d.depth : 0);
-    case TexQuery::NumMipmapLevels: return 1;
+    // "For a mipmapped texture, number of levels of details (LOD), 0 otherwise."
+    case TexQuery::NumMipmapLevels: return static_cast<uint32_t>(d.levels.size());
     case TexQuery::NumSamples: return 0;
   }
   return 0;

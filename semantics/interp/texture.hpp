@@ -35,6 +35,15 @@ unsigned tex_format_cu(ChanKind kind, uint8_t bytes);  // the CUarray_format val
 // An address mode by spelling ("wrap", "clamp", "mirror", "border").
 bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode);
 
+// One level of a mipmapped array (PTX ISA 9.7.10.3 "Mipmaps"; the driver's
+// cuMipmappedArrayCreate): its texels start `offset` bytes after level 0's,
+// and its extents halve per level (floor, at least 1; layers do not).
+struct TexLevel {
+  uint64_t offset = 0;
+  uint64_t width = 1, height = 1, depth = 1;  // depth: layers for a layered array
+  uint64_t pitch = 0, slice = 0;
+};
+
 struct TexDesc {
   bool surface = false;        // a surface object (suld/sust/suq)
   bool layered = false;        // a layered array: `depth` counts layers (tex.a1d/.a2d)
@@ -51,10 +60,25 @@ struct TexDesc {
   bool normalized = false;     // CU_TRSF_NORMALIZED_COORDINATES
   bool read_as_integer = false;  // CU_TRSF_READ_AS_INTEGER: no conversion of 8/16-bit integers to [0,1]/[-1,1]
   std::array<float, 4> border{0, 0, 0, 0};
+  // A mipmapped texture (CU_RESOURCE_TYPE_MIPMAPPED_ARRAY): its levels,
+  // levels[0] the base (the fields above); empty: not mipmapped (one level).
+  std::vector<TexLevel> levels;
+  bool mip_linear = false;   // CUDA_TEXTURE_DESC::mipmapFilterMode == LINEAR
+  float mip_bias = 0;        // ::mipmapLevelBias
+  float mip_min = 0, mip_max = 0;  // ::minMipmapLevelClamp, ::maxMipmapLevelClamp
   uint64_t elem_bytes() const { return uint64_t(channels) * chan_bytes; }
+  unsigned num_levels() const { return levels.empty() ? 1u : static_cast<unsigned>(levels.size()); }
 };
 
 using TexTable = std::map<uint64_t, TexDesc>;
+
+// The levels of a mipmapped array of `levels` levels whose level 0 is
+// `base` (dims, extents, layered, elem_bytes), laid out one after another
+// (each level dense: rows of width * element bytes). The driver's limit,
+// 1 + floor(log2(max extent)) levels, is the caller's to check.
+std::vector<TexLevel> tex_mip_levels(const TexDesc& base, unsigned levels);
+// The largest level count of a base level (1 + floor(log2(max extent))).
+unsigned tex_max_levels(const TexDesc& base);
 
 // One lowered texture or surface instruction (IrOp::Tex, Program::tex).
 struct TexSite {
@@ -64,6 +88,10 @@ struct TexSite {
   std::vector<Opnd> coords;  // as written (a*d: the layer first)
   std::vector<Opnd> vals;    // destinations (tex, tld4, suld, txq, suq) or sources (sust)
   Opnd pred;                 // tex/tld4 d|p: the residency predicate (None without)
+  enum Mip : uint8_t { Base, Level, Grad } mip = Base;  // tex.base (or none), .level, .grad; txq.level: Level
+  Opnd lod;                  // tex.level, txq.level: the LOD (follows .ctype; txq: .s32)
+  std::vector<Opnd> dpdx, dpdy;  // tex.grad: the partials (.f32, as written)
+  std::vector<Opnd> offset;  // tex operand e: texel offsets (.s32, as written)
   bool float_coords = false; // ctype .f32
   NumKind dtype = NumKind::F;  // tex/tld4 result type (.f32, .s32, .u32)
   uint8_t elem_bits = 32;    // suld/sust: .b8/.b16/.b32/.b64
@@ -81,13 +109,25 @@ enum class TexQuery : uint8_t {
 // Reads `n` bytes of global memory at `addr` into `out`; false on a fault.
 using TexReader = std::function<bool(uint64_t addr, unsigned n, uint8_t* out)>;
 
+// The operands of tex beyond the coordinates, one thread's values.
+struct TexArgs {
+  uint32_t lod = 0;                    // .level: f32 bits, or s32 with .s32 coordinates
+  float dpdx[3] = {0, 0, 0}, dpdy[3] = {0, 0, 0};  // .grad
+  int32_t offset[3] = {0, 0, 0};       // operand e (texels)
+};
+
+// The level of detail a mipmapped lookup uses (texture.cpp: lambda after the
+// bias and the clamps, in [0, levels - 1]); 0 for .base.
+float tex_lod(const TexDesc& d, const TexSite& s, const TexArgs& a);
+
 // tex / tld4 for one thread: the four result words (f32 bits, or integers).
 // `c` holds the coordinates as written (f32 bits or s32), the layer first
 // for a*d. Returns false (and sets `why`) when the object cannot be sampled
 // so (a geometry it lacks, a read fault).
 bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
-                std::string& why);
-// The value of a txq/suq query.
-uint32_t tex_query(const TexDesc& d, TexQuery q);
+                std::string& why, const TexArgs& args = {});
+// The value of a txq/suq query; `level` >= 0: txq.level's (.width .height
+// .depth of that level, 0 for a level the object lacks).
+uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level = -1);
 
 }  // namespace ptxcheck::interp

@@ -34,7 +34,10 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
       return;
     }
     if (s.kind == TexSite::Txq || s.kind == TexSite::Suq) {
-      put(t, s.vals[0], tex_query(*d, static_cast<TexQuery>(s.query)), 32);
+      // txq.level: the queried level (an out-of-range one reads 0).
+      const int64_t level = s.mip == TexSite::Level ? std::max<int64_t>(0, static_cast<int32_t>(get(s.lod, t, l, w)))
+                                                     : -1;
+      put(t, s.vals[0], tex_query(*d, static_cast<TexQuery>(s.query), level), 32);
       continue;
     }
     uint32_t co[4] = {};
@@ -46,9 +49,24 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
         std::memcpy(out, &wh.region->bytes[wh.off], n);
         return true;
       };
+      TexArgs args;
+      if (s.mip == TexSite::Level) args.lod = static_cast<uint32_t>(get(s.lod, t, l, w));
+      for (size_t k = 0; k < s.dpdx.size() && k < 3; ++k) {
+        args.dpdx[k] = std::bit_cast<float>(static_cast<uint32_t>(get(s.dpdx[k], t, l, w)));
+        args.dpdy[k] = std::bit_cast<float>(static_cast<uint32_t>(get(s.dpdy[k], t, l, w)));
+      }
+      for (size_t k = 0; k < s.offset.size() && k < 3; ++k) {
+        args.offset[k] = static_cast<int32_t>(get(s.offset[k], t, l, w));
+        if (args.offset[k] < -8 || args.offset[k] > 7) {  // 9.7.10.3: "Offset value is in the range of -8 to +7"
+          diag(DiagKind::Texture, true, c, t, in,
+               "texel offset " + std::to_string(args.offset[k]) + " is outside -8..+7 (PTX ISA 9.7.10.3 tex)");
+          stop_ = true;
+          return;
+        }
+      }
       uint32_t r[4];
       std::string why;
-      if (!tex_sample(*d, s, co, rd, r, why)) {
+      if (!tex_sample(*d, s, co, rd, r, why, args)) {
         if (!stop_) diag(DiagKind::Texture, true, c, t, in, why);
         stop_ = true;
         return;

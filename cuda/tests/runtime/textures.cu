@@ -2,7 +2,8 @@
 // memory (tex1Dfetch) and CUDA arrays (tex2D with point and linear
 // filtering, normalized coordinates, clamp/wrap/border addressing, 8-bit
 // texels read as normalized floats, tex2Dgather), and a surface written and
-// read back (surf2Dwrite/surf2Dread). The expected values are computed here
+// read back (surf2Dwrite/surf2Dread), and a mipmapped array
+// (cudaMallocMipmappedArray, tex2DLod, tex2DGrad). The expected values are computed here
 // from the CUDA C++ Programming Guide's texture-fetching formulas (linear
 // filtering weights in 9-bit fixed point with 8 fractional bits).
 #include <cmath>
@@ -36,6 +37,15 @@ __global__ void surf(cudaSurfaceObject_t s) {
   int v;
   surf2Dread(&v, s, x * 4, y);
   surf2Dwrite(v * 10 + 1, s, x * 4, y);
+}
+
+// tex2DLod / tex2DGrad on a mipmapped texture: out[k] for (u, v) = (xs[k], ys[k]).
+__global__ void sample_lod(cudaTextureObject_t t, const float* xs, const float* ys, float* out, int n) {
+  int k = threadIdx.x;
+  if (k < n) {
+    out[k] = tex2DLod<float>(t, xs[k], ys[k], k * 0.375f - 0.5f);
+    out[n + k] = tex2DGrad<float>(t, xs[k], ys[k], make_float2(k * 0.03125f, 0.0f), make_float2(0.0f, 0.0625f));
+  }
 }
 
 static float texel(const float* img, int x, int y, cudaTextureAddressMode m) {
@@ -91,7 +101,7 @@ int main() {
   for (int i = 0; i < n; ++i) lin[i] = i * 1.5f - 7;
   float *dlin, *dout;
   CHECK(cudaMalloc(&dlin, sizeof lin));
-  CHECK(cudaMalloc(&dout, 64 * sizeof(float)));
+  CHECK(cudaMalloc(&dout, 64 * sizeof(float)));  // room for 2 * m results too
   CHECK(cudaMemcpy(dlin, lin, sizeof lin, cudaMemcpyHostToDevice));
   cudaResourceDesc lr;
   std::memset(&lr, 0, sizeof lr);
@@ -210,6 +220,73 @@ int main() {
   CHECK(cudaMemcpy2DFromArray(back, W * 4, sarr, 0, 0, W * 4, H, cudaMemcpyDeviceToHost));
   for (int i = 0; i < W * H; ++i)
     if (back[i] != sv[i] * 10 + 1) fail("surface", i, back[i], sv[i] * 10 + 1);
+
+  // 5. A mipmapped array: 8 x 4, 4 levels (8x4, 4x2, 2x1, 1x1), texel (x, y)
+  // of level l = 100 l + 8 y + x; point filtering within a level, linear
+  // blending between levels (CUDA_TEXTURE_DESC::mipmapFilterMode). The LOD
+  // of tex2DGrad is log2 of the longer gradient in texels of level 0 (our
+  // reading, docs/interpreter.md); point selection within a level.
+  {
+    cudaMipmappedArray_t mip;
+    CHECK(cudaMallocMipmappedArray(&mip, &fd, make_cudaExtent(W, H, 0), 4));
+    int lw[4], lh[4];
+    for (unsigned l = 0; l < 4; ++l) {
+      lw[l] = W >> l > 0 ? W >> l : 1;
+      lh[l] = H >> l > 0 ? H >> l : 1;
+      float lv[W * H];
+      for (int y = 0; y < lh[l]; ++y)
+        for (int x = 0; x < lw[l]; ++x) lv[y * lw[l] + x] = 100.0f * l + 8 * y + x;
+      cudaArray_t la;
+      CHECK(cudaGetMipmappedArrayLevel(&la, mip, l));
+      CHECK(cudaMemcpy2DToArray(la, 0, 0, lv, lw[l] * sizeof(float), lw[l] * sizeof(float), lh[l],
+                                cudaMemcpyHostToDevice));
+    }
+    cudaResourceDesc mr;
+    std::memset(&mr, 0, sizeof mr);
+    mr.resType = cudaResourceTypeMipmappedArray;
+    mr.res.mipmap.mipmap = mip;
+    cudaTextureDesc md;
+    std::memset(&md, 0, sizeof md);
+    md.addressMode[0] = md.addressMode[1] = cudaAddressModeClamp;
+    md.filterMode = cudaFilterModePoint;
+    md.mipmapFilterMode = cudaFilterModeLinear;
+    md.normalizedCoords = 1;
+    md.maxMipmapLevelClamp = 3;
+    md.readMode = cudaReadModeElementType;
+    cudaTextureObject_t tm = 0;
+    CHECK(cudaCreateTextureObject(&tm, &mr, &md, nullptr));
+    float mu[m], mv[m];
+    for (int k = 0; k < m; ++k) {
+      mu[k] = (k % 8 + 0.25f) / W;
+      mv[k] = (k / 8 + 0.5f) / H;
+    }
+    CHECK(cudaMemcpy(dx, mu, sizeof mu, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dy, mv, sizeof mv, cudaMemcpyHostToDevice));
+    sample_lod<<<1, m>>>(tm, dx, dy, dout, m);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(got, dout, 2 * m * sizeof(float), cudaMemcpyDeviceToHost));
+    auto at = [&](int l, float u, float v) {
+      int x = (int)std::floor(u * lw[l]), y = (int)std::floor(v * lh[l]);
+      x = x < 0 ? 0 : x >= lw[l] ? lw[l] - 1 : x;
+      y = y < 0 ? 0 : y >= lh[l] ? lh[l] - 1 : y;
+      return 100.0 * l + 8 * y + x;
+    };
+    auto blend = [&](double lod, float u, float v) {
+      lod = lod < 0 ? 0 : lod > 3 ? 3 : lod;
+      int d1 = (int)std::floor(lod), d2 = d1 < 3 ? d1 + 1 : 3;
+      double f = lod - d1;
+      return (1 - f) * at(d1, u, v) + f * at(d2, u, v);
+    };
+    for (int k = 0; k < m; ++k) {
+      double want = blend(k * 0.375 - 0.5, mu[k], mv[k]);
+      if (std::fabs(got[k] - want) > 1e-4 * (1 + std::fabs(want))) fail("tex2DLod", k, got[k], want);
+      double rho = std::fmax(k * 0.03125 * W, 0.0625 * H);
+      double wg = blend(std::log2(rho), mu[k], mv[k]);
+      if (std::fabs(got[m + k] - wg) > 1e-4 * (1 + std::fabs(wg))) fail("tex2DGrad", k, got[m + k], wg);
+    }
+    CHECK(cudaDestroyTextureObject(tm));
+    CHECK(cudaFreeMipmappedArray(mip));
+  }
 
   CHECK(cudaDestroySurfaceObject(so));
   CHECK(cudaDestroyTextureObject(t8));
