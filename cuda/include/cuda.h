@@ -47,6 +47,8 @@ extern "C" {
 #define cuArray3DCreate           cuArray3DCreate_v2
 #define cuArrayGetDescriptor      cuArrayGetDescriptor_v2
 #define cuArray3DGetDescriptor    cuArray3DGetDescriptor_v2
+#define cuTexRefSetAddress        cuTexRefSetAddress_v2
+#define cuTexRefSetAddress2D      cuTexRefSetAddress2D_v3
 #define cuMemGetAddressRange      cuMemGetAddressRange_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuMemAdvise               cuMemAdvise_v2
@@ -121,6 +123,8 @@ typedef struct CUlib_st* CUlibrary;  /* context-independent code (CUDA 12) */
 typedef struct CUkern_st* CUkernel;  /* a kernel of a library */
 typedef struct CUarray_st* CUarray;  /* a CUDA array (texels for textures and surfaces) */
 typedef struct CUmipmappedArray_st* CUmipmappedArray;
+typedef struct CUtexref_st* CUtexref;    /* a module's .texref variable (deprecated API) */
+typedef struct CUsurfref_st* CUsurfref;  /* a module's .surfref variable (deprecated API) */
 typedef unsigned long long CUtexObject_v1;
 typedef CUtexObject_v1 CUtexObject;  /* a texture object */
 typedef unsigned long long CUsurfObject_v1;
@@ -469,6 +473,7 @@ typedef enum CUresourcetype_enum {
   CU_RESOURCE_TYPE_PITCH2D = 0x03
 } CUresourcetype;
 
+#define CU_TRSA_OVERRIDE_FORMAT 0x01
 #define CU_TRSF_READ_AS_INTEGER 0x01
 #define CU_TRSF_NORMALIZED_COORDINATES 0x02
 #define CU_TRSF_SRGB 0x10
@@ -775,6 +780,24 @@ CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* pHandle, const CUDA_AR
                                         unsigned int numMipmapLevels);
 CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray* pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
 CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
+/* Texture and surface references (deprecated, still declared by CUDA 13): .texref/.surfref variables. */
+CUresult CUDAAPI cuModuleGetTexRef(CUtexref* pTexRef, CUmodule hmod, const char* name);
+CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref* pSurfRef, CUmodule hmod, const char* name);
+CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);
+CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);
+CUresult CUDAAPI cuTexRefSetAddress(size_t* ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);
+CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr,
+                                      size_t Pitch);
+CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);
+CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);
+CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);
+CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);
+CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);
+CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);
+CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);
+CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float* pBorderColor);
+CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);
+CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject* pTexObject, const CUDA_RESOURCE_DESC* pResDesc,
                                    const CUDA_TEXTURE_DESC* pTexDesc, const CUDA_RESOURCE_VIEW_DESC* pResViewDesc);
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);

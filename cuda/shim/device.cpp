@@ -36,6 +36,7 @@ bool valid_stream(State& s, CUstream st, CUcontext c) {
 void release_resources(State& s, CUcontext c) {
   for (CUmodule m : c->modules) {
     for (CUfunction f : m->funcs) s.live.erase(f);
+    drop_refs(s, m);
     s.session->unload_module(m->m);
     m->m = nullptr;
     s.live.erase(m);

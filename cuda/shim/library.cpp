@@ -193,6 +193,7 @@ SHIM_API CUresult cuLibraryUnload(CUlibrary library) {
   for (auto& [ctx, mod] : library->per_ctx)
     if (is_live(s, mod, Kind::Module)) {
       for (CUfunction f : mod->funcs) s.live.erase(f);
+      drop_refs(s, mod);
       s.session->unload_module(mod->m);
       mod->m = nullptr;
       mod->ctx->modules.erase(mod);

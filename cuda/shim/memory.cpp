@@ -300,6 +300,7 @@ SHIM_API CUresult cuModuleUnload(CUmodule hmod) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, hmod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
   for (CUfunction f : hmod->funcs) s.live.erase(f);
+  drop_refs(s, hmod);
   s.session->unload_module(hmod->m);
   hmod->m = nullptr;
   hmod->ctx->modules.erase(hmod);

@@ -58,9 +58,26 @@ struct CUmipmappedArray_st {
   std::vector<CUarray> level_arrays;
 };
 
+// A module's .texref or .surfref variable (cuModuleGetTexRef,
+// cuModuleGetSurfRef): the state the deprecated cuTexRefSet*/cuSurfRefSet*
+// calls give it. Once a resource is bound, State::textures holds `desc`
+// under the variable's address, which is how the interpreter finds it
+// (semantics/interp/texture.hpp).
+struct CUref_st {
+  CUmodule mod = nullptr;
+  uint64_t var = 0;           // the variable's global address
+  bool bound = false;         // a resource is set
+  ptxcheck::interp::TexDesc desc;
+  unsigned flags = 0;         // CU_TRSF_*
+  int format = 0, channels = 0;  // cuTexRefSetFormat (0: not set)
+};
+struct CUtexref_st : CUref_st {};
+struct CUsurfref_st : CUref_st {};
+
 struct CUmod_st {
   CUcontext ctx = nullptr;
   ptxcheck::interp::SessionModule* m = nullptr;
+  std::vector<CUref_st*> refs;  // made on first cuModuleGetTexRef/SurfRef
   std::vector<CUfunction> funcs;  // created on first cuModuleGetFunction
   // CUDA source positions from the PTX's .loc/.file directives (nvcc
   // -lineinfo or -G): for each PTX line, the .file index and line of the
@@ -109,7 +126,7 @@ struct CUevent_st {
 
 namespace shim {
 
-enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array, Mipmap };
+enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array, Mipmap, TexRef, SurfRef };
 
 struct Device {
   int sm_major = 9, sm_minor = 0;    // PTXCHECK_SHIM_SM ("90", "9.0", "sm_90")
@@ -200,6 +217,8 @@ bool is_managed(const State& s, uint64_t addr, uint64_t n);
 // The device memory of a live array for a 2D/3D copy: its address, row
 // pitch and rows per slice (texture.cpp); false for anything else.
 bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& height);
+// Forgets a module's texture and surface references (texture.cpp).
+void drop_refs(State& s, CUmodule m);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
 

@@ -502,3 +502,231 @@ SHIM_API CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size
 SHIM_API CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n) {
   return copy_array_device(src, off, dst, n, false);
 }
+
+// ---- texture and surface references (deprecated driver API) ----------------------------
+// A .texref/.surfref variable of a loaded module (PTX ISA 5.3) gets a
+// handle from cuModuleGetTexRef / cuModuleGetSurfRef; the cuTexRefSet* and
+// cuSurfRefSetArray calls give it a resource and sampling state, and from
+// the first bound resource on State::textures holds its TexDesc under the
+// variable's address, where tex/suld/sust/txq/suq find it (the lowering
+// names a reference by that address). Unified texturing mode only: a
+// .texref carries its own sampler state.
+namespace {
+
+template <class R>
+CUresult get_ref(R** out, CUmodule m, const char* name, uint8_t opaque, Kind kind) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!out || !name) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, m, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  const ptxcheck::interp::SessionModule::Var* v = m->m->var(name);
+  if (!v || v->opaque != opaque) return CUDA_ERROR_NOT_FOUND;
+  for (CUref_st* r : m->refs)
+    if (r->var == v->addr) {
+      *out = static_cast<R*>(r);
+      return CUDA_SUCCESS;
+    }
+  R* r = make_handle<R>(s, kind);
+  r->mod = m;
+  r->var = v->addr;
+  r->desc.surface = kind == Kind::SurfRef;
+  // The driver's defaults: clamp addressing, point filtering, element reads.
+  r->desc.addr_mode = {interp::AddrMode::Clamp, interp::AddrMode::Clamp, interp::AddrMode::Clamp};
+  m->refs.push_back(r);
+  *out = r;
+  return CUDA_SUCCESS;
+}
+
+// Runs `f` on a live texture reference with the lock held, then republishes
+// its TexDesc (when bound) for the interpreter.
+template <class F>
+CUresult with_texref(CUtexref t, F f) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, t, Kind::TexRef) || !is_live(s, t->mod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = f(s, *t)) return r;
+  if (t->bound) s.textures[t->var] = t->desc;
+  return CUDA_SUCCESS;
+}
+
+// Binds the texels of resource `rd` to reference `t`, keeping its sampler state.
+CUresult bind(State& s, CUref_st& t, const CUDA_RESOURCE_DESC& rd, const char* api) {
+  interp::TexDesc d;
+  if (CUresult r = describe(s, rd, d, api)) return r;
+  d.surface = t.desc.surface;
+  d.addr_mode = t.desc.addr_mode;
+  d.linear = t.desc.linear;
+  d.normalized = t.desc.normalized;
+  d.read_as_integer = t.desc.read_as_integer;
+  d.border = t.desc.border;
+  d.mip_linear = t.desc.mip_linear;
+  d.mip_bias = t.desc.mip_bias;
+  d.mip_min = t.desc.mip_min;
+  d.mip_max = t.desc.mip_max;
+  t.desc = d;
+  t.bound = true;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+SHIM_API CUresult cuModuleGetTexRef(CUtexref* out, CUmodule m, const char* name) {
+  return get_ref(out, m, name, 1, Kind::TexRef);
+}
+
+SHIM_API CUresult cuModuleGetSurfRef(CUsurfref* out, CUmodule m, const char* name) {
+  return get_ref(out, m, name, 2, Kind::SurfRef);
+}
+
+SHIM_API CUresult cuTexRefSetArray(CUtexref t, CUarray a, unsigned int flags) {
+  return with_texref(t, [&](State& s, CUref_st& r) {
+    if (flags & ~unsigned(CU_TRSA_OVERRIDE_FORMAT)) return CUDA_ERROR_INVALID_VALUE;
+    CUDA_RESOURCE_DESC rd{};
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = a;
+    return bind(s, r, rd, "cuTexRefSetArray");
+  });
+}
+
+SHIM_API CUresult cuTexRefSetMipmappedArray(CUtexref t, CUmipmappedArray m, unsigned int flags) {
+  return with_texref(t, [&](State& s, CUref_st& r) {
+    if (flags & ~unsigned(CU_TRSA_OVERRIDE_FORMAT)) return CUDA_ERROR_INVALID_VALUE;
+    CUDA_RESOURCE_DESC rd{};
+    rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    rd.res.mipmap.hMipmappedArray = m;
+    return bind(s, r, rd, "cuTexRefSetMipmappedArray");
+  });
+}
+
+// Linear memory: "the texture reference's format must have been set
+// (cuTexRefSetFormat)"; the offset is 0 (every device address is aligned
+// enough for the interpreter).
+SHIM_API CUresult cuTexRefSetAddress_v2(size_t* offset, CUtexref t, CUdeviceptr dptr, size_t bytes) {
+  return with_texref(t, [&](State& s, CUref_st& r) {
+    if (!r.format) return CUDA_ERROR_INVALID_VALUE;
+    CUDA_RESOURCE_DESC rd{};
+    rd.resType = CU_RESOURCE_TYPE_LINEAR;
+    rd.res.linear = {dptr, static_cast<CUarray_format>(r.format), static_cast<unsigned>(r.channels), bytes};
+    if (CUresult e = bind(s, r, rd, "cuTexRefSetAddress")) return e;
+    if (offset) *offset = 0;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetAddress2D_v3(CUtexref t, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr, size_t pitch) {
+  return with_texref(t, [&](State& s, CUref_st& r) {
+    if (!desc) return CUDA_ERROR_INVALID_VALUE;
+    CUDA_RESOURCE_DESC rd{};
+    rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+    rd.res.pitch2D = {dptr, desc->Format, desc->NumChannels, desc->Width, desc->Height, pitch};
+    return bind(s, r, rd, "cuTexRefSetAddress2D");
+  });
+}
+
+SHIM_API CUresult cuTexRefSetFormat(CUtexref t, CUarray_format fmt, int n) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    interp::ChanKind k;
+    uint8_t b;
+    if (!format_of(fmt, k, b) || !channels_ok(static_cast<unsigned>(n))) return CUDA_ERROR_INVALID_VALUE;
+    r.format = static_cast<int>(fmt);
+    r.channels = n;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetAddressMode(CUtexref t, int dim, CUaddress_mode am) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (dim < 0 || dim > 2 || unsigned(am) > 3) return CUDA_ERROR_INVALID_VALUE;
+    r.desc.addr_mode[static_cast<size_t>(dim)] = static_cast<interp::AddrMode>(am);
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetFilterMode(CUtexref t, CUfilter_mode fm) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (unsigned(fm) > 1) return CUDA_ERROR_INVALID_VALUE;
+    r.desc.linear = fm == CU_TR_FILTER_MODE_LINEAR;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetMipmapFilterMode(CUtexref t, CUfilter_mode fm) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (unsigned(fm) > 1) return CUDA_ERROR_INVALID_VALUE;
+    r.desc.mip_linear = fm == CU_TR_FILTER_MODE_LINEAR;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetMipmapLevelBias(CUtexref t, float bias) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    r.desc.mip_bias = bias;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetMipmapLevelClamp(CUtexref t, float lo, float hi) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    r.desc.mip_min = lo;
+    r.desc.mip_max = hi;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetMaxAnisotropy(CUtexref t, unsigned int n) {
+  return with_texref(t, [&](State&, CUref_st&) {
+    if (n > 1) {
+      report("cuTexRefSetMaxAnisotropy: anisotropic filtering (" + std::to_string(n) + ") is not provided");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetBorderColor(CUtexref t, float* c) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned k = 0; k < 4; ++k) r.desc.border[k] = c[k];
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefSetFlags(CUtexref t, unsigned int flags) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (flags & CU_TRSF_SRGB) {
+      report("cuTexRefSetFlags: sRGB conversion is not provided");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    r.flags = flags;
+    r.desc.normalized = flags & CU_TRSF_NORMALIZED_COORDINATES;
+    r.desc.read_as_integer = flags & CU_TRSF_READ_AS_INTEGER;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuSurfRefSetArray(CUsurfref t, CUarray a, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, t, Kind::SurfRef) || !is_live(s, t->mod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  if (flags) return CUDA_ERROR_INVALID_VALUE;
+  if (!is_live(s, a, Kind::Array)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;  // as for surface objects
+  CUDA_RESOURCE_DESC rd{};
+  rd.resType = CU_RESOURCE_TYPE_ARRAY;
+  rd.res.array.hArray = a;
+  if (CUresult r = bind(s, *t, rd, "cuSurfRefSetArray")) return r;
+  s.textures[t->var] = t->desc;
+  return CUDA_SUCCESS;
+}
+
+// A module's references are gone with it (cuModuleUnload, context teardown).
+void shim::drop_refs(State& s, CUmodule m) {
+  for (CUref_st* r : m->refs) {
+    if (r->bound) s.textures.erase(r->var);
+    s.live.erase(r);
+  }
+  m->refs.clear();
+}

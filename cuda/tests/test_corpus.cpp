@@ -67,11 +67,19 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
   REQUIRE(cuInit(0) == CUDA_SUCCESS);
   ip::RunOptions opt;
   opt.check_races = false;
-  int compared = 0, clustered = 0, refused = 0;
+  int compared = 0, clustered = 0, refused = 0, with_refs = 0;
   for (const auto& path : specs()) {
     INFO(path.string());
     ip::RunReport ref = ip::run_spec_file(path.string(), opt);
     const ip::LaunchSpec& sp = ref.spec;
+    if (!sp.refs.empty()) {
+      // "references" bind .texref/.surfref/.samplerref variables by name; the
+      // driver has no call that binds a .samplerref (independent mode is
+      // OpenCL's), so these specs are the interpreter's alone; test_errors
+      // binds references through cuModuleGetTexRef / cuTexRefSet*.
+      ++with_refs;
+      continue;
+    }
     CUcontext ctx;
     REQUIRE(cuCtxCreate(&ctx, nullptr, 0, 0) == CUDA_SUCCESS);
     CUmodule mod;
@@ -272,8 +280,9 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
     }
     REQUIRE(cuCtxDestroy(ctx) == CUDA_SUCCESS);
   }
-  std::printf("%d launch specs compared through the shim (%d with a cluster shape); %d refused (.target not for sm_90)\n",
-              compared, clustered, refused);
+  std::printf("%d launch specs compared through the shim (%d with a cluster shape); %d refused (.target not for sm_90); "
+              "%d with references skipped\n",
+              compared, clustered, refused, with_refs);
   CHECK(refused >= 1);
   CHECK(compared >= 60);
 }

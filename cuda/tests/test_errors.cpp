@@ -13,6 +13,11 @@
 #include <string>
 #include <vector>
 
+// 1D array copies (exported by the shim; the clean-room header does not
+// declare them, their per-thread variants not being provided).
+extern "C" CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void* src, size_t n);
+extern "C" CUresult cuMemcpyAtoH_v2(void* dst, CUarray src, size_t off, size_t n);
+
 namespace {
 
 // Invalid enum arguments below stay inside each enum's value range (the
@@ -190,6 +195,87 @@ TEST_CASE("invalid PTX is CUDA_ERROR_INVALID_PTX with the parser's message", "[p
   StderrCapture cap3;
   CHECK(cuModuleLoadData(&m, elf) == CUDA_ERROR_NO_BINARY_FOR_GPU);  // SASS: no PTX to run
   cap3.text();
+}
+
+// .texref/.surfref variables through the deprecated driver API (CUDA 13's
+// cuda.h still declares it): cuModuleGetTexRef + cuTexRefSetArray or
+// cuTexRefSetFormat/cuTexRefSetAddress, cuModuleGetSurfRef +
+// cuSurfRefSetArray; the kernel names the variables directly (unified mode).
+TEST_CASE("texture and surface references bind module variables", "[ptx]") {
+  Ctx ctx;
+  std::string text = std::string(kHeader) +
+                     ".global .texref t;\n.global .texref t2;\n.global .surfref s;\n.global .u32 plain;\n" +
+                     kernel("mov.u32 %r1, %tid.x;\n"
+                            "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n"
+                            "tex.1d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [t2, {%r1}];\n"
+                            "add.rn.f32 %f9, %f1, %f5;\n"
+                            "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                            "st.global.f32 [%rd3], %f9;\n"
+                            "shl.b32 %r2, %r1, 2;\n"
+                            "suld.b.1d.b32.trap {%r3}, [s, {%r2}];\n"
+                            "add.s32 %r3, %r3, 100;\n"
+                            "sust.b.1d.b32.trap [s, {%r2}], {%r3};\n"
+                            "setp.eq.u32 %p1, %r1, 0;\n"
+                            "txq.width.b32 %r4, [t];\n"
+                            "@%p1 st.global.u32 [%rd1+16], %r4;\n");
+  text.insert(text.find("{\n.reg .b32") + 2, ".reg .f32 %f<12>;\n");
+  CUmodule m = nullptr;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  CUtexref t = nullptr, t2 = nullptr, bad = nullptr;
+  CUsurfref sr = nullptr, sbad = nullptr;
+  REQUIRE(cuModuleGetTexRef(&t, m, "t") == CUDA_SUCCESS);
+  REQUIRE(cuModuleGetTexRef(&t2, m, "t2") == CUDA_SUCCESS);
+  REQUIRE(cuModuleGetSurfRef(&sr, m, "s") == CUDA_SUCCESS);
+  CHECK(cuModuleGetTexRef(&bad, m, "plain") == CUDA_ERROR_NOT_FOUND);  // not a .texref
+  CHECK(cuModuleGetTexRef(&bad, m, "s") == CUDA_ERROR_NOT_FOUND);
+  CHECK(cuModuleGetSurfRef(&sbad, m, "t") == CUDA_ERROR_NOT_FOUND);
+  CHECK(cuModuleGetTexRef(&bad, m, "nosuch") == CUDA_ERROR_NOT_FOUND);
+  // t: a 4-texel float array; t2: linear memory (format first).
+  CUDA_ARRAY_DESCRIPTOR ad = {4, 0, CU_AD_FORMAT_FLOAT, 1};
+  CUarray arr;
+  REQUIRE(cuArrayCreate(&arr, &ad) == CUDA_SUCCESS);
+  const float tv[4] = {1.5f, -2.0f, 8.25f, 100.0f};
+  REQUIRE(cuMemcpyHtoA_v2(arr, 0, tv, sizeof tv) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetArray(t, arr, CU_TRSA_OVERRIDE_FORMAT) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetFilterMode(t, CU_TR_FILTER_MODE_POINT) == CUDA_SUCCESS);
+  CUdeviceptr lin;
+  const float lv[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+  REQUIRE(cuMemAlloc(&lin, sizeof lv) == CUDA_SUCCESS);
+  REQUIRE(cuMemcpyHtoD(lin, lv, sizeof lv) == CUDA_SUCCESS);
+  size_t off = 99;
+  CHECK(cuTexRefSetAddress(&off, t2, lin, sizeof lv) == CUDA_ERROR_INVALID_VALUE);  // no format yet
+  REQUIRE(cuTexRefSetFormat(t2, CU_AD_FORMAT_FLOAT, 1) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetAddress(&off, t2, lin, sizeof lv) == CUDA_SUCCESS);
+  CHECK(off == 0);
+  // s: a 4-element int array created for surface loads and stores.
+  CUDA_ARRAY3D_DESCRIPTOR sd = {};
+  sd.Width = 4;
+  sd.Format = CU_AD_FORMAT_SIGNED_INT32;
+  sd.NumChannels = 1;
+  CUarray sarr;
+  REQUIRE(cuArray3DCreate(&sarr, &sd) == CUDA_SUCCESS);
+  CHECK(cuSurfRefSetArray(sr, sarr, 0) == CUDA_ERROR_INVALID_VALUE);  // without CUDA_ARRAY3D_SURFACE_LDST
+  sd.Flags = CUDA_ARRAY3D_SURFACE_LDST;
+  REQUIRE(cuArray3DCreate(&sarr, &sd) == CUDA_SUCCESS);
+  const int sv[4] = {7, -3, 0, 42};
+  REQUIRE(cuMemcpyHtoA_v2(sarr, 0, sv, sizeof sv) == CUDA_SUCCESS);
+  REQUIRE(cuSurfRefSetArray(sr, sarr, 0) == CUDA_SUCCESS);
+  CUdeviceptr out;
+  REQUIRE(cuMemAlloc(&out, 20) == CUDA_SUCCESS);
+  REQUIRE(launch(m, out, 4) == CUDA_SUCCESS);
+  REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+  float got[5];
+  REQUIRE(cuMemcpyDtoH(got, out, sizeof got) == CUDA_SUCCESS);
+  for (int i = 0; i < 4; ++i) CHECK(got[i] == tv[i] + lv[i]);
+  uint32_t width;
+  std::memcpy(&width, &got[4], 4);
+  CHECK(width == 4);
+  int back[4];
+  REQUIRE(cuMemcpyAtoH_v2(back, sarr, 0, sizeof back) == CUDA_SUCCESS);
+  for (int i = 0; i < 4; ++i) CHECK(back[i] == sv[i] + 100);
+  // A reference whose module is gone is an invalid handle.
+  REQUIRE(cuModuleUnload(m) == CUDA_SUCCESS);
+  CHECK(cuTexRefSetFilterMode(t, CU_TR_FILTER_MODE_LINEAR) == CUDA_ERROR_INVALID_HANDLE);
 }
 
 // The emulated device of this binary is sm_100 (PTXCHECK_SHIM_SM above).

@@ -609,6 +609,62 @@ class SpecReader {
     }
   }
 
+  // "references": {VAR: {"texture": NAME} | {"surface": NAME} |
+  // {"sampler": {"address", "filter", "force_unnormalized"}}}: module-scope
+  // .texref/.surfref/.samplerref variables (PTX ISA 5.3) bound by name; the
+  // run checks that the PTX declares them.
+  void references(LaunchSpec& s, const JNode& root) {
+    const JNode* rs = root.find("references");
+    if (!rs) return;
+    if (!rs->is_object()) fail(rs->pos, "\"references\" must be an object mapping variable names to bindings");
+    for (size_t i = 0; i < rs->members.size(); ++i) {
+      const std::string& var = rs->members[i].first;
+      const JNode& rn = rs->members[i].second;
+      const std::string label = "reference \"" + var + "\"";
+      if (!rn.is_object() || rn.members.size() != 1)
+        fail(rn.pos, label + " must be {\"texture\": NAME}, {\"surface\": NAME} or {\"sampler\": {...}}");
+      RefSpec r;
+      r.var = var;
+      r.pos = rs->key_pos[i];
+      const std::string& kind = rn.members[0].first;
+      const JNode& v = rn.members[0].second;
+      if (kind == "texture" || kind == "surface") {
+        r.surface = kind == "surface";
+        if (!v.is_string() || !s.texobj(v.text, r.surface))
+          fail(v.pos, "\"" + kind + "\" must name an entry of \"" + (r.surface ? "surfaces" : "textures") + "\"");
+        r.object = v.text;
+      } else if (kind == "sampler") {
+        r.sampler = true;
+        r.smp.sampler = true;
+        if (!v.is_object()) fail(v.pos, label + ": \"sampler\" must be an object");
+        only_keys(v, {"address", "filter", "force_unnormalized"}, label);
+        r.smp.addr_mode = {AddrMode::Clamp, AddrMode::Clamp, AddrMode::Clamp};
+        if (const JNode* am = v.find("address")) {
+          std::vector<const JNode*> modes;
+          if (am->is_string()) {
+            modes.assign(3, am);
+          } else if (am->is_array() && !am->items.empty() && am->items.size() <= 3) {
+            for (const auto& it : am->items) modes.push_back(&it);
+          } else {
+            fail(am->pos, "\"address\" must be a mode or an array of 1 to 3 modes (wrap, clamp, mirror, border)");
+          }
+          for (size_t k = 0; k < modes.size(); ++k)
+            if (!modes[k]->is_string() || !tex_addr_mode_by_name(modes[k]->text, r.smp.addr_mode[k]))
+              fail(modes[k]->pos, "unknown address mode (wrap, clamp, mirror, border)");
+        }
+        if (const JNode* f = v.find("filter")) {
+          if (!f->is_string() || (f->text != "point" && f->text != "linear"))
+            fail(f->pos, "\"filter\" must be \"point\" or \"linear\"");
+          r.smp.linear = f->text == "linear";
+        }
+        r.smp.force_unnormalized = boolean(v, "force_unnormalized", false);
+      } else {
+        fail(rn.key_pos[0], label + ": unknown binding \"" + kind + "\" (texture, surface, sampler)");
+      }
+      s.refs.push_back(std::move(r));
+    }
+  }
+
   // The sampling state of a texture object (CUDA_TEXTURE_DESC). Rules of the
   // CUDA C++ Programming Guide, "Texture Object API": wrap and mirror
   // addressing "are only supported for normalized texture coordinates";
@@ -692,7 +748,7 @@ class SpecReader {
     JNode root = parse_json(file_, text);
     if (!root.is_object()) fail(root.pos, "a launch spec must be a JSON object");
     static const char* const kKnown[] = {"ptx", "kernel", "grid", "block", "cluster", "dynamic_shared_bytes",
-                                         "buffers", "tensormaps", "arrays", "textures", "surfaces", "args", "outputs", "description", "comment", "tags",
+                                         "buffers", "tensormaps", "arrays", "textures", "surfaces", "references", "args", "outputs", "description", "comment", "tags",
                                          "source", "notes"};
     for (size_t i = 0; i < root.members.size(); ++i) {
       const std::string& k = root.members[i].first;
@@ -729,6 +785,7 @@ class SpecReader {
     arrays(s, root);
     texobjs(s, root, false);
     texobjs(s, root, true);
+    references(s, root);
     args(s, root);
     if (const JNode* o = root.find("outputs")) {
       if (!o->is_array()) fail(o->pos, "\"outputs\" must be an array of buffer names");

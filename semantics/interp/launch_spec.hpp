@@ -51,6 +51,17 @@ struct TexObjSpec {
   SourcePos pos;
 };
 
+// "references": a module-scope .texref, .surfref or .samplerref variable
+// (PTX ISA 5.3) bound by name to a texture or surface object of the spec, or
+// given sampler state (`smp`: addr_mode, linear, force_unnormalized).
+struct RefSpec {
+  std::string var;
+  std::string object;  // the texture or surface bound (not for samplers)
+  bool surface = false, sampler = false;
+  TexDesc smp;
+  SourcePos pos;
+};
+
 struct ArgSpec {
   bool is_buffer = false;
   std::string buffer;          // when is_buffer
@@ -91,6 +102,7 @@ struct LaunchSpec {
   std::vector<TensorMapSpec> tensormaps;
   std::vector<ArraySpec> arrays;
   std::vector<TexObjSpec> textures;  // textures and surfaces (desc.surface)
+  std::vector<RefSpec> refs;         // "references" bindings
   std::vector<ArgSpec> args;
   SourcePos args_pos;
   std::vector<std::string> outputs;

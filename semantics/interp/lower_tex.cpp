@@ -3,9 +3,10 @@
 // to one IrOp::Tex whose Inst::target indexes Program::tex (texture.hpp).
 // Unified texturing mode with the object in a .u64 register (how CUDA's
 // texture and surface objects compile); mipmap modes (.base, .level, .grad,
-// txq.level) and texel offsets. .texref/.surfref variables, explicit
-// samplers, cube and multi-sample geometries, depth compare, sust.p and
-// sured are refused at run time with a message naming what is missing.
+// txq.level), texel offsets, .texref/.surfref/.samplerref variables and
+// explicit samplers (independent mode), istypep. Cube and multi-sample
+// geometries, depth compare, sust.p and sured are refused at run time with
+// a message naming what is missing.
 #include <memory>
 
 #include "semantics/interp/lower_insn.hpp"
@@ -22,7 +23,21 @@ void InsnLowering::tex_op() {
     case Opcode::txq: s.kind = TexSite::Txq; break;
     case Opcode::suld: s.kind = TexSite::Suld; break;
     case Opcode::sust: s.kind = TexSite::Sust; break;
+    case Opcode::istypep: s.kind = TexSite::Istypep; break;
     default: s.kind = TexSite::Suq; break;
+  }
+  if (s.kind == TexSite::Istypep) {
+    // istypep.type p, a (PTX ISA 9.7.10.6): whether a names a .texref,
+    // .samplerref or .surfref (texture and surface objects count as
+    // texture and surface references: unified mode's indirect access).
+    if (types.size() != 1 || in.operands.size() != 2) ctx.fail(in.pos, "istypep: expected istypep.type p, a");
+    s.istype = types[0] == Mod::texref ? 0 : types[0] == Mod::samplerref ? 1 : 2;
+    s.vals.push_back(value(opd(0), 1, false));
+    s.handle = value(opd(1), 64, false);
+    i.op = IrOp::Tex;
+    i.target = static_cast<uint32_t>(ctx.prog.tex.size());
+    ctx.prog.tex.push_back(std::move(site));
+    return emit();
   }
   const std::string name = s.kind == TexSite::Tex ? "tex" : s.kind == TexSite::Tld4 ? "tld4" : s.kind == TexSite::Txq ? "txq"
                          : s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sust ? "sust" : "suq";
@@ -35,23 +50,25 @@ void InsnLowering::tex_op() {
   s.geom = has(Mod::g3d) ? TexSite::G3d : has(Mod::g2d) ? TexSite::G2d : has(Mod::a1d) ? TexSite::A1d
          : has(Mod::a2d) ? TexSite::A2d : TexSite::G1d;
   // [a, {c}] or [a, b, {c}] (b: an explicit sampler, independent mode); [a] for txq/suq.
+  // a and b are .u64 registers or the names of .texref/.surfref/.samplerref
+  // variables (PTX ISA 5.3), whose addresses name their bindings.
   auto object = [&](const ast::Operand& o, bool with_coords) -> bool {
     auto* ad = std::get_if<ast::Address>(&o.v);
-    if (!ad) ctx.fail(o.pos, name + ": expected [object" + (with_coords ? ", {coordinates}]" : "]"));
-    if (!ad->reg) {
-      unsupported(name + ": texture/surface references (.texref/.surfref variables) are not provided; use objects");
-      return false;
-    }
-    s.handle = reg(*ad->reg, o.pos);
+    if (!ad || (!ad->reg && !ad->sym))
+      ctx.fail(o.pos, name + ": expected [object" + (with_coords ? ", {coordinates}]" : "]"));
+    s.handle = ad->reg ? reg(*ad->reg, o.pos) : symbol(*ad->sym, o.pos, 0);
     if (!with_coords) return true;
-    if (ad->extra.size() != 1) {
-      unsupported(name + ": explicit samplers (independent texturing mode) are not provided");
-      return false;
+    if (ad->extra.size() != 1 && ad->extra.size() != 2)
+      ctx.fail(o.pos, name + ": expected [object, {coordinates}] or [texture, sampler, {coordinates}]");
+    if (ad->extra.size() == 2) {
+      if (s.kind == TexSite::Suld || s.kind == TexSite::Sust) ctx.fail(o.pos, name + ": surfaces take no sampler");
+      s.sampler = value(ad->extra[0], 64, false);
     }
-    if (auto* v = std::get_if<ast::VectorOp>(&ad->extra[0].v)) {
+    const ast::Operand& cv = ad->extra.back();
+    if (auto* v = std::get_if<ast::VectorOp>(&cv.v)) {
       for (const auto& e : v->elems) s.coords.push_back(value(e, 32, s.float_coords));
     } else {
-      s.coords.push_back(value(ad->extra[0], 32, s.float_coords));
+      s.coords.push_back(value(cv, 32, s.float_coords));
     }
     // 9.7.10.3: .3d and .a2d coordinates are a 4-vector whose last element is ignored.
     const unsigned need = s.geom == TexSite::G1d ? 1 : s.geom == TexSite::G3d || s.geom == TexSite::A2d ? 3 : 2;

@@ -110,7 +110,18 @@ void Machine::setup_memory() {
     d.addr += buffer_addr[static_cast<size_t>(spec.buffer_index(t.buffer))];
     spec_textures_[t.handle] = d;
   }
-  if (!spec.textures.empty()) textures_ = &spec_textures_;
+  // "references": a .texref/.surfref/.samplerref variable's address names
+  // its binding (texture.hpp: TexSite::handle).
+  for (const auto& r : spec.refs) {
+    const Program::GlobalVar* g = nullptr;
+    for (const auto& v : prog.globals)
+      if (v.name == r.var) g = &v;
+    if (!g)
+      throw InputError(spec.file, r.pos,
+                       "the PTX declares no module-scope .texref, .surfref or .samplerref variable '" + r.var + "'");
+    spec_textures_[g->addr] = r.sampler ? r.smp : spec_textures_.at(spec.texobj(r.object, r.surface)->handle);
+  }
+  if (!spec_textures_.empty()) textures_ = &spec_textures_;
   auto ref = [&](const ArgSpec& a) -> uint64_t {
     if (a.is_buffer) return buffer_addr[static_cast<size_t>(spec.buffer_index(a.buffer))];
     return a.texture.empty() ? spec.texobj(a.surface, true)->handle : spec.texobj(a.texture, false)->handle;

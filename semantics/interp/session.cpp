@@ -89,6 +89,11 @@ SessionModule& Session::load_module(std::string_view text, const std::string& fi
         throw LimitError(file + ": module .global variables exceed 4 GiB");
       m->vars.push_back({g.name, g.addr, g.bytes.size(), false});
     }
+    for (const auto& it : am.items)
+      if (auto* d = std::get_if<ast::VarDecl>(&it.v); d && d->space == ast::Mod::global)
+        for (auto& v : m->vars)
+          if (v.name == d->name)
+            v.opaque = d->type == ast::Mod::texref ? 1 : d->type == ast::Mod::surfref ? 2 : d->type == ast::Mod::samplerref ? 3 : 0;
     m->const_bank = p.const_bytes;
     // Module-scope .const variables, by the lowering's placement rule
     // (declare_module_var: source order, each at its alignment).

@@ -51,6 +51,7 @@ struct SessionModule {
     std::string name;
     uint64_t addr = 0, size = 0;
     bool is_const = false;  // addr is in the const alias
+    uint8_t opaque = 0;  // 1 .texref, 2 .surfref, 3 .samplerref (PTX ISA 5.3); 0 other types
   };
   std::vector<Var> vars;            // module-scope .global and .const variables
   std::vector<uint8_t> const_bank;  // the module's const bank (host-writable)

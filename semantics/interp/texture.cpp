@@ -358,6 +358,14 @@ bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode) {
   return false;
 }
 
+TexDesc tex_with_sampler(const TexDesc& d, const TexDesc& smp) {
+  TexDesc out = d;
+  out.addr_mode = smp.addr_mode;
+  out.linear = smp.linear;
+  if (smp.force_unnormalized) out.normalized = false;
+  return out;
+}
+
 uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level) {
   if (level >= 0) {  // txq.level: the extents of one level
     if (static_cast<uint64_t>(level) >= d.num_levels()) return 0;
@@ -387,7 +395,8 @@ uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level) {
     case TexQuery::Height: return static_cast<uint32_t>(d.height);
     case TexQuery::Depth: return static_cast<uint32_t>(d.layered ? 1 : d.depth);
     case TexQuery::NormalizedCoords: return d.normalized;
-    case TexQuery::ForceUnnormalized: return !d.normalized;
+    case TexQuery::ForceUnnormalized: return d.force_unnormalized;  // "Defined only for .samplerref variables"
+
     case TexQuery::FilterMode: return d.linear;
     case TexQuery::AddrMode0: return addr_enum(d.addr_mode[0]);
     case TexQuery::AddrMode1: return addr_enum(d.addr_mode[1]);

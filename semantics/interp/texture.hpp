@@ -46,6 +46,10 @@ struct TexLevel {
 
 struct TexDesc {
   bool surface = false;        // a surface object (suld/sust/suq)
+  // A .samplerref binding (independent texturing mode, PTX ISA 5.3.2): only
+  // addr_mode, linear and force_unnormalized mean anything.
+  bool sampler = false;
+  bool force_unnormalized = false;  // .samplerref force_unnormalized_coords
   bool layered = false;        // a layered array: `depth` counts layers (tex.a1d/.a2d)
   uint8_t dims = 1;            // 1, 2 or 3 (of the texels; layers excluded)
   uint64_t addr = 0;           // global address of texel (0,0,0)
@@ -82,9 +86,11 @@ unsigned tex_max_levels(const TexDesc& base);
 
 // One lowered texture or surface instruction (IrOp::Tex, Program::tex).
 struct TexSite {
-  enum Kind : uint8_t { Tex, Tld4, Txq, Suld, Sust, Suq } kind = Tex;
+  enum Kind : uint8_t { Tex, Tld4, Txq, Suld, Sust, Suq, Istypep } kind = Tex;
   enum Geom : uint8_t { G1d, G2d, G3d, A1d, A2d } geom = G1d;
-  Opnd handle;               // the object (a .u64 register)
+  Opnd handle;               // the object (a .u64 register, or a .texref/.surfref/.samplerref variable's address)
+  Opnd sampler;              // [a, b, c]: the explicit sampler b (independent mode); None without
+  uint8_t istype = 0;        // istypep: 0 .texref, 1 .samplerref, 2 .surfref
   std::vector<Opnd> coords;  // as written (a*d: the layer first)
   std::vector<Opnd> vals;    // destinations (tex, tld4, suld, txq, suq) or sources (sust)
   Opnd pred;                 // tex/tld4 d|p: the residency predicate (None without)
@@ -126,6 +132,10 @@ float tex_lod(const TexDesc& d, const TexSite& s, const TexArgs& a);
 // so (a geometry it lacks, a read fault).
 bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
                 std::string& why, const TexArgs& args = {});
+// The object a lookup samples: `d` with the sampler state of `smp` (an
+// explicit .samplerref: its address modes and filter; force_unnormalized
+// overrides d's normalized coordinates, PTX ISA 5.3.2).
+TexDesc tex_with_sampler(const TexDesc& d, const TexDesc& smp);
 // The value of a txq/suq query; `level` >= 0: txq.level's (.width .height
 // .depth of that level, 0 for a level the object lacks).
 uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level = -1);

@@ -24,8 +24,15 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
     const TexDesc* d = nullptr;
     if (textures_)
       if (auto it = textures_->find(h); it != textures_->end()) d = &it->second;
+    if (s.kind == TexSite::Istypep) {
+      const bool r = d && (s.istype == 0 ? !d->surface && !d->sampler : s.istype == 1 ? d->sampler : d->surface);
+      put(t, s.vals[0], r, 1);
+      continue;
+    }
     const bool surf_op = s.kind == TexSite::Suld || s.kind == TexSite::Sust || s.kind == TexSite::Suq;
-    if (!d || d->surface != surf_op) {
+    // txq's sampler queries may name a .samplerref (9.7.10.5).
+    const bool sampler_ok = s.kind == TexSite::Txq && d && d->sampler;
+    if (!d || (!sampler_ok && (d->surface != surf_op || d->sampler))) {
       char buf[120];
       std::snprintf(buf, sizeof buf, "%s object 0x%llx is not a live %s object", surf_op ? "surface" : "texture",
                     static_cast<unsigned long long>(h), surf_op ? "surface" : "texture");
@@ -43,6 +50,20 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
     uint32_t co[4] = {};
     for (size_t k = 0; k < s.coords.size() && k < 4; ++k) co[k] = static_cast<uint32_t>(get(s.coords[k], t, l, w));
     if (s.kind == TexSite::Tex || s.kind == TexSite::Tld4) {
+      TexDesc with_smp;
+      if (s.sampler.kind != Opnd::None) {  // [a, b, c]: b's sampler state (independent mode)
+        const uint64_t sh = get(s.sampler, t, l, w);
+        auto it = textures_->find(sh);
+        if (it == textures_->end() || !it->second.sampler) {
+          char buf[120];
+          std::snprintf(buf, sizeof buf, "sampler 0x%llx is not a bound .samplerref", static_cast<unsigned long long>(sh));
+          diag(DiagKind::Texture, true, c, t, in, buf);
+          stop_ = true;
+          return;
+        }
+        with_smp = tex_with_sampler(*d, it->second);
+        d = &with_smp;
+      }
       TexReader rd = [&](uint64_t a, unsigned n, uint8_t* out) {
         Where wh;
         if (!access(w, t, in, Space::Global, a, n, false, false, wh)) return false;
