@@ -8,9 +8,11 @@
 //
 // Mipmapped arrays (cuMipmappedArrayCreate) are one allocation holding
 // their levels one after another; cuMipmappedArrayGetLevel's arrays view
-// it. Refused with CUDA_ERROR_NOT_SUPPORTED and a message: resource views,
-// cubemaps, sRGB, anisotropic filtering of mipmaps, and array formats other
-// than the 8/16/32-bit integer, half and float ones.
+// it. Cubemaps (CUDA_ARRAY3D_CUBEMAP) are layered arrays of 6 faces per
+// cubemap. Refused with CUDA_ERROR_NOT_SUPPORTED and a message: resource
+// views, seamless cubemap filtering, sRGB, anisotropic filtering of
+// mipmaps, and array formats other than the 8/16/32-bit integer, half and
+// float ones.
 #include <algorithm>
 #include <cstring>
 
@@ -48,10 +50,15 @@ CUresult create_array(CUarray* out, const CUDA_ARRAY3D_DESCRIPTOR& d) {
     return CUDA_ERROR_NOT_SUPPORTED;
   }
   if (!channels_ok(d.NumChannels) || d.Width == 0) return CUDA_ERROR_INVALID_VALUE;
-  if (d.Flags & ~unsigned(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST)) {
-    report("cuArray3DCreate: array flags " + std::to_string(d.Flags) + " are not provided (cubemaps, gathers, sparse)");
+  if (d.Flags & ~unsigned(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP)) {
+    report("cuArray3DCreate: array flags " + std::to_string(d.Flags) + " are not provided (gathers, sparse)");
     return CUDA_ERROR_NOT_SUPPORTED;
   }
+  // Cubemaps: "Width must be equal to Height, and Depth must be six" (a
+  // multiple of six with CUDA_ARRAY3D_LAYERED).
+  if ((d.Flags & CUDA_ARRAY3D_CUBEMAP) &&
+      (d.Width != d.Height || (d.Flags & CUDA_ARRAY3D_LAYERED ? d.Depth % 6 != 0 || !d.Depth : d.Depth != 6)))
+    return CUDA_ERROR_INVALID_VALUE;
   const uint64_t elem = uint64_t{bytes} * d.NumChannels;
   const uint64_t h = d.Height ? d.Height : 1, dep = d.Depth ? d.Depth : 1;
   const uint64_t pitch = d.Width * elem, slice = pitch * h;
@@ -92,7 +99,9 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
       t.depth = d.Depth ? d.Depth : 1;
       t.pitch = a->pitch;
       t.slice = a->slice;
-      t.layered = d.Flags & CUDA_ARRAY3D_LAYERED;
+      t.layered = d.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+      t.cubemap = d.Flags & CUDA_ARRAY3D_CUBEMAP;
+      t.cube_layered = t.cubemap && (d.Flags & CUDA_ARRAY3D_LAYERED);
       t.dims = static_cast<uint8_t>(t.layered ? (d.Height ? 2 : 1) : d.Depth ? 3 : d.Height ? 2 : 1);
       break;
     }
@@ -123,7 +132,9 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
       t.depth = d.Depth ? d.Depth : 1;
       t.pitch = m->levels[0].pitch;
       t.slice = m->levels[0].slice;
-      t.layered = d.Flags & CUDA_ARRAY3D_LAYERED;
+      t.layered = d.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+      t.cubemap = d.Flags & CUDA_ARRAY3D_CUBEMAP;
+      t.cube_layered = t.cubemap && (d.Flags & CUDA_ARRAY3D_LAYERED);
       t.dims = static_cast<uint8_t>(t.layered ? (d.Height ? 2 : 1) : d.Depth ? 3 : d.Height ? 2 : 1);
       t.levels = m->levels;
       break;
@@ -173,6 +184,11 @@ CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, con
   } else {
     if (tex->flags & CU_TRSF_SRGB) {
       report(std::string(api) + ": sRGB conversion is not provided");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (tex->flags & CU_TRSF_SEAMLESS_CUBEMAP) {
+      if (!t.cubemap) return CUDA_ERROR_INVALID_VALUE;  // "can only be specified if the ... array ... was created with CUDA_ARRAY3D_CUBEMAP"
+      report(std::string(api) + ": seamless cubemap filtering is not provided");
       return CUDA_ERROR_NOT_SUPPORTED;
     }
     for (unsigned k = 0; k < 3; ++k) {
@@ -292,13 +308,15 @@ SHIM_API CUresult cuMipmappedArrayCreate(CUmipmappedArray* out, const CUDA_ARRAY
   }
   if (!channels_ok(p->NumChannels) || p->Width == 0) return CUDA_ERROR_INVALID_VALUE;
   if ((p->Flags & CUDA_ARRAY3D_LAYERED) && !p->Depth) return CUDA_ERROR_INVALID_VALUE;
-  if (p->Flags & ~unsigned(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST)) {
-    report("cuMipmappedArrayCreate: array flags " + std::to_string(p->Flags) +
-           " are not provided (cubemaps, gathers, sparse)");
+  if (p->Flags & ~unsigned(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP)) {
+    report("cuMipmappedArrayCreate: array flags " + std::to_string(p->Flags) + " are not provided (gathers, sparse)");
     return CUDA_ERROR_NOT_SUPPORTED;
   }
+  if ((p->Flags & CUDA_ARRAY3D_CUBEMAP) &&
+      (p->Width != p->Height || (p->Flags & CUDA_ARRAY3D_LAYERED ? p->Depth % 6 != 0 || !p->Depth : p->Depth != 6)))
+    return CUDA_ERROR_INVALID_VALUE;
   base.channels = static_cast<uint8_t>(p->NumChannels);
-  base.layered = p->Flags & CUDA_ARRAY3D_LAYERED;
+  base.layered = p->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
   base.width = p->Width;
   base.height = p->Height ? p->Height : 1;
   base.depth = p->Depth ? p->Depth : 1;

@@ -137,7 +137,8 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
       ad.Depth = d.dims == 3 || d.layered ? d.depth : 0;
       ad.Format = static_cast<CUarray_format>(ip::tex_format_cu(d.kind, d.chan_bytes));
       ad.NumChannels = d.channels;
-      ad.Flags = CUDA_ARRAY3D_SURFACE_LDST | (d.layered ? CUDA_ARRAY3D_LAYERED : 0u);
+      ad.Flags = CUDA_ARRAY3D_SURFACE_LDST | (d.cubemap ? CUDA_ARRAY3D_CUBEMAP : 0u) |
+                 (d.layered && (!d.cubemap || d.cube_layered) ? CUDA_ARRAY3D_LAYERED : 0u);
       CUarray arr = nullptr;
       CUmipmappedArray mm = nullptr;
       std::vector<CUarray> lv;

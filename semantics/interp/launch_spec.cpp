@@ -479,7 +479,7 @@ class SpecReader {
       const std::string& name = as->members[i].first;
       const JNode& an = as->members[i].second;
       if (!an.is_object()) fail(an.pos, "array \"" + name + "\" must be an object");
-      only_keys(an, {"buffer", "format", "channels", "extent", "layers", "levels"}, "array \"" + name + "\"");
+      only_keys(an, {"buffer", "format", "channels", "extent", "layers", "levels", "cubemap"}, "array \"" + name + "\"");
       ArraySpec a;
       a.name = name;
       a.pos = as->key_pos[i];
@@ -492,8 +492,21 @@ class SpecReader {
       if (const JNode* l = an.find("layers")) {
         if (a.desc.dims == 3) fail(l->pos, "a layered array has a 1D or 2D extent");
         a.desc.layered = true;
-        a.desc.depth = uint_of(*l, "layers", 2048);
+        a.desc.depth = uint_of(*l, "layers", 2048 * 6);
         if (!a.desc.depth) fail(l->pos, "\"layers\" must be positive");
+      }
+      if (boolean(an, "cubemap", false)) {
+        // CUDA_ARRAY3D_CUBEMAP: six square faces; with "layers", a cubemap
+        // array (tex.acube) of layers / 6 cubemaps.
+        const SourcePos cp = an.key_position("cubemap");
+        if (a.desc.dims != 2 || a.desc.width != a.desc.height) fail(cp, "a cubemap has a square 2D extent [w, w]");
+        a.desc.cubemap = true;
+        a.desc.cube_layered = a.desc.layered;
+        if (a.desc.layered && a.desc.depth % 6) fail(cp, "a cubemap array has a multiple of 6 \"layers\" (faces)");
+        if (!a.desc.layered) a.desc.depth = 6;
+        a.desc.layered = true;
+      } else if (a.desc.layered && a.desc.depth > 2048) {
+        fail(an.key_position("layers"), "layers is too large (at most 2048)");
       }
       a.desc.pitch = a.desc.width * a.desc.elem_bytes();
       a.desc.slice = a.desc.pitch * a.desc.height;

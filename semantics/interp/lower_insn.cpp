@@ -474,7 +474,8 @@ void InsnLowering::run() {
     case Opcode::suld:
     case Opcode::sust:
     case Opcode::suq:
-    case Opcode::istypep: return tex_op();
+    case Opcode::istypep:
+    case Opcode::sured: return tex_op();
     case Opcode::tensormap_cp_fenceproxy: {
       // tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128
       // (PTX ISA 9.7.9.28): a 128-byte copy, then a proxy fence (no effect here).

@@ -4,9 +4,9 @@
 // Unified texturing mode with the object in a .u64 register (how CUDA's
 // texture and surface objects compile); mipmap modes (.base, .level, .grad,
 // txq.level), texel offsets, .texref/.surfref/.samplerref variables and
-// explicit samplers (independent mode), istypep. Cube and multi-sample
-// geometries, depth compare, sust.p and sured are refused at run time with
-// a message naming what is missing.
+// explicit samplers (independent mode), istypep, sust.p, sured. Cube and
+// multi-sample geometries and depth compare are refused at run time with a
+// message naming what is missing.
 #include <memory>
 
 #include "semantics/interp/lower_insn.hpp"
@@ -24,6 +24,7 @@ void InsnLowering::tex_op() {
     case Opcode::suld: s.kind = TexSite::Suld; break;
     case Opcode::sust: s.kind = TexSite::Sust; break;
     case Opcode::istypep: s.kind = TexSite::Istypep; break;
+    case Opcode::sured: s.kind = TexSite::Sured; break;
     default: s.kind = TexSite::Suq; break;
   }
   if (s.kind == TexSite::Istypep) {
@@ -40,15 +41,21 @@ void InsnLowering::tex_op() {
     return emit();
   }
   const std::string name = s.kind == TexSite::Tex ? "tex" : s.kind == TexSite::Tld4 ? "tld4" : s.kind == TexSite::Txq ? "txq"
-                         : s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sust ? "sust" : "suq";
-  if (has(Mod::cube) || has(Mod::acube) || has(Mod::g2dms) || has(Mod::a2dms))
-    return unsupported(name + ": cube and multi-sample geometries are not provided");
+                         : s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sust ? "sust"
+                         : s.kind == TexSite::Sured ? "sured" : "suq";
+  if (has(Mod::g2dms) || has(Mod::a2dms))
+    return unsupported(name + ": multi-sample geometries are not provided (CUDA creates no multi-sample arrays)");
   // 9.7.10.3 "Mipmaps": .base (level 0, the default), .level (an explicit
   // LOD operand), .grad (LOD from the partials); 9.7.10.5 txq.level.
   s.mip = has(Mod::grad) ? TexSite::Grad : has(Mod::level) ? TexSite::Level : TexSite::Base;
-  if (s.kind == TexSite::Sust && has(Mod::p)) return unsupported("sust.p (formatted store) is not provided");
   s.geom = has(Mod::g3d) ? TexSite::G3d : has(Mod::g2d) ? TexSite::G2d : has(Mod::a1d) ? TexSite::A1d
-         : has(Mod::a2d) ? TexSite::A2d : TexSite::G1d;
+         : has(Mod::a2d) ? TexSite::A2d : has(Mod::cube) ? TexSite::Cube : has(Mod::acube) ? TexSite::ACube
+         : TexSite::G1d;
+  const bool cube = s.geom == TexSite::Cube || s.geom == TexSite::ACube;
+  if (cube && (s.kind == TexSite::Suld || s.kind == TexSite::Sust || s.kind == TexSite::Sured))
+    ctx.fail(in.pos, name + ": surfaces have no cube geometry");
+  if (cube && s.mip == TexSite::Grad)
+    return unsupported(name + ".grad.cube: the LOD of a cubemap from its partials is not provided");
   // [a, {c}] or [a, b, {c}] (b: an explicit sampler, independent mode); [a] for txq/suq.
   // a and b are .u64 registers or the names of .texref/.surfref/.samplerref
   // variables (PTX ISA 5.3), whose addresses name their bindings.
@@ -71,7 +78,7 @@ void InsnLowering::tex_op() {
       s.coords.push_back(value(cv, 32, s.float_coords));
     }
     // 9.7.10.3: .3d and .a2d coordinates are a 4-vector whose last element is ignored.
-    const unsigned need = s.geom == TexSite::G1d ? 1 : s.geom == TexSite::G3d || s.geom == TexSite::A2d ? 3 : 2;
+    const unsigned need = s.ncoords();
     if (s.coords.size() < need) ctx.fail(o.pos, name + ": expected " + std::to_string(need) + " coordinates");
     return true;
   };
@@ -85,13 +92,17 @@ void InsnLowering::tex_op() {
   if (s.kind == TexSite::Tex || s.kind == TexSite::Tld4) {
     // tex.geom.v4.dtype.ctype d, [a, c]
     if (types.size() != 2) ctx.fail(in.pos, name + ": expected .dtype.ctype");
-    if (types[0] == Mod::f16 || types[0] == Mod::f16x2) return unsupported(name + ": .f16 results are not provided");
-    s.dtype = types[0] == Mod::f32 ? NumKind::F : types[0] == Mod::s32 ? NumKind::S : NumKind::U;
+    // .f16 / .f16x2 results: the .f32 result rounded to half (9.7.10.3:
+    // "a two-element vector for destination type .f16x2").
+    s.half = types[0] == Mod::f16 ? 1 : types[0] == Mod::f16x2 ? 2 : 0;
+    if (s.half && s.kind == TexSite::Tld4) ctx.fail(in.pos, "tld4: .dtype is .u32, .s32 or .f32");
+    s.dtype = types[0] == Mod::f32 || s.half ? NumKind::F : types[0] == Mod::s32 ? NumKind::S : NumKind::U;
     s.float_coords = types[1] == Mod::f32;
     if (s.kind == TexSite::Tld4)
       s.component = has(Mod::g) ? 1 : has(Mod::b) ? 2 : has(Mod::a) ? 3 : 0;
-    values(opd(0), 32);
-    if (s.vals.size() != 4) ctx.fail(opd(0).pos, name + ": expected a 4-vector destination");
+    values(opd(0), s.half == 1 ? 16 : 32);
+    if (s.vals.size() != (s.half == 2 ? 2u : 4u))
+      ctx.fail(opd(0).pos, name + (s.half == 2 ? ": expected a 2-vector destination" : ": expected a 4-vector destination"));
     if (!object(opd(1), true)) return;
     // tex.level d, [a, c], lod {, e} {, f}; tex.grad d, [a, c], dPdx, dPdy {, e} {, f}.
     size_t k = 2;
@@ -122,11 +133,24 @@ void InsnLowering::tex_op() {
     if (in.operands.size() > k)
       return unsupported(name + ": the depth compare operand is not provided (CUDA creates no depth textures and "
                                 "defines no comparison function)");
+  } else if (s.kind == TexSite::Sured) {
+    // sured.b.op.geom.ctype.clamp [a, b], c; sured.p.op.geom.ctype.clamp [a, b], c (PTX ISA 9.7.11.3)
+    s.formatted = has(Mod::p);
+    s.elem_bits = static_cast<uint8_t>(tbits());
+    s.clamp = has(Mod::clamp) ? 1 : has(Mod::zero) ? 2 : 0;
+    s.red_op = has(Mod::add) ? TexSite::RAdd : has(Mod::min) ? TexSite::RMin : has(Mod::max) ? TexSite::RMax
+             : has(Mod::and_) ? TexSite::RAnd : TexSite::ROr;
+    s.red_signed = !types.empty() && (types[0] == Mod::s32 || types[0] == Mod::s64);
+    if (s.geom == TexSite::A1d || s.geom == TexSite::A2d) ctx.fail(in.pos, "sured: .geom is .1d, .2d or .3d");
+    s.vals.push_back(value(opd(1), s.elem_bits, false));
+    if (!object(opd(0), true)) return;
   } else if (s.kind == TexSite::Suld || s.kind == TexSite::Sust) {
     // suld.b.geom.vec.dtype.clamp d, [a, b]; sust.b.geom.vec.ctype.clamp [a, b], c
     s.elem_bits = static_cast<uint8_t>(tbits());
     s.clamp = has(Mod::clamp) ? 1 : has(Mod::zero) ? 2 : 0;
     s.float_coords = false;
+    // sust.p: a formatted store of 32-bit values (9.7.11.2); suld has no .p.
+    s.formatted = s.kind == TexSite::Sust && has(Mod::p);
     const ast::Operand& data = s.kind == TexSite::Suld ? opd(0) : opd(1);
     values(data, s.elem_bits == 64 ? 64 : 32);
     if (s.vals.size() != vec) ctx.fail(data.pos, name + ": expected " + std::to_string(vec) + " values");
@@ -139,11 +163,17 @@ void InsnLowering::tex_op() {
         {Mod::filter_mode, TexQuery::FilterMode}, {Mod::addr_mode_0, TexQuery::AddrMode0},
         {Mod::addr_mode_1, TexQuery::AddrMode1}, {Mod::addr_mode_2, TexQuery::AddrMode2},
         {Mod::array_size, TexQuery::ArraySize},  {Mod::num_mipmap_levels, TexQuery::NumMipmapLevels},
-        {Mod::num_samples, TexQuery::NumSamples}, {Mod::force_unnormalized_coords, TexQuery::ForceUnnormalized}};
+        {Mod::num_samples, TexQuery::NumSamples}, {Mod::force_unnormalized_coords, TexQuery::ForceUnnormalized},
+        {Mod::memory_layout, TexQuery::MemoryLayout}};
     bool found = false;
     for (auto [m, q] : kQueries)
       if (has(m)) s.query = static_cast<uint8_t>(q), found = true;
-    if (!found) return unsupported(name + ": this query (channel data type/order, memory layout) is not provided");
+    // .channel_data_type/.channel_order: "enumeration types corresponding to
+    // the source language API ... Currently, OpenCL is the only source
+    // language that defines these fields" (PTX ISA 5.3.3); CUDA defines none.
+    if (!found)
+      return unsupported(name + ": .channel_data_type and .channel_order are defined by OpenCL only (PTX ISA 5.3.3); "
+                                "CUDA's objects have no such enumeration");
     values(opd(0), 32);
     if (!object(opd(1), false)) return;
     if (s.kind == TexSite::Txq && has(Mod::level)) {  // txq.level.tlquery.b32 d, [a], lod

@@ -241,9 +241,48 @@ float tex_lod(const TexDesc& d, const TexSite& s, const TexArgs& a) {
 
 bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const TexReader& rd, uint32_t out[4],
                 std::string& why, const TexArgs& args) {
+  if (s.geom == TexSite::Cube || s.geom == TexSite::ACube) {
+    // Cubemaps, the CUDA C++ Programming Guide's "Cubemap Textures" (table
+    // "Cubemap Fetch"): the coordinate of largest magnitude m selects the
+    // face, whose texel is addressed at ((s/m + 1)/2, (t/m + 1)/2), with
+    //   |x| largest: x > 0 face 0 (s, t) = (-z, -y); x < 0 face 1 (z, -y)
+    //   |y| largest: y > 0 face 2 (x, z);           y < 0 face 3 (x, -z)
+    //   |z| largest: z > 0 face 4 (x, -y);          z < 0 face 5 (-x, -y).
+    // The table's conditions are strict; our reading breaks ties toward x,
+    // then y, and takes the positive face for a zero. Filtering stays in the
+    // face (no seamless filtering: the shim refuses CU_TRSF_SEAMLESS_CUBEMAP).
+    const bool arr = s.geom == TexSite::ACube;
+    if (!d.cubemap || arr != d.cube_layered) {
+      why = std::string("the texture object is not a cubemap") + (arr ? " array" : "");
+      return false;
+    }
+    const uint32_t* v = arr ? c + 1 : c;
+    const float x = std::bit_cast<float>(v[0]), y = std::bit_cast<float>(v[1]), z = std::bit_cast<float>(v[2]);
+    const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+    unsigned face;
+    float m, sc, tc;
+    if (ax >= ay && ax >= az) {
+      face = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
+    } else if (ay >= az) {
+      face = y >= 0 ? 2 : 3, m = ay, sc = x, tc = y >= 0 ? z : -z;
+    } else {
+      face = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+    }
+    const float u = (sc / m + 1.0f) / 2.0f, w = (tc / m + 1.0f) / 2.0f;
+    const uint64_t cube = arr ? std::min<uint64_t>(c[0], d.depth / 6 - 1) : 0;
+    TexDesc face2d = d;
+    face2d.cubemap = false;
+    face2d.cube_layered = false;
+    face2d.normalized = true;  // (s/m + 1)/2 spans the face
+    TexSite s2 = s;
+    s2.geom = TexSite::A2d;
+    const uint32_t c2[3] = {static_cast<uint32_t>(cube * 6 + face), std::bit_cast<uint32_t>(u),
+                            std::bit_cast<uint32_t>(w)};
+    return tex_sample(face2d, s2, c2, rd, out, why, args);
+  }
   const bool layered_geom = s.geom == TexSite::A1d || s.geom == TexSite::A2d;
   const unsigned naxes = axes_of(s.geom);
-  if (layered_geom != d.layered || naxes != d.dims) {
+  if (layered_geom != d.layered || naxes != d.dims || d.cubemap) {
     why = "the texture object's geometry (" + std::to_string(d.dims) + "D" + (d.layered ? ", layered" : "") +
           ") does not match the instruction's";
     return false;
@@ -401,10 +440,14 @@ uint32_t tex_query(const TexDesc& d, TexQuery q, int64_t level) {
     case TexQuery::AddrMode0: return addr_enum(d.addr_mode[0]);
     case TexQuery::AddrMode1: return addr_enum(d.addr_mode[1]);
     case TexQuery::AddrMode2: return addr_enum(d.addr_mode[2]);
-    case TexQuery::ArraySize: return static_cast<uint32_t>(d.layered ? d.depth : 0);
+    case TexQuery::ArraySize:  // a cubemap array: its cubemaps
+      return static_cast<uint32_t>(d.cube_layered ? d.depth / 6 : d.cubemap ? 0 : d.layered ? d.depth : 0);
     // "For a mipmapped texture, number of levels of details (LOD), 0 otherwise."
     case TexQuery::NumMipmapLevels: return static_cast<uint32_t>(d.levels.size());
     case TexQuery::NumSamples: return 0;
+    // suq.memory_layout: "1 for linear memory layout; 0 otherwise" (9.7.11.4):
+    // a surface object is over a CUDA array.
+    case TexQuery::MemoryLayout: return d.surface ? 0 : d.dims == 1 && !d.layered && d.levels.empty() ? 1 : 0;
   }
   return 0;
 }

@@ -50,7 +50,10 @@ struct TexDesc {
   // addr_mode, linear and force_unnormalized mean anything.
   bool sampler = false;
   bool force_unnormalized = false;  // .samplerref force_unnormalized_coords
-  bool layered = false;        // a layered array: `depth` counts layers (tex.a1d/.a2d)
+  bool layered = false;        // a layered array: `depth` counts layers (tex.a1d/.a2d; a cubemap's faces)
+  // A cubemap (CUDA_ARRAY3D_CUBEMAP): a layered 2D array of 6 square faces
+  // (cube_layered: 6 per cubemap of a cubemap array, tex.acube).
+  bool cubemap = false, cube_layered = false;
   uint8_t dims = 1;            // 1, 2 or 3 (of the texels; layers excluded)
   uint64_t addr = 0;           // global address of texel (0,0,0)
   uint64_t width = 1, height = 1, depth = 1;  // elements
@@ -86,8 +89,8 @@ unsigned tex_max_levels(const TexDesc& base);
 
 // One lowered texture or surface instruction (IrOp::Tex, Program::tex).
 struct TexSite {
-  enum Kind : uint8_t { Tex, Tld4, Txq, Suld, Sust, Suq, Istypep } kind = Tex;
-  enum Geom : uint8_t { G1d, G2d, G3d, A1d, A2d } geom = G1d;
+  enum Kind : uint8_t { Tex, Tld4, Txq, Suld, Sust, Suq, Istypep, Sured } kind = Tex;
+  enum Geom : uint8_t { G1d, G2d, G3d, A1d, A2d, Cube, ACube } geom = G1d;
   Opnd handle;               // the object (a .u64 register, or a .texref/.surfref/.samplerref variable's address)
   Opnd sampler;              // [a, b, c]: the explicit sampler b (independent mode); None without
   uint8_t istype = 0;        // istypep: 0 .texref, 1 .samplerref, 2 .surfref
@@ -99,17 +102,21 @@ struct TexSite {
   std::vector<Opnd> dpdx, dpdy;  // tex.grad: the partials (.f32, as written)
   std::vector<Opnd> offset;  // tex operand e: texel offsets (.s32, as written)
   bool float_coords = false; // ctype .f32
-  NumKind dtype = NumKind::F;  // tex/tld4 result type (.f32, .s32, .u32)
+  NumKind dtype = NumKind::F;  // tex/tld4 result type (.f32, .s32, .u32; .f16 and .f16x2 sample as .f32)
+  uint8_t half = 0;          // tex .v4.f16: 1 (four .b16 results); .v2.f16x2: 2 (two pairs)
   uint8_t elem_bits = 32;    // suld/sust: .b8/.b16/.b32/.b64
   uint8_t component = 0;     // tld4: .r .g .b .a
-  uint8_t clamp = 0;         // suld/sust: 0 .trap, 1 .clamp, 2 .zero
+  uint8_t clamp = 0;         // suld/sust/sured: 0 .trap, 1 .clamp, 2 .zero
+  bool formatted = false;    // sust.p / sured.p: x is a sample index; sust.p converts to the surface format
+  enum RedOp : uint8_t { RAdd, RMin, RMax, RAnd, ROr } red_op = RAdd;  // sured
+  bool red_signed = false;   // sured.b: .s32/.s64 (sured.p: from the surface format)
   uint8_t query = 0;         // txq/suq: TexQuery
-  unsigned ncoords() const { return geom == G1d ? 1 : geom == G2d || geom == A1d ? 2 : 3; }
+  unsigned ncoords() const { return geom == G1d ? 1 : geom == G2d || geom == A1d ? 2 : geom == ACube ? 4 : 3; }
 };
 
 enum class TexQuery : uint8_t {
   Width, Height, Depth, NormalizedCoords, FilterMode, AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels,
-  NumSamples, ForceUnnormalized
+  NumSamples, ForceUnnormalized, MemoryLayout
 };
 
 // Reads `n` bytes of global memory at `addr` into `out`; false on a fault.

@@ -12,6 +12,28 @@
 #include "semantics/interp/texture.hpp"
 
 namespace ptxcheck::interp {
+namespace {
+
+// binary32 bits to binary16 bits, rounding to nearest even (overflow to
+// infinity, NaN kept quiet).
+uint16_t f32_to_f16_rn(uint32_t f) {
+  const uint32_t sign = (f >> 16) & 0x8000u;
+  const uint32_t e = (f >> 23) & 0xffu, m = f & 0x7fffffu;
+  if (e == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0u));
+  const int exp = static_cast<int>(e) - 127 + 15;
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  uint32_t mant = m | (e ? 0x800000u : 0u);
+  int shift = exp >= 1 ? 13 : 14 - exp;  // subnormal halves shift further
+  if (e == 0) return static_cast<uint16_t>(sign);  // binary32 subnormals are below half's range
+  if (shift > 24) return static_cast<uint16_t>(sign);
+  uint32_t q = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rem > half || (rem == half && (q & 1))) ++q;
+  // exp >= 1: q holds the implicit bit at 1 << 10; its carry bumps the exponent.
+  uint32_t h = exp >= 1 ? (static_cast<uint32_t>(exp) << 10) + (q - 0x400u) : q;
+  return static_cast<uint16_t>(sign | h);
+}
+
+}  // namespace
 
 void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
   Cta& c = *w.cta;
@@ -92,7 +114,14 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
         stop_ = true;
         return;
       }
-      for (unsigned k = 0; k < 4; ++k) put(t, s.vals[k], r[k], 32);
+      if (s.half == 1) {  // .v4.f16: each channel rounded to nearest even half
+        for (unsigned k = 0; k < 4; ++k) put(t, s.vals[k], f32_to_f16_rn(r[k]), 16);
+      } else if (s.half == 2) {  // .v2.f16x2: {r, g} and {b, a}, the first in the low half
+        for (unsigned k = 0; k < 2; ++k)
+          put(t, s.vals[k], f32_to_f16_rn(r[2 * k]) | uint32_t{f32_to_f16_rn(r[2 * k + 1])} << 16, 32);
+      } else {
+        for (unsigned k = 0; k < 4; ++k) put(t, s.vals[k], r[k], 32);
+      }
       continue;
     }
     // suld.b / sust.b: x in bytes, y and z in elements (rows, slices);
@@ -105,8 +134,14 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
       stop_ = true;
       return;
     }
-    const unsigned bytes = static_cast<unsigned>(s.vals.size()) * s.elem_bits / 8;
+    // sust.p: one texel; sured: one .ctype value; suld.b/sust.b: the vector.
+    const unsigned bytes = s.kind == TexSite::Sust && s.formatted ? static_cast<unsigned>(d->elem_bytes())
+                                                                   : static_cast<unsigned>(s.vals.size()) * s.elem_bits / 8;
     int64_t x = static_cast<int32_t>(xyz[0]);
+    // .p: "the lowest dimension coordinate represents a sample offset rather
+    // than a byte offset" (sust.p: a texel; sured.p: "scaled by the
+    // data-size given by .ctype").
+    if (s.formatted) x *= bytes;
     int64_t y = naxes > 1 ? static_cast<int32_t>(xyz[1]) : 0, z = naxes > 2 ? static_cast<int32_t>(xyz[2]) : 0;
     const int64_t row = static_cast<int64_t>(d->width * d->elem_bytes());
     const int64_t hgt = static_cast<int64_t>(d->height), dep = static_cast<int64_t>(d->layered ? 1 : d->depth);
@@ -117,7 +152,8 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
       if (s.clamp == 0) {  // .trap: "causes an execution trap on out-of-bounds addresses"
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s.trap out of range: x = %lld bytes, y = %lld, z = %lld on a %llux%llux%llu surface",
-                      s.kind == TexSite::Suld ? "suld" : "sust", static_cast<long long>(x), static_cast<long long>(y),
+                      s.kind == TexSite::Suld ? "suld" : s.kind == TexSite::Sured ? "sured" : "sust",
+                      static_cast<long long>(x), static_cast<long long>(y),
                       static_cast<long long>(z), static_cast<unsigned long long>(d->width),
                       static_cast<unsigned long long>(d->height), static_cast<unsigned long long>(d->depth));
         diag(DiagKind::OutOfBounds, true, c, t, in, buf);
@@ -137,8 +173,72 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
     }
     const uint64_t a = d->addr + static_cast<uint64_t>(x) + static_cast<uint64_t>(y) * d->pitch +
                        (static_cast<uint64_t>(z) + layer) * d->slice;
+    if (s.kind == TexSite::Sust && s.formatted && s.vals.size() < d->channels) {
+      // 9.7.11.2: "Surface sample components that do not occur in the source
+      // vector will be written with an unpredictable value."
+      diag(DiagKind::Texture, true, c, t, in,
+           "sust.p writes " + std::to_string(s.vals.size()) + " components to a " + std::to_string(d->channels) +
+               "-channel surface: the others would get unpredictable values (PTX ISA 9.7.11.2)");
+      stop_ = true;
+      return;
+    }
+    if (s.kind == TexSite::Sured && s.formatted && d->kind == ChanKind::Float) {
+      diag(DiagKind::Texture, true, c, t, in,
+           "sured.p on a float surface: the ISA defines it for UINT and SINT formats only (PTX ISA 9.7.11.3)");
+      stop_ = true;
+      return;
+    }
     Where wh;
-    if (!access(w, t, in, Space::Global, a, bytes, s.kind == TexSite::Sust, false, wh)) return;
+    if (!access(w, t, in, Space::Global, a, bytes, s.kind != TexSite::Suld, s.kind == TexSite::Sured, wh)) return;
+    if (s.kind == TexSite::Sured) {
+      // One atomic read-modify-write of the .ctype value (9.7.11.3); .p reads
+      // .b32/.b64 as signed when the surface holds SINT data.
+      uint8_t* p = &wh.region->bytes[wh.off];
+      const bool sgn = s.formatted ? d->kind == ChanKind::Signed : s.red_signed;
+      uint64_t old_v = load_n(p, bytes), v = get(s.vals[0], t, l, w);
+      if (bytes == 4) v &= 0xffffffffull;
+      auto as_signed = [&](uint64_t u) {
+        return bytes == 4 ? static_cast<int64_t>(static_cast<int32_t>(u)) : static_cast<int64_t>(u);
+      };
+      uint64_t r = old_v;
+      switch (s.red_op) {
+        case TexSite::RAdd: r = old_v + v; break;
+        case TexSite::RMin: r = sgn ? (as_signed(v) < as_signed(old_v) ? v : old_v) : std::min(v, old_v); break;
+        case TexSite::RMax: r = sgn ? (as_signed(v) > as_signed(old_v) ? v : old_v) : std::max(v, old_v); break;
+        case TexSite::RAnd: r = old_v & v; break;
+        case TexSite::ROr: r = old_v | v; break;
+      }
+      store_n(p, r, bytes);
+      wh.region->mark_init(wh.off, bytes);
+      continue;
+    }
+    if (s.kind == TexSite::Sust && s.formatted) {
+      // sust.p: "If the surface format contains UNORM, SNORM, or FLOAT data,
+      // then .f32 is assumed; ... UINT data, then .u32 ...; SINT data, then
+      // .s32 ... The source data is then converted from this type to the
+      // surface sample format" (9.7.11.2). CUDA arrays hold UINT, SINT or
+      // FLOAT data. Our reading of the conversion (the ISA does not spell it
+      // out): integers saturate to the channel's range, as OpenCL's
+      // write_imagei/write_imageui (which compile to sust.p) do; floats round
+      // to nearest even to half.
+      uint8_t* p = &wh.region->bytes[wh.off];
+      const unsigned cb = d->chan_bytes, bits = 8u * cb;
+      for (unsigned ch = 0; ch < d->channels; ++ch) {
+        const uint32_t v = static_cast<uint32_t>(get(s.vals[ch], t, l, w));
+        uint64_t out = v;
+        if (d->kind == ChanKind::Float) {
+          out = cb == 2 ? f32_to_f16_rn(v) : v;
+        } else if (d->kind == ChanKind::Unsigned) {
+          out = bits < 32 ? std::min<uint64_t>(v, (1ull << bits) - 1) : v;
+        } else if (bits < 32) {
+          const int64_t lo = -(int64_t{1} << (bits - 1)), hi = (int64_t{1} << (bits - 1)) - 1;
+          out = static_cast<uint64_t>(std::clamp<int64_t>(static_cast<int32_t>(v), lo, hi));
+        }
+        store_n(p + ch * cb, out, cb);
+      }
+      wh.region->mark_init(wh.off, bytes);
+      continue;
+    }
     const unsigned eb = s.elem_bits / 8u;
     for (size_t k = 0; k < s.vals.size(); ++k) {
       uint8_t* p = &wh.region->bytes[wh.off + k * eb];
