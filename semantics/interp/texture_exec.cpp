@@ -51,7 +51,8 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
       put(t, s.vals[0], r, 1);
       continue;
     }
-    const bool surf_op = s.kind == TexSite::Suld || s.kind == TexSite::Sust || s.kind == TexSite::Suq;
+    const bool surf_op = s.kind == TexSite::Suld || s.kind == TexSite::Sust || s.kind == TexSite::Sured ||
+                         s.kind == TexSite::Suq;
     // txq's sampler queries may name a .samplerref (9.7.10.5).
     const bool sampler_ok = s.kind == TexSite::Txq && d && d->sampler;
     if (!d || (!sampler_ok && (d->surface != surf_op || d->sampler))) {
