@@ -126,6 +126,7 @@ void InsnLowering::tex_op() {
     }
     // Operand e, a vector of .s32 texel offsets ("in the range of -8 to +7").
     if (in.operands.size() > k && std::holds_alternative<ast::VectorOp>(opd(k).v)) {
+      if (cube) ctx.fail(opd(k).pos, name + ": \"Offset vector operand is not supported for cube\" geometries");
       vec_of(opd(k++), s.offset, false);
       const size_t need = s.geom == TexSite::G1d || s.geom == TexSite::A1d ? 1 : s.geom == TexSite::G3d ? 3 : 2;
       if (s.offset.size() < need) ctx.fail(in.pos, name + ": expected " + std::to_string(need) + " offsets");
