@@ -170,3 +170,44 @@ TEST_CASE("8-bit texels read as normalized floats or as integers; txq", "[textur
   CHECK(tex_query(d, TexQuery::Width) == 2);
   CHECK(tex_query(d, TexQuery::NormalizedCoords) == 0);
 }
+
+TEST_CASE("mipmap levels halve with floor, and the LOD takes the bias and the clamps", "[texture]") {
+  TexDesc d;
+  d.dims = 2;
+  d.width = 8;
+  d.height = 4;
+  d.normalized = true;
+  CHECK(tex_max_levels(d) == 4);  // 1 + floor(log2 8)
+  d.width = 5;
+  d.height = 3;
+  CHECK(tex_max_levels(d) == 3);
+  d.width = 8;
+  d.height = 4;
+  d.levels = tex_mip_levels(d, 4);  // 8x4, 4x2, 2x1, 1x1 f32 texels one after another
+  REQUIRE(d.levels.size() == 4);
+  CHECK(d.levels[1].offset == 8 * 4 * 4);
+  CHECK((d.levels[2].width == 2 && d.levels[2].height == 1 && d.levels[2].offset == 128 + 32));
+  CHECK((d.levels[3].width == 1 && d.levels[3].height == 1 && d.levels[3].offset == 168));
+  d.mip_max = 3;
+  TexSite s;
+  s.geom = TexSite::G2d;
+  s.float_coords = true;
+  s.mip = TexSite::Grad;
+  TexArgs a;
+  a.dpdx[0] = 0.25f;   // 2 texels of level 0 per step in x
+  a.dpdy[1] = 0.125f;  // 0.5 texels in y
+  CHECK(tex_lod(d, s, a) == 1.0f);  // log2(max(2, 0.5))
+  d.mip_bias = 0.5f;
+  CHECK(tex_lod(d, s, a) == 1.5f);
+  d.mip_max = 1.25f;
+  CHECK(tex_lod(d, s, a) == 1.25f);
+  s.mip = TexSite::Level;
+  a.lod = std::bit_cast<uint32_t>(-3.0f);
+  d.mip_min = 0.75f;
+  CHECK(tex_lod(d, s, a) == 0.75f);
+  s.mip = TexSite::Base;
+  CHECK(tex_lod(d, s, a) == 0.0f);  // "Pick level 0"
+  CHECK(tex_query(d, TexQuery::NumMipmapLevels) == 4);
+  CHECK(tex_query(d, TexQuery::Width, 2) == 2);
+  CHECK(tex_query(d, TexQuery::Width, 4) == 0);  // no such level
+}
