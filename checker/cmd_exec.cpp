@@ -30,6 +30,10 @@ int cmd_exec(const Args& args) {
   app.add_option("--device", opt.device, "the emulated device (sm_80, sm_90, ...; default sm_90)");
   app.add_option("--error-exitcode", opt.error_exitcode, "exit with N when any diagnostic was reported")
       ->check(CLI::Range(0, 255));
+  app.add_option("--jobs", opt.jobs,
+                 "worker threads for the CTAs of a launch (the output is the same for every N); default "
+                 "PTXCHECK_JOBS, else the number of cores")
+      ->check(CLI::Range(1, 4096));
   app.add_option("--ptx-dir", opt.ptx_dir, "write each loaded module's PTX to DIR (diagnostics then name it)");
   app.prefix_command();  // PROGRAM and everything after it are the program's, options included
   app.footer("Options go before PROGRAM; everything from PROGRAM on is passed to it unchanged.");

@@ -1,8 +1,9 @@
-// ptxcheck run SPEC.json [--json] [--expect FILE] [--max-steps N] [--races=strict|default|off]
+// ptxcheck run SPEC.json [--json] [--expect FILE] [--max-steps N] [--races=strict|default|off] [--jobs N]
 // Executes one kernel launch (docs/interpreter.md, launch-spec contract).
 // Exit: 0 ok; 1 an error diagnostic or an --expect mismatch; 2 invalid input
 // or usage; 3 step budget exceeded.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "checker/commands.hpp"
@@ -34,7 +35,19 @@ int cmd_run(const Args& args) {
       ->type_name("MODE")
       ->check(CLI::IsMember({"strict", "default", "off"}));
   app.add_flag("--no-races", no_races, "the same as --races=off");
+  std::string jobs;
+  app.add_option("--jobs", jobs,
+                 "worker threads for the CTAs (docs/interpreter.md, CTAs on all cores; the output is the same "
+                 "for every N); default PTXCHECK_JOBS, else the number of cores")
+      ->type_name("N")
+      ->check([](const std::string& n) {
+        unsigned v = 0;
+        return interp::parse_jobs(n.c_str(), v) ? std::string() : std::string("needs a number from 1 to 4096");
+      });
   if (int rc = parse_args(app, args); rc >= 0) return rc;
+  if (const char* env = std::getenv("PTXCHECK_JOBS"); jobs.empty() && env && *env && !interp::parse_jobs(env, opt.jobs))
+    std::fprintf(stderr, "ptxcheck run: ignoring PTXCHECK_JOBS='%s' (not a number from 1 to 4096)\n", env);
+  opt.jobs = jobs.empty() ? interp::default_jobs() : static_cast<unsigned>(std::stoul(jobs));
   if (!max_steps.empty()) opt.max_steps = std::stoull(max_steps);
   opt.check_races = !no_races && races != "off";
   opt.strict_races = races == "strict";

@@ -36,6 +36,7 @@ std::string dim(const json& a) {
   if (opt.max_steps) setenv("PTXCHECK_SHIM_MAX_STEPS", std::to_string(opt.max_steps).c_str(), 1);
   if (!opt.device.empty()) setenv("PTXCHECK_DEVICE", opt.device.c_str(), 1);
   if (!opt.ptx_dir.empty()) setenv("PTXCHECK_SHIM_PTX_DIR", opt.ptx_dir.c_str(), 1);
+  if (opt.jobs) setenv("PTXCHECK_JOBS", std::to_string(opt.jobs).c_str(), 1);
   std::vector<char*> argv;
   for (const auto& a : opt.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

@@ -19,6 +19,7 @@ struct Options {
   std::string report;             // --report FILE.json
   std::string ptx_dir;            // --ptx-dir DIR: keep each module's PTX there
   int error_exitcode = -1;        // --error-exitcode N (-1: the program's status)
+  unsigned jobs = 0;              // --jobs N: worker threads for CTAs (0: PTXCHECK_JOBS, else the cores)
   std::string shim_dir;           // where libcuda.so.1 is
 };
 

@@ -107,6 +107,10 @@ void configure(Device& d) {
   // warp-sync-race is an error too (--races=strict, docs/races.md).
   d.run.check_races = races && (std::strcmp(races, "1") == 0 || std::strcmp(races, "strict") == 0);
   d.run.strict_races = races && std::strcmp(races, "strict") == 0;
+  // Worker threads for CTAs (docs/interpreter.md, CTAs on all cores).
+  d.run.jobs = ptxcheck::interp::default_jobs();
+  if (const char* v = std::getenv("PTXCHECK_JOBS"); v && *v && !ptxcheck::interp::parse_jobs(v, d.run.jobs))
+    report(std::string("ignoring PTXCHECK_JOBS='") + v + "' (expected a number from 1 to 4096)");
   const char* quiet = std::getenv("PTXCHECK_SHIM_QUIET");
   d.quiet_warnings = quiet && std::strcmp(quiet, "1") == 0;
 }

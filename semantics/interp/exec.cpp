@@ -32,13 +32,18 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
     case SReg::lanemask_lt: return (1u << lane) - 1;
     case SReg::lanemask_ge: return ~((1u << lane) - 1);
     case SReg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
-    // Clocks advance with executed thread instructions: deterministic.
-    case SReg::clock: return steps & 0xffffffffu;
-    case SReg::clock_hi: return steps >> 32;
+    // Clocks advance with executed thread instructions: deterministic. They
+    // count the CTAs run before, so CTAs that read them run one at a time.
+    case SReg::clock:
+    case SReg::clock_hi:
     case SReg::clock64:
-    case SReg::globaltimer: return steps;
-    case SReg::globaltimer_lo: return steps & 0xffffffffu;
-    case SReg::globaltimer_hi: return steps >> 32;
+    case SReg::globaltimer:
+    case SReg::globaltimer_lo:
+    case SReg::globaltimer_hi:
+      if (par_) par_order_dependent("a CTA read a clock (%clock, %clock64, %globaltimer)");
+      return s == SReg::clock || s == SReg::globaltimer_lo ? steps & 0xffffffffu
+             : s == SReg::clock_hi || s == SReg::globaltimer_hi ? steps >> 32
+                                                                : steps;
     case SReg::clusterid_x: return c.cluster_id[0];
     case SReg::clusterid_y: return c.cluster_id[1];
     case SReg::clusterid_z: return c.cluster_id[2];
@@ -270,6 +275,7 @@ bool Machine::step(Warp& w) {
         if (gfast && hot && a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1))) {
           rg = hot;
           off = a - hot->base;
+          if (par_ && !claim(rg, off, total, st)) return true;
         } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
           rg = ro;
           off = a;

@@ -37,6 +37,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.space = Space::Global;
     out.cta = -1;
     out.fault = Fault::None;
+    if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
   } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
              !(addr & (size - 1))) {
     out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
@@ -61,7 +62,10 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       stop_ = true;
       return false;
     }
-    if (out.space == Space::Global) hot = out.region;
+    if (out.space == Space::Global) {
+      hot = out.region;
+      if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
+    }
     if (!write && !out.region->is_init(out.off, size))
       diag(DiagKind::UninitializedRead, false, *w.cta, t, in,
            std::string("read of uninitialised ") + space_name(out.space) + " memory");

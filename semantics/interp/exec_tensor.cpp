@@ -136,6 +136,8 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       return fail(mw.fault == Fault::Misaligned ? DiagKind::Misaligned : DiagKind::OutOfBounds,
                   "tensor-map address 0x" + [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", (unsigned long long)ta); return std::string(b); }() +
                       " is not a 64-byte aligned tensor-map object (PTX ISA 9.7.9.25.5)");
+    if (par_ && mw.space == Space::Global && !claim(mw.region, mw.off, kTensorMapBytes, s.kind == TensorSite::Replace))
+      return true;
     uint8_t* obj = &mw.region->bytes[mw.off];
     TensorMap map;
     if (!tensormap_decode(obj, map))

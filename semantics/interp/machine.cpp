@@ -403,7 +403,12 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   // Finished CTAs go back to a pool: their vectors keep their capacity, so a
   // large grid does not allocate per thread.
   for (auto& c : ctas) {
-    races.forget(c->shared.get());
+    // The next CTA's shared memory starts afresh: no generic-proxy write
+    // history, no mbarrier transaction counts of the CTA before.
+    const Region* sh = c->shared.get();
+    races.forget(sh);
+    gwrites_.erase(sh);
+    for (auto it = txcount_.lower_bound({sh, 0}); it != txcount_.end() && it->first.first == sh;) it = txcount_.erase(it);
     pool_.push_back(std::move(c));
   }
   ctas.clear();
@@ -479,7 +484,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     if (races.exit_gen.size() < next_gid_) races.exit_gen.resize(next_gid_, ~0u);
     for (auto& c : ctas) {
       if (c->uid < races.cluster_of.size()) races.cluster_of[c->uid] = ctas.front()->uid;
-      races.run_cta.push_back(c->uid);  // c->first_gid / nthreads
+      if (!par_) races.run_cta.push_back(c->uid);  // c->first_gid / nthreads (a worker's is the identity)
     }
   }
   // Round-robin over every warp of the cluster.
@@ -491,7 +496,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
           if (!step(w)) break;
           progress = true;
         }
-        if (stop_) return;
+        if (stop_ || (par_ && par_poll())) return;
         for (uint32_t l = 0; l < w.nlanes; ++l)
           if (c->threads[w.first + l].st != TState::Exited) live = true;
       }
@@ -512,13 +517,17 @@ void Machine::run() {
   pc_hot_.assign(prog.code.size(), nullptr);
   std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1],
                               spec.grid[2] / cl_[2]};
-  uint32_t cta_counter = 0;
   uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
   if (nctas > (1u << 22)) races.enabled = false;  // shadow state would not fit
   if (races.enabled) {
     races.cluster_of.assign(nctas, 0);
     races.nthreads = std::max(1u, spec.block[0] * spec.block[1] * spec.block[2]);
   }
+  if (run_parallel()) {
+    finish(t0);
+    return;
+  }
+  if (res.schedule.empty()) res.schedule = "sequential";
   for (uint32_t cz = 0; cz < ncl[2] && !stop_; ++cz)
     for (uint32_t cy = 0; cy < ncl[1] && !stop_; ++cy)
       for (uint32_t cx = 0; cx < ncl[0] && !stop_; ++cx) {
@@ -527,9 +536,12 @@ void Machine::run() {
           for (uint32_t y = 0; y < cl_[1]; ++y)
             for (uint32_t x = 0; x < cl_[0]; ++x)
               ids.push_back({cx * cl_[0] + x, cy * cl_[1] + y, cz * cl_[2] + z});
-        cta_counter += static_cast<uint32_t>(ids.size());
         run_cluster(ids, {cx, cy, cz});
       }
+  finish(t0);
+}
+
+void Machine::finish(std::chrono::steady_clock::time_point t0) {
   for (size_t i = 0; i < spec.buffers.size() && !image_; ++i)
     res.buffers.push_back(mem.global(prog.globals.size() + i).bytes);
   res.thread_instructions = steps;

@@ -75,7 +75,18 @@ struct RunOptions {
   // Texture and surface objects by handle (texture.hpp; the shim's
   // cuTexObjectCreate/cuSurfObjectCreate); none without.
   const std::map<uint64_t, TexDesc>* textures = nullptr;
+  // Worker threads for the CTAs of a launch (docs/interpreter.md, "CTAs on
+  // all cores"): 1 runs the deterministic schedule alone; more run the CTAs
+  // of a launch whose result cannot depend on their interleaving in
+  // parallel, with the same result byte for byte. default_jobs() is what
+  // the CLI and the driver shim use.
+  unsigned jobs = 1;
 };
+
+// PTXCHECK_JOBS when it is a positive number, else the number of cores.
+unsigned default_jobs();
+// A job count as PTXCHECK_JOBS and --jobs spell it: 1 to 4096; false otherwise.
+bool parse_jobs(const char* s, unsigned& n);
 
 struct RunResult {
   bool ok = true;
@@ -86,6 +97,10 @@ struct RunResult {
   double seconds = 0;
   std::vector<std::vector<uint8_t>> buffers;  // final bytes of every spec buffer
   std::string printf_output;
+  // How the CTAs ran: "sequential", "parallel", or "sequential after a
+  // parallel attempt: REASON" (never part of a report: the reports are the
+  // same either way).
+  std::string schedule;
 };
 
 // Runs `prog` (lowered for spec.kernel) as the spec says. Argument mismatches

@@ -1,6 +1,7 @@
 // Internal state of a running launch (machine.cpp, exec*.cpp, warp_ops.cpp
 // with vprintf, mma_exec.cpp): threads, warps, CTAs and their Machine.
 #pragma once
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -10,6 +11,8 @@
 #include "semantics/interp/races.hpp"
 
 namespace ptxcheck::interp {
+
+struct ParShared;  // parallel.cpp
 
 // Parked: stopped for good by an ExecHook (a path cut by a loop bound).
 enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited, Parked };
@@ -95,7 +98,22 @@ struct Cta {
 class Machine {
  public:
   Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image = nullptr);
+  // A worker of a parallel run (parallel.cpp): `parent`'s launch, options
+  // and memory, its own everything else.
+  Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t index);
   void run();
+
+  // CTAs on all cores (parallel.cpp). In a worker: the run it works for,
+  // its index there, and the running CTA's uid + 1. claim() records that
+  // the running CTA reads or writes global bytes [off, off + size) of `r`;
+  // false (the run is abandoned, stop_ set) when another CTA wrote one of
+  // them or this write meets another CTA's access. par_order_dependent():
+  // the running CTA observed something that depends on the schedule.
+  ParShared* par_ = nullptr;
+  size_t par_index_ = 0;
+  uint32_t par_cta_ = 0;
+  bool claim(const Region* r, uint64_t off, unsigned size, bool write);
+  void par_order_dependent(const char* why) const;
 
   // exec.cpp
   bool step(Warp& w);              // one warp step; false when nothing ran
@@ -186,6 +204,11 @@ class Machine {
   void setup_memory();
   void run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const std::array<uint32_t, 3>& cid);
   void deadlock(Cta& c);
+  void finish(std::chrono::steady_clock::time_point t0);  // buffers, counts, time
+  bool run_parallel();   // parallel.cpp: true when the launch ran in parallel
+  void par_work();       // a worker's loop over CTAs
+  bool par_poll();       // publishes steps; true when the run was abandoned
+  uint64_t par_published_ = 0;
   std::map<std::tuple<DiagKind, uint32_t, uint32_t>, size_t> seen_;  // (kind, line, col) -> index
   std::vector<std::unique_ptr<Cta>> pool_;
 public:

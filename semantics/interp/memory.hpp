@@ -85,6 +85,7 @@ class Memory {
   bool remove_global(uint64_t base);
   Region* global_at(uint64_t addr, uint64_t size);
   Region& global(size_t i) { return globals_[i]; }
+  size_t global_count() const { return globals_.size(); }
   Region& constant() { return const_; }
   Region& params() { return params_; }
 

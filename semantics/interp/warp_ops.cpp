@@ -238,6 +238,7 @@ void Machine::vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t arg
   auto read = [&](uint64_t a, unsigned n, uint64_t& out) {
     Where wh = mem.translate(Space::Generic, a, n, 1, tm);
     if (wh.fault != Fault::None) return false;
+    if (par_ && wh.space == Space::Global && !claim(wh.region, wh.off, n, false)) return false;
     out = 0;
     std::memcpy(&out, &wh.region->bytes[wh.off], n);
     return true;

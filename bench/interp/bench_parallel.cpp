@@ -1,0 +1,188 @@
+// CTAs on all cores (docs/interpreter.md): wall time of CTA-independent
+// kernels (nvcc-compiled PTX in corpus/ptx/sm_80 and bench/interp) with one
+// job (the deterministic schedule, the reference) and with N jobs, measured
+// alternately in the same run; prints the minimum and the median of each
+// and their ratios, the load average before and after, and checks that both
+// runs give the same outputs, diagnostics and step counts and that the N-job
+// runs ran their CTAs in parallel.
+// Usage: bench_parallel [--quick] [--runs R] [--jobs N] [--races] [KERNEL...]
+//   (PTXCHECK_SRC: source root; N defaults to the number of cores, R to 5;
+//   --races runs with race detection, as `ptxcheck run` does by default)
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "semantics/interp/run.hpp"
+
+using namespace ptxcheck::interp;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Bench {
+  const char* name;
+  std::string spec;  // launch spec text
+};
+
+double wall() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string load() {
+  double l[3] = {0, 0, 0};
+  if (getloadavg(l, 3) != 3) return "?";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.2f %.2f %.2f", l[0], l[1], l[2]);
+  return b;
+}
+
+std::string buf(const char* name, const char* type, int count, const std::string& init) {
+  return "\"" + std::string(name) + "\": {\"type\": \"" + type + "\", \"count\": " + std::to_string(count) +
+         (init.empty() ? "" : ", \"init\": " + init) + "}";
+}
+
+std::string iota(double start, double step) {
+  char b[96];
+  std::snprintf(b, sizeof b, "{\"iota\": {\"start\": %g, \"step\": %g}}", start, step);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false, races = false;
+  int runs = 5;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::string> only;
+  for (int a = 1; a < argc; ++a) {
+    std::string s = argv[a];
+    if (s == "--quick")
+      quick = true;
+    else if (s == "--races")
+      races = true;
+    else if (s == "--runs" && a + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++a]));
+    else if (s == "--jobs" && a + 1 < argc)
+      jobs = static_cast<unsigned>(std::max(1, std::atoi(argv[++a])));
+    else
+      only.push_back(s);
+  }
+  const char* src = std::getenv("PTXCHECK_SRC");
+  const std::string ptx = std::string(src ? src : ".") + "/corpus/ptx/sm_80/";
+  const std::string own = std::string(src ? src : ".") + "/bench/interp/";
+  const int N = quick ? 1 << 14 : 1 << 20;  // saxpy elements
+  const int M = quick ? 32 : 128;           // matmul size
+  const int W = quick ? 64 : 512;           // stencil width/height
+  const int L = quick ? 1024 : 32768;       // loops threads
+  const int NB = quick ? 256 : 1024;        // nbody bodies
+  const int HN = quick ? 1024 : 16384;      // horner elements
+
+  std::vector<Bench> benches;
+  benches.push_back({"saxpy", "{\"ptx\": \"" + ptx + "saxpy.ptx\", \"kernel\": \"saxpy\", \"grid\": [" +
+                                  std::to_string(N / 256) + "], \"block\": [256], \"buffers\": {" +
+                                  buf("x", "f32", N, iota(-50, 0.25)) + ", " + buf("y", "f32", N, iota(3, -0.125)) +
+                                  "}, \"args\": [{\"f32\": 1.7}, {\"buffer\": \"x\"}, {\"buffer\": \"y\"}, {\"s32\": " +
+                                  std::to_string(N) + "}], \"outputs\": [\"y\"]}"});
+  benches.push_back(
+      {"matmul_tiled", "{\"ptx\": \"" + ptx + "matmul_tiled.ptx\", \"kernel\": \"matmul_tiled\", \"grid\": [" +
+                           std::to_string(M / 8) + ", " + std::to_string(M / 8) +
+                           "], \"block\": [8, 8], \"buffers\": {" + buf("a", "f32", M * M, iota(-1, 0.001)) + ", " +
+                           buf("b", "f32", M * M, iota(2, -0.0005)) + ", " + buf("c", "f32", M * M, "") +
+                           "}, \"args\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"s32\": " +
+                           std::to_string(M) + "}], \"outputs\": [\"c\"]}"});
+  benches.push_back(
+      {"stencil2d", "{\"ptx\": \"" + ptx + "stencil2d.ptx\", \"kernel\": \"stencil2d\", \"grid\": [" +
+                        std::to_string(W / 8) + ", " + std::to_string(W / 8) + "], \"block\": [8, 8], \"buffers\": {" +
+                        buf("in", "f32", W * W, iota(0, 0.01)) + ", " + buf("out", "f32", W * W, "") +
+                        "}, \"args\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"s32\": " + std::to_string(W) +
+                        "}, {\"s32\": " + std::to_string(W) + "}], \"outputs\": [\"out\"]}"});
+  benches.push_back({"loops", "{\"ptx\": \"" + ptx + "loops.ptx\", \"kernel\": \"loops\", \"grid\": [" +
+                                  std::to_string(L / 256) + "], \"block\": [256], \"buffers\": {" +
+                                  buf("steps", "s32", L, "") + ", " + buf("acc", "u32", L, "") +
+                                  "}, \"args\": [{\"buffer\": \"steps\"}, {\"buffer\": \"acc\"}, {\"s32\": " +
+                                  std::to_string(L) + "}], \"outputs\": [\"acc\"]}"});
+  benches.push_back(
+      {"nbody", "{\"ptx\": \"" + own + "arith_heavy.ptx\", \"kernel\": \"nbody\", \"grid\": [" +
+                    std::to_string(NB / 128) + "], \"block\": [128], \"buffers\": {" +
+                    buf("pos", "f32", 4 * NB, iota(0.5, 0.0078125)) + ", " + buf("acc", "f32", 4 * NB, "") +
+                    "}, \"args\": [{\"buffer\": \"pos\"}, {\"buffer\": \"acc\"}, {\"s32\": " + std::to_string(NB) +
+                    "}, {\"f32\": 0.01}], \"outputs\": [\"acc\"]}"});
+  benches.push_back({"horner", "{\"ptx\": \"" + own + "arith_heavy.ptx\", \"kernel\": \"horner\", \"grid\": [" +
+                                   std::to_string(HN / 256) + "], \"block\": [256], \"buffers\": {" +
+                                   buf("x", "f32", HN, iota(-1, 0.0001)) + ", " + buf("y", "f32", HN, "") + ", " +
+                                   buf("h", "u32", HN, "") +
+                                   "}, \"args\": [{\"buffer\": \"x\"}, {\"buffer\": \"y\"}, " +
+                                   "{\"buffer\": \"h\"}, {\"s32\": " + std::to_string(HN) +
+                                   "}, {\"s32\": 32}], \"outputs\": [\"y\", \"h\"]}"});
+
+  const fs::path tmp = fs::temp_directory_path() / ("ptxcheck_bench_parallel_" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::printf("jobs %u, %d runs each (alternating), races %s, %u cores; load average before: %s\n", jobs, runs,
+              races ? "on" : "off", std::thread::hardware_concurrency(), load().c_str());
+  std::printf("%-13s %6s %13s %17s %17s %15s  %s\n", "kernel", "CTAs", "thread-instr", "1 job s min/med",
+              "N jobs s min/med", "speedup min/med", "check");
+  int bad = 0;
+  double log_sum = 0;
+  int counted = 0;
+  for (const Bench& b : benches) {
+    if (!only.empty() && std::find(only.begin(), only.end(), b.name) == only.end()) continue;
+    const std::string path = (tmp / (std::string(b.name) + ".json")).string();
+    std::ofstream(path) << b.spec;
+    RunOptions one;
+    one.check_races = races;
+    RunOptions many = one;
+    many.jobs = jobs;
+    std::vector<double> t1, tn;
+    RunReport r1, rn;
+    for (int k = 0; k < runs; ++k) {
+      double t0 = wall();
+      r1 = run_spec_file(path, one);
+      t1.push_back(wall() - t0);
+      t0 = wall();
+      rn = run_spec_file(path, many);
+      tn.push_back(wall() - t0);
+    }
+    r1.result.seconds = rn.result.seconds = 0;
+    auto kinds = [](const RunReport& r) {
+      std::string k;
+      for (const auto& d : r.result.diagnostics)
+        k += d.kind + ":" + std::to_string(d.line) + ":" + std::to_string(d.count) + ";";
+      return k;
+    };
+    const bool same = r1.result.buffers == rn.result.buffers && kinds(r1) == kinds(rn) &&
+                      r1.result.thread_instructions == rn.result.thread_instructions &&
+                      r1.result.printf_output == rn.result.printf_output;
+    const bool par = jobs < 2 || rn.result.schedule == "parallel";
+    if (!same || !par || !r1.result.ok) ++bad;
+    const double s_min = *std::min_element(t1.begin(), t1.end()) / *std::min_element(tn.begin(), tn.end());
+    const double s_med = median(t1) / median(tn);
+    log_sum += std::log(s_med);
+    ++counted;
+    const uint64_t ctas = uint64_t{r1.spec.grid[0]} * r1.spec.grid[1] * r1.spec.grid[2];
+    std::printf("%-13s %6llu %13llu %8.3f/%-8.3f %8.3f/%-8.3f %7.2fx/%-6.2fx  %s%s\n", b.name,
+                static_cast<unsigned long long>(ctas), static_cast<unsigned long long>(r1.result.thread_instructions),
+                *std::min_element(t1.begin(), t1.end()), median(t1), *std::min_element(tn.begin(), tn.end()),
+                median(tn), s_min, s_med, same ? "same output" : "OUTPUT DIFFERS",
+                par ? "" : (", ran: " + rn.result.schedule).c_str());
+  }
+  fs::remove_all(tmp);
+  if (counted)
+    std::printf("geometric mean of the median speedups: %.2fx; load average after: %s\n", std::exp(log_sum / counted),
+                load().c_str());
+  std::printf("times are wall seconds of parse + lower + run; speedup = 1 job / N jobs\n");
+  return bad ? 1 : 0;
+}

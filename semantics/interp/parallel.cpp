@@ -1,0 +1,274 @@
+// CTAs on all cores (docs/interpreter.md, "CTAs on all cores").
+//
+// A launch whose clusters are single CTAs runs its CTAs on worker threads,
+// each CTA exactly as the deterministic schedule runs it (the schedule runs
+// one CTA at a time, in linear order, each to its end), and merges what
+// they report in CTA order. Every global-memory byte range a CTA touches is
+// claimed per 4-byte granule: read by one CTA, read by several, or owned by
+// one CTA that wrote it. A write meeting another CTA's claim, or a read
+// meeting another CTA's write, abandons the attempt, as do a CTA that stops
+// the launch (a fatal error, a deadlock, the step budget) and a read of the
+// clocks (they count the instructions of the CTAs before). Abandoning
+// restores the bytes every CTA wrote (saved before its first write of each
+// granule) and runs the deterministic schedule from the launch's start.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <tuple>
+
+#include "semantics/interp/machine_state.hpp"
+
+namespace ptxcheck::interp {
+
+struct ParShared {
+  struct Undo {  // a granule's bytes before its owner's first write
+    Region* r;
+    uint64_t g;
+    uint8_t bytes[4], init[4];
+  };
+  struct CtaOut {  // what one CTA reported
+    uint64_t uid;
+    std::vector<Diagnostic> diags;
+    std::string out;
+  };
+  struct Worker {
+    RunResult res;
+    std::unique_ptr<Machine> m;
+    std::vector<Undo> undo;
+    std::vector<CtaOut> outs;
+    std::exception_ptr error;
+  };
+  // Claim words, one per 4-byte granule of each global allocation: 0 no
+  // claim; (uid + 1) << 2 | kRead / kWrite; kShared: read by several CTAs.
+  static constexpr uint32_t kRead = 1, kWrite = 2, kShared = ~0u & ~kWrite;
+  uintptr_t gbase = 0;  // &Memory::global(0)
+  size_t nglobal = 0;
+  std::vector<uint32_t*> claims;
+  uint64_t nctas = 0;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  uint32_t nthreads = 0, nwarps = 0;
+  std::atomic<uint64_t> next{0};   // the next CTA to start
+  std::atomic<uint64_t> steps{0};  // published thread instructions
+  std::atomic<bool> abort{false};
+  std::mutex mu;
+  std::string reason;  // why the attempt was abandoned (the first reason)
+  std::vector<std::unique_ptr<Worker>> workers;
+
+  void fail(const std::string& why) {
+    {
+      std::lock_guard<std::mutex> g(mu);
+      if (reason.empty()) reason = why;
+    }
+    abort.store(true, std::memory_order_release);
+  }
+  ~ParShared() {
+    for (uint32_t* c : claims) std::free(c);
+  }
+};
+
+bool parse_jobs(const char* s, unsigned& n) {
+  if (!s || *s < '0' || *s > '9') return false;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(s, &end, 10);
+  if (*end || v == 0 || v > 4096) return false;
+  n = static_cast<unsigned>(v);
+  return true;
+}
+
+unsigned default_jobs() {
+  unsigned n = 0;
+  if (parse_jobs(std::getenv("PTXCHECK_JOBS"), n)) return n;
+  n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
+Machine::Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t index)
+    : prog(parent.prog), spec(parent.spec), opt(parent.opt), res(r), image_(nullptr), mem(parent.mem) {
+  races.enabled = parent.races.enabled;
+  races.nthreads = parent.races.nthreads;
+  if (races.enabled) {
+    // A single-CTA cluster is its own; thread numbers follow the CTA's
+    // linear number, as in the deterministic schedule (run_cluster).
+    races.cluster_of.assign(ps.nctas, 0);
+    races.run_cta.resize(ps.nctas);
+    std::iota(races.run_cta.begin(), races.run_cta.end(), 0u);
+  }
+  textures_ = parent.textures_;
+  proxy_on_ = parent.proxy_on_;
+  cl_ = parent.cl_;
+  explicit_cl_ = parent.explicit_cl_;
+  pc_hot_.assign(prog.code.size(), nullptr);
+  par_ = &ps;
+  par_index_ = index;
+}
+
+bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
+  ParShared& ps = *par_;
+  const uintptr_t d = reinterpret_cast<uintptr_t>(r) - ps.gbase;
+  const size_t i = d / sizeof(Region);
+  if (d % sizeof(Region) || i >= ps.nglobal || !size) return true;  // not a global allocation
+  uint32_t* const cl = ps.claims[i];
+  const uint32_t mine = par_cta_ << 2;
+  for (uint64_t g = off >> 2, e = (off + size - 1) >> 2; g <= e; ++g) {
+    std::atomic_ref<uint32_t> a(cl[g]);
+    uint32_t v = a.load(std::memory_order_acquire);
+    for (;;) {
+      uint32_t nv;
+      if ((v & ~3u) == mine) {
+        if (!write || (v & ParShared::kWrite)) break;
+        nv = v | ParShared::kWrite;
+      } else if (!v) {
+        nv = mine | (write ? ParShared::kWrite : ParShared::kRead);
+      } else if (!write && !(v & ParShared::kWrite)) {
+        if (v == ParShared::kShared) break;
+        nv = ParShared::kShared;
+      } else {
+        ps.fail(write ? "a CTA wrote global memory that another CTA accessed"
+                      : "a CTA read global memory that another CTA wrote");
+        stop_ = true;
+        return false;
+      }
+      if (a.compare_exchange_weak(v, nv, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        if (write) {  // the first write of this CTA to the granule: keep its bytes
+          ParShared::Undo u{const_cast<Region*>(r), g, {}, {}};
+          const size_t n = std::min<size_t>(4, r->bytes.size() - g * 4);
+          std::memcpy(u.bytes, &r->bytes[g * 4], n);
+          if (!r->init.empty()) std::memcpy(u.init, &r->init[g * 4], n);
+          ps.workers[par_index_]->undo.push_back(u);
+        }
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+void Machine::par_order_dependent(const char* why) const { par_->fail(why); }
+
+bool Machine::par_poll() {
+  ParShared& ps = *par_;
+  if (steps - par_published_ >= 4096) {
+    const uint64_t total =
+        ps.steps.fetch_add(steps - par_published_, std::memory_order_relaxed) + (steps - par_published_);
+    par_published_ = steps;
+    if (total > opt.max_steps) ps.fail("the step budget ran out");
+  }
+  if (!ps.abort.load(std::memory_order_relaxed)) return false;
+  stop_ = true;
+  return true;
+}
+
+void Machine::par_work() {
+  ParShared& ps = *par_;
+  ParShared::Worker& me = *ps.workers[par_index_];
+  try {
+    for (;;) {
+      if (ps.abort.load(std::memory_order_relaxed)) return;
+      const uint64_t k = ps.next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= ps.nctas) break;
+      const std::array<uint32_t, 3> id{static_cast<uint32_t>(k % ps.grid[0]),
+                                       static_cast<uint32_t>(k / ps.grid[0] % ps.grid[1]),
+                                       static_cast<uint32_t>(k / (uint64_t{ps.grid[0]} * ps.grid[1]))};
+      par_cta_ = static_cast<uint32_t>(k + 1);
+      // The numbers the deterministic schedule gives this CTA's threads and warps.
+      next_gid_ = static_cast<uint32_t>(k * ps.nthreads);
+      next_gwarp_ = static_cast<uint32_t>(k * ps.nwarps);
+      run_cluster({id}, id);
+      if (stop_) {
+        ps.fail("CTA " + std::to_string(k) +
+                " stopped the launch (an error that ends it, a deadlock or the step budget)");
+        return;
+      }
+      if (!res.diagnostics.empty() || !res.printf_output.empty()) {
+        me.outs.push_back(ParShared::CtaOut{k, std::move(res.diagnostics), std::move(res.printf_output)});
+        res.diagnostics.clear();
+        res.printf_output.clear();
+        seen_.clear();
+      }
+    }
+  } catch (...) {
+    me.error = std::current_exception();
+    ps.fail("an exception");
+  }
+}
+
+// True when the launch ran in parallel (res then holds its result); false
+// when it must run on the deterministic schedule (memory is as it was).
+bool Machine::run_parallel() {
+  const uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
+  if (opt.jobs < 2 || hook_ || nctas < 2 || uint64_t{cl_[0]} * cl_[1] * cl_[2] != 1 || nctas >= (1u << 30) - 2)
+    return false;
+  ParShared ps;
+  ps.nctas = nctas;
+  ps.grid = spec.grid;
+  ps.nthreads = spec.block[0] * spec.block[1] * spec.block[2];
+  ps.nwarps = (ps.nthreads + 31) / 32;
+  ps.nglobal = mem.global_count();
+  ps.gbase = ps.nglobal ? reinterpret_cast<uintptr_t>(&mem.global(0)) : 0;
+  for (size_t i = 0; i < ps.nglobal; ++i) {
+    // calloc: the pages of a large allocation's claims are zero until touched.
+    auto* c = static_cast<uint32_t*>(std::calloc((mem.global(i).bytes.size() + 3) / 4 + 1, sizeof(uint32_t)));
+    if (!c) {
+      res.schedule = "sequential after a parallel attempt: no memory for the claims";
+      return false;
+    }
+    ps.claims.push_back(c);
+  }
+  const unsigned nw = static_cast<unsigned>(std::min<uint64_t>(opt.jobs, nctas));
+  for (unsigned i = 0; i < nw; ++i) {
+    ps.workers.push_back(std::make_unique<ParShared::Worker>());
+    ps.workers.back()->m = std::make_unique<Machine>(*this, ps.workers.back()->res, ps, i);
+  }
+  std::vector<std::thread> threads;
+  try {
+    for (unsigned i = 1; i < nw; ++i) threads.emplace_back([&ps, i] { ps.workers[i]->m->par_work(); });
+  } catch (const std::system_error&) {
+    ps.fail("no worker thread could be started");
+  }
+  ps.workers[0]->m->par_work();
+  for (auto& t : threads) t.join();
+  uint64_t total = 0;
+  for (auto& w : ps.workers) total += w->m->steps;
+  if (!ps.abort.load() && total > opt.max_steps) ps.fail("the step budget ran out");
+  if (ps.abort.load()) {
+    for (auto& w : ps.workers)
+      for (const ParShared::Undo& u : w->undo) {
+        const size_t n = std::min<size_t>(4, u.r->bytes.size() - u.g * 4);
+        std::memcpy(&u.r->bytes[u.g * 4], u.bytes, n);
+        if (!u.r->init.empty()) std::memcpy(&u.r->init[u.g * 4], u.init, n);
+      }
+    res.schedule = "sequential after a parallel attempt: " + ps.reason;
+    return false;
+  }
+  // Merge in CTA order, folding as diag() folds: the first report of a
+  // (kind, line, column) stays, later ones add to its count.
+  std::vector<ParShared::CtaOut*> outs;
+  for (auto& w : ps.workers)
+    for (auto& o : w->outs) outs.push_back(&o);
+  std::sort(outs.begin(), outs.end(),
+            [](const ParShared::CtaOut* a, const ParShared::CtaOut* b) { return a->uid < b->uid; });
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, size_t> seen;
+  for (ParShared::CtaOut* o : outs) {
+    for (Diagnostic& d : o->diags) {
+      auto [it, fresh] = seen.try_emplace(std::make_tuple(d.kind, d.line, d.col), res.diagnostics.size());
+      if (!fresh) {
+        res.diagnostics[it->second].count += d.count;
+        continue;
+      }
+      if (d.severity == "error") res.ok = false;
+      res.diagnostics.push_back(std::move(d));
+    }
+    res.printf_output += o->out;
+  }
+  steps = total;
+  res.schedule = "parallel";
+  return true;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,108 @@
+// CTAs on all cores (docs/interpreter.md): every kernel spec of the corpus
+// (corpus/kernels, tests/interp/kernels, tests/interp/faults) runs with one
+// job and with four, and both runs print the same report byte for byte
+// (--json and text; the wall time is the one field that may differ). Kernels
+// whose CTAs are independent run in parallel; kernels whose CTAs
+// communicate (atomics on one counter, the last-block pattern, a CTA that
+// stops the launch, clocks) fall back to the deterministic schedule.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/run_report.hpp"
+#include "semantics/interp/json_pos.hpp"
+#include "semantics/interp/run.hpp"
+
+using namespace ptxcheck;
+using namespace ptxcheck::interp;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string src_dir() {
+  const char* s = std::getenv("PTXCHECK_SRC");
+  return s ? s : ".";
+}
+
+std::vector<fs::path> specs_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string n = e.path().filename().string();
+    if (e.path().extension() == ".json" && n.find(".expected.") == std::string::npos) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Both reports of a run with the time zeroed, and what the reports do not
+// show (the final bytes of every buffer, the step-limit flag).
+std::string everything(RunReport r) {
+  r.result.seconds = 0;
+  std::string s = cli::format_json(r) + cli::format_text(r) + (r.result.step_limit ? "step-limit\n" : "") +
+                  (r.result.ok ? "ok\n" : "error\n");
+  for (const auto& b : r.result.buffers) s += std::string(b.begin(), b.end()) + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parallel]") {
+  const fs::path src(src_dir());
+  std::vector<fs::path> specs = specs_in(src / "corpus" / "kernels");
+  REQUIRE(!specs.empty());
+  for (const auto& dir : {src / "tests" / "interp" / "kernels", src / "tests" / "interp" / "faults",
+                          src / "tests" / "interp" / "parallel"})
+    for (const auto& p : specs_in(dir)) specs.push_back(p);
+  std::map<std::string, std::string> schedule;  // spec file name -> RunResult::schedule
+  for (const auto& spec : specs) {
+    const bool fault = spec.parent_path().filename() != "kernels";
+    RunOptions opt;
+    opt.max_steps = fault ? 1'000'000 : 200'000'000;
+    if (fault) {
+      JNode root = parse_json(spec.string(), read_file_text(spec.string()));
+      const JNode* races = root.find("_races");
+      opt.strict_races = races && races->text == "strict";
+    }
+    RunReport seq = run_spec_file(spec.string(), opt);
+    opt.jobs = 4;
+    RunReport par = run_spec_file(spec.string(), opt);
+    INFO(spec.filename().string() << ": " << par.result.schedule);
+    CHECK(seq.result.schedule == "sequential");
+    CHECK(everything(seq) == everything(par));
+    schedule[spec.filename().string()] = par.result.schedule;
+  }
+  auto ran = [&](const char* name) {
+    auto it = schedule.find(name);
+    REQUIRE(it != schedule.end());
+    return it->second;
+  };
+  const std::string fallback = "sequential after a parallel attempt: ";
+  // CTA-independent kernels (each CTA reads its inputs and writes its own
+  // outputs) ran in parallel.
+  for (const char* name : {"saxpy.json", "vecadd_f32.json", "matmul_tiled.json", "stencil2d.json", "grid3d.json",
+                           "reverse_block.json", "scan_block.json", "loops.json", "par_mix.json"}) {
+    INFO(name);
+    CHECK(ran(name) == "parallel");
+  }
+  // CTAs that communicate through global memory fell back (whether the
+  // write or the read came first depends on the threads' timing).
+  for (const char* name :
+       {"histogram.json", "atomic_ref_counters.json", "user_mix.json", "last_block.json", "spin_cta0.json"}) {
+    INFO(name);
+    CHECK(ran(name).rfind(fallback, 0) == 0);
+  }
+  // A CTA that reads a clock, and a CTA that stops the launch while a later
+  // one may have run: fallbacks with one possible reason.
+  CHECK(ran("clock.json") == fallback + "a CTA read a clock (%clock, %clock64, %globaltimer)");
+  CHECK(ran("oob_late_cta.json") ==
+        fallback + "CTA 2 stopped the launch (an error that ends it, a deadlock or the step budget)");
+  size_t parallel = 0;
+  for (const auto& [n, s] : schedule) parallel += s == "parallel";
+  WARN(parallel << " of " << schedule.size() << " specs ran their CTAs in parallel");
+  CHECK(parallel >= 20);
+}
