@@ -2,7 +2,7 @@
 """Checks goldens that sit beside their inputs, dispatching on the kind of
 golden file (docs/corpus.md, "Goldens").
 
-    golden.py PTXCHECK [--part integrity|outcomes|run|litmus|malformed] PATH...
+    golden.py PTXCHECK [--timeout-scale N] [--part integrity|outcomes|run|litmus|malformed] PATH...
     golden.py PTXCHECK --update PATH...   (litmus goldens)
 
 PATH is a golden file or a folder searched for goldens. Kinds:
@@ -337,7 +337,11 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
+    global TIMEOUT_S
     exe, args = argv[1], argv[2:]
+    if args[:1] == ["--timeout-scale"]:
+        # The sanitized build runs every command several times slower.
+        TIMEOUT_S, args = TIMEOUT_S * int(args[1]), args[2:]
     if args[:1] == ["--update"]:
         return update_litmus(exe, args[1:])
     parts = None
@@ -376,7 +380,6 @@ def main(argv):
         ptx_lines = PtxLines(ptx)
         for part in outcome_parts:
             why = PENDING.get((case, part)) or PENDING.get(("*", part))
-            global TIMEOUT_S
             saved, TIMEOUT_S = TIMEOUT_S, (PENDING_TIMEOUT_S if why else TIMEOUT_S)
             err = CHECKS[part](exe, folder, golden, spec, ptx_lines)
             TIMEOUT_S = saved
