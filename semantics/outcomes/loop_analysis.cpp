@@ -1,0 +1,255 @@
+// Static loop analyses of one function's IR for the spin-loop reduction of
+// `ptxcheck outcomes` (hook_impl.hpp, explore.hpp; docs/outcomes.md "Spin
+// loops"): register liveness (Shared::live_at) and the check that a loop
+// body's failed iterations are redundant (Shared::pure_loop). Hook::back_jump
+// (hook.cpp) uses both.
+#include <algorithm>
+
+#include "semantics/outcomes/hook_impl.hpp"
+
+namespace ptxcheck::outcomes {
+
+using interp::Inst;
+using interp::IrOp;
+
+bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
+  auto key = std::make_tuple(func, head, from);
+  auto cached = pure_cache.find(key);
+  if (cached != pure_cache.end()) return cached->second;
+  bool& ok = pure_cache[key];
+  ok = false;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (head < begin || from >= end || head > from || from - head > 512) return ok;
+  const std::vector<char>* live = live_at(func, head);
+  if (!live) return ok;
+  const size_t nr = live->size();
+  auto targets = [&](const Inst& in, auto&& fn) {
+    if (in.op == IrOp::Bra) fn(in.target);
+    if (in.op == IrOp::BrxIdx)
+      for (uint32_t t : prog->branch_tables[in.target]) fn(t);
+  };
+  // Only reads, fences and computation; branches stay at or after the head;
+  // nothing outside jumps into the body past the head.
+  for (uint32_t pc = begin; pc < end; ++pc) {
+    const Inst& in = prog->code[pc];
+    const bool inside = pc >= head && pc <= from;
+    bool bad = false;
+    targets(in, [&](uint32_t t) {
+      if (inside ? t < head : (t > head && t <= from)) bad = true;
+    });
+    if (bad) return ok;
+    if (!inside) continue;
+    switch (in.op) {
+      case IrOp::Nop:
+      case IrOp::Arith:
+      case IrOp::Mov:
+      case IrOp::Pack:
+      case IrOp::Unpack:
+      case IrOp::Ld:
+      case IrOp::Bra:
+      case IrOp::BrxIdx:
+      case IrOp::Fence:
+      case IrOp::Cvta:
+      case IrOp::Isspacep:
+      case IrOp::Mapa:
+      case IrOp::Getctarank: break;
+      case IrOp::Mbarrier:  // test_wait/try_wait only read the barrier
+        if (in.mbar != interp::MbarOp::Wait && in.mbar != interp::MbarOp::WaitParity &&
+            in.mbar != interp::MbarOp::PendingCount)
+          return ok;
+        break;
+      default: return ok;
+    }
+    if (in.wg_reg || (in.guarded && in.guard >= nr) || (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr))
+      return ok;
+    for (unsigned k = 0; k < 4; ++k)
+      if ((in.dst[k].kind == interp::Opnd::Reg && in.dst[k].slot >= nr) ||
+          (in.src[k].kind == interp::Opnd::Reg && in.src[k].slot >= nr))
+        return ok;
+  }
+  // The iteration's control flow: node n stands for leaving the body or
+  // jumping back to the head (the end of the iteration).
+  const uint32_t n = from - head + 1, kEnd = n;
+  std::vector<std::vector<uint32_t>> succ(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    auto add = [&](uint32_t pc) { succ[i].push_back(pc > head && pc <= from ? pc - head : kEnd); };
+    const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
+    targets(in, add);
+    if (!jumps || in.guarded) add(head + i + 1);
+  }
+  // Post-dominators (iterative, over n <= 513 nodes).
+  std::vector<std::vector<char>> pdom(n + 1, std::vector<char>(n + 1, 1));
+  pdom[kEnd].assign(n + 1, 0);
+  pdom[kEnd][kEnd] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = n; i-- > 0;) {
+      std::vector<char> meet(n + 1, 1);
+      for (uint32_t s : succ[i])
+        for (uint32_t k = 0; k <= n; ++k) meet[k] = meet[k] && pdom[s][k];
+      meet[i] = 1;
+      if (meet != pdom[i]) pdom[i] = std::move(meet), changed = true;
+    }
+  }
+  // Registers whose value may differ between this iteration's start and
+  // its end (live at the head and written in the body), then everything
+  // they flow into, by data or by control (the code a branch on them
+  // decides, up to where its paths meet again), and the time registers
+  // (%clock, %globaltimer: later iterations read later values). The
+  // iteration is redundant if no read, fence or exit of later iterations
+  // depends on them and none is live where the loop is left: the thread
+  // then goes on from its end as it would from its start.
+  std::vector<char> taint(nr, 0), decided(n, 0);
+  auto timed = [](const interp::Opnd& o) {
+    return o.kind == interp::Opnd::Special &&
+           (o.sreg == interp::SReg::clock || o.sreg == interp::SReg::clock_hi || o.sreg == interp::SReg::clock64 ||
+            o.sreg == interp::SReg::globaltimer || o.sreg == interp::SReg::globaltimer_lo ||
+            o.sreg == interp::SReg::globaltimer_hi);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    for (unsigned k = 0; k < 4; ++k)
+      if (in.dst[k].kind == interp::Opnd::Reg && (*live)[in.dst[k].slot]) taint[in.dst[k].slot] = 1;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Inst& in = prog->code[head + i];
+      const bool guard_t = in.guarded && taint[in.guard];
+      const bool addr_t = in.addr.base == interp::Addr::Reg && taint[in.addr.slot];
+      bool src_t = false;
+      for (unsigned k = 0; k < 4; ++k)
+        src_t = src_t || (in.src[k].kind == interp::Opnd::Reg && taint[in.src[k].slot]) || timed(in.src[k]);
+      const bool reads = in.op == IrOp::Ld || in.op == IrOp::Fence || in.op == IrOp::Mbarrier;
+      if (reads && (guard_t || addr_t || decided[i] || (in.op == IrOp::Mbarrier && src_t))) return ok;
+      if (guard_t || src_t || addr_t || decided[i])
+        for (unsigned k = 0; k < 4; ++k)
+          if (in.dst[k].kind == interp::Opnd::Reg && !taint[in.dst[k].slot]) taint[in.dst[k].slot] = 1, changed = true;
+      const bool branch_t = (in.op == IrOp::Bra && guard_t) || (in.op == IrOp::BrxIdx && (guard_t || src_t));
+      if (!branch_t) continue;
+      // The nodes this branch decides: reachable from it before the first
+      // node that post-dominates it; none may end the iteration.
+      std::vector<uint32_t> work(succ[i]);
+      std::vector<char> seen(n + 1, 0);
+      while (!work.empty()) {
+        const uint32_t v = work.back();
+        work.pop_back();
+        if (seen[v] || (v != i && pdom[i][v])) continue;
+        seen[v] = 1;
+        if (v == kEnd) return ok;
+        if (!decided[v]) decided[v] = 1, changed = true;
+        for (uint32_t s : succ[v]) work.push_back(s);
+      }
+    }
+  }
+  // Nothing tainted is live where the loop is left.
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[head + i];
+    bool bad = false;
+    auto exit_to = [&](uint32_t pc) {
+      if (bad || (pc >= head && pc <= from)) return;
+      const std::vector<char>* lx = pc < end ? live_at(func, pc) : nullptr;
+      if (!lx) {
+        bad = true;
+        return;
+      }
+      for (size_t k = 0; k < nr && k < lx->size(); ++k) bad = bad || (taint[k] && (*lx)[k]);
+    };
+    const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
+    targets(in, exit_to);
+    if (!jumps || in.guarded) exit_to(head + i + 1);
+    if (bad) return ok;
+  }
+  ok = true;
+  return ok;
+}
+
+// Backward liveness over the code of one function, for the spin-loop
+// reduction (explore.hpp): a slot is live at `head` if some path from it
+// reads the slot before writing it. Conservative where the IR hides
+// register traffic: a call, an mma/tensor site, wgmma registers or an
+// unsupported instruction make every slot live; only unguarded
+// instructions that overwrite their whole destination kill it.
+const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
+  auto key = std::make_pair(func, head);
+  auto cached = live_cache.find(key);
+  if (cached != live_cache.end()) return cached->second ? &*cached->second : nullptr;
+  std::optional<std::vector<char>>& slot = live_cache[key];
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (head < begin || head >= end) return nullptr;
+  const size_t n = end - begin, nr = f.nregs;
+  std::vector<std::vector<char>> live(n, std::vector<char>(nr, 0));
+  std::vector<char> ret_use(nr, 0);  // a callee's return values are read by its caller
+  if (!f.is_entry)
+    for (const interp::Formal& r : f.rets)
+      if (r.is_reg && r.slot < nr) ret_use[r.slot] = 1;
+  auto reg_ok = [&](const interp::Opnd& o) { return o.kind != interp::Opnd::Reg || o.slot < nr; };
+  for (size_t i = 0; i < n; ++i) {
+    const Inst& in = prog->code[begin + i];
+    bool opaque = in.op == IrOp::Call || in.op == IrOp::Mma || in.op == IrOp::Tensor || in.op == IrOp::Unsupported ||
+                  in.wg_reg || (in.guarded && in.guard >= nr) ||
+                  (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr) ||
+                  (in.addr2.base == interp::Addr::Reg && in.addr2.slot >= nr);
+    for (unsigned k = 0; k < 4; ++k) opaque = opaque || !reg_ok(in.src[k]) || !reg_ok(in.dst[k]);
+    if (opaque) return nullptr;  // (slot stays empty: all live)
+  }
+  std::vector<uint32_t> succ;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      const Inst& in = prog->code[begin + i];
+      std::vector<char> out(nr, 0);
+      auto add = [&](uint32_t pc) {
+        if (pc < begin || pc >= end) return;
+        const std::vector<char>& l = live[pc - begin];
+        for (size_t k = 0; k < nr; ++k) out[k] |= l[k];
+      };
+      const uint32_t pc = begin + static_cast<uint32_t>(i);
+      bool falls = true;
+      switch (in.op) {
+        case IrOp::Bra:
+          add(in.target);
+          falls = in.guarded;
+          break;
+        case IrOp::BrxIdx:
+          for (uint32_t t : prog->branch_tables[in.target]) add(t);
+          falls = in.guarded;
+          break;
+        case IrOp::Ret:
+          for (size_t k = 0; k < nr; ++k) out[k] |= ret_use[k];
+          falls = in.guarded;
+          break;
+        case IrOp::Exit:
+        case IrOp::Trap: falls = in.guarded; break;
+        default: break;
+      }
+      if (falls) add(pc + 1);
+      bool kills = !in.guarded && (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld ||
+                                   in.op == IrOp::Pack || in.op == IrOp::Unpack || in.op == IrOp::Cvta ||
+                                   in.op == IrOp::Mapa || in.op == IrOp::Getctarank || in.op == IrOp::Isspacep);
+      if (kills)
+        for (unsigned k = 0; k < 4; ++k)
+          if (in.dst[k].kind == interp::Opnd::Reg) out[in.dst[k].slot] = 0;
+      for (unsigned k = 0; k < 4; ++k)
+        if (in.src[k].kind == interp::Opnd::Reg) out[in.src[k].slot] = 1;
+      if (in.addr.base == interp::Addr::Reg) out[in.addr.slot] = 1;
+      if (in.addr2.base == interp::Addr::Reg) out[in.addr2.slot] = 1;
+      if (in.guarded) out[in.guard] = 1;
+      if (out != live[i]) {
+        live[i] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  slot = std::move(live[head - begin]);
+  return &*slot;
+}
+
+}  // namespace ptxcheck::outcomes
