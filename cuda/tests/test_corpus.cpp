@@ -1,5 +1,5 @@
 // Every kernel launch spec of the corpus (corpus/kernels/*.json,
-// tests/interp/kernels/*.json) through the driver API on the shim, against
+// corpus/kernels/features/*.json) through the driver API on the shim, against
 // `ptxcheck run` of the same spec in this process: every buffer must come back
 // bit-identical, and a launch `ptxcheck run` reports as failing must fail.
 // This exercises the shim's parameter packing (every .param signature of
@@ -26,7 +26,7 @@ std::vector<fs::path> specs() {
   const char* src = std::getenv("PTXCHECK_SRC");
   REQUIRE(src != nullptr);
   std::vector<fs::path> out;
-  for (const char* dir : {"corpus/kernels", "tests/interp/kernels"})
+  for (const char* dir : {"corpus/kernels", "corpus/kernels/features"})
     for (const auto& e : fs::directory_iterator(fs::path(src) / dir)) {
       std::string n = e.path().filename().string();
       if (e.path().extension() == ".json" && n.find(".expected.") == std::string::npos) out.push_back(e.path());

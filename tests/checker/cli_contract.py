@@ -61,7 +61,7 @@ check(r.returncode == 2 and len(r.stderr.splitlines()) == 1, "default subcommand
 r = run("litmus", os.path.join(src, "litmus", "mp.litmus"))
 check(r.returncode == 0 and r.stdout.startswith("Test mp "), "`ptxcheck litmus FILE` is the default subcommand")
 
-spec = os.path.join(src, "tests", "interp", "kernels", "user_mix.json")
+spec = os.path.join(src, "corpus", "kernels", "features", "user_mix.json")
 for bad in (["--max-steps", "-5", spec], ["--max-steps", "x", spec], ["--max-steps"], [], [spec, spec]):
     r = run("run", *bad)
     check(r.returncode == 2 and len(r.stderr.splitlines()) == 1 and r.stdout == "",

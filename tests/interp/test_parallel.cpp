@@ -1,5 +1,5 @@
 // CTAs on all cores (docs/interpreter.md): every kernel spec of the corpus
-// (corpus/kernels, tests/interp/kernels, tests/interp/faults) runs with one
+// (corpus/kernels, corpus/kernels/features, tests/interp/faults) runs with one
 // job and with four, and both runs print the same report byte for byte
 // (--json and text; the wall time is the one field that may differ). Kernels
 // whose CTAs are independent run in parallel; kernels whose CTAs
@@ -55,12 +55,12 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
   const fs::path src(src_dir());
   std::vector<fs::path> specs = specs_in(src / "corpus" / "kernels");
   REQUIRE(!specs.empty());
-  for (const auto& dir : {src / "tests" / "interp" / "kernels", src / "tests" / "interp" / "faults",
+  for (const auto& dir : {src / "corpus" / "kernels" / "features", src / "tests" / "interp" / "faults",
                           src / "tests" / "interp" / "parallel"})
     for (const auto& p : specs_in(dir)) specs.push_back(p);
   std::map<std::string, std::string> schedule;  // spec file name -> RunResult::schedule
   for (const auto& spec : specs) {
-    const bool fault = spec.parent_path().filename() != "kernels";
+    const bool fault = spec.parent_path().filename() == "faults" || spec.parent_path().filename() == "parallel";
     RunOptions opt;
     opt.max_steps = fault ? 1'000'000 : 200'000'000;
     if (fault) {

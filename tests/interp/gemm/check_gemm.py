@@ -2,7 +2,7 @@
 """The sm_90a GEMM tile kernels (issue 12 item 5) are what they claim to be:
 
 * ptxas accepts the nvcc-compiled gemm_tma_wgmma.ptx and the hand-written
-  ../kernels/gemm_tma_wgmma.ptx for sm_90a (both kernels of each file);
+  corpus/kernels/features/gemm_tma_wgmma.ptx for sm_90a (both kernels of each file);
 * the committed gemm_tma_wgmma.ptx is nvcc's output for gemm_tma_wgmma.cu
   with the flags of regen.sh (when nvcc is installed);
 * the launch specs and expected output are what the plain C++ reference
@@ -26,6 +26,10 @@ import tempfile
 exe, cxx = sys.argv[1], sys.argv[2:]
 here = os.path.dirname(os.path.abspath(__file__))
 interp = os.path.dirname(here)
+src = os.path.dirname(os.path.dirname(interp))
+# where each file lives: the kernel test beside the corpus kernels, the fault
+# beside the interpreter's other faults
+dirs = {"kernels": os.path.join(src, "corpus", "kernels", "features"), "faults": os.path.join(interp, "faults")}
 cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 ptxas = os.path.join(cuda, "bin", "ptxas")
 nvcc = os.path.join(cuda, "bin", "nvcc")
@@ -46,9 +50,9 @@ if not os.path.exists(ptxas):
     print("ptxas not found; skipping")
     sys.exit(77)
 
-for f in (os.path.join(here, "gemm_tma_wgmma.ptx"), os.path.join(interp, "kernels", "gemm_tma_wgmma.ptx")):
+for f in (os.path.join(here, "gemm_tma_wgmma.ptx"), os.path.join(dirs["kernels"], "gemm_tma_wgmma.ptx")):
     r = run(ptxas, "-arch=sm_90a", "-o", os.devnull, f)
-    check(r.returncode == 0, "ptxas -arch=sm_90a accepts " + os.path.relpath(f, interp) + r.stderr.strip())
+    check(r.returncode == 0, "ptxas -arch=sm_90a accepts " + os.path.relpath(f, src) + r.stderr.strip())
 
 with tempfile.TemporaryDirectory() as tmp:
     if os.path.exists(nvcc):
@@ -75,11 +79,11 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(ref, *outs)
     check(r.returncode == 0, "the reference runs")
     for (d, n), o in zip(names, outs):
-        with open(o) as a, open(os.path.join(interp, d, n)) as b:
+        with open(o) as a, open(os.path.join(dirs[d], n)) as b:
             check(a.read() == b.read(), d + "/" + n + " is gemm_ref.cpp's output")
 
-    spec = os.path.join(interp, "kernels", "gemm_tma_wgmma_cu.json")
-    expected = os.path.join(interp, "kernels", "gemm_tma_wgmma_cu.expected.json")
+    spec = os.path.join(dirs["kernels"], "gemm_tma_wgmma_cu.json")
+    expected = os.path.join(dirs["kernels"], "gemm_tma_wgmma_cu.expected.json")
     r = run(exe, "run", spec, "--expect", expected)
     check(r.returncode == 0, "ptxcheck run --expect: the tile equals the reference bit for bit " + r.stderr.strip())
     # One element one ulp off must be a mismatch (the comparison is bit-exact).
@@ -92,7 +96,7 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump(exp, f)
     r = run(exe, "run", spec, "--expect", wrong)
     check(r.returncode == 1, "a one-ulp change of one element is a mismatch (exit %d)" % r.returncode)
-    r = run(exe, "run", os.path.join(interp, "faults", "gemm_tma_wgmma_cu_nofence.json"))
+    r = run(exe, "run", os.path.join(dirs["faults"], "gemm_tma_wgmma_cu_nofence.json"))
     out = r.stdout + r.stderr
     check(r.returncode == 1 and "data-race" in out and "fence.proxy.async" in out and "async-proxy read" in out,
           "the missing-fence twin is a data race")

@@ -38,10 +38,10 @@ std::string list(const std::vector<double>& v) {
   return o.str();
 }
 
-std::string spec(const std::string& kernel, bool outputs, const std::string& comment, const std::string& extra) {
+std::string spec(const std::string& ptx, const std::string& kernel, bool outputs, const std::string& comment, const std::string& extra) {
   std::ostringstream o;
   o << "{\n"
-    << " \"ptx\": \"../gemm/gemm_tma_wgmma.ptx\",\n"
+    << " \"ptx\": \"" << ptx << "\",\n"
     << " \"kernel\": \"" << kernel << "\",\n"
     << " \"grid\": [1],\n"
     << " \"block\": [256],\n"
@@ -64,6 +64,11 @@ std::string spec(const std::string& kernel, bool outputs, const std::string& com
     << "}\n";
   return o.str();
 }
+
+// The PTX as each spec names it, relative to the spec: the kernel test in
+// corpus/kernels/features, the fault in tests/interp/faults.
+const char* const kKernelPtx = "../../../tests/interp/gemm/gemm_tma_wgmma.ptx";
+const char* const kFaultPtx = "../gemm/gemm_tma_wgmma.ptx";
 
 bool write(const char* path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
@@ -88,13 +93,13 @@ int main(int argc, char** argv) {
     }
   e << "]}\n";
   const bool ok =
-      write(argv[1], spec("gemm_tma_wgmma_cu", true,
+      write(argv[1], spec(kKernelPtx, "gemm_tma_wgmma_cu", true,
                           "nvcc-compiled 64x64x192 bf16 GEMM tile (gemm_tma_wgmma.cu): TMA loads with 64B swizzle "
                           "(6 k blocks) into a 3-stage mbarrier pipeline, warp-specialised producer/consumer, wgmma m64n64k16, "
                           "TMA store; expected from gemm_ref.cpp",
                           "")) &&
       write(argv[2], e.str()) &&
-      write(argv[3], spec("gemm_tma_wgmma_cu_nofence", false,
+      write(argv[3], spec(kFaultPtx, "gemm_tma_wgmma_cu_nofence", false,
                           "gemm_tma_wgmma.cu without fence.proxy.async before the TMA store: its async-proxy reads "
                           "race with the generic writes of the tile",
                           ",\n \"_expect_diagnostic\": \"data-race\""));

@@ -1,5 +1,5 @@
 // A 64 x 64 x 192 bf16 GEMM tile for sm_90a in CUDA C++ (no CUTLASS), the
-// nvcc-compiled twin of tests/interp/kernels/gemm_tma_wgmma.ptx with other
+// nvcc-compiled twin of corpus/kernels/features/gemm_tma_wgmma.ptx with other
 // choices: bf16 operands, a three-stage pipeline, 32-wide k blocks loaded
 // with 64B swizzle, and two wgmma.mma_async m64n64k16 per stage.
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generator and independent reference for the warp-level sparse mma tests
 (mma_sp*.ptx, mma_sp_*.json / .expected.json and
-../faults/mma_sp_*.json; docs/mma.md "Sparse mma").
+tests/interp/faults/mma_sp_*.json; docs/mma.md "Sparse mma").
 
 Each kernel msp_<name> loads one mma.sp / mma.sp::ordered_metadata
 instruction's registers lane by lane from buffers a, b, c and e (metadata),
@@ -36,7 +36,8 @@ import filecmp, json, os, random, shutil, sys, tempfile
 from fractions import Fraction as Fr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAULTS = os.path.join(HERE, '..', 'faults')
+FAULTS = os.path.join(HERE, '..', '..', '..', 'tests', 'interp', 'faults')
+FAULT_PTX_DIR = '../../../corpus/kernels/features/'  # the PTX as the fault specs name it
 RNG = random.Random(1412)
 
 # (exponent bits, mantissa bits, bias) of the floating-point element types
@@ -381,7 +382,7 @@ def main(kdir=HERE, fdir=FAULTS):
         dump(os.path.join(kdir, f'mma_sp_{c[0]}.json'),
              spec(c, bufs, f'{mnemonic(c)}, selector {c[7]}; expected values from mma_sp_ref.py'))
         dump(os.path.join(kdir, f'mma_sp_{c[0]}.expected.json'), {'d': d})
-    # Faults (../faults): an undefined index in a chosen lane; a decreasing
+    # Faults (tests/interp/faults): an undefined index in a chosen lane; a decreasing
     # pair under ::ordered_metadata; a selector m16n8k32 .f16 does not define.
     byname = {c[0]: c for c in CONFIGS}
 
@@ -389,7 +390,7 @@ def main(kdir=HERE, fdir=FAULTS):
         ewords[12] = (ewords[12] & ~0xf0) | 0b0101 << 4
     bufs, _ = build(byname['f16_f32_k16'], bad_equal)
     f = spec(byname['f16_f32_k16'], bufs, 'mma.sp m16n8k16 with the undefined index 0b0101 (two equal positions, '
-             'PTX ISA 9.7.14.6.1) for row 3, columns 4-7, in lane 12 (selector 0)', '../kernels/')
+             'PTX ISA 9.7.14.6.1) for row 3, columns 4-7, in lane 12 (selector 0)', FAULT_PTX_DIR)
     f['_expect_diagnostic'] = 'sparse-metadata'
     f['_expect_message'] = 'for row 3, columns 4-7 of A'
     dump(os.path.join(fdir, 'mma_sp_badmeta.json'), f)
@@ -399,7 +400,7 @@ def main(kdir=HERE, fdir=FAULTS):
     c = byname['u8_s8_k64_ord']
     bufs, _ = build(c, decreasing)
     f = spec(c, bufs, 'mma.sp::ordered_metadata m16n8k64 with the decreasing pair 0b0001 (positions 1, 0; PTX ISA '
-             '9.7.14.6.3 requires increasing indices) for row 9, columns 0-3, in lane 5', '../kernels/')
+             '9.7.14.6.3 requires increasing indices) for row 9, columns 0-3, in lane 5', FAULT_PTX_DIR)
     f['_expect_diagnostic'] = 'sparse-metadata'
     f['_expect_message'] = 'for row 9, columns 0-3 of A'
     dump(os.path.join(fdir, 'mma_sp_unordered.json'), f)
@@ -407,7 +408,7 @@ def main(kdir=HERE, fdir=FAULTS):
     c = FAULT_KERNELS[0]
     bufs, _ = build(c[:7] + (1,) + c[8:])  # registers valid for selector 1, which the model then reads
     f = spec(c, bufs, 'mma.sp m16n8k32 .f16 with sparsity selector 2 (PTX ISA 9.7.14.6.1: '
-             '0 or 1)', '../kernels/')
+             '0 or 1)', FAULT_PTX_DIR)
     f['_expect_diagnostic'] = 'sparse-metadata'
     f['_expect_message'] = 'sparsity selector 2'
     dump(os.path.join(fdir, 'mma_sp_badsel.json'), f)

@@ -35,6 +35,7 @@ import json, os, struct
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FAULTS = os.path.join(HERE, '..', '..', '..', 'tests', 'interp', 'faults')
 
 # ---- floating point formats: (exponent bits, mantissa bits) ----
 FMT = {'f16': (5, 10), 'bf16': (8, 7), 'f32': (8, 23), 'f64': (11, 52)}
@@ -441,16 +442,16 @@ def main():
         bad = dict(spec, args=spec['args'][:3] + [{'u32': fence}], outputs=[],
                    comment='bulk_reduce_cluster without fence.proxy.async after the generic writes of %s: a proxy race'
                    % ('csrc' if name == 'src' else 'acc'))
-        bad['ptx'] = '../kernels/bulk_reduce.ptx'
+        bad['ptx'] = '../../../corpus/kernels/features/bulk_reduce.ptx'
         bad['_expect_diagnostic'] = 'data-race'
         bad['_expect_message'] = 'async-proxy %s of shared memory' % what
-        with open(os.path.join(HERE, '..', 'faults', 'bulk_reduce_nofence_%s.json' % name), 'w') as f:
+        with open(os.path.join(FAULTS, 'bulk_reduce_nofence_%s.json' % name), 'w') as f:
             json.dump(bad, f)
             f.write('\n')
     g = json.load(open(os.path.join(HERE, 'bulk_reduce_global.json')))
-    g.update(ptx='../kernels/bulk_reduce.ptx', args=g['args'][:2] + [{'u32': 8}], outputs=[],
+    g.update(ptx='../../../corpus/kernels/features/bulk_reduce.ptx', args=g['args'][:2] + [{'u32': 8}], outputs=[],
              comment='cp.reduce.async.bulk with size 40: not a multiple of 16', _expect_diagnostic='misaligned')
-    with open(os.path.join(HERE, '..', 'faults', 'bulk_reduce_size.json'), 'w') as f:
+    with open(os.path.join(FAULTS, 'bulk_reduce_size.json'), 'w') as f:
         json.dump(g, f)
         f.write('\n')
 

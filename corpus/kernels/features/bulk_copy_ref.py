@@ -25,6 +25,7 @@ Run to regenerate the .ptx, .json and .expected.json files (deterministic)."""
 import json, os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FAULTS = os.path.join(HERE, '..', '..', '..', 'tests', 'interp', 'faults')
 MASK1, MASK2 = 0b1011, 0b0110
 G = [1000 + i for i in range(24)]
 
@@ -186,18 +187,18 @@ def main():
     # Faults: a ctaMask bit beyond the cluster (CTA rank 4 of 4), and the
     # generic writes of buf/buf2 without fence.proxy.async before the
     # async-proxy writes of the multicast (a proxy race, PTX ISA 8.6).
-    bad = dict(spec, ptx='../kernels/bulk_mcast.ptx', outputs=[])
+    bad = dict(spec, ptx='../../../corpus/kernels/features/bulk_mcast.ptx', outputs=[])
     bad['args'] = spec['args'][:2] + [{'u16': 0b10011}, {'u32': 1}]
     bad['comment'] = 'ctaMask names CTA rank 4 of a 4-CTA cluster'
     bad['_expect_diagnostic'] = 'out-of-bounds'
     bad['_expect_message'] = 'ctaMask names CTA rank 4'
-    dump(os.path.join('..', 'faults', 'bulk_mcast_mask.json'), bad)
-    bad = dict(spec, ptx='../kernels/bulk_mcast.ptx', outputs=[])
+    dump(os.path.join(FAULTS, 'bulk_mcast_mask.json'), bad)
+    bad = dict(spec, ptx='../../../corpus/kernels/features/bulk_mcast.ptx', outputs=[])
     bad['args'] = spec['args'][:3] + [{'u32': 0}]
     bad['comment'] = 'the multicast writes shared memory that generic writes stored without fence.proxy.async'
     bad['_expect_diagnostic'] = 'data-race'
     bad['_expect_message'] = 'async-proxy write of shared memory'
-    dump(os.path.join('..', 'faults', 'bulk_mcast_nofence.json'), bad)
+    dump(os.path.join(FAULTS, 'bulk_mcast_nofence.json'), bad)
     src = [(0x01020304 * (k + 1) + 0x10101010) & 0xffffffff for k in range(12)]
     dst = [0xdddddddd] * 12
     bm = 0b1010010110100101
