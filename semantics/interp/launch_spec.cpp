@@ -1,11 +1,11 @@
 #include "semantics/interp/launch_spec.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "semantics/interp/launch_spec_reader.hpp"
 
 namespace ptxcheck::interp {
 
@@ -16,17 +16,6 @@ const BufferSpec* LaunchSpec::buffer(const std::string& name) const {
 const TensorMapSpec* LaunchSpec::tensormap(const std::string& name) const {
   for (const auto& t : tensormaps)
     if (t.name == name) return &t;
-  return nullptr;
-}
-
-const ArraySpec* LaunchSpec::array(const std::string& name) const {
-  for (const auto& a : arrays)
-    if (a.name == name) return &a;
-  return nullptr;
-}
-const TexObjSpec* LaunchSpec::texobj(const std::string& name, bool surface) const {
-  for (const auto& t : textures)
-    if (t.name == name && t.desc.surface == surface) return &t;
   return nullptr;
 }
 
@@ -50,773 +39,415 @@ int LaunchSpec::buffer_index(const std::string& name) const {
   return -1;
 }
 
-namespace {
+namespace spec_detail {
 
-constexpr uint64_t kMaxBufferBytes = 1ull << 30;
-
-class SpecReader {
- public:
-  SpecReader(const std::string& file, const std::string& dir) : file_(file), dir_(dir) {}
-
-  [[noreturn]] void fail(SourcePos p, const std::string& msg) { throw InputError(file_, p, msg); }
-
-  const JNode& need(const JNode& obj, const char* key, JNode::Kind kind, const char* what) {
-    const JNode* n = obj.find(key);
-    if (!n) fail(obj.pos, std::string("missing \"") + key + "\" (" + what + ")");
-    if (n->kind != kind)
-      fail(n->pos, std::string("\"") + key + "\" must be " + JNode::kind_name(kind) + ", got " +
-                       JNode::kind_name(n->kind));
-    return *n;
-  }
-
-  uint64_t uint_of(const JNode& n, const char* what, uint64_t max) {
-    uint64_t v = 0;
-    if (n.kind != JNode::Kind::Number || n.text.find_first_of(".eE-") != std::string::npos)
-      fail(n.pos, std::string(what) + " must be a non-negative integer");
-    if (n.text.size() > 19) fail(n.pos, std::string(what) + " is too large");
-    v = std::stoull(n.text);
-    if (v > max) fail(n.pos, std::string(what) + " is too large (at most " + std::to_string(max) + ")");
-    return v;
-  }
-
-  std::array<uint32_t, 3> dims(const JNode& root, const char* key, bool required, uint64_t max) {
-    std::array<uint32_t, 3> d{1, 1, 1};
-    const JNode* n = root.find(key);
-    if (!n) {
-      if (required) fail(root.pos, std::string("missing \"") + key + "\" (1 to 3 positive integers)");
-      return d;
-    }
-    if (n->is_number()) {  // a bare number is accepted as [n]
-      d[0] = static_cast<uint32_t>(uint_of(*n, key, max));
-      if (!d[0]) fail(n->pos, std::string(key) + " dimensions must be positive");
-      return d;
-    }
-    if (!n->is_array() || n->items.empty() || n->items.size() > 3)
-      fail(n->pos, std::string("\"") + key + "\" must be an array of 1 to 3 positive integers");
-    for (size_t i = 0; i < n->items.size(); ++i) {
-      d[i] = static_cast<uint32_t>(uint_of(n->items[i], key, max));
-      if (!d[i]) fail(n->items[i].pos, std::string(key) + " dimensions must be positive");
-    }
+std::array<uint32_t, 3> SpecReader::dims(const JNode& root, const char* key, bool required, uint64_t max) {
+  std::array<uint32_t, 3> d{1, 1, 1};
+  const JNode* n = root.find(key);
+  if (!n) {
+    if (required) fail(root.pos, std::string("missing \"") + key + "\" (1 to 3 positive integers)");
     return d;
   }
-
-  std::string resolve(const std::string& rel) const {
-    std::filesystem::path p(rel);
-    if (p.is_absolute() || dir_.empty()) return rel;
-    return (std::filesystem::path(dir_) / p).string();
+  if (n->is_number()) {  // a bare number is accepted as [n]
+    d[0] = static_cast<uint32_t>(uint_of(*n, key, max));
+    if (!d[0]) fail(n->pos, std::string(key) + " dimensions must be positive");
+    return d;
   }
-
-  void fill_values(BufferSpec& b, const std::vector<uint64_t>& vals) {
-    unsigned sz = elem_size(b.type);
-    for (uint64_t i = 0; i < b.count; ++i) {
-      uint64_t v = vals[i % vals.size()];
-      std::memcpy(&b.init[i * sz], &v, sz);  // little-endian host
-    }
+  if (!n->is_array() || n->items.empty() || n->items.size() > 3)
+    fail(n->pos, std::string("\"") + key + "\" must be an array of 1 to 3 positive integers");
+  for (size_t i = 0; i < n->items.size(); ++i) {
+    d[i] = static_cast<uint32_t>(uint_of(n->items[i], key, max));
+    if (!d[i]) fail(n->items[i].pos, std::string(key) + " dimensions must be positive");
   }
+  return d;
+}
 
-  void init_iota(BufferSpec& b, const JNode& io) {
-    const JNode* s = io.find("start");
-    const JNode* d = io.find("step");
-    if (!io.is_object()) fail(io.pos, "\"iota\" must be an object {\"start\": S, \"step\": D}");
-    for (const auto& m : io.members)
-      if (m.first != "start" && m.first != "step") fail(io.key_position(m.first), "unknown key \"" + m.first + "\" in iota");
-    JNode zero;
-    zero.kind = JNode::Kind::Number;
-    zero.text = "0";
-    JNode one = zero;
-    one.text = "1";
-    if (!s) s = &zero;
-    if (!d) d = &one;
-    unsigned sz = elem_size(b.type);
-    if (!elem_is_float(b.type)) {
-      // Integers: exact modular arithmetic in the element width.
-      ElemType wide = elem_is_signed(b.type) || b.type == ElemType::b8 ? ElemType::s64 : ElemType::u64;
-      uint64_t sv = read_value(*s, wide, file_), dv = read_value(*d, wide, file_);
-      for (uint64_t i = 0; i < b.count; ++i) {
-        uint64_t v = sv + i * dv;
-        std::memcpy(&b.init[i * sz], &v, sz);
-      }
-      return;
-    }
-    // Floats: start + i*step evaluated in double, then rounded to the type.
-    double sv = float_bits_to_double(read_value(*s, ElemType::f64, file_), ElemType::f64);
-    double dv = float_bits_to_double(read_value(*d, ElemType::f64, file_), ElemType::f64);
+std::string SpecReader::resolve(const std::string& rel) const {
+  std::filesystem::path p(rel);
+  if (p.is_absolute() || dir_.empty()) return rel;
+  return (std::filesystem::path(dir_) / p).string();
+}
+
+void SpecReader::fill_values(BufferSpec& b, const std::vector<uint64_t>& vals) {
+  unsigned sz = elem_size(b.type);
+  for (uint64_t i = 0; i < b.count; ++i) {
+    uint64_t v = vals[i % vals.size()];
+    std::memcpy(&b.init[i * sz], &v, sz);  // little-endian host
+  }
+}
+
+void SpecReader::init_iota(BufferSpec& b, const JNode& io) {
+  const JNode* s = io.find("start");
+  const JNode* d = io.find("step");
+  if (!io.is_object()) fail(io.pos, "\"iota\" must be an object {\"start\": S, \"step\": D}");
+  for (const auto& m : io.members)
+    if (m.first != "start" && m.first != "step")
+      fail(io.key_position(m.first), "unknown key \"" + m.first + "\" in iota");
+  JNode zero;
+  zero.kind = JNode::Kind::Number;
+  zero.text = "0";
+  JNode one = zero;
+  one.text = "1";
+  if (!s) s = &zero;
+  if (!d) d = &one;
+  unsigned sz = elem_size(b.type);
+  if (!elem_is_float(b.type)) {
+    // Integers: exact modular arithmetic in the element width.
+    ElemType wide = elem_is_signed(b.type) || b.type == ElemType::b8 ? ElemType::s64 : ElemType::u64;
+    uint64_t sv = read_value(*s, wide, file_), dv = read_value(*d, wide, file_);
     for (uint64_t i = 0; i < b.count; ++i) {
-      double x = sv + static_cast<double>(i) * dv;
-      uint64_t v;
-      if (b.type == ElemType::f64) {
-        std::memcpy(&v, &x, 8);
-      } else if (b.type == ElemType::f32) {
-        float f = static_cast<float>(x);
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
-        v = u;
-      } else {
-        v = double_to_float_bits(x, b.type);
-      }
+      uint64_t v = sv + i * dv;
       std::memcpy(&b.init[i * sz], &v, sz);
     }
+    return;
   }
-
-  void init_buffer(BufferSpec& b, const JNode& init) {
-    if (init.is_string()) {
-      if (init.text != "zero") fail(init.pos, "unknown init \"" + init.text + "\" (expected \"zero\" or an object)");
-      return;  // already zeroed
-    }
-    if (!init.is_object() || init.members.size() != 1)
-      fail(init.pos, "\"init\" must be \"zero\" or an object with one of fill, iota, values, file");
-    const std::string& k = init.members[0].first;
-    const JNode& v = init.members[0].second;
-    if (k == "fill") {
-      fill_values(b, {read_value(v, b.type, file_)});
-    } else if (k == "iota") {
-      init_iota(b, v);
-    } else if (k == "values") {
-      if (!v.is_array() || v.items.empty()) fail(v.pos, "\"values\" must be a non-empty array");
-      std::vector<uint64_t> vals;
-      for (const auto& it : v.items) vals.push_back(read_value(it, b.type, file_));
-      fill_values(b, vals);
-    } else if (k == "file") {
-      if (!v.is_string()) fail(v.pos, "\"file\" must be a path string");
-      std::string path = resolve(v.text);
-      // At most one byte more than the buffer is read, so that a device or
-      // a pipe (/dev/zero, a FIFO) cannot make the read endless.
-      std::ifstream in(path, std::ios::binary);
-      if (!in || std::filesystem::is_directory(path)) fail(v.pos, "cannot read init file '" + path + "'");
-      std::string data(b.init.size() + 1, '\0');
-      in.read(data.data(), static_cast<std::streamsize>(data.size()));
-      data.resize(static_cast<size_t>(in.gcount()));
-      if (data.size() > b.init.size())
-        fail(v.pos, "init file '" + path + "' has more than the " + std::to_string(b.init.size()) +
-                        " bytes the buffer needs");
-      if (data.size() != b.init.size())
-        fail(v.pos, "init file '" + path + "' has " + std::to_string(data.size()) + " bytes; buffer needs " +
-                        std::to_string(b.init.size()));
-      std::memcpy(b.init.data(), data.data(), data.size());
+  // Floats: start + i*step evaluated in double, then rounded to the type.
+  double sv = float_bits_to_double(read_value(*s, ElemType::f64, file_), ElemType::f64);
+  double dv = float_bits_to_double(read_value(*d, ElemType::f64, file_), ElemType::f64);
+  for (uint64_t i = 0; i < b.count; ++i) {
+    double x = sv + static_cast<double>(i) * dv;
+    uint64_t v;
+    if (b.type == ElemType::f64) {
+      std::memcpy(&v, &x, 8);
+    } else if (b.type == ElemType::f32) {
+      float f = static_cast<float>(x);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      v = u;
     } else {
-      fail(init.key_pos[0], "unknown init kind \"" + k + "\" (expected fill, iota, values or file)");
+      v = double_to_float_bits(x, b.type);
     }
+    std::memcpy(&b.init[i * sz], &v, sz);
   }
+}
 
-  void buffers(LaunchSpec& s, const JNode& root) {
-    const JNode* bs = root.find("buffers");
-    if (!bs) return;
-    if (!bs->is_object()) fail(bs->pos, "\"buffers\" must be an object mapping names to buffers");
-    uint64_t total = 0;
-    for (size_t i = 0; i < bs->members.size(); ++i) {
-      const auto& [name, bn] = bs->members[i];
-      if (!bn.is_object()) fail(bn.pos, "buffer \"" + name + "\" must be an object");
-      for (size_t j = 0; j < bn.members.size(); ++j) {
-        const std::string& k = bn.members[j].first;
-        if (k != "type" && k != "count" && k != "init")
-          fail(bn.key_pos[j], "unknown key \"" + k + "\" in buffer \"" + name + "\"");
-      }
-      BufferSpec b;
-      b.name = name;
-      b.pos = bs->key_pos[i];
-      const JNode& tn = need(bn, "type", JNode::Kind::String, "element type");
-      auto t = elem_type_from(tn.text);
-      if (!t) fail(tn.pos, "unknown element type \"" + tn.text + "\" (b8 u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64)");
-      b.type = *t;
-      const JNode* cn = bn.find("count");
-      if (!cn) fail(bn.pos, "buffer \"" + name + "\": missing \"count\"");
-      b.count = uint_of(*cn, "count", kMaxBufferBytes);
-      uint64_t bytes = b.count * elem_size(b.type);
-      total += bytes;
-      if (total > kMaxBufferBytes) throw LimitError("buffers exceed 1 GiB in all");
-      b.init.assign(bytes, 0);
-      if (const JNode* in = bn.find("init")) init_buffer(b, *in);
-      s.buffers.push_back(std::move(b));
+void SpecReader::init_buffer(BufferSpec& b, const JNode& init) {
+  if (init.is_string()) {
+    if (init.text != "zero") fail(init.pos, "unknown init \"" + init.text + "\" (expected \"zero\" or an object)");
+    return;  // already zeroed
+  }
+  if (!init.is_object() || init.members.size() != 1)
+    fail(init.pos, "\"init\" must be \"zero\" or an object with one of fill, iota, values, file");
+  const std::string& k = init.members[0].first;
+  const JNode& v = init.members[0].second;
+  if (k == "fill") {
+    fill_values(b, {read_value(v, b.type, file_)});
+  } else if (k == "iota") {
+    init_iota(b, v);
+  } else if (k == "values") {
+    if (!v.is_array() || v.items.empty()) fail(v.pos, "\"values\" must be a non-empty array");
+    std::vector<uint64_t> vals;
+    for (const auto& it : v.items) vals.push_back(read_value(it, b.type, file_));
+    fill_values(b, vals);
+  } else if (k == "file") {
+    if (!v.is_string()) fail(v.pos, "\"file\" must be a path string");
+    std::string path = resolve(v.text);
+    // At most one byte more than the buffer is read, so that a device or
+    // a pipe (/dev/zero, a FIFO) cannot make the read endless.
+    std::ifstream in(path, std::ios::binary);
+    if (!in || std::filesystem::is_directory(path)) fail(v.pos, "cannot read init file '" + path + "'");
+    std::string data(b.init.size() + 1, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(data.size()));
+    data.resize(static_cast<size_t>(in.gcount()));
+    if (data.size() > b.init.size())
+      fail(v.pos,
+           "init file '" + path + "' has more than the " + std::to_string(b.init.size()) + " bytes the buffer needs");
+    if (data.size() != b.init.size())
+      fail(v.pos, "init file '" + path + "' has " + std::to_string(data.size()) + " bytes; buffer needs " +
+                      std::to_string(b.init.size()));
+    std::memcpy(b.init.data(), data.data(), data.size());
+  } else {
+    fail(init.key_pos[0], "unknown init kind \"" + k + "\" (expected fill, iota, values or file)");
+  }
+}
+
+void SpecReader::buffers(LaunchSpec& s, const JNode& root) {
+  const JNode* bs = root.find("buffers");
+  if (!bs) return;
+  if (!bs->is_object()) fail(bs->pos, "\"buffers\" must be an object mapping names to buffers");
+  uint64_t total = 0;
+  for (size_t i = 0; i < bs->members.size(); ++i) {
+    const auto& [name, bn] = bs->members[i];
+    if (!bn.is_object()) fail(bn.pos, "buffer \"" + name + "\" must be an object");
+    for (size_t j = 0; j < bn.members.size(); ++j) {
+      const std::string& k = bn.members[j].first;
+      if (k != "type" && k != "count" && k != "init")
+        fail(bn.key_pos[j], "unknown key \"" + k + "\" in buffer \"" + name + "\"");
     }
+    BufferSpec b;
+    b.name = name;
+    b.pos = bs->key_pos[i];
+    const JNode& tn = need(bn, "type", JNode::Kind::String, "element type");
+    auto t = elem_type_from(tn.text);
+    if (!t)
+      fail(tn.pos, "unknown element type \"" + tn.text + "\" (b8 u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64)");
+    b.type = *t;
+    const JNode* cn = bn.find("count");
+    if (!cn) fail(bn.pos, "buffer \"" + name + "\": missing \"count\"");
+    b.count = uint_of(*cn, "count", kMaxBufferBytes);
+    uint64_t bytes = b.count * elem_size(b.type);
+    total += bytes;
+    if (total > kMaxBufferBytes) throw LimitError("buffers exceed 1 GiB in all");
+    b.init.assign(bytes, 0);
+    if (const JNode* in = bn.find("init")) init_buffer(b, *in);
+    s.buffers.push_back(std::move(b));
   }
+}
 
-  // "tensormaps": {NAME: {"buffer", "type", "dims", "strides", "box",
-  // "element_strides", "swizzle", "interleave", "oob_fill", "offset",
-  // "im2col": {"lower", "upper", "channels", "pixels"},
-  // "im2col_wide": {"mode", "lower", "upper", "channels", "pixels"}}}
-  // (docs/launch-spec.md).
-  void tensormaps(LaunchSpec& s, const JNode& root) {
-    const JNode* ts = root.find("tensormaps");
-    if (!ts) return;
-    if (!ts->is_object()) fail(ts->pos, "\"tensormaps\" must be an object mapping names to tensor maps");
-    static const char* const kKeys[] = {"buffer", "type", "dims", "strides", "box", "element_strides", "swizzle",
-                                        "interleave", "oob_fill", "offset", "im2col", "im2col_wide", "l2_promotion"};
-    for (size_t i = 0; i < ts->members.size(); ++i) {
-      // Plain references: the lambdas below capture tn (clang 14 cannot
-      // capture a structured binding).
-      const std::string& name = ts->members[i].first;
-      const JNode& tn = ts->members[i].second;
-      if (!tn.is_object()) fail(tn.pos, "tensor map \"" + name + "\" must be an object");
-      for (size_t j = 0; j < tn.members.size(); ++j) {
-        bool ok = false;
-        for (const char* k : kKeys) ok = ok || tn.members[j].first == k;
-        if (!ok) fail(tn.key_pos[j], "unknown key \"" + tn.members[j].first + "\" in tensor map \"" + name + "\"");
-      }
-      TensorMapSpec t;
-      t.name = name;
-      t.pos = ts->key_pos[i];
-      const JNode& b = need(tn, "buffer", JNode::Kind::String, "the buffer the tensor map describes");
-      if (s.buffer_index(b.text) < 0) fail(b.pos, "unknown buffer \"" + b.text + "\"");
-      t.buffer = b.text;
-      const JNode& ty = need(tn, "type", JNode::Kind::String, "element type");
-      int dt = tensormap_dtype_from(ty.text);
-      if (dt < 0) fail(ty.pos, "unknown tensor element type \"" + ty.text + "\"");
-      t.tm.dtype = static_cast<uint8_t>(dt);
-      auto list = [&](const char* key, uint64_t* out, size_t n, bool required, uint64_t max) -> size_t {
-        const JNode* l = tn.find(key);
-        if (!l) {
-          if (required) fail(tn.pos, std::string("missing \"") + key + "\"");
-          return 0;
-        }
-        if (!l->is_array() || l->items.size() != n)
-          fail(l->pos, std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
-        for (size_t k = 0; k < n; ++k) out[k] = uint_of(l->items[k], key, max);
-        return n;
-      };
-      const JNode& dn = need(tn, "dims", JNode::Kind::Array, "1 to 5 dimensions, innermost first");
-      if (dn.items.empty() || dn.items.size() > 5) fail(dn.pos, "\"dims\" must have 1 to 5 entries");
-      t.tm.rank = static_cast<uint8_t>(dn.items.size());
-      list("dims", t.tm.dims, t.tm.rank, true, 1ull << 32);
-      list("strides", t.tm.strides + 1, t.tm.rank - 1u, t.tm.rank > 1, 1ull << 40);
-      t.tm.strides[0] = tensormap_elem_bytes(t.tm.dtype);
-      uint64_t tmp[5] = {1, 1, 1, 1, 1};
-      if (tn.find("im2col") && tn.find("im2col_wide"))
-        fail(tn.key_position("im2col_wide"), "a tensor map has \"im2col\" or \"im2col_wide\", not both");
-      if (const JNode* iw = tn.find("im2col_wide")) {
-        // cuTensorMapEncodeIm2colWide: the W corners (scalars), channels,
-        // pixels (W mode only) and the mode "w" | "w128".
-        if (!iw->is_object()) fail(iw->pos, "\"im2col_wide\" must be an object");
-        only_keys(*iw, {"mode", "lower", "upper", "channels", "pixels"}, "\"im2col_wide\"");
-        const JNode* md = iw->find("mode");
-        if (!md || !md->is_string() || (md->text != "w" && md->text != "w128"))
-          fail(md ? md->pos : iw->pos, "\"im2col_wide\" needs \"mode\": \"w\" or \"w128\"");
-        t.tm.mode = md->text == "w" ? TensorMap::WideW : TensorMap::WideW128;
-        if (t.tm.rank < 3) fail(dn.pos, "an im2col wide tensor map has 3 to 5 dimensions");
-        auto corner = [&](const char* key) -> int32_t {
-          const JNode* v = iw->find(key);
-          if (!v) fail(iw->pos, std::string("\"im2col_wide\" needs \"") + key + "\"");
-          int64_t x = static_cast<int64_t>(read_value(*v, ElemType::s64, file_));
-          if (x < -32768 || x > 32767) fail(v->pos, "im2col wide corner out of range");
-          return static_cast<int32_t>(x);
-        };
-        t.tm.lower[0] = corner("lower");
-        t.tm.upper[0] = corner("upper");
-        const JNode* c = iw->find("channels");
-        if (!c) fail(iw->pos, "\"im2col_wide\" needs \"channels\"");
-        t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
-        const JNode* px = iw->find("pixels");
-        if (t.tm.mode == TensorMap::WideW && !px) fail(iw->pos, "\"im2col_wide\" mode \"w\" needs \"pixels\"");
-        if (px) t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
-      } else if (tn.find("im2col")) {
-        t.tm.mode = 1;
-        const JNode& ic = *tn.find("im2col");
-        if (!ic.is_object()) fail(ic.pos, "\"im2col\" must be an object");
-        auto sints = [&](const char* key, int32_t* out) {
-          const JNode* l = ic.find(key);
-          size_t n = t.tm.rank - 2u;
-          if (!l || !l->is_array() || l->items.size() != n)
-            fail(l ? l->pos : ic.pos, std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
-          for (size_t k = 0; k < n; ++k) {
-            int64_t v = static_cast<int64_t>(read_value(l->items[k], ElemType::s64, file_));
-            if (v < -32768 || v > 32767) fail(l->items[k].pos, "im2col corner out of range");
-            out[k] = static_cast<int32_t>(v);
-          }
-        };
-        sints("lower", t.tm.lower);
-        sints("upper", t.tm.upper);
-        const JNode* c = ic.find("channels");
-        const JNode* px = ic.find("pixels");
-        if (!c || !px) fail(ic.pos, "\"im2col\" needs \"channels\" and \"pixels\"");
-        t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
-        t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
-      } else {
-        list("box", tmp, t.tm.rank, true, 256);
-        for (unsigned d = 0; d < 5; ++d) t.tm.box[d] = static_cast<uint32_t>(tmp[d]);
-      }
-      uint64_t es[5] = {1, 1, 1, 1, 1};
-      list("element_strides", es, t.tm.rank, false, 8);
-      for (unsigned d = 0; d < 5; ++d) t.tm.estride[d] = static_cast<uint32_t>(es[d]);
-      auto choice = [&](const char* key, std::initializer_list<const char*> names) -> uint8_t {
-        const JNode* n = tn.find(key);
-        if (!n) return 0;
-        uint8_t i = 0;
-        for (const char* nm : names) {
-          if (n->is_string() && n->text == nm) return i;
-          ++i;
-        }
-        fail(n->pos, std::string("unknown \"") + key + "\" value");
-      };
-      t.tm.swizzle = choice("swizzle", {"none", "32B", "64B", "128B"});
-      t.tm.interleave = choice("interleave", {"none", "16B", "32B"});
-      t.tm.oob_nan = choice("oob_fill", {"zero", "nan"});
-      t.tm.l2 = choice("l2_promotion", {"none", "64B", "128B", "256B"});
-      if (const JNode* o = tn.find("offset")) t.tm.addr = uint_of(*o, "offset", 1ull << 40);
-      TensorMap chk = t.tm;
-      chk.addr = 0;
-      std::string why = tensormap_check(chk);
-      if (!why.empty()) fail(t.pos, "tensor map \"" + name + "\": " + why);
-      if (t.tm.addr % 16) fail(tn.key_position("offset"), "tensor map offset must be a multiple of 16");
-      s.tensormaps.push_back(std::move(t));
-    }
-  }
-
-  // One argument, or one field of a "struct" argument (no tensor map).
-  ArgSpec arg(const LaunchSpec& s, const JNode& an, bool field, unsigned depth) {
-    if (!an.is_object() || an.members.size() != 1)
-      fail(an.pos, "an argument must be an object with one key: {\"buffer\": NAME} or {TYPE: VALUE}");
-    ArgSpec a;
-    a.pos = an.pos;
-    const auto& [k, v] = an.members[0];
-    if (k == "tensormap") {
-      if (field) fail(an.key_pos[0], "a tensor map cannot be a field of a \"struct\" argument");
-      if (!v.is_string() || !s.tensormap(v.text)) fail(v.pos, "\"tensormap\" must name an entry of \"tensormaps\"");
-      a.tensormap = v.text;
-    } else if (k == "buffer") {
-      if (!v.is_string()) fail(v.pos, "\"buffer\" must name a buffer");
-      if (s.buffer_index(v.text) < 0) fail(v.pos, "unknown buffer \"" + v.text + "\"");
-      a.is_buffer = true;
-      a.buffer = v.text;
-    } else if (k == "texture" || k == "surface") {
-      const bool surf = k == "surface";
-      if (!v.is_string() || !s.texobj(v.text, surf))
-        fail(v.pos, "\"" + k + "\" must name an entry of \"" + (surf ? "surfaces" : "textures") + "\"");
-      (surf ? a.surface : a.texture) = v.text;
-    } else if (k == "bytes") {
-      // Raw bytes of a by-value aggregate (.param .align N .b8 NAME[K]).
-      if (!v.is_array() || v.items.empty()) fail(v.pos, "\"bytes\" must be a non-empty array of integers 0 to 255");
-      if (v.items.size() > 4096) fail(v.pos, "\"bytes\" has more than 4096 entries");
-      for (const auto& it : v.items) a.raw.push_back(static_cast<uint8_t>(uint_of(it, "a byte", 255)));
-      a.is_bytes = true;
-    } else if (k == "struct") {
-      // Fields laid out as C lays out a struct: each at the next multiple
-      // of its alignment, the size a multiple of the largest alignment.
-      if (!v.is_array() || v.items.empty()) fail(v.pos, "\"struct\" must be a non-empty array of fields");
-      if (depth >= 8) fail(v.pos, "\"struct\" arguments nest at most 8 deep");
-      a.is_struct = true;
-      uint64_t off = 0;
-      for (const auto& f : v.items) {
-        ArgSpec fa = arg(s, f, true, depth + 1);
-        off = (off + fa.align() - 1) / fa.align() * fa.align();
-        a.struct_align = std::max(a.struct_align, fa.align());
-        a.offsets.push_back(static_cast<uint32_t>(off));
-        off += fa.size();
-        if (off > 4096) fail(f.pos, "a \"struct\" argument has more than 4096 bytes");
-        a.fields.push_back(std::move(fa));
-      }
-      a.struct_size = static_cast<uint32_t>((off + a.struct_align - 1) / a.struct_align * a.struct_align);
-    } else {
-      auto t = elem_type_from(k);
-      if (!t) fail(an.key_pos[0], "unknown argument type \"" + k + "\"");
-      a.type = *t;
-      a.bits = read_value(v, a.type, file_);
-    }
-    return a;
-  }
-
-  void args(LaunchSpec& s, const JNode& root) {
-    const JNode* as = root.find("args");
-    if (!as) return;
-    if (!as->is_array()) fail(as->pos, "\"args\" must be an array");
-    s.args_pos = as->pos;
-    for (const auto& an : as->items) s.args.push_back(arg(s, an, false, 0));
-  }
-
-  // Checks that obj has only the keys listed.
-  void only_keys(const JNode& obj, std::initializer_list<const char*> keys, const std::string& what) {
-    for (size_t j = 0; j < obj.members.size(); ++j) {
+// "tensormaps": {NAME: {"buffer", "type", "dims", "strides", "box",
+// "element_strides", "swizzle", "interleave", "oob_fill", "offset",
+// "im2col": {"lower", "upper", "channels", "pixels"},
+// "im2col_wide": {"mode", "lower", "upper", "channels", "pixels"}}}
+// (docs/launch-spec.md).
+void SpecReader::tensormaps(LaunchSpec& s, const JNode& root) {
+  const JNode* ts = root.find("tensormaps");
+  if (!ts) return;
+  if (!ts->is_object()) fail(ts->pos, "\"tensormaps\" must be an object mapping names to tensor maps");
+  static const char* const kKeys[] = {"buffer",          "type",        "dims",        "strides",  "box",
+                                      "element_strides", "swizzle",     "interleave",  "oob_fill", "offset",
+                                      "im2col",          "im2col_wide", "l2_promotion"};
+  for (size_t i = 0; i < ts->members.size(); ++i) {
+    // Plain references: the lambdas below capture tn (clang 14 cannot
+    // capture a structured binding).
+    const std::string& name = ts->members[i].first;
+    const JNode& tn = ts->members[i].second;
+    if (!tn.is_object()) fail(tn.pos, "tensor map \"" + name + "\" must be an object");
+    for (size_t j = 0; j < tn.members.size(); ++j) {
       bool ok = false;
-      for (const char* k : keys) ok = ok || obj.members[j].first == k;
-      if (!ok) fail(obj.key_pos[j], "unknown key \"" + obj.members[j].first + "\" in " + what);
+      for (const char* k : kKeys) ok = ok || tn.members[j].first == k;
+      if (!ok) fail(tn.key_pos[j], "unknown key \"" + tn.members[j].first + "\" in tensor map \"" + name + "\"");
     }
-  }
-
-  bool boolean(const JNode& obj, const char* key, bool dflt) {
-    const JNode* n = obj.find(key);
-    if (!n) return dflt;
-    if (n->kind != JNode::Kind::Bool) fail(n->pos, std::string("\"") + key + "\" must be true or false");
-    return n->boolean;
-  }
-
-  // "format" and "channels" of an array or of a texture over linear memory.
-  void format(TexDesc& d, const JNode& obj) {
-    const JNode& f = need(obj, "format", JNode::Kind::String, "texel format: u8 u16 u32 s8 s16 s32 f16 f32");
-    if (!tex_format_by_name(f.text, d.kind, d.chan_bytes))
-      fail(f.pos, "unknown texel format \"" + f.text + "\" (u8 u16 u32 s8 s16 s32 f16 f32)");
-    d.channels = 1;
-    if (const JNode* c = obj.find("channels")) {
-      uint64_t n = uint_of(*c, "channels", 4);
-      if (n != 1 && n != 2 && n != 4) fail(c->pos, "\"channels\" must be 1, 2 or 4");
-      d.channels = static_cast<uint8_t>(n);
-    }
-  }
-
-  // "extent": [w], [w, h] or [w, h, d] (at most max_dims entries).
-  unsigned extent(TexDesc& d, const JNode& obj, unsigned max_dims, bool required) {
-    const JNode* e = obj.find("extent");
-    if (!e) {
-      if (required) fail(obj.pos, "missing \"extent\" ([width], [width, height] or [width, height, depth])");
-      return 0;
-    }
-    if (!e->is_array() || e->items.empty() || e->items.size() > max_dims)
-      fail(e->pos, "\"extent\" must be an array of 1 to " + std::to_string(max_dims) + " positive integers");
-    uint64_t v[3] = {1, 1, 1};
-    for (size_t i = 0; i < e->items.size(); ++i) {
-      // The CUDA driver's largest array extents (cuArray3DCreate).
-      v[i] = uint_of(e->items[i], "extent", i < 2 ? 1u << 20 : 1u << 16);
-      if (!v[i]) fail(e->items[i].pos, "extent dimensions must be positive");
-    }
-    d.width = v[0], d.height = v[1], d.depth = v[2];
-    d.dims = static_cast<uint8_t>(e->items.size());
-    return d.dims;
-  }
-
-  // "arrays": {NAME: {"buffer", "format", "channels", "extent", "layers"}}.
-  void arrays(LaunchSpec& s, const JNode& root) {
-    const JNode* as = root.find("arrays");
-    if (!as) return;
-    if (!as->is_object()) fail(as->pos, "\"arrays\" must be an object mapping names to CUDA arrays");
-    for (size_t i = 0; i < as->members.size(); ++i) {
-      const std::string& name = as->members[i].first;
-      const JNode& an = as->members[i].second;
-      if (!an.is_object()) fail(an.pos, "array \"" + name + "\" must be an object");
-      only_keys(an, {"buffer", "format", "channels", "extent", "layers", "levels", "cubemap"}, "array \"" + name + "\"");
-      ArraySpec a;
-      a.name = name;
-      a.pos = as->key_pos[i];
-      const JNode& b = need(an, "buffer", JNode::Kind::String, "the buffer holding the texels");
-      const BufferSpec* buf = s.buffer(b.text);
-      if (!buf) fail(b.pos, "unknown buffer \"" + b.text + "\"");
-      a.buffer = b.text;
-      format(a.desc, an);
-      extent(a.desc, an, 3, true);
-      if (const JNode* l = an.find("layers")) {
-        if (a.desc.dims == 3) fail(l->pos, "a layered array has a 1D or 2D extent");
-        a.desc.layered = true;
-        a.desc.depth = uint_of(*l, "layers", 2048 * 6);
-        if (!a.desc.depth) fail(l->pos, "\"layers\" must be positive");
+    TensorMapSpec t;
+    t.name = name;
+    t.pos = ts->key_pos[i];
+    const JNode& b = need(tn, "buffer", JNode::Kind::String, "the buffer the tensor map describes");
+    if (s.buffer_index(b.text) < 0) fail(b.pos, "unknown buffer \"" + b.text + "\"");
+    t.buffer = b.text;
+    const JNode& ty = need(tn, "type", JNode::Kind::String, "element type");
+    int dt = tensormap_dtype_from(ty.text);
+    if (dt < 0) fail(ty.pos, "unknown tensor element type \"" + ty.text + "\"");
+    t.tm.dtype = static_cast<uint8_t>(dt);
+    auto list = [&](const char* key, uint64_t* out, size_t n, bool required, uint64_t max) -> size_t {
+      const JNode* l = tn.find(key);
+      if (!l) {
+        if (required) fail(tn.pos, std::string("missing \"") + key + "\"");
+        return 0;
       }
-      if (boolean(an, "cubemap", false)) {
-        // CUDA_ARRAY3D_CUBEMAP: six square faces; with "layers", a cubemap
-        // array (tex.acube) of layers / 6 cubemaps.
-        const SourcePos cp = an.key_position("cubemap");
-        if (a.desc.dims != 2 || a.desc.width != a.desc.height) fail(cp, "a cubemap has a square 2D extent [w, w]");
-        a.desc.cubemap = true;
-        a.desc.cube_layered = a.desc.layered;
-        if (a.desc.layered && a.desc.depth % 6) fail(cp, "a cubemap array has a multiple of 6 \"layers\" (faces)");
-        if (!a.desc.layered) a.desc.depth = 6;
-        a.desc.layered = true;
-      } else if (a.desc.layered && a.desc.depth > 2048) {
-        fail(an.key_position("layers"), "layers is too large (at most 2048)");
-      }
-      a.desc.pitch = a.desc.width * a.desc.elem_bytes();
-      a.desc.slice = a.desc.pitch * a.desc.height;
-      uint64_t need_bytes = a.desc.slice * a.desc.depth;
-      if (const JNode* lv = an.find("levels")) {
-        // A mipmapped array (cuMipmappedArrayCreate): level k's texels follow
-        // level k-1's, each level's extents halved (floor, at least 1).
-        const unsigned most = tex_max_levels(a.desc);
-        const uint64_t n = uint_of(*lv, "levels", most);
-        if (!n) fail(lv->pos, "\"levels\" must be 1 to " + std::to_string(most) + " (1 + floor(log2(largest extent)))");
-        a.desc.levels = tex_mip_levels(a.desc, static_cast<unsigned>(n));
-        const TexLevel& last = a.desc.levels.back();
-        need_bytes = last.offset + last.slice * last.depth;
-      }
-      if (buf->init.size() < need_bytes)
-        fail(b.pos, "array \"" + name + "\" needs " + std::to_string(need_bytes) + " bytes; buffer \"" + b.text +
-                        "\" has " + std::to_string(buf->init.size()));
-      s.arrays.push_back(std::move(a));
-    }
-  }
-
-  // "textures": {NAME: {"array" | "buffer" + "format", "channels", "extent",
-  // "pitch", "offset"; "address", "filter", "normalized", "read", "border"}}
-  // and "surfaces": {NAME: {"array"}}.
-  void texobjs(LaunchSpec& s, const JNode& root, bool surface) {
-    const char* key = surface ? "surfaces" : "textures";
-    const char* what = surface ? "surface" : "texture";
-    const JNode* ts = root.find(key);
-    if (!ts) return;
-    if (!ts->is_object())
-      fail(ts->pos, std::string("\"") + key + "\" must be an object mapping names to " + what + " objects");
-    for (size_t i = 0; i < ts->members.size(); ++i) {
-      const std::string& name = ts->members[i].first;
-      const JNode& tn = ts->members[i].second;
-      const std::string label = std::string(what) + " \"" + name + "\"";
-      if (!tn.is_object()) fail(tn.pos, label + " must be an object");
-      TexObjSpec t;
-      t.name = name;
-      t.pos = ts->key_pos[i];
-      t.desc.surface = surface;
-      t.handle = s.textures.size() + 1;  // as the driver's: small integers from 1
-      const JNode* arr = tn.find("array");
-      if (surface) {
-        only_keys(tn, {"array", "level"}, label);
-        if (!arr) fail(tn.pos, label + ": missing \"array\" (a surface object names a CUDA array)");
-      } else if (arr) {
-        only_keys(tn, {"array", "level", "address", "filter", "normalized", "read", "border", "mipmap_filter",
-                       "mipmap_bias", "min_mipmap_level", "max_mipmap_level"},
-                  label);
-      } else {
-        only_keys(tn, {"buffer", "format", "channels", "extent", "pitch", "offset", "address", "filter", "normalized",
-                       "read", "border"},
-                  label);
-      }
-      if (arr) {
-        if (!arr->is_string() || !s.array(arr->text)) fail(arr->pos, "\"array\" must name an entry of \"arrays\"");
-        const ArraySpec& a = *s.array(arr->text);
-        t.array = a.name;
-        t.buffer = a.buffer;
-        t.desc = a.desc;
-        t.desc.surface = surface;
-        if (const JNode* lv = tn.find("level")) {
-          // One level of a mipmapped array, as an array of its own
-          // (cuMipmappedArrayGetLevel); surfaces bind levels so.
-          if (a.desc.levels.empty()) fail(lv->pos, "\"level\" needs an array with \"levels\"");
-          const uint64_t k = uint_of(*lv, "level", a.desc.levels.size() - 1);
-          const TexLevel L = a.desc.levels[k];
-          t.desc.levels.clear();
-          t.desc.addr = L.offset;
-          t.desc.width = L.width, t.desc.height = L.height, t.desc.depth = L.depth;
-          t.desc.pitch = L.pitch, t.desc.slice = L.slice;
-        } else if (surface && !a.desc.levels.empty()) {
-          fail(arr->pos, label + ": a surface binds one level of a mipmapped array (add \"level\")");
-        }
-      } else if (!surface) {
-        // Linear memory (1D, CU_RESOURCE_TYPE_LINEAR) or pitched 2D memory
-        // (CU_RESOURCE_TYPE_PITCH2D) of a buffer.
-        const JNode* b = tn.find("buffer");
-        if (!b) fail(tn.pos, label + ": missing \"array\" or \"buffer\"");
-        if (!b->is_string() || !s.buffer(b->text)) fail(b->pos, "\"buffer\" must name a buffer");
-        const BufferSpec& buf = *s.buffer(b->text);
-        t.buffer = b->text;
-        format(t.desc, tn);
-        uint64_t off = 0;
-        if (const JNode* o = tn.find("offset")) {
-          off = uint_of(*o, "offset", kMaxBufferBytes);
-          if (off % t.desc.elem_bytes()) fail(o->pos, "\"offset\" must be a multiple of the texel size");
-        }
-        const uint64_t eb = t.desc.elem_bytes();
-        const uint64_t avail = buf.init.size() > off ? buf.init.size() - off : 0;
-        unsigned nd = extent(t.desc, tn, 2, false);
-        if (nd == 0) {  // the whole buffer from `offset`
-          t.desc.width = avail / eb;
-          t.desc.dims = 1;
-          if (!t.desc.width) fail(b->pos, label + ": buffer \"" + b->text + "\" holds no texel after the offset");
-        }
-        t.desc.pitch = t.desc.width * eb;
-        if (const JNode* p = tn.find("pitch")) {
-          if (t.desc.dims != 2) fail(p->pos, "\"pitch\" needs a 2D \"extent\"");
-          t.desc.pitch = uint_of(*p, "pitch", kMaxBufferBytes);
-          if (t.desc.pitch < t.desc.width * eb)
-            fail(p->pos, "\"pitch\" is less than a row of the extent (" + std::to_string(t.desc.width * eb) + " bytes)");
-        }
-        t.desc.slice = t.desc.pitch * t.desc.height;
-        const uint64_t span = t.desc.pitch * (t.desc.height - 1) + t.desc.width * eb;
-        if (span > avail)
-          fail(b->pos, label + " needs " + std::to_string(span) + " bytes from offset " + std::to_string(off) +
-                           "; buffer \"" + b->text + "\" has " + std::to_string(buf.init.size()));
-        t.desc.addr = off;
-      }
-      if (!surface) sampling(t, tn, label);
-      s.textures.push_back(std::move(t));
-    }
-  }
-
-  // "references": {VAR: {"texture": NAME} | {"surface": NAME} |
-  // {"sampler": {"address", "filter", "force_unnormalized"}}}: module-scope
-  // .texref/.surfref/.samplerref variables (PTX ISA 5.3) bound by name; the
-  // run checks that the PTX declares them.
-  void references(LaunchSpec& s, const JNode& root) {
-    const JNode* rs = root.find("references");
-    if (!rs) return;
-    if (!rs->is_object()) fail(rs->pos, "\"references\" must be an object mapping variable names to bindings");
-    for (size_t i = 0; i < rs->members.size(); ++i) {
-      const std::string& var = rs->members[i].first;
-      const JNode& rn = rs->members[i].second;
-      const std::string label = "reference \"" + var + "\"";
-      if (!rn.is_object() || rn.members.size() != 1)
-        fail(rn.pos, label + " must be {\"texture\": NAME}, {\"surface\": NAME} or {\"sampler\": {...}}");
-      RefSpec r;
-      r.var = var;
-      r.pos = rs->key_pos[i];
-      const std::string& kind = rn.members[0].first;
-      const JNode& v = rn.members[0].second;
-      if (kind == "texture" || kind == "surface") {
-        r.surface = kind == "surface";
-        if (!v.is_string() || !s.texobj(v.text, r.surface))
-          fail(v.pos, "\"" + kind + "\" must name an entry of \"" + (r.surface ? "surfaces" : "textures") + "\"");
-        r.object = v.text;
-      } else if (kind == "sampler") {
-        r.sampler = true;
-        r.smp.sampler = true;
-        if (!v.is_object()) fail(v.pos, label + ": \"sampler\" must be an object");
-        only_keys(v, {"address", "filter", "force_unnormalized"}, label);
-        r.smp.addr_mode = {AddrMode::Clamp, AddrMode::Clamp, AddrMode::Clamp};
-        if (const JNode* am = v.find("address")) {
-          std::vector<const JNode*> modes;
-          if (am->is_string()) {
-            modes.assign(3, am);
-          } else if (am->is_array() && !am->items.empty() && am->items.size() <= 3) {
-            for (const auto& it : am->items) modes.push_back(&it);
-          } else {
-            fail(am->pos, "\"address\" must be a mode or an array of 1 to 3 modes (wrap, clamp, mirror, border)");
-          }
-          for (size_t k = 0; k < modes.size(); ++k)
-            if (!modes[k]->is_string() || !tex_addr_mode_by_name(modes[k]->text, r.smp.addr_mode[k]))
-              fail(modes[k]->pos, "unknown address mode (wrap, clamp, mirror, border)");
-        }
-        if (const JNode* f = v.find("filter")) {
-          if (!f->is_string() || (f->text != "point" && f->text != "linear"))
-            fail(f->pos, "\"filter\" must be \"point\" or \"linear\"");
-          r.smp.linear = f->text == "linear";
-        }
-        r.smp.force_unnormalized = boolean(v, "force_unnormalized", false);
-      } else {
-        fail(rn.key_pos[0], label + ": unknown binding \"" + kind + "\" (texture, surface, sampler)");
-      }
-      s.refs.push_back(std::move(r));
-    }
-  }
-
-  // The sampling state of a texture object (CUDA_TEXTURE_DESC). Rules of the
-  // CUDA C++ Programming Guide, "Texture Object API": wrap and mirror
-  // addressing "are only supported for normalized texture coordinates";
-  // cudaReadModeNormalizedFloat applies to 8- and 16-bit integer texels;
-  // linear filtering "is only valid for returned values of floating-point
-  // type".
-  void sampling(TexObjSpec& t, const JNode& tn, const std::string& label) {
-    TexDesc& d = t.desc;
-    d.normalized = boolean(tn, "normalized", false);
-    d.addr_mode = {AddrMode::Clamp, AddrMode::Clamp, AddrMode::Clamp};
-    if (const JNode* am = tn.find("address")) {
-      std::vector<const JNode*> modes;
-      if (am->is_string()) {
-        modes.assign(3, am);
-      } else if (am->is_array() && !am->items.empty() && am->items.size() <= 3) {
-        for (const auto& it : am->items) modes.push_back(&it);
-      } else {
-        fail(am->pos, "\"address\" must be a mode or an array of 1 to 3 modes (wrap, clamp, mirror, border)");
-      }
-      for (size_t k = 0; k < modes.size(); ++k) {
-        const JNode& m = *modes[k];
-        if (!m.is_string() || !tex_addr_mode_by_name(m.text, d.addr_mode[k]))
-          fail(m.pos, "unknown address mode (wrap, clamp, mirror, border)");
-        if (!d.normalized && (d.addr_mode[k] == AddrMode::Wrap || d.addr_mode[k] == AddrMode::Mirror))
-          fail(m.pos, label + ": wrap and mirror addressing need \"normalized\": true");
-      }
-    }
-    if (const JNode* f = tn.find("filter")) {
-      if (!f->is_string() || (f->text != "point" && f->text != "linear"))
-        fail(f->pos, "\"filter\" must be \"point\" or \"linear\"");
-      d.linear = f->text == "linear";
-    }
-    d.read_as_integer = true;  // cudaReadModeElementType
-    if (const JNode* r = tn.find("read")) {
-      if (!r->is_string() || (r->text != "element" && r->text != "normalized_float"))
-        fail(r->pos, "\"read\" must be \"element\" or \"normalized_float\"");
-      if (r->text == "normalized_float") {
-        if (d.kind == ChanKind::Float || d.chan_bytes == 4)
-          fail(r->pos, label + ": \"normalized_float\" reads need 8- or 16-bit integer texels");
-        d.read_as_integer = false;
-      }
-    }
-    if (d.linear && d.kind != ChanKind::Float && d.read_as_integer)
-      fail(tn.key_position("filter"), label + ": linear filtering of integer texels needs \"read\": \"normalized_float\"");
-    // Mipmaps (CUDA_TEXTURE_DESC::mipmapFilterMode, ::mipmapLevelBias,
-    // ::minMipmapLevelClamp, ::maxMipmapLevelClamp); the driver: "for CUDA
-    // mipmapped arrays, [normalized coordinates have] to be set".
-    static const char* const kMip[] = {"mipmap_filter", "mipmap_bias", "min_mipmap_level", "max_mipmap_level"};
-    if (d.levels.empty()) {
-      for (const char* k : kMip)
-        if (tn.find(k)) fail(tn.key_position(k), label + ": \"" + k + "\" needs an array with \"levels\"");
-    } else {
-      if (!d.normalized)
-        fail(tn.pos, label + ": a mipmapped texture needs \"normalized\": true (as the CUDA driver requires)");
-      if (const JNode* f = tn.find("mipmap_filter")) {
-        if (!f->is_string() || (f->text != "point" && f->text != "linear"))
-          fail(f->pos, "\"mipmap_filter\" must be \"point\" or \"linear\"");
-        d.mip_linear = f->text == "linear";
-        if (d.mip_linear && d.kind != ChanKind::Float && d.read_as_integer)
-          fail(f->pos, label + ": linear mipmap filtering of integer texels needs \"read\": \"normalized_float\"");
-      }
-      auto num = [&](const char* k, float dflt) {
-        const JNode* n = tn.find(k);
-        return n ? std::bit_cast<float>(static_cast<uint32_t>(read_value(*n, ElemType::f32, file_))) : dflt;
+      if (!l->is_array() || l->items.size() != n)
+        fail(l->pos, std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
+      for (size_t k = 0; k < n; ++k) out[k] = uint_of(l->items[k], key, max);
+      return n;
+    };
+    const JNode& dn = need(tn, "dims", JNode::Kind::Array, "1 to 5 dimensions, innermost first");
+    if (dn.items.empty() || dn.items.size() > 5) fail(dn.pos, "\"dims\" must have 1 to 5 entries");
+    t.tm.rank = static_cast<uint8_t>(dn.items.size());
+    list("dims", t.tm.dims, t.tm.rank, true, 1ull << 32);
+    list("strides", t.tm.strides + 1, t.tm.rank - 1u, t.tm.rank > 1, 1ull << 40);
+    t.tm.strides[0] = tensormap_elem_bytes(t.tm.dtype);
+    uint64_t tmp[5] = {1, 1, 1, 1, 1};
+    if (tn.find("im2col") && tn.find("im2col_wide"))
+      fail(tn.key_position("im2col_wide"), "a tensor map has \"im2col\" or \"im2col_wide\", not both");
+    if (const JNode* iw = tn.find("im2col_wide")) {
+      // cuTensorMapEncodeIm2colWide: the W corners (scalars), channels,
+      // pixels (W mode only) and the mode "w" | "w128".
+      if (!iw->is_object()) fail(iw->pos, "\"im2col_wide\" must be an object");
+      only_keys(*iw, {"mode", "lower", "upper", "channels", "pixels"}, "\"im2col_wide\"");
+      const JNode* md = iw->find("mode");
+      if (!md || !md->is_string() || (md->text != "w" && md->text != "w128"))
+        fail(md ? md->pos : iw->pos, "\"im2col_wide\" needs \"mode\": \"w\" or \"w128\"");
+      t.tm.mode = md->text == "w" ? TensorMap::WideW : TensorMap::WideW128;
+      if (t.tm.rank < 3) fail(dn.pos, "an im2col wide tensor map has 3 to 5 dimensions");
+      auto corner = [&](const char* key) -> int32_t {
+        const JNode* v = iw->find(key);
+        if (!v) fail(iw->pos, std::string("\"im2col_wide\" needs \"") + key + "\"");
+        int64_t x = static_cast<int64_t>(read_value(*v, ElemType::s64, file_));
+        if (x < -32768 || x > 32767) fail(v->pos, "im2col wide corner out of range");
+        return static_cast<int32_t>(x);
       };
-      d.mip_bias = num("mipmap_bias", 0.0f);
-      d.mip_min = num("min_mipmap_level", 0.0f);
-      d.mip_max = num("max_mipmap_level", static_cast<float>(d.levels.size() - 1));
+      t.tm.lower[0] = corner("lower");
+      t.tm.upper[0] = corner("upper");
+      const JNode* c = iw->find("channels");
+      if (!c) fail(iw->pos, "\"im2col_wide\" needs \"channels\"");
+      t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
+      const JNode* px = iw->find("pixels");
+      if (t.tm.mode == TensorMap::WideW && !px) fail(iw->pos, "\"im2col_wide\" mode \"w\" needs \"pixels\"");
+      if (px) t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
+    } else if (tn.find("im2col")) {
+      t.tm.mode = 1;
+      const JNode& ic = *tn.find("im2col");
+      if (!ic.is_object()) fail(ic.pos, "\"im2col\" must be an object");
+      auto sints = [&](const char* key, int32_t* out) {
+        const JNode* l = ic.find(key);
+        size_t n = t.tm.rank - 2u;
+        if (!l || !l->is_array() || l->items.size() != n)
+          fail(l ? l->pos : ic.pos,
+               std::string("\"") + key + "\" must be an array of " + std::to_string(n) + " integers");
+        for (size_t k = 0; k < n; ++k) {
+          int64_t v = static_cast<int64_t>(read_value(l->items[k], ElemType::s64, file_));
+          if (v < -32768 || v > 32767) fail(l->items[k].pos, "im2col corner out of range");
+          out[k] = static_cast<int32_t>(v);
+        }
+      };
+      sints("lower", t.tm.lower);
+      sints("upper", t.tm.upper);
+      const JNode* c = ic.find("channels");
+      const JNode* px = ic.find("pixels");
+      if (!c || !px) fail(ic.pos, "\"im2col\" needs \"channels\" and \"pixels\"");
+      t.tm.channels = static_cast<uint32_t>(uint_of(*c, "channels", 256));
+      t.tm.pixels = static_cast<uint32_t>(uint_of(*px, "pixels", 1024));
+    } else {
+      list("box", tmp, t.tm.rank, true, 256);
+      for (unsigned d = 0; d < 5; ++d) t.tm.box[d] = static_cast<uint32_t>(tmp[d]);
     }
-    if (const JNode* b = tn.find("border")) {
-      if (!b->is_array() || b->items.empty() || b->items.size() > 4)
-        fail(b->pos, "\"border\" must be an array of 1 to 4 numbers (the border colour's channels)");
-      for (size_t k = 0; k < b->items.size(); ++k) {
-        uint64_t bits = read_value(b->items[k], ElemType::f32, file_);
-        d.border[k] = std::bit_cast<float>(static_cast<uint32_t>(bits));
+    uint64_t es[5] = {1, 1, 1, 1, 1};
+    list("element_strides", es, t.tm.rank, false, 8);
+    for (unsigned d = 0; d < 5; ++d) t.tm.estride[d] = static_cast<uint32_t>(es[d]);
+    auto choice = [&](const char* key, std::initializer_list<const char*> names) -> uint8_t {
+      const JNode* n = tn.find(key);
+      if (!n) return 0;
+      uint8_t i = 0;
+      for (const char* nm : names) {
+        if (n->is_string() && n->text == nm) return i;
+        ++i;
       }
+      fail(n->pos, std::string("unknown \"") + key + "\" value");
+    };
+    t.tm.swizzle = choice("swizzle", {"none", "32B", "64B", "128B"});
+    t.tm.interleave = choice("interleave", {"none", "16B", "32B"});
+    t.tm.oob_nan = choice("oob_fill", {"zero", "nan"});
+    t.tm.l2 = choice("l2_promotion", {"none", "64B", "128B", "256B"});
+    if (const JNode* o = tn.find("offset")) t.tm.addr = uint_of(*o, "offset", 1ull << 40);
+    TensorMap chk = t.tm;
+    chk.addr = 0;
+    std::string why = tensormap_check(chk);
+    if (!why.empty()) fail(t.pos, "tensor map \"" + name + "\": " + why);
+    if (t.tm.addr % 16) fail(tn.key_position("offset"), "tensor map offset must be a multiple of 16");
+    s.tensormaps.push_back(std::move(t));
+  }
+}
+
+// One argument, or one field of a "struct" argument (no tensor map).
+ArgSpec SpecReader::arg(const LaunchSpec& s, const JNode& an, bool field, unsigned depth) {
+  if (!an.is_object() || an.members.size() != 1)
+    fail(an.pos, "an argument must be an object with one key: {\"buffer\": NAME} or {TYPE: VALUE}");
+  ArgSpec a;
+  a.pos = an.pos;
+  const auto& [k, v] = an.members[0];
+  if (k == "tensormap") {
+    if (field) fail(an.key_pos[0], "a tensor map cannot be a field of a \"struct\" argument");
+    if (!v.is_string() || !s.tensormap(v.text)) fail(v.pos, "\"tensormap\" must name an entry of \"tensormaps\"");
+    a.tensormap = v.text;
+  } else if (k == "buffer") {
+    if (!v.is_string()) fail(v.pos, "\"buffer\" must name a buffer");
+    if (s.buffer_index(v.text) < 0) fail(v.pos, "unknown buffer \"" + v.text + "\"");
+    a.is_buffer = true;
+    a.buffer = v.text;
+  } else if (k == "texture" || k == "surface") {
+    const bool surf = k == "surface";
+    if (!v.is_string() || !s.texobj(v.text, surf))
+      fail(v.pos, "\"" + k + "\" must name an entry of \"" + (surf ? "surfaces" : "textures") + "\"");
+    (surf ? a.surface : a.texture) = v.text;
+  } else if (k == "bytes") {
+    // Raw bytes of a by-value aggregate (.param .align N .b8 NAME[K]).
+    if (!v.is_array() || v.items.empty()) fail(v.pos, "\"bytes\" must be a non-empty array of integers 0 to 255");
+    if (v.items.size() > 4096) fail(v.pos, "\"bytes\" has more than 4096 entries");
+    for (const auto& it : v.items) a.raw.push_back(static_cast<uint8_t>(uint_of(it, "a byte", 255)));
+    a.is_bytes = true;
+  } else if (k == "struct") {
+    // Fields laid out as C lays out a struct: each at the next multiple
+    // of its alignment, the size a multiple of the largest alignment.
+    if (!v.is_array() || v.items.empty()) fail(v.pos, "\"struct\" must be a non-empty array of fields");
+    if (depth >= 8) fail(v.pos, "\"struct\" arguments nest at most 8 deep");
+    a.is_struct = true;
+    uint64_t off = 0;
+    for (const auto& f : v.items) {
+      ArgSpec fa = arg(s, f, true, depth + 1);
+      off = (off + fa.align() - 1) / fa.align() * fa.align();
+      a.struct_align = std::max(a.struct_align, fa.align());
+      a.offsets.push_back(static_cast<uint32_t>(off));
+      off += fa.size();
+      if (off > 4096) fail(f.pos, "a \"struct\" argument has more than 4096 bytes");
+      a.fields.push_back(std::move(fa));
+    }
+    a.struct_size = static_cast<uint32_t>((off + a.struct_align - 1) / a.struct_align * a.struct_align);
+  } else {
+    auto t = elem_type_from(k);
+    if (!t) fail(an.key_pos[0], "unknown argument type \"" + k + "\"");
+    a.type = *t;
+    a.bits = read_value(v, a.type, file_);
+  }
+  return a;
+}
+
+void SpecReader::args(LaunchSpec& s, const JNode& root) {
+  const JNode* as = root.find("args");
+  if (!as) return;
+  if (!as->is_array()) fail(as->pos, "\"args\" must be an array");
+  s.args_pos = as->pos;
+  for (const auto& an : as->items) s.args.push_back(arg(s, an, false, 0));
+}
+
+LaunchSpec SpecReader::spec(const std::string& text) {
+  JNode root = parse_json(file_, text);
+  if (!root.is_object()) fail(root.pos, "a launch spec must be a JSON object");
+  static const char* const kKnown[] = {
+      "ptx",     "kernel",     "grid",        "block",    "cluster",  "dynamic_shared_bytes",
+      "buffers", "tensormaps", "arrays",      "textures", "surfaces", "references",
+      "args",    "outputs",    "description", "comment",  "tags",     "source",
+      "notes"};
+  for (size_t i = 0; i < root.members.size(); ++i) {
+    const std::string& k = root.members[i].first;
+    bool ok = !k.empty() && k[0] == '_';
+    for (const char* kk : kKnown) ok = ok || k == kk;
+    if (!ok) fail(root.key_pos[i], "unknown key \"" + k + "\" in launch spec");
+  }
+  LaunchSpec s;
+  s.file = file_;
+  s.dir = dir_;
+  const JNode& p = need(root, "ptx", JNode::Kind::String, "path of the PTX module");
+  s.ptx_path = resolve(p.text);
+  s.ptx_pos = p.pos;
+  const JNode& k = need(root, "kernel", JNode::Kind::String, "name of the .entry to run");
+  s.kernel = k.text;
+  s.kernel_pos = k.pos;
+  s.grid = dims(root, "grid", true, 0x7fffffff);
+  s.block = dims(root, "block", true, 1024);
+  uint64_t threads = uint64_t{s.block[0]} * s.block[1] * s.block[2];
+  if (threads > 1024)
+    fail(root.key_position("block"), "a CTA has at most 1024 threads; block gives " + std::to_string(threads));
+  if (s.block[1] > 1024 || s.block[2] > 64)
+    fail(root.key_position("block"), "block dimensions exceed 1024 x 1024 x 64");
+  if (s.grid[1] > 65535 || s.grid[2] > 65535) fail(root.key_position("grid"), "grid y and z are at most 65535");
+  if (root.find("cluster")) {
+    s.cluster = dims(root, "cluster", false, 16);
+    s.explicit_cluster = true;
+    for (int i = 0; i < 3; ++i)
+      if (s.grid[i] % s.cluster[i])
+        fail(root.key_position("cluster"), "grid must be a multiple of the cluster shape in every dimension");
+  }
+  if (const JNode* d = root.find("dynamic_shared_bytes"))
+    s.dynamic_shared_bytes = static_cast<uint32_t>(uint_of(*d, "dynamic_shared_bytes", 1u << 24));
+  buffers(s, root);
+  tensormaps(s, root);
+  arrays(s, root);
+  texobjs(s, root, false);
+  texobjs(s, root, true);
+  references(s, root);
+  args(s, root);
+  if (const JNode* o = root.find("outputs")) {
+    if (!o->is_array()) fail(o->pos, "\"outputs\" must be an array of buffer names");
+    for (const auto& it : o->items) {
+      if (!it.is_string()) fail(it.pos, "\"outputs\" must list buffer names");
+      if (s.buffer_index(it.text) < 0) fail(it.pos, "output \"" + it.text + "\" is not a buffer");
+      s.outputs.push_back(it.text);
     }
   }
+  return s;
+}
 
-  LaunchSpec spec(const std::string& text) {
-    JNode root = parse_json(file_, text);
-    if (!root.is_object()) fail(root.pos, "a launch spec must be a JSON object");
-    static const char* const kKnown[] = {"ptx", "kernel", "grid", "block", "cluster", "dynamic_shared_bytes",
-                                         "buffers", "tensormaps", "arrays", "textures", "surfaces", "references", "args", "outputs", "description", "comment", "tags",
-                                         "source", "notes"};
-    for (size_t i = 0; i < root.members.size(); ++i) {
-      const std::string& k = root.members[i].first;
-      bool ok = !k.empty() && k[0] == '_';
-      for (const char* kk : kKnown) ok = ok || k == kk;
-      if (!ok) fail(root.key_pos[i], "unknown key \"" + k + "\" in launch spec");
-    }
-    LaunchSpec s;
-    s.file = file_;
-    s.dir = dir_;
-    const JNode& p = need(root, "ptx", JNode::Kind::String, "path of the PTX module");
-    s.ptx_path = resolve(p.text);
-    s.ptx_pos = p.pos;
-    const JNode& k = need(root, "kernel", JNode::Kind::String, "name of the .entry to run");
-    s.kernel = k.text;
-    s.kernel_pos = k.pos;
-    s.grid = dims(root, "grid", true, 0x7fffffff);
-    s.block = dims(root, "block", true, 1024);
-    uint64_t threads = uint64_t{s.block[0]} * s.block[1] * s.block[2];
-    if (threads > 1024) fail(root.key_position("block"), "a CTA has at most 1024 threads; block gives " + std::to_string(threads));
-    if (s.block[1] > 1024 || s.block[2] > 64) fail(root.key_position("block"), "block dimensions exceed 1024 x 1024 x 64");
-    if (s.grid[1] > 65535 || s.grid[2] > 65535) fail(root.key_position("grid"), "grid y and z are at most 65535");
-    if (root.find("cluster")) {
-      s.cluster = dims(root, "cluster", false, 16);
-      s.explicit_cluster = true;
-      for (int i = 0; i < 3; ++i)
-        if (s.grid[i] % s.cluster[i])
-          fail(root.key_position("cluster"), "grid must be a multiple of the cluster shape in every dimension");
-    }
-    if (const JNode* d = root.find("dynamic_shared_bytes"))
-      s.dynamic_shared_bytes = static_cast<uint32_t>(uint_of(*d, "dynamic_shared_bytes", 1u << 24));
-    buffers(s, root);
-    tensormaps(s, root);
-    arrays(s, root);
-    texobjs(s, root, false);
-    texobjs(s, root, true);
-    references(s, root);
-    args(s, root);
-    if (const JNode* o = root.find("outputs")) {
-      if (!o->is_array()) fail(o->pos, "\"outputs\" must be an array of buffer names");
-      for (const auto& it : o->items) {
-        if (!it.is_string()) fail(it.pos, "\"outputs\" must list buffer names");
-        if (s.buffer_index(it.text) < 0) fail(it.pos, "output \"" + it.text + "\" is not a buffer");
-        s.outputs.push_back(it.text);
-      }
-    }
-    return s;
-  }
+}  // namespace spec_detail
 
- private:
-  const std::string& file_;
-  std::string dir_;
-};
-
-}  // namespace
+using spec_detail::SpecReader;
 
 LaunchSpec parse_launch_spec(const std::string& file, const std::string& text, const std::string& dir) {
   return SpecReader(file, dir).spec(text);
