@@ -18,14 +18,14 @@ CUresult encode(CUtensorMap* out, CUtensorMapDataType dtype, cuuint32_t rank, vo
                 const cuuint64_t* strides, const cuuint32_t* estrides, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob, TensorMap& t) {
   if (!out || !dims || !estrides || (rank > 1 && !strides) || rank < 1 || rank > 5) return CUDA_ERROR_INVALID_VALUE;
-  if (static_cast<unsigned>(dtype) > 12 || static_cast<unsigned>(il) > 2 || static_cast<unsigned>(sw) > 3 ||
+  if (static_cast<unsigned>(dtype) > 12 || static_cast<unsigned>(il) > 2 || static_cast<unsigned>(sw) > 6 ||
       static_cast<unsigned>(l2) > 3 || static_cast<unsigned>(oob) > 1)
     return CUDA_ERROR_INVALID_VALUE;
   t.dtype = static_cast<uint8_t>(dtype);
   t.rank = static_cast<uint8_t>(rank);
   t.addr = reinterpret_cast<uint64_t>(addr);
   t.interleave = static_cast<uint8_t>(il);
-  t.swizzle = static_cast<uint8_t>(sw);
+  ptxcheck::interp::tensormap_set_cu_swizzle(t, static_cast<unsigned>(sw));  // 4-6: 128B, 32B/64B atomicity
   t.l2 = static_cast<uint8_t>(l2);
   t.oob_nan = static_cast<uint8_t>(oob);
   // The NaN fill applies to float types only (the driver rejects it otherwise).
@@ -76,9 +76,8 @@ SHIM_API CUresult cuTensorMapEncodeIm2col(CUtensorMap* out, CUtensorMapDataType 
 // CUDA 12.8: im2col over the W dimension only, for the sm_100
 // .im2col::w / .im2col::w::128 loads (PTX ISA 5.5.5). Rank 3-5, the W
 // corners in [-32768, 32767] with a non-empty box, channelsPerPixel <= 256,
-// pixelsPerColumn <= 1024 (ignored in W128 mode), swizzle 64B or 128B (the
-// driver also lists 128B with 32-byte atomicity, which ptxcheck's maps do
-// not model), no interleave (tensormap_check).
+// pixelsPerColumn <= 1024 (ignored in W128 mode), swizzle 64B, 128B or 128B
+// with 32-byte atomicity, no interleave (tensormap_check).
 SHIM_API CUresult cuTensorMapEncodeIm2colWide(CUtensorMap* out, CUtensorMapDataType dtype, cuuint32_t rank, void* addr,
                                               const cuuint64_t* dims, const cuuint64_t* strides, int lower, int upper,
                                               cuuint32_t channels, cuuint32_t pixels, const cuuint32_t* estrides,

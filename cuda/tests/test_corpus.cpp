@@ -225,7 +225,7 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
           es[d] = t.tm.estride[d];
         }
         auto il = static_cast<CUtensorMapInterleave>(t.tm.interleave);
-        auto sw = static_cast<CUtensorMapSwizzle>(t.tm.swizzle);
+        auto sw = static_cast<CUtensorMapSwizzle>(ip::tensormap_cu_swizzle(t.tm));
         auto l2 = static_cast<CUtensorMapL2promotion>(t.tm.l2);
         auto oob = static_cast<CUtensorMapFloatOOBfill>(t.tm.oob_nan);
         auto dt = static_cast<CUtensorMapDataType>(t.tm.dtype);

@@ -118,3 +118,46 @@ TEST_CASE("cuTensorMapEncodeIm2colWide", "[tensormap]") {
   CHECK(wide(4, 3, -3, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
   CHECK(wide(4, 40000, 0, 8, 16, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
 }
+
+TEST_CASE("cuTensorMapEncode* with the 128B swizzle's atomicities", "[tensormap]") {
+  // CUDA 12.8 CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B / _ATOM_32B_FLIP_8B / _ATOM_64B
+  // (PTX ISA 5.5.7): the 128B mode with the .swizzle_atomicity values 1-3 of
+  // tensormap.replace (9.7.9.27 Table 33).
+  alignas(64) static unsigned char buf[64 * 1024];
+  CUtensorMap m;
+  cuuint64_t dims[2] = {64, 32}, strides[1] = {128};
+  cuuint32_t box[2] = {64, 8}, es[2] = {1, 1};
+  const CUtensorMapSwizzle modes[] = {CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B,
+                                      CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B};
+  for (unsigned k = 0; k < 3; ++k) {
+    REQUIRE(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, box, es,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, modes[k], CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS);
+    TensorMap t;
+    REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+    CHECK(t.swizzle == 3);
+    CHECK(t.atom == k + 1);
+    CHECK(ptxcheck::interp::tensormap_cu_swizzle(t) == static_cast<unsigned>(modes[k]));
+  }
+  // Beyond the enum; an inner box of 256 bytes (beyond the 128-byte span).
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, box, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(7),
+                               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
+        CUDA_ERROR_INVALID_VALUE);
+  cuuint32_t wide[2] = {128, 8};
+  CHECK(cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, wide, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B,
+                               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
+        CUDA_ERROR_INVALID_VALUE);
+  // cuTensorMapEncodeIm2colWide lists 64B, 128B and 128B_ATOM_32B only.
+  cuuint64_t d4[4] = {8, 6, 5, 2}, s4[3] = {32, 192, 960};
+  cuuint32_t e4[4] = {1, 1, 1, 1};
+  auto wide_map = [&](CUtensorMapSwizzle sw) {
+    return cuTensorMapEncodeIm2colWide(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, buf, d4, s4, 0, 0, 8, 16, e4,
+                                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W, sw,
+                                       CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  };
+  CHECK(wide_map(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B) == CUDA_SUCCESS);
+  CHECK(wide_map(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(wide_map(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B) == CUDA_ERROR_INVALID_VALUE);
+}

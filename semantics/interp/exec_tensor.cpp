@@ -25,7 +25,9 @@
 //   im2col map's pixels with the offsets zero.
 // - Shared memory holds the box densely, dimension 0 innermost; with a
 //   swizzle mode, address bits 4.. are XORed with bits 7.. of the shared
-//   address (32B: one bit, 64B: two, 128B: three), the pattern wgmma expects.
+//   address (32B: one bit, 64B: two, 128B: three), the pattern wgmma expects;
+//   the 128B mode's 32B and 64B atomicities move 32- or 64-byte units
+//   instead (PTX ISA 5.5.7; saddr below).
 // - Each element goes through the checked access path, so bounds, races and
 //   uninitialised reads are diagnosed per element.
 #include <algorithm>
@@ -153,10 +155,15 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
         case 3: map.dims[ord] = v; break;
         case 4: map.strides[ord] = v; break;
         case 5: map.estride[ord] = static_cast<uint32_t>(v); break;
-        case 6: map.dtype = static_cast<uint8_t>(v); break;
+        case 6: {  // Table 33's numbering, not CUtensorMapDataType's
+          const int dt = tensormap_dtype_from_ptx(v);
+          map.dtype = static_cast<uint8_t>(dt < 0 ? 255 : dt);
+          break;
+        }
         case 7: map.interleave = static_cast<uint8_t>(v); break;
         case 8: map.swizzle = static_cast<uint8_t>(v); break;
         case 9: map.oob_nan = static_cast<uint8_t>(v); break;
+        case 10: map.atom = static_cast<uint8_t>(v); break;
       }
       tensormap_encode(map, obj);
       mw.region->mark_init(mw.off, kTensorMapBytes);
@@ -298,11 +305,36 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
     };
     const uint64_t sbase = addr_of(s.smem);
     if (sbase % 128) return fail(DiagKind::Misaligned, "bulk tensor shared-memory address must be 128-byte aligned (PTX ISA 9.7.9.25.5)");
+    // PTX ISA 5.5.7: the 128B swizzle with 32B + 8B-flip atomicity "is legal
+    // only when cp.async.bulk.tensor specifies the copy direction as
+    // .shared::cluster.global or otherwise .shared::cta.global" (loads), and
+    // not with the .im2col::w modes (5.5.5).
+    if (map.atom == 2 && s.kind != TensorSite::Load)
+      return fail(DiagKind::TensorMap, "the 128B swizzle with 32-byte atomicity and 8-byte flip is legal only for "
+                                       "loads into shared memory (PTX ISA 5.5.7)");
+    // The swizzle patterns of PTX ISA 5.5.7 as functions of the shared
+    // address: a line is 128 bytes; the tables repeat every 2 (32B), 4
+    // (64B) or 8 (128B) lines from a 256/512/1024-byte boundary, so line
+    // bits 7.. of the address select the row (the "swizzle base offset"
+    // (dstMem / 128) % N of a box that does not start on that boundary).
+    // - 16B atomicity: 16-byte chunk c of line r goes to c ^ (r % N);
+    // - 128B with 32B atomicity: 32-byte unit u of line r goes to
+    //   u ^ (r % 4) ("the 32-byte of data is kept intact while swizzling");
+    // - 32B + 8B flip: as 32B, and on every odd line the two 8-byte halves
+    //   of each 16-byte chunk swap ("a flip of adjacent 8-bytes within the
+    //   16-byte data at every alternate shared memory line"; which lines
+    //   flip is our reading: the odd ones);
+    // - 128B with 64B atomicity: 64-byte half h of line r goes to h ^ (r % 2).
     const unsigned W = map.swizzle ? 1u << map.swizzle : 1;  // 16-byte chunks per swizzle line: 2, 4, 8
     auto saddr = [&](uint64_t base, uint64_t idx) {
       uint64_t a = base + idx * es;
-      if (W > 1) a ^= ((a >> 7) & (W - 1)) << 4;
-      return a;
+      const uint64_t line = a >> 7;
+      switch (map.atom) {
+        case 1: return a ^ ((line & 3) << 5);
+        case 2: return a ^ ((line & 3) << 5) ^ ((line & 1) << 3);
+        case 3: return a ^ ((line & 1) << 6);
+        default: return W > 1 ? a ^ ((line & (W - 1)) << 4) : a;
+      }
     };
     const uint64_t bytes = total * es;
     if (s.kind == TensorSite::Load) {

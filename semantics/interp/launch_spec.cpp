@@ -312,7 +312,10 @@ void SpecReader::tensormaps(LaunchSpec& s, const JNode& root) {
       }
       fail(n->pos, std::string("unknown \"") + key + "\" value");
     };
-    t.tm.swizzle = choice("swizzle", {"none", "32B", "64B", "128B"});
+    // The CUtensorMapSwizzle names: the last three are the 128B mode with
+    // 32B, 32B + 8B flip and 64B atomicity (PTX ISA 5.5.7).
+    tensormap_set_cu_swizzle(t.tm, choice("swizzle", {"none", "32B", "64B", "128B", "128B_atom_32B",
+                                                      "128B_atom_32B_flip_8B", "128B_atom_64B"}));
     t.tm.interleave = choice("interleave", {"none", "16B", "32B"});
     t.tm.oob_nan = choice("oob_fill", {"zero", "nan"});
     t.tm.l2 = choice("l2_promotion", {"none", "64B", "128B", "256B"});

@@ -45,11 +45,11 @@ void InsnLowering::tensor_op() {
     static const std::pair<Mod, uint8_t> kFields[] = {
         {Mod::global_address, 0}, {Mod::rank, 1},           {Mod::box_dim, 2},   {Mod::global_dim, 3},
         {Mod::global_stride, 4},  {Mod::element_stride, 5}, {Mod::elemtype, 6},  {Mod::interleave_layout, 7},
-        {Mod::swizzle_mode, 8},   {Mod::fill_mode, 9}};
+        {Mod::swizzle_mode, 8},   {Mod::fill_mode, 9},      {Mod::swizzle_atomicity, 10}};
     bool found = false;
     for (auto [m, f] : kFields)
       if (has(m)) s.field = f, found = true;
-    if (!found) return unsupported("tensormap.replace: field not supported (.swizzle_atomicity)");
+    if (!found) ctx.fail(in.pos, "tensormap.replace: expected a field (PTX ISA 9.7.9.27)");
     s.tmap = address(opd(0));
     s.tmap.space = space_mod ? space() : Space::Generic;
     bool ordinal = s.field == 2 || s.field == 3 || s.field == 4 || s.field == 5;

@@ -51,7 +51,14 @@ std::string tensormap_check(const TensorMap& t) {
     if (t.mode == 0 && (t.box[d] < 1 || t.box[d] > 256)) return "box dimension " + std::to_string(d) + " must be 1 to 256";
     if (t.estride[d] < 1 || t.estride[d] > 8) return "element stride " + std::to_string(d) + " must be 1 to 8";
   }
+  // PTX ISA 5.5.7: swizzle modes none, 32B, 64B, 128B (and 96B, sm_103a,
+  // which ptxcheck does not model); Table 14: atomicities other than 16B
+  // only with the 128B mode.
+  if (t.swizzle == 4) return "the 96B swizzle mode is not modelled";
   if (t.swizzle > 3) return "unknown swizzle mode";
+  if (t.atom > 3) return "unknown swizzle atomicity";
+  if (t.atom && t.swizzle != 3)
+    return "a swizzle atomicity other than 16B needs the 128B swizzle mode (PTX ISA 5.5.7, Table 14)";
   if (t.interleave == 0 && t.swizzle && t.mode == 0) {
     unsigned span = 16u << t.swizzle;  // 32, 64, 128 bytes
     if (t.box[0] * es > span) return "inner box dimension exceeds the swizzle span of " + std::to_string(span) + " bytes";
@@ -64,7 +71,8 @@ std::string tensormap_check(const TensorMap& t) {
     // cuTensorMapEncodeIm2colWide: rank 3-5; W corners in [-32768, 32767]
     // with a bounding box of non-zero area; channelsPerPixel <= 256;
     // pixelsPerColumn <= 1024 (ignored in W128 mode); swizzle 64B or 128B
-    // ("swizzling mode must not be (i) no swizzle", PTX ISA 5.5.5; the
+    // ("swizzling mode must not be (i) no swizzle and (ii) 128-byte swizzle
+    // mode with 32-byte atomicity with 8-byte flip", PTX ISA 5.5.5; the
     // driver lists 64B, 128B and 128B with 32-byte atomicity) with the
     // inner dimension (channels) within the swizzle span; no interleave
     // ("The interleave layout is not supported for .im2col::w and
@@ -76,17 +84,35 @@ std::string tensormap_check(const TensorMap& t) {
     if (t.channels < 1 || t.channels > 256) return "im2col wide channels out of range";
     if (t.mode == TensorMap::WideW && (t.pixels < 1 || t.pixels > 1024)) return "im2col wide pixels out of range";
     if (t.interleave) return "im2col wide maps take no interleave layout";
-    if (t.swizzle != 2 && t.swizzle != 3) return "im2col wide maps need the 64B or 128B swizzle";
+    if ((t.swizzle != 2 && t.swizzle != 3) || t.atom > 1)
+      return "im2col wide maps need the 64B or 128B swizzle (16B or 32B atomicity)";
     if (t.channels * es > (16u << t.swizzle))
       return "channels per pixel exceed the swizzle span of " + std::to_string(16u << t.swizzle) + " bytes";
   }
   return "";
 }
 
+unsigned tensormap_cu_swizzle(const TensorMap& t) { return t.atom && t.swizzle == 3 ? 3u + t.atom : t.swizzle; }
+
+bool tensormap_set_cu_swizzle(TensorMap& t, unsigned cu) {
+  if (cu > 6) return false;
+  t.swizzle = static_cast<uint8_t>(cu > 3 ? 3 : cu);
+  t.atom = static_cast<uint8_t>(cu > 3 ? cu - 3 : 0);
+  return true;
+}
+
+int tensormap_dtype_from_ptx(uint64_t e) {
+  // PTX ISA 9.7.9.27 Table 33: 0 .u8 1 .u16 2 .u32 3 .s32 4 .u64 5 .s64
+  // 6 .f16 7 .f32 8 .f32.ftz 9 .f64 10 .bf16 11 .tf32 12 .tf32.ftz.
+  static const int kCuda[] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12};
+  return e < 13 ? kCuda[e] : -1;
+}
+
 void tensormap_encode(const TensorMap& t, uint8_t* p) {
   std::memset(p, 0, kTensorMapBytes);
   std::memcpy(p, "PXTM", 4);
   p[4] = t.mode, p[5] = t.rank, p[6] = t.dtype, p[7] = t.interleave, p[8] = t.swizzle, p[9] = t.l2, p[10] = t.oob_nan;
+  p[11] = t.atom;
   put<uint64_t>(p, 16, t.addr);
   for (unsigned d = 0; d < 5; ++d) {
     put<uint32_t>(p, 24 + 4 * d, static_cast<uint32_t>(t.dims[d] - 1));  // 1..2^32 stored minus one
@@ -105,6 +131,7 @@ void tensormap_encode(const TensorMap& t, uint8_t* p) {
 bool tensormap_decode(const uint8_t* p, TensorMap& t) {
   if (std::memcmp(p, "PXTM", 4)) return false;
   t.mode = p[4], t.rank = p[5], t.dtype = p[6], t.interleave = p[7], t.swizzle = p[8], t.l2 = p[9], t.oob_nan = p[10];
+  t.atom = p[11];
   t.addr = get<uint64_t>(p, 16);
   for (unsigned d = 0; d < 5; ++d) {
     t.dims[d] = uint64_t{get<uint32_t>(p, 24 + 4 * d)} + 1;

@@ -29,7 +29,8 @@ struct TensorSite {
   Opnd cta_mask;               // .multicast::cluster (16-bit)
   // tensormap.replace.tile.field [tmap], {ord,} value
   uint8_t field = 0;           // 0 global_address, 1 rank, 2 box_dim, 3 global_dim, 4 global_stride,
-                               // 5 element_stride, 6 elemtype, 7 interleave, 8 swizzle, 9 fill_mode
+                               // 5 element_stride, 6 elemtype, 7 interleave, 8 swizzle, 9 fill_mode,
+                               // 10 swizzle_atomicity
   Opnd ord, value;
 };
 
