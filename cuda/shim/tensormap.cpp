@@ -3,7 +3,9 @@
 // (semantics/interp/tensormap.hpp), which the interpreter's bulk tensor
 // instructions read when the map is passed to a kernel (by value as a
 // __grid_constant__ parameter, or copied to device memory). Arguments are
-// checked as the driver documents (tensormap_check); a violation is
+// checked as the driver documents (tensormap_check, including the
+// interleave rules: rank 3-5, 32B interleave with a 32-byte aligned address,
+// strides multiples of 32 and the 32B swizzle); a violation is
 // CUDA_ERROR_INVALID_VALUE. No context is needed: encoding is host-only.
 #include <cstring>
 

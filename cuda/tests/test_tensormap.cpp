@@ -161,3 +161,43 @@ TEST_CASE("cuTensorMapEncode* with the 128B swizzle's atomicities", "[tensormap]
   CHECK(wide_map(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B) == CUDA_ERROR_INVALID_VALUE);
   CHECK(wide_map(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B) == CUDA_ERROR_INVALID_VALUE);
 }
+
+TEST_CASE("cuTensorMapEncodeTiled with interleaved layouts", "[tensormap]") {
+  // The driver API's interleave rules (cuTensorMapEncodeTiled; PTX ISA 5.5.6):
+  // rank 3-5; CU_TENSOR_MAP_INTERLEAVE_32B needs a 32-byte aligned address,
+  // strides multiples of 32 and CU_TENSOR_MAP_SWIZZLE_32B; with interleave
+  // the inner box need not be a multiple of 16 bytes nor within the swizzle
+  // span.
+  alignas(64) static unsigned char buf[64 * 1024];
+  CUtensorMap m;
+  cuuint64_t dims[5] = {16, 10, 10, 2, 1}, strides[4] = {32, 320, 3200, 6400};
+  cuuint32_t box[5] = {16, 4, 2, 2, 1}, es[5] = {1, 1, 1, 1, 1};
+  auto enc = [&](cuuint32_t rank, void* addr, const cuuint64_t* st, const cuuint32_t* bx, CUtensorMapInterleave il,
+                 CUtensorMapSwizzle sw) {
+    return cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, rank, addr, dims, st, bx, es, il, sw,
+                                  CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  };
+  REQUIRE(enc(5, buf, strides, box, CU_TENSOR_MAP_INTERLEAVE_32B, CU_TENSOR_MAP_SWIZZLE_32B) == CUDA_SUCCESS);
+  TensorMap t;
+  REQUIRE(ptxcheck::interp::tensormap_decode(reinterpret_cast<const uint8_t*>(&m), t));
+  CHECK(t.interleave == 2);
+  CHECK(t.swizzle == 1);
+  CHECK(enc(5, buf, strides, box, CU_TENSOR_MAP_INTERLEAVE_32B, CU_TENSOR_MAP_SWIZZLE_NONE) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(enc(5, buf, strides, box, CU_TENSOR_MAP_INTERLEAVE_32B, CU_TENSOR_MAP_SWIZZLE_64B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(enc(5, buf + 16, strides, box, CU_TENSOR_MAP_INTERLEAVE_32B, CU_TENSOR_MAP_SWIZZLE_32B) ==
+        CUDA_ERROR_INVALID_VALUE);
+  cuuint64_t odd[4] = {48, 320, 3200, 6400};
+  CHECK(enc(5, buf, odd, box, CU_TENSOR_MAP_INTERLEAVE_32B, CU_TENSOR_MAP_SWIZZLE_32B) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(enc(5, buf, odd, box, CU_TENSOR_MAP_INTERLEAVE_16B, CU_TENSOR_MAP_SWIZZLE_NONE) == CUDA_SUCCESS);
+  CHECK(enc(2, buf, strides, box, CU_TENSOR_MAP_INTERLEAVE_16B, CU_TENSOR_MAP_SWIZZLE_NONE) == CUDA_ERROR_INVALID_VALUE);
+  // An 8-byte inner box (4 f16) and one beyond the 32B swizzle span: fine
+  // with interleave, refused without.
+  cuuint32_t small[5] = {4, 4, 2, 2, 1};
+  CHECK(enc(5, buf, strides, small, CU_TENSOR_MAP_INTERLEAVE_16B, CU_TENSOR_MAP_SWIZZLE_NONE) == CUDA_SUCCESS);
+  CHECK(enc(5, buf, strides, small, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE) ==
+        CUDA_ERROR_INVALID_VALUE);
+  cuuint32_t wide[5] = {32, 4, 2, 2, 1};
+  CHECK(enc(5, buf, strides, wide, CU_TENSOR_MAP_INTERLEAVE_16B, CU_TENSOR_MAP_SWIZZLE_32B) == CUDA_SUCCESS);
+  CHECK(enc(5, buf, strides, wide, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_32B) ==
+        CUDA_ERROR_INVALID_VALUE);
+}

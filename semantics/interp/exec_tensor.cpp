@@ -189,6 +189,10 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       return fail(DiagKind::TensorMap, ".tile::gather4/.tile::scatter4 need a bounding box of size 1 in dimension 1 and no "
                                        "interleave layout (PTX ISA 5.5.3.4)");
     const unsigned es = tensormap_elem_bytes(map.dtype), R = map.rank;
+    // elementStrides[0]: "when interleave is CU_TENSOR_MAP_INTERLEAVE_NONE,
+    // the first element of this array is ignored since TMA doesn't support
+    // the stride for dimension zero" (driver API, cuTensorMapEncodeTiled).
+    if (!map.interleave) map.estride[0] = 1;
     int64_t co[5] = {0, 0, 0, 0, 0};
     for (unsigned d = 0; d < s.coords.size() && d < 5; ++d) co[d] = static_cast<int32_t>(get(s.coords[d], t, l, w));
     // The elements of the box, in shared-memory order: their global
@@ -237,6 +241,18 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
       n[1] = s.wide == 2 ? static_cast<unsigned>(4 * (32 + halo)) : static_cast<unsigned>(map.pixels + halo);
       total = uint64_t{n[0]} * n[1];
     }
+    // Interleaved layouts (PTX ISA 5.5.6: NC/8DHWC8, NC/16HWC16, "the C
+    // information is organized in slices where sequential C elements are
+    // grouped in 16 byte or 32 byte quantities"): the map describes the
+    // tensor as it is stored, dimension 0 being the channels of one slice
+    // (as in the 5.5.7 example "NC/(32B)HWC(32B) tensor of 1x2x10x10xC16
+    // ... with the innermost dimension holding slice of 16 channels"), so
+    // the box walks it as any other tensor, with elementStrides[0] applied.
+    // Neither the ISA nor the driver says how a box row that is not a whole
+    // number of 16-byte units lies in shared memory: not modelled.
+    if (map.interleave && (uint64_t{n[0]} * es) % 16)
+      return fail(DiagKind::Unsupported, "interleaved layout: a box row of " + std::to_string(n[0] * es) +
+                                             " bytes (not a multiple of 16) is not modelled");
     auto gcoord = [&](uint64_t idx, int64_t* g) {
       if (s.rows4) {
         g[0] = co[0] + static_cast<int64_t>(idx % n[0]) * map.estride[0];

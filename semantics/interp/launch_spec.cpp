@@ -325,6 +325,8 @@ void SpecReader::tensormaps(LaunchSpec& s, const JNode& root) {
     std::string why = tensormap_check(chk);
     if (!why.empty()) fail(t.pos, "tensor map \"" + name + "\": " + why);
     if (t.tm.addr % 16) fail(tn.key_position("offset"), "tensor map offset must be a multiple of 16");
+    if (t.tm.addr % 32 && t.tm.interleave == 2)
+      fail(tn.key_position("offset"), "a 32B-interleaved tensor map's offset must be a multiple of 32");
     s.tensormaps.push_back(std::move(t));
   }
 }

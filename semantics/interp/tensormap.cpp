@@ -35,8 +35,9 @@ int tensormap_dtype_from(const std::string& name) {
 // cuTensorMapEncodeIm2colWide
 // (Tensor Map Object Management): rank 1-5 (3-5 for im2col), global address
 // 16-byte aligned, dims 1..2^32, strides multiples of 16 below 2^40, box
-// dims 1..256, element strides 1..8, an inner box of at most the swizzle
-// span when interleave is none.
+// dims 1..256, element strides 1..8; when interleave is none, an inner box
+// of at most the swizzle span and a multiple of 16 bytes; the interleave
+// rules below.
 std::string tensormap_check(const TensorMap& t) {
   unsigned es = tensormap_elem_bytes(t.dtype);
   if (!es) return "unknown data type";
@@ -63,7 +64,21 @@ std::string tensormap_check(const TensorMap& t) {
     unsigned span = 16u << t.swizzle;  // 32, 64, 128 bytes
     if (t.box[0] * es > span) return "inner box dimension exceeds the swizzle span of " + std::to_string(span) + " bytes";
   }
-  if ((t.box[0] * es) % 16 && t.mode == 0) return "inner box dimension in bytes must be a multiple of 16";
+  if ((t.box[0] * es) % 16 && t.mode == 0 && !t.interleave)
+    return "inner box dimension in bytes must be a multiple of 16";
+  // Interleaved layouts (PTX ISA 5.5.6; the driver's cuTensorMapEncodeTiled/
+  // Im2col): "supported only for the dimensionalities: 3D, 4D and 5D"; with
+  // CU_TENSOR_MAP_INTERLEAVE_32B the global address must be 32-byte
+  // aligned, the strides multiples of 32, and the swizzle
+  // CU_TENSOR_MAP_SWIZZLE_32B.
+  if (t.interleave > 2) return "unknown interleave layout";
+  if (t.interleave && t.rank < 3) return "an interleaved layout needs rank 3 to 5 (PTX ISA 5.5.6)";
+  if (t.interleave == 2) {
+    if (t.addr % 32) return "the 32B interleave needs a 32-byte aligned global address";
+    for (unsigned d = 1; d < t.rank; ++d)
+      if (t.strides[d] % 32) return "the 32B interleave needs global strides that are multiples of 32";
+    if (t.swizzle != 1) return "the 32B interleave needs the 32B swizzle";
+  }
   if (t.mode == TensorMap::Im2col) {
     if (t.channels < 1 || t.channels > 256 || t.pixels < 1 || t.pixels > 1024) return "im2col channels/pixels out of range";
   }
