@@ -162,6 +162,15 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
       const bool v8 = in.flags & kAtomV8;
       const Inst& cont = v8 ? (&in)[1] : in;
       const unsigned nel = v8 ? 8u : op == AtomOp::Cas ? 1u : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
+      // A packed .f16x2/.bf16x2 element is two 16-bit atomic operations:
+      // "atom instruction on packed type or vector type, accesses adjacent
+      // scalar elements in memory. In such cases, the atomicity is
+      // guaranteed separately for each of the individual scalar elements;
+      // the entire atom is not guaranteed to be atomic as a single access"
+      // (PTX ISA 9.7.13.5; red 9.7.13.6). The race check and the events of
+      // `ptxcheck outcomes` see one 2-byte access per half.
+      const bool packed = in.ety == arith::Ty::f16x2 || in.ety == arith::Ty::bf16x2;
+      const unsigned usz = packed ? 2u : in.size, nun = nel * (packed ? 2u : 1u);
       auto src_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.src[e] : cont.src[e - 4]; };
       auto dst_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.dst[e] : cont.dst[e - 4]; };
       FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
@@ -175,7 +184,7 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
         // element for the race check (each element's own location and size:
         // morally strong with a scalar atomic of that element, 8.7).
         const bool races_on = races.enabled;
-        if (nel > 1) races.enabled = false;
+        if (nun > 1) races.enabled = false;
         const bool ok = access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh);
         races.enabled = races_on;
         if (!ok) return true;
@@ -190,10 +199,10 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           stop_ = true;
           return true;
         }
-        if (nel > 1 && races_on)
-          for (unsigned e = 0; e < nel; ++e) {
+        if (nun > 1 && races_on)
+          for (unsigned e = 0; e < nun; ++e) {
             Where we;
-            if (!access(w, t, in, Space::Global, wh.region->base + wh.off + e * in.size, in.size, true, true, we)) return true;
+            if (!access(w, t, in, in.addr.space, a + e * usz, usz, true, true, we)) return true;
           }
         const bool hooked = hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
         // Every operand is read before any destination is written (a
@@ -205,9 +214,27 @@ bool Machine::exec_atomic_async(Warp& w, const Inst& in, uint32_t m) {
           uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
           uint64_t old = 0;
           std::memcpy(&old, p, in.size);
+          const uint64_t b = bs[e];
+          if (packed) {
+            // Each half its own read-modify-write; the halves of a packed
+            // operation are independent (the lanes of add/min/max .f16x2).
+            uint64_t whole = 0;
+            for (unsigned h = 0; h < 2; ++h) {
+              uint64_t oh = (old >> (16 * h)) & 0xffff;
+              if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size + 2 * h, 2), oh))
+                return hook_stop();
+              oh &= 0xffff;
+              whole |= oh << (16 * h);
+              const uint64_t nh = (arith::atom_apply(op, in.ety, oh << (16 * h), b, c2) >> (16 * h)) & 0xffff;
+              if (hooked && !hook_->write(t, c, hook_access(in, HookKind::RmwWrite, wh, c, e * in.size + 2 * h, 2), nh))
+                return hook_stop();
+              std::memcpy(p + 2 * h, &nh, 2);
+            }
+            if (in.op == IrOp::Atom) put(t, dst_of(e), whole, 64);
+            continue;
+          }
           if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size, in.size), old))
             return hook_stop();
-          const uint64_t b = bs[e];
           uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
           // A failing cas performs no write (PTX ISA 9.7.13.5).
           bool failed_cas = op == AtomOp::Cas && old != b;

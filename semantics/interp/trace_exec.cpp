@@ -203,6 +203,11 @@ void Tracer::store(State& s, const Inst& in) {
 void Tracer::rmw(State& s, const Inst& in) {
   if (in.size > 8 || (in.op == IrOp::Atom && in.ndst > 1) || (in.op == IrOp::Red && in.nsrc > 1))
     fail(in, "vector and .b128 atomics are not supported here");
+  // A packed atomic is one atomic operation per 16-bit half (PTX ISA
+  // 9.7.13.5); a litmus location is one whole variable, so its halves
+  // cannot be two locations.
+  if (in.ety == arith::Ty::f16x2 || in.ety == arith::Ty::bf16x2)
+    fail(in, "packed .f16x2/.bf16x2 atomics (one atomic operation per half) are not supported here");
   Deps ad;
   uint64_t a = address(s, in, ad);
   const unsigned es = in.size;
