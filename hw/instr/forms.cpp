@@ -1,4 +1,5 @@
-// Candidate spellings (PTX ISA 9.7.1-9.7.9, 7.8 numbering) and their
+// Candidate spellings (PTX ISA 9.7.1-9.7.10: arithmetic, comparison,
+// logic, data movement and conversion) and their
 // operand types from the arithmetic layer; legality from legal.inc.
 #include "hw/instr/forms.hpp"
 

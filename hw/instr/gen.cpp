@@ -87,8 +87,8 @@ Test generate(uint64_t seed, unsigned index, const GenOptions& opt) {
   t.stem = stem;
 
   Builder b{rng, {}, {}, {}};
-  // Prologue: per-thread input and output pointers (PTX ISA 9.7.9.3 ld.param,
-  // 9.7.9.17 cvta, 10 special registers %tid).
+  // Prologue: per-thread input and output pointers (PTX ISA 9.7.9.8 ld.param,
+  // 9.7.9.20 cvta, 10 special registers %tid).
   const unsigned ni = static_cast<unsigned>(kInputs.size());
   b.line("mov.u32 %tix, %tid.x");
   b.line("ld.param.u64 %inp, [in_ptr]");

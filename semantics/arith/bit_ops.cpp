@@ -1,7 +1,7 @@
 // Bit manipulation, logic and data movement that is pure arithmetic.
-// Section numbers follow the PTX ISA 7.8 instruction chapter (seeds/002):
-// 9.7.1.14-24 (popc clz bfind brev bfe bfi szext bmsk dp4a dp2a), 9.7.7 (and
-// or xor not cnot lop3 shf shl shr), 9.7.8.3 mov, 9.7.8.7 prmt, 9.7.5.3 selp.
+// PTX ISA 9.7.1.14-24 Integer Arithmetic Instructions (popc clz bfind brev bfe
+// bfi szext bmsk dp4a dp2a), 9.7.8 Logic and Shift Instructions (and or xor not
+// cnot lop3 shf shl shr), 9.7.9.3 mov, 9.7.9.7 prmt, 9.7.6.3 selp.
 // cfg: bits 0-7 width, bit 8 signed, 16+ sub-op.
 #include <algorithm>
 #include <cstdint>
@@ -144,11 +144,11 @@ uint64_t logic(const uint64_t* s, uint64_t*, uint64_t c) {
     case l_not: return ~a & mask(w);
     case l_cnot: return a == 0 ? 1 : 0;
     case l_mov: return a;
-    case l_shl: {  // shift amounts > width clamp to width (9.7.7.8 shl)
+    case l_shl: {  // shift amounts > width clamp to width (9.7.8.8 shl)
       uint64_t n = b & 0xffffffffu;
       return n >= w ? 0 : (a << n) & mask(w);
     }
-    default: {  // shr: .s fills with the sign bit (9.7.7.9 shr)
+    default: {  // shr: .s fills with the sign bit (9.7.8.9 shr)
       uint64_t n = std::min<uint64_t>(b & 0xffffffffu, w);
       if (Sg(c)) return static_cast<uint64_t>(sext(a, w) >> std::min<uint64_t>(n, 63)) & mask(w);
       return n >= w ? 0 : a >> n;
@@ -176,7 +176,7 @@ uint64_t lop3_pred(const uint64_t* s, uint64_t* aux, uint64_t c) {
   return d;
 }
 
-// shf (9.7.7.7): funnel shift of the 64-bit {b, a}; .clamp min(c, 32), .wrap c mod 32.
+// shf (9.7.8.7 shf): funnel shift of the 64-bit {b, a}; .clamp min(c, 32), .wrap c mod 32.
 uint64_t shf(const uint64_t* s, uint64_t*, uint64_t c) {
   bool right = (cfg::sub(c) & 1) != 0, clamp = (cfg::sub(c) & 2) != 0;
   uint64_t cc = s[2] & 0xffffffffu;
@@ -185,7 +185,7 @@ uint64_t shf(const uint64_t* s, uint64_t*, uint64_t c) {
   return right ? (v >> n) & 0xffffffffu : ((v << n) >> 32) & 0xffffffffu;
 }
 
-// prmt (9.7.8.7): bytes 0-3 are a, 4-7 are b.
+// prmt (9.7.9.7 prmt): bytes 0-3 are a, 4-7 are b.
 uint64_t prmt(const uint64_t* s, uint64_t*, uint64_t c) {
   uint64_t src = ((s[1] & 0xffffffffu) << 32) | (s[0] & 0xffffffffu);
   auto byte = [&](unsigned i) { return (src >> (8 * (i & 7))) & 0xff; };
@@ -213,12 +213,12 @@ uint64_t prmt(const uint64_t* s, uint64_t*, uint64_t c) {
   return d;
 }
 
-// selp (9.7.5.3): d = c ? a : b.
+// selp (9.7.6.3 selp): d = c ? a : b.
 uint64_t selp(const uint64_t* s, uint64_t*, uint64_t c) {
   return ((s[2] & 1) != 0 ? s[0] : s[1]) & mask(W(c));
 }
 
-// The types of selp/mov/slct (PTX ISA 9.7.5.3, 9.7.8.3): pred, 16/32/64-bit
+// The types of selp/mov/slct (PTX ISA 9.7.6.3 selp, 9.7.9.3 mov): pred, 16/32/64-bit
 // integers and bit types, f32, f64.
 bool plain_type(Ty t) {
   switch (t) {

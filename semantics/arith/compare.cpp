@@ -1,6 +1,6 @@
-// Comparisons: set (PTX ISA 9.7.5.1), setp (9.7.5.2), slct (9.7.5.4) and the
-// half-precision set/setp (9.7.6.1-2); 7.8 numbering (seeds/002). Compare
-// operators per the 9.7.5 tables for integer, bit-size and float types.
+// Comparisons: set (PTX ISA 9.7.6.1 set), setp (9.7.6.2 setp), slct (9.7.6.4
+// slct) and the half-precision set/setp (9.7.7.1-2 Half Precision Comparison
+// Instructions). Compare operators per the 9.7.6 tables for integer, bit-size and float types.
 // cfg: bits 0-3 mask of true relations (LT EQ GT UNORDERED), bits 4-5 BoolOp,
 // bit 6 ftz, bits 8-11 kind, bits 12-19 width, bit 20 x2 lanes,
 // bits 24-27 set's destination kind.

@@ -64,7 +64,7 @@ uint64_t cvt1(uint64_t a, Ty dt, Ty st, uint32_t c, const Fmt* df, const Fmt* sf
   }
   Unp u = unpack(*sf, a, ftz && sf == &kF32);
   if (df != nullptr && u.cls == Cls::nan && (c & (cfg::kRelu | cfg::kSatFin | cfg::kSat)) == 0) {
-    // PTX ISA 9.7.8.18 (cvt) fixes the NaN result only for .relu (canonical
+    // PTX ISA 9.7.9.21 (cvt) fixes the NaN result only for .relu (canonical
     // NaN), .sat (+0) and .satfinite; otherwise ptxcheck gives what an H200
     // gives (corpus/hw/h200/instr, docs/approx.md): f64 to f32/f16/bf16 keeps
     // the sign and the top payload bits and sets the quiet bit; f32 to tf32
@@ -187,7 +187,7 @@ uint64_t cvt_lanes(const uint64_t* s, uint64_t*, uint64_t c) {
   return r;
 }
 
-// cvt.pack.sat (PTX ISA 9.7.8.19): saturate a and b to the narrow type and
+// cvt.pack.sat (PTX ISA 9.7.9.22 cvt.pack): saturate a and b to the narrow type and
 // pack b below a; narrower than 16 bits, the rest of d comes from c's low bits.
 // cfg: bits 0-7 width of the narrow type, bit 8 signed.
 uint64_t cvt_pack(const uint64_t* s, uint64_t*, uint64_t c) {
@@ -294,7 +294,7 @@ Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if ((p.has("relu") || p.has("satfinite")) && !(dt == Ty::f16 || dt == Ty::bf16 || dt == Ty::tf32))
     return bad(".relu/.satfinite need an f16/bf16/tf32 destination");
   if (p.has("ftz") && !(dt == Ty::f32 || st == Ty::f32)) return bad(".ftz needs an .f32 operand");
-  // PTX ISA 9.7.8.18: a rounding modifier is mandatory for int-to-float,
+  // PTX ISA 9.7.9.21 cvt: a rounding modifier is mandatory for int-to-float,
   // float-to-int and narrowing float-to-float conversions.
   if (dfloat && !sfloat) {  // int -> float: float rounding
     if (!has_f) return bad("int-to-float conversion needs .rn/.rz/.rm/.rp");

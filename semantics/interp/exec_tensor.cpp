@@ -55,7 +55,7 @@ uint64_t nan_bits(unsigned dtype) {
 }  // namespace
 
 // complete_tx of `bytes` on the mbarrier at shared::cluster address `ma`
-// (PTX ISA 9.7.12.13.x): the phase completes when no arrivals and no
+// (PTX ISA 9.7.13.15 mbarrier): the phase completes when no arrivals and no
 // transaction bytes are pending.
 bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes) {
   Where mw;
@@ -79,7 +79,7 @@ bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, 
   return true;
 }
 
-// PTX ISA 8.6 (proxies) and 9.7.12.4: a generic-proxy write and a later
+// PTX ISA 8.6 Proxies and 9.7.13.4 membar/fence (fence.proxy.async): a generic-proxy write and a later
 // async-proxy access of the same shared-memory location are ordered only
 // through a fence.proxy.async executed by the writer after its write (then
 // any ordinary synchronisation, which the race check covers). An
@@ -108,7 +108,7 @@ void Machine::proxy_note(Warp& w, Thread& t, const Inst& in, const Where& wh, un
     diag(DiagKind::DataRace, true, *w.cta, t, in,
          std::string("async-proxy ") + (write ? "write" : "read") + " of shared memory that a generic-proxy write at line " +
              std::to_string(gl[wh.off + b]) + (g == t.gid ? " by this thread" : " by another thread") +
-             " stored without a fence.proxy.async after it (proxies, PTX ISA 8.6; 9.7.12.4)");
+             " stored without a fence.proxy.async after it (proxies, PTX ISA 8.6; 9.7.13.4 membar/fence)");
     break;
   }
   if (write) std::fill(gw.begin() + static_cast<long>(wh.off), gw.begin() + static_cast<long>(wh.off + size), 0);

@@ -518,7 +518,7 @@ void InsnLowering::run() {
     case Opcode::barrier_cluster:
       if (!has(Mod::wait)) {
         i.op = IrOp::ClusterArrive;
-        sync_mm(mm::Order::Release, mm::Scope::Cluster);  // PTX ISA 9.7.13.2: arrive is .release by default
+        sync_mm(mm::Order::Release, mm::Scope::Cluster);  // PTX ISA 9.7.13.3 barrier.cluster: arrive is .release by default
         emit();
       }
       if (!has(Mod::arrive)) {
@@ -621,7 +621,7 @@ void InsnLowering::run() {
       return emit();
     // Cache and scheduling hints without an effect on values: prefetches,
     // eviction priorities (PTX ISA 9.7.9.15 prefetch, 9.7.9.16 applypriority), register-count hints
-    // (setmaxnreg). discard.L2 (9.7.8.14) makes the line's contents
+    // (setmaxnreg). discard.L2 (9.7.9.17 discard) makes the line's contents
     // undefined; keeping the old bytes is one permitted outcome.
     case Opcode::prefetchu:
     case Opcode::applypriority:

@@ -301,8 +301,8 @@ class InsnLowering {
   // The order and scope of a memory operation (Inst::order/scope).
   void set_mm(litmus::MemClass k);
   // mbarrier and barrier.cluster operations: the order and scope they
-  // spell, else `dflt` and `dscope` (their defaults, PTX ISA 9.7.13.2 and
-  // 9.7.13.15; not memory operations, so not litmus::normalise's classes).
+  // spell, else `dflt` and `dscope` (their defaults, PTX ISA 9.7.13.3 barrier.cluster
+  // and 9.7.13.15 mbarrier; not memory operations, so not litmus::normalise's classes).
   void sync_mm(mm::Order dflt, mm::Scope dscope) {
     litmus::MemQuals q;
     for (const auto& m : in.mods) {

@@ -133,7 +133,7 @@ void InsnLowering::warp_op() {
   }
   // "For .target sm_6x or below, all threads in membermask must execute the
   // same vote.sync instruction in convergence" (PTX ISA 9.7.13.9 vote.sync;
-  // likewise 9.7.9.6 shfl.sync and 9.7.13.3 bar.warp.sync): such a module's
+  // likewise 9.7.9.6 shfl.sync and 9.7.13.2 bar.warp.sync): such a module's
   // .sync collectives carry kSameInstruction, and lanes meeting at another
   // instruction get a warp-sync error (warp_ops.cpp). Where the shim chooses
   // the PTX (PTXCHECK_DEVICE), a device below sm_70 only runs such modules.

@@ -45,7 +45,7 @@ void Machine::exec_warp_op(Warp& w, const Inst& in, uint32_t m) {
   // all non-exited threads corresponding to membermask have executed
   // vote.sync with the same qualifiers and same membermask value" (PTX ISA
   // 9.7.13.9 vote.sync; likewise 9.7.9.6 shfl.sync, 9.7.13.10 match.sync,
-  // 9.7.13.12 redux.sync, 9.7.13.3 bar.warp.sync, 9.7.13.13 elect.sync). Only
+  // 9.7.13.12 redux.sync, 9.7.13.2 bar.warp.sync, 9.7.13.13 elect.sync). Only
   // "for .target sm_6x or below" must they "execute the same ... instruction
   // in convergence": such a module's collectives carry kSameInstruction
   // (warp_sync.hpp) and a lane joining from another instruction is a

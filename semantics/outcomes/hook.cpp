@@ -360,7 +360,7 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
   bar_arr_.erase(it);
 }
 
-// barrier.cluster (PTX ISA 9.7.13.2): arrive has release and wait acquire
+// barrier.cluster (PTX ISA 9.7.13.3 barrier.cluster): arrive has release and wait acquire
 // semantics at cluster scope. Encoded exactly with a virtual location per
 // phase: each arrive is an RMW (relaxed read, release write) adding one, and
 // each wait an acquire read of the phase's final count, which observes

@@ -297,7 +297,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // cvt.pack.sat (9.7.8.19): clamp a and b, td = {ta, tb}, c fills the rest
+  // cvt.pack.sat (9.7.9.22 cvt.pack): clamp a and b, td = {ta, tb}, c fills the rest
   const struct { const char* n; int w; bool s; } narrow[] = {
       {"u16", 16, false}, {"s16", 16, true}, {"u8", 8, false}, {"s8", 8, true},
       {"u4", 4, false},   {"s4", 4, true},   {"u2", 2, false}, {"s2", 2, true}};

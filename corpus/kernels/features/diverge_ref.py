@@ -1,5 +1,5 @@
 # Reference for diverge.ptx, from the PTX ISA pseudo-code of shfl.sync
-# (9.7.8.6), activemask (9.7.12.10), redux.sync (9.7.12.11), vote (9.7.12.8).
+# (9.7.9.6), activemask (9.7.13.11), redux.sync (9.7.13.12), vote (9.7.13.9 vote.sync).
 import json
 out = []
 for tid in range(64):

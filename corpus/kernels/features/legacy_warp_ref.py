@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent reference for legacy_warp.ptx: the shfl pseudo-code of PTX ISA
-9.7.8.5 and the vote definitions of 9.7.12.7, evaluated per warp.
+9.7.9.5 shfl (deprecated) and the vote definitions of 9.7.13.8 vote (deprecated), evaluated per warp.
 Writes legacy_warp.expected.json next to this script."""
 import json, os
 

@@ -49,7 +49,7 @@ REF_TEST(int64_ops) {
     return t;
 }
 
-// prmt.b32 default mode (PTX ISA 9.7.8.7): byte n of the result is byte
+// prmt.b32 default mode (PTX ISA 9.7.9.7 prmt): byte n of the result is byte
 // (sel >> 4n) & 7 of {b,a}; bit 3 of a nibble (sign replication) is masked
 // off by the kernel.
 static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
