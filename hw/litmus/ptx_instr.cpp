@@ -7,6 +7,7 @@
 
 #include "hw/litmus/ptx_gen.hpp"
 #include "memmodel/names.hpp"
+#include "parser/litmus/instr_names.hpp"
 
 namespace ptxcheck::hw {
 
@@ -26,18 +27,6 @@ uint64_t mask(uint64_t v, uint32_t size) { return litmus::mask_to(v, size); }
 std::string scope_name(mm::Scope s, EmitFlags& f) {
   if (s == mm::Scope::Cluster) f.cluster_scope = true;
   return std::string(".") + mm::to_string(s);
-}
-
-const char* cmp_name(CmpOp c) {
-  switch (c) {
-    case CmpOp::Eq: return "eq";
-    case CmpOp::Ne: return "ne";
-    case CmpOp::Lt: return "lt";
-    case CmpOp::Le: return "le";
-    case CmpOp::Gt: return "gt";
-    case CmpOp::Ge: return "ge";
-  }
-  return "eq";
 }
 
 [[noreturn]] void fail(const litmus::Instr& in, const std::string& why) {
@@ -242,7 +231,7 @@ void emit_one(const litmus::Program& p, int role, int pc, std::string& out, Emit
         case AluOp::Min: out += fmt::format("  min.{}64 {}, %v0, %v1;\n", sg, d); break;
         case AluOp::Max: out += fmt::format("  max.{}64 {}, %v0, %v1;\n", sg, d); break;
         case AluOp::Setp:
-          out += fmt::format("  setp.{}.{}64 %p2, %v0, %v1;\n  selp.u64 {}, 1, 0, %p2;\n", cmp_name(in.cmp), sg, d);
+          out += fmt::format("  setp.{}.{}64 %p2, %v0, %v1;\n  selp.u64 {}, 1, 0, %p2;\n", litmus::ptx_name(in.cmp), sg, d);
           break;
         default: fail(in, "no such ALU operation");
       }
@@ -251,7 +240,7 @@ void emit_one(const litmus::Program& p, int role, int pc, std::string& out, Emit
     }
     case InstrKind::Branch:
       out += fmt::format("  mov.b64 %v0, {};\n  mov.b64 %v1, {};\n", op64(li.args.at(0)), op64(li.args.at(1)));
-      out += fmt::format("  setp.{}.s64 %p0, %v0, %v1;\n", cmp_name(in.cmp));
+      out += fmt::format("  setp.{}.s64 %p0, %v0, %v1;\n", litmus::ptx_name(in.cmp));
       emit_jump(role, pc, li.target, "@%p0 ", out);
       return;
     case InstrKind::Jump: emit_jump(role, pc, li.target, "", out); return;

@@ -301,18 +301,6 @@ void parse_condition(Cursor& c, Test& t) {
 
 // ---- printing and dispatch ------------------------------------------------
 
-const char* to_string(CmpOp c) {
-  switch (c) {
-    case CmpOp::Eq: return "==";
-    case CmpOp::Ne: return "!=";
-    case CmpOp::Lt: return "<";
-    case CmpOp::Le: return "<=";
-    case CmpOp::Gt: return ">";
-    case CmpOp::Ge: return ">=";
-  }
-  return "?";
-}
-
 std::string to_string(const CondValue& v) {
   switch (v.kind) {
     case CondValue::Reg: return std::to_string(v.thread) + ":" + v.name;

@@ -38,5 +38,23 @@ const char* to_string(AluOp op) {
 #include "parser/litmus/litmus_names.def"
   return "mov";
 }
+const char* ptx_name(CmpOp c) {
+  switch (c) {
+    // clang-format off
+#define CMP(id, ptx, op) case CmpOp::id: return ptx;
+#include "parser/litmus/litmus_names.def"
+    // clang-format on
+  }
+  return "?";
+}
+const char* to_string(CmpOp c) {
+  switch (c) {
+    // clang-format off
+#define CMP(id, ptx, op) case CmpOp::id: return op;
+#include "parser/litmus/litmus_names.def"
+    // clang-format on
+  }
+  return "?";
+}
 
 }  // namespace ptxcheck::litmus

@@ -16,4 +16,5 @@ std::optional<AluOp> atom_op_from_name(std::string_view s);
 std::optional<AluOp> alu_from_name(std::string_view s);
 std::optional<CmpOp> branch_from_name(std::string_view s);
 const char* to_string(AluOp op);
+const char* ptx_name(CmpOp c);  // the setp operator: "eq", "lt", ...
 }  // namespace ptxcheck::litmus

@@ -52,7 +52,7 @@ class Writer {
       case InstrKind::Alu: return alu(in);
       case InstrKind::Branch: {
         std::string p = temp(true);
-        return "setp." + cmp_name(in.cmp) + ".s" + std::to_string(in.size * 8) + " " + p + ", " + op(in.args.at(0)) +
+        return std::string("setp.") + ptx_name(in.cmp) + ".s" + std::to_string(in.size * 8) + " " + p + ", " + op(in.args.at(0)) +
                ", " + op(in.args.at(1)) + "; @" + p + " bra " + in.target + ";";
       }
       case InstrKind::Jump: return "bra " + in.target + ";";
@@ -74,18 +74,6 @@ class Writer {
     temps.push_back(n);
     temp_pred.push_back(pred);
     return n;
-  }
-
-  static std::string cmp_name(CmpOp c) {
-    switch (c) {
-      case CmpOp::Eq: return "eq";
-      case CmpOp::Ne: return "ne";
-      case CmpOp::Lt: return "lt";
-      case CmpOp::Le: return "le";
-      case CmpOp::Gt: return "gt";
-      case CmpOp::Ge: return "ge";
-    }
-    return "eq";
   }
 
   std::string rmw(const Instr& in) {
@@ -162,7 +150,7 @@ class Writer {
       case AluOp::Max: return two("max.s" + b);
       case AluOp::Setp: {
         std::string p = temp(true);
-        return "setp." + cmp_name(in.cmp) + ".s" + b + " " + p + ", " + op(in.args.at(0)) + ", " +
+        return std::string("setp.") + ptx_name(in.cmp) + ".s" + b + " " + p + ", " + op(in.args.at(0)) + ", " +
                op(in.args.at(1)) + "; selp.b" + b + " " + d + ", 1, 0, " + p + ";";
       }
       default: no(in, std::string("'") + to_string(in.op) + "' is not a register operation");

@@ -28,15 +28,6 @@ struct Edge {
 bool po_like(E k) { return k == E::Po || k == E::Data || k == E::Ctrl; }
 
 const mm::Scope kScopes[] = {mm::Scope::Sys, mm::Scope::GPU, mm::Scope::CTA, mm::Scope::Cluster};
-const char* fence_tag(mm::Order o) {
-  switch (o) {
-    case mm::Order::SC: return "sc";
-    case mm::Order::AcqRel: return "acq_rel";
-    case mm::Order::Acquire: return "acquire";
-    default: return "release";
-  }
-}
-
 std::string edge_name(const Edge& e) {
   auto t = [](bool w) { return w ? "W" : "R"; };
   std::string rw = std::string(t(e.src_w)) + t(e.dst_w);
@@ -49,7 +40,7 @@ std::string edge_name(const Edge& e) {
     case E::Ctrl: return std::string("DpCtrl") + (e.same_loc ? "s" : "d") + t(e.dst_w);
     case E::Po:
       if (e.fence == mm::Order::Weak) return std::string(e.same_loc ? "Pos" : "Pod") + rw;
-      return std::string("Fence.") + fence_tag(e.fence) + "." + mm::to_string(e.fscope) + (e.same_loc ? ".s" : ".d") + rw;
+      return std::string("Fence.") + mm::to_string(e.fence) + "." + mm::to_string(e.fscope) + (e.same_loc ? ".s" : ".d") + rw;
   }
   return "?";
 }
