@@ -27,6 +27,7 @@
 #include "semantics/interp/launch_spec.hpp"
 #include "checker/run_report.hpp"
 #include "semantics/interp/run.hpp"
+#include "tests/interp/support/spec_files.hpp"
 
 using namespace ptxcheck;
 using namespace ptxcheck::interp;
@@ -34,22 +35,10 @@ using ptxcheck::cli::check_expected;
 using ptxcheck::cli::ExpectOutcome;
 using ptxcheck::cli::format_json;
 namespace fs = std::filesystem;
+using ptxcheck::test::specs_in;
+using ptxcheck::test::src_dir;
 
 namespace {
-std::string src_dir() {
-  const char* s = std::getenv("PTXCHECK_SRC");
-  return s ? s : ".";
-}
-std::vector<fs::path> specs_in(const fs::path& dir) {
-  std::vector<fs::path> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    std::string n = e.path().filename().string();
-    if (e.path().extension() == ".json" && n.find(".expected.") == std::string::npos) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 std::string errors_of(const RunReport& r) {
   std::string s;
   for (const auto& d : r.result.diagnostics)

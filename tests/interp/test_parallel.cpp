@@ -16,28 +16,15 @@
 #include "checker/run_report.hpp"
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/run.hpp"
+#include "tests/interp/support/spec_files.hpp"
 
 using namespace ptxcheck;
 using namespace ptxcheck::interp;
 namespace fs = std::filesystem;
+using ptxcheck::test::specs_in;
+using ptxcheck::test::src_dir;
 
 namespace {
-
-std::string src_dir() {
-  const char* s = std::getenv("PTXCHECK_SRC");
-  return s ? s : ".";
-}
-
-std::vector<fs::path> specs_in(const fs::path& dir) {
-  std::vector<fs::path> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    std::string n = e.path().filename().string();
-    if (e.path().extension() == ".json" && n.find(".expected.") == std::string::npos) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // Both reports of a run with the time zeroed, and what the reports do not
 // show (the final bytes of every buffer, the step-limit flag).
