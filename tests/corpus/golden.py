@@ -303,6 +303,12 @@ def folder_problems(folder):
                 not malformed_expectation(os.path.join(folder, n)):
             if not any(n[:-5] + k in names for k in KINDS):
                 out.append(f"{n} has no golden beside it")
+    # A folder of malformed inputs (one states its expected error) states it in
+    # every input: a .ptx there without `// expect:` would be skipped silently.
+    if any(malformed_expectation(os.path.join(folder, n)) for n in names):
+        for n in sorted(names):
+            if n.endswith(".ptx") and not malformed_expectation(os.path.join(folder, n)):
+                out.append(f"{n} states no expected error (first line `// expect: LINE:COL message`)")
     return out
 
 
