@@ -344,13 +344,14 @@ void parse_thread(Cursor& c, Test& t) {
     in.pos = ic.pos();
     auto ptx = stmts.find({in.pos.line, in.pos.col});
     if (ptx == stmts.end()) c.fail_at(st, "expected a PTX instruction");
+    const SourcePos at_start = in.pos;
     try {
       parse_statement(ic, in);
     } catch (const InputError&) {
       // Outside the decoded subset: the thread runs the statement as is.
       in = Instr{};
       in.kind = InstrKind::Ptx;
-      in.pos = ic.pos();
+      in.pos = at_start;
     }
     in.ptx = ptx->second;
     std::string_view src = c.text().substr(st, e - st);

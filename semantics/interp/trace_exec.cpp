@@ -3,8 +3,10 @@
 // resolved arith::OpDesc, atom/red through arith::atom_apply, address space
 // conversion through Memory.
 #include <algorithm>
+#include <bit>
 
 #include "semantics/interp/trace_exec_impl.hpp"
+#include "semantics/interp/warp_coll.hpp"
 
 namespace ptxcheck::interp {
 namespace trace_detail {
@@ -16,7 +18,11 @@ bool supported(const Inst& in) {
     // mbarrier.try_wait / test_wait; a litmus thread has no other mbarrier
     // operation.
     case IrOp::Mbarrier: return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity;
-    case IrOp::BulkCopy: return (in.mode == 0 && in.flags == 0) || in.mode == 2;  // copy, reduce (not multicast / cp_mask)
+    case IrOp::BulkCopy: return (in.mode == 0 && in.flags == 0) || in.mode == 2;
+    // The deprecated shfl/vote without .sync act on the lanes that happen to
+    // execute together (9.7.9.5, 9.7.13.8): not a rendezvous.
+    case IrOp::Shfl:
+    case IrOp::Vote: return (in.flags & 1) != 0;  // copy, reduce (not multicast / cp_mask)
     case IrOp::CpAsync: return in.src[1].kind == Opnd::None;
     case IrOp::Nop:
     case IrOp::Arith:
@@ -32,6 +38,10 @@ bool supported(const Inst& in) {
     case IrOp::Exit:
     case IrOp::Fence:
     case IrOp::Cvta:
+    case IrOp::Match:
+    case IrOp::Redux:
+    case IrOp::Elect:
+    case IrOp::WarpSync:
     case IrOp::BarSync:
     case IrOp::BarArrive: return true;
     default: return false;
@@ -241,6 +251,142 @@ void Tracer::rmw(State& s, const Inst& in) {
   });
 }
 
+static const char* coll_section(IrOp op) {
+  switch (op) {
+    case IrOp::Shfl: return "PTX ISA 9.7.9.6 shfl.sync";
+    case IrOp::Vote: return "PTX ISA 9.7.13.9 vote.sync";
+    case IrOp::Match: return "PTX ISA 9.7.13.10 match.sync";
+    case IrOp::Redux: return "PTX ISA 9.7.13.12 redux.sync";
+    case IrOp::Elect: return "PTX ISA 9.7.13.13 elect.sync";
+    default: return "PTX ISA 9.7.13.3 bar.warp.sync";
+  }
+}
+
+bool Tracer::collective(State& s, const Inst& in) {
+  const uint32_t L = env_.lane(), n = env_.nlanes();
+  const uint32_t lanes = n >= 32 ? ~0u : (1u << n) - 1;
+  const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
+  // As the interpreter: membermask bits of lanes the warp lacks are dropped (warp_ops.cpp).
+  const uint32_t M = static_cast<uint32_t>(val(s, mo)) & lanes;
+  if (!((M >> L) & 1))
+    fail(in, "the executing lane " + std::to_string(L) + " is not in the membermask: undefined behaviour (" +
+                 coll_section(in.op) + ")");
+  TraceColl rec;
+  rec.pc = s.pc;
+  rec.mask = M;
+  rec.lane = L;
+  Deps own;
+  deps_of(s, mo, own);
+  CollOperands op;
+  if (in.op != IrOp::WarpSync && in.op != IrOp::Elect) {
+    rec.a = op.a[L] = val(s, in.src[0]);
+    deps_of(s, in.src[0], rec.a_deps);
+    merge(own, rec.a_deps);
+  }
+  if (in.op == IrOp::Shfl) {
+    rec.b = op.b[L] = val(s, in.src[1]);
+    rec.c = op.c[L] = val(s, in.src[2]);
+    deps_of(s, in.src[1], own);
+    deps_of(s, in.src[2], own);
+  }
+  // The lanes whose operand the result reads, and this collective's index
+  // among this thread's collectives with each lane of the mask.
+  uint32_t need = 0;
+  uint32_t nth[32] = {};
+  for (uint32_t b = M & ~(1u << L); b; b &= b - 1) {
+    uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
+    nth[w] = s.coll_with[w]++;
+    if (in.op != IrOp::WarpSync && in.op != IrOp::Elect) out_.coll_given.emplace_back(w, nth[w], rec.a);
+  }
+  if (in.op == IrOp::Shfl) {
+    CollResult r;
+    warp_collective_values(in, 1u << L, M, n, op, r);
+    if (r.outside)
+      fail(in, "shfl.sync reads lane " + std::to_string(r.src[L]) +
+                   ", outside the membermask: an undefined value (PTX ISA 9.7.9.6 shfl.sync)");
+    if (static_cast<uint32_t>(r.src[L]) != L) need = 1u << r.src[L];
+  } else if (in.op != IrOp::WarpSync && in.op != IrOp::Elect) {
+    need = M & ~(1u << L);
+  }
+  const int k = static_cast<int>(s.tr.colls.size());
+  out_.most_colls = std::max(out_.most_colls, s.tr.colls.size() + 1);
+  if (in.op == IrOp::WarpSync) {
+    // PTX ISA 9.7.13.3 bar.warp.sync "guarantees memory ordering among
+    // threads participating in barrier": a barrier of those lanes.
+    mm::Event e;
+    e.kind = mm::EventKind::Barrier;
+    e.bar = mm::BarrierOp::Sync;
+    e.scope = mm::Scope::CTA;
+    e.bar_id = kWarpBarrierId;
+    e.value = M;
+    push(s, std::move(e), s.pc);
+  }
+  // The partner operands this path may meet: the product of their sets.
+  std::vector<uint32_t> who;
+  std::vector<const std::vector<uint64_t>*> sets;
+  for (uint32_t b = need; b; b &= b - 1) {
+    uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
+    const std::vector<uint64_t>* vs = env_.coll_values(w, L, nth[w]);
+    if (!vs || vs->empty()) {
+      rec.blocked = true;
+      s.tr.colls.push_back(std::move(rec));
+      finish(s);
+      return false;
+    }
+    who.push_back(w);
+    sets.push_back(vs);
+  }
+  std::set<std::pair<uint64_t, uint64_t>> results;
+  std::vector<size_t> at(who.size(), 0);
+  for (uint64_t combos = 0;; ++combos) {
+    if (combos > lim_.max_traces)
+      throw LimitError("more than " + std::to_string(lim_.max_traces) + " operand combinations for one warp collective");
+    for (size_t i = 0; i < who.size(); ++i) op.a[who[i]] = (*sets[i])[at[i]];
+    CollResult r;
+    warp_collective_values(in, M, M, n, op, r);
+    results.emplace(r.d0[L], r.d1[L]);
+    size_t i = 0;
+    for (; i < who.size(); ++i) {
+      if (++at[i] < sets[i]->size()) break;
+      at[i] = 0;
+    }
+    if (i == who.size()) break;
+  }
+  Deps rd = own;
+  merge(rd, Deps{-(k + 1)});
+  auto apply = [&](State& f, std::pair<uint64_t, uint64_t> res) {
+    TraceColl c = rec;
+    c.d0 = res.first;
+    c.d1 = res.second;
+    f.tr.colls.push_back(std::move(c));
+    switch (in.op) {
+      case IrOp::Shfl:
+        put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd);
+        if (in.ndst > 1) put(f, in.dst[1], res.second, reg_width(in.dst[1]), rd);
+        break;
+      case IrOp::Match:
+        if (in.mode == 1 && in.ndst > 1) put(f, in.dst[1], res.second, reg_width(in.dst[1]), rd);
+        put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd);
+        break;
+      case IrOp::Elect:
+        put(f, in.dst[0], res.first, reg_width(in.dst[0]), own);
+        put(f, in.dst[1], res.second, reg_width(in.dst[1]), own);
+        break;
+      case IrOp::WarpSync: break;
+      default: put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd); break;
+    }
+  };
+  auto last = std::prev(results.end());
+  for (auto it = results.begin(); it != last; ++it) {
+    State f = s;
+    apply(f, *it);
+    ++f.pc;
+    step(std::move(f));
+  }
+  apply(s, *last);
+  return true;
+}
+
 void Tracer::step(State s) {
   while (s.pc < r_.end) {
     if (++steps_ > lim_.max_steps)
@@ -310,6 +456,14 @@ void Tracer::step(State s) {
             in.dwidth, std::move(d));
         break;
       }
+      case IrOp::Shfl:
+      case IrOp::Vote:
+      case IrOp::Match:
+      case IrOp::Redux:
+      case IrOp::Elect:
+      case IrOp::WarpSync:
+        if (!collective(s, in)) return;
+        break;
       case IrOp::Ld: load(s, in); break;
       case IrOp::St:
       case IrOp::Red:
@@ -377,6 +531,61 @@ void Tracer::step(State s) {
 
 }  // namespace trace_detail
 
+namespace {
+
+// Why a form of an operation that a symbolic thread runs in other forms is refused.
+const char* form_limit(IrOp op) {
+  switch (op) {
+    case IrOp::Mbarrier:
+      return "only mbarrier.try_wait/test_wait: a litmus mbarrier location holds its completed phases, not "
+             "arrivals or tx-counts";
+    case IrOp::BulkCopy: return "cp.async.bulk .multicast::cluster and .cp_mask are not modelled";
+    case IrOp::CpAsync: return "cp.async with src-size or ignore-src is not modelled";
+    case IrOp::Shfl:
+    case IrOp::Vote:
+      return "the deprecated shfl and vote without .sync act on the lanes that happen to run converged, a "
+             "scheduling choice the litmus model does not make";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+const char* trace_limit(IrOp op) {
+  switch (op) {
+    case IrOp::BrxIdx: return "brx.idx needs a .branchtargets directive, which a litmus thread body cannot declare";
+    case IrOp::Call:
+    case IrOp::Alloca:
+    case IrOp::StackSave:
+    case IrOp::StackRestore:
+      return "calls and the stack need frames (.param and .local per call, a register file per function); a "
+             "symbolic thread runs one function without frames";
+    case IrOp::Trap: return "trap aborts the whole launch: no final state to list";
+    case IrOp::BarRed:
+      return "bar.red exchanges values among the threads of a CTA at a barrier; only warp collectives exchange values";
+    case IrOp::ClusterArrive:
+    case IrOp::ClusterWait: return "barrier.cluster: the model's barriers are CTA barriers";
+    case IrOp::Activemask:
+      return "activemask is the set of lanes that happen to run converged, a scheduling choice the litmus model does "
+             "not make";
+    case IrOp::Isspacep:
+    case IrOp::Mapa:
+    case IrOp::Getctarank:
+      return "isspacep, mapa and getctarank read the launch's address windows and cluster layout, which a litmus "
+             "test does not have";
+    case IrOp::StBulk: return "st.bulk fills a byte range; the bytes between a test's locations are not modelled";
+    case IrOp::Mma:
+      return "matrix instructions move fragments among the lanes of a warp and access memory for the whole warp; "
+             "their accesses are not modelled as events";
+    case IrOp::Tensor: return "tensor copies need a tensor map in memory, which a litmus test does not have";
+    case IrOp::Tex:
+      return "texture and surface instructions need a bound resource; a litmus test models the texture and surface "
+             "proxies with `via texture`/`via surface` locations";
+    case IrOp::Unsupported: return "the interpreter does not run it either";
+    default: return nullptr;
+  }
+}
+
 using trace_detail::Range;
 using trace_detail::Tracer;
 using trace_detail::op_text;
@@ -392,9 +601,13 @@ void trace_check(const Program& prog, uint32_t func) {
     // The complete_tx of st.async/red.async (MbarOp::CompleteTx after the access, lower_sync.cpp)
     // belongs to that instruction; the mbarrier.complete_tx instruction alone is refused.
     const bool async_tx = in.op == IrOp::Mbarrier && in.mbar == MbarOp::CompleteTx && pc > r.begin && prog.code[pc - 1].async_tx;
-    if (!async_tx && !supported(in))
+    if (!async_tx && !supported(in)) {
+      const char* why = trace_limit(in.op);
+      if (!why) why = form_limit(in.op);
       throw InputError(prog.file, SourcePos{in.line, in.col},
-                       std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")");
+                       std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")" +
+                           (why ? std::string(": ") + why : std::string()));
+    }
   }
 }
 

@@ -18,8 +18,10 @@
 // threads) and the location table; TraceEnv says which location an access
 // touches. Accesses to .local memory (and the frame) are the thread's own:
 // they take their single value and create no event. An instruction the
-// executor cannot run symbolically (warp collectives, calls, mbarriers,
-// tensor copies, ...) is rejected by trace_check() before running.
+// executor cannot run symbolically (calls, mbarrier arrivals, tensor
+// copies, ...) is rejected by trace_check() before running. Warp
+// collectives (TraceColl) assume their result: one path per result the
+// partner lanes' possible operands give.
 // Asynchronous operations (PTX ISA 8.9.1.1: cp.async, cp.async.bulk) stay
 // pending: their reads and writes are events outside program order (marked
 // with Event::async_op, a local index into ThreadTrace::async_ops), grouped
@@ -30,6 +32,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,6 +57,38 @@ class TraceEnv {
   virtual const std::vector<uint64_t>& values(int loc) const = 0;
   // The value of a special register (%tid.x, ...) for this thread.
   virtual uint64_t sreg(SReg s) const = 0;
+  // The thread's lane and the lanes of its warp (warp collectives).
+  virtual uint32_t lane() const { return 0; }
+  virtual uint32_t nlanes() const { return 1; }
+  // The values of src[0] that the thread at lane `lane` of this warp may
+  // give at its n-th warp collective whose membermask includes lane `with`
+  // (0-based, over all of its paths known so far); nullptr when none.
+  virtual const std::vector<uint64_t>* coll_values(uint32_t lane, uint32_t with, uint32_t n) const {
+    (void)lane, (void)with, (void)n;
+    return nullptr;
+  }
+};
+
+// A warp collective .sync instruction of one path (shfl, vote, match,
+// redux, elect, bar.warp.sync), for the caller to match with the other
+// lanes' (PTX ISA 9.7.9.6 shfl.sync: it waits "until all non-exited threads
+// corresponding to membermask have executed shfl.sync with the same
+// qualifiers and same membermask value"). The path assumed the result
+// d0/d1; the caller keeps only combinations where the lanes' operands give
+// it (warp_collective_values). A register that the result flows into
+// depends on the pseudo event -(k+1), k the collective's index in
+// ThreadTrace::colls: the caller replaces it with the events the partner
+// lanes' operands depend on.
+struct TraceColl {
+  uint32_t pc = 0;
+  uint32_t mask = 0;  // membermask, as lanes of the warp
+  uint32_t lane = 0;
+  uint64_t a = 0, b = 0, c = 0;  // src[0..2]
+  uint64_t d0 = 0, d1 = 0;       // the result assumed
+  std::vector<int> a_deps;       // what src[0] depends on (local, may be pseudo)
+  // The path stops here: some lane of the membermask gave no operand for
+  // this collective on any of its paths (it never executes a matching one).
+  bool blocked = false;
 };
 
 // An asynchronous operation of one path (mm::AsyncOp with local indices).
@@ -82,7 +117,12 @@ struct ThreadTrace {
   std::vector<uint64_t> regs;  // final value of each register slot
   std::vector<TraceAsyncOp> async_ops;
   std::vector<TraceAsyncWait> waits;
+  std::vector<TraceColl> colls;  // warp collectives in program order
 };
+
+// The Barrier event of a bar.warp.sync has this bar_id (and the membermask
+// as its value): the caller gives each (warp, membermask) a barrier id.
+inline constexpr int kWarpBarrierId = -2147483647 - 1;
 
 struct ThreadPaths {
   std::vector<ThreadTrace> traces;
@@ -93,6 +133,11 @@ struct ThreadPaths {
   // writes one path performs.
   std::vector<std::pair<int, uint64_t>> written;
   size_t most_writes = 0;
+  // (with, n, value): the thread gives src[0] = value at its n-th warp
+  // collective whose membermask includes lane `with` (on any path), and
+  // the most collectives one path executes.
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> coll_given;
+  size_t most_colls = 0;
 };
 
 struct TraceLimits {
@@ -100,6 +145,12 @@ struct TraceLimits {
   uint64_t max_traces = 200000;      // paths per thread; LimitError beyond
   uint64_t max_steps = 10'000'000;   // instructions over all paths; LimitError beyond
 };
+
+// Why a symbolic thread cannot run IR operation `op` at all (a genuine
+// limit of the litmus model, docs/litmus-format.md lists them), or nullptr
+// when it runs the operation (perhaps only some of its forms: trace_check
+// refuses the others with their own message).
+const char* trace_limit(IrOp op);
 
 // Throws InputError (prog.file, the instruction's line) for the first
 // instruction of function `func` that trace_paths() cannot execute.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,7 +66,8 @@ struct State {
   std::map<uint32_t, Arrival> arrivals;                // per loop head: the state at the last arrival
   std::map<uint64_t, std::pair<uint8_t, Deps>> local;  // the thread's own bytes (.local, frame)
   size_t writes = 0;
-  int po_events = 0;  // events in program order so far (not of asynchronous operations)
+  uint32_t coll_with[32] = {};  // per lane: collectives so far whose membermask includes it
+  int po_events = 0;            // events in program order so far (not of asynchronous operations)
   // Asynchronous operations not yet committed, and committed groups not yet
   // waited for (PTX ISA 9.7.9.25.1.1): bulk and non-bulk apart.
   std::vector<int> bulk_open, cp_open;
@@ -233,6 +235,12 @@ class Tracer {
   void copy_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar, const Deps& ad);
 
   void copy_done(State s, const Inst& in, int k, int bar, const Deps& ad);
+
+  // A warp collective .sync instruction (TraceColl): the result is a choice
+  // over what the partner lanes' operands may be (TraceEnv::coll_values),
+  // computed by warp_collective_values; one path per distinct result.
+  // Returns false when the path ended here (blocked).
+  bool collective(State& s, const Inst& in);
 
   // Runs from s.pc until the thread ends or a read forks the state.
   void step(State s);

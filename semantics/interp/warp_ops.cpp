@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/warp_coll.hpp"
 #include "semantics/interp/warp_sync.hpp"
 
 namespace ptxcheck::interp {
@@ -122,108 +123,48 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm, co
         FOR_LANES(part) T[l].sync.k = k;
       }
       break;
-    case IrOp::Shfl: {  // PTX ISA 9.7.9.6 shfl.sync
-      uint32_t vals[32] = {};
-      for (uint32_t l = 0; l < w.nlanes; ++l) vals[l] = static_cast<uint32_t>(get(at[l]->src[0], T[l], l, w));
-      uint32_t res[32], pv[32];
+    case IrOp::Shfl:    // PTX ISA 9.7.9.6 shfl.sync
+    case IrOp::Vote:    // PTX ISA 9.7.13.9 vote.sync
+    case IrOp::Match:   // PTX ISA 9.7.13.10 match.sync
+    case IrOp::Redux:   // PTX ISA 9.7.13.12 redux.sync
+    case IrOp::Elect: {  // PTX ISA 9.7.13.13 elect.sync
+      // The values come from warp_coll.cpp, which litmus threads use too.
+      CollOperands op;
+      if (in.op == IrOp::Shfl)
+        for (uint32_t l = 0; l < w.nlanes; ++l) op.a[l] = get(at[l]->src[0], T[l], l, w);
+      else if (in.op != IrOp::Elect)
+        FOR_LANES(part) op.a[l] = get(at[l]->src[0], T[l], l, w);
+      if (in.op == IrOp::Shfl)
+        FOR_LANES(part) {
+          op.b[l] = get(at[l]->src[1], T[l], l, w);
+          op.c[l] = get(at[l]->src[2], T[l], l, w);
+        }
+      CollResult r;
+      warp_collective_values(in, part, mm, w.nlanes, op, r);
       FOR_LANES(part) {
-        uint32_t bv = static_cast<uint32_t>(get(at[l]->src[1], T[l], l, w)) & 31;
-        uint32_t cv = static_cast<uint32_t>(get(at[l]->src[2], T[l], l, w));
-        uint32_t seg = (cv >> 8) & 31, cl = cv & 31;
-        int maxl = static_cast<int>((l & seg) | (cl & ~seg)), minl = static_cast<int>(l & seg);
-        int j = 0;
-        bool p = false;
-        switch (in.mode) {
-          case 0: j = static_cast<int>(l) - static_cast<int>(bv); p = j >= maxl; break;
-          case 1: j = static_cast<int>(l + bv); p = j <= maxl; break;
-          case 2: j = static_cast<int>(l ^ bv); p = j <= maxl; break;
-          default: j = minl | static_cast<int>(bv & ~seg); p = j <= maxl; break;
-        }
-        if (!p) j = static_cast<int>(l);
-        if (static_cast<uint32_t>(j) >= w.nlanes || !((mm >> j) & 1)) {
-          if (p)
-            diag(DiagKind::ShflSource, false, c, T[l], in,
-                 (in.flags & 1) ? "shfl.sync reads a lane outside membermask (undefined value)"
-                                : "shfl reads a lane that does not execute it (unpredictable value)");
-        }
-        res[l] = static_cast<uint32_t>(j) < w.nlanes ? vals[j] : 0;
-        pv[l] = p;
+        if (!((r.outside >> l) & 1)) continue;
+        diag(DiagKind::ShflSource, false, c, T[l], in,
+             (in.flags & 1) ? "shfl.sync reads a lane outside membermask (undefined value)"
+                            : "shfl reads a lane that does not execute it (unpredictable value)");
       }
       FOR_LANES(part) {
-        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = res[l];
-        if (in.ndst > 1 && at[l]->dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = pv[l];
-      }
-      break;
-    }
-    case IrOp::Vote: {  // PTX ISA 9.7.13.9 vote.sync
-      uint32_t ballot = 0;
-      FOR_LANES(part) if (get(at[l]->src[0], T[l], l, w)) ballot |= 1u << l;
-      uint64_t r = 0;
-      switch (in.mode) {
-        case 0: r = (ballot & part) == part; break;
-        case 1: r = ballot != 0; break;
-        case 2: r = ballot == 0 || (ballot & part) == part; break;
-        default: r = ballot; break;
-      }
-      FOR_LANES(part) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = r;
-      break;
-    }
-    case IrOp::Match: {  // PTX ISA 9.7.13.10 match.sync
-      uint64_t v[32] = {};
-      FOR_LANES(part) v[l] = get(at[l]->src[0], T[l], l, w) & (in.size >= 8 ? ~0ull : 0xffffffffull);
-      bool all = true;
-      FOR_LANES(part) all = all && v[l] == v[std::countr_zero(part)];
-      FOR_LANES(part) {
-        uint32_t r = 0;
-        if (in.mode == 1) {
-          r = all ? part : 0;
-          if (in.ndst > 1) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = all;
-        } else {
-          for (uint32_t b2 = part; b2; b2 &= b2 - 1) {
-            uint32_t k = std::countr_zero(b2);
-            if (v[k] == v[l]) r |= 1u << k;
-          }
+        uint64_t* R = &T[l].regs[T[l].reg_base];
+        const Inst& li = *at[l];
+        switch (in.op) {
+          case IrOp::Shfl:
+            if (li.dst[0].kind == Opnd::Reg) R[li.dst[0].slot] = r.d0[l];
+            if (in.ndst > 1 && li.dst[1].kind == Opnd::Reg) R[li.dst[1].slot] = r.d1[l];
+            break;
+          case IrOp::Match:
+            if (in.mode == 1 && in.ndst > 1) R[li.dst[1].slot] = r.d1[l];
+            if (li.dst[0].kind == Opnd::Reg) R[li.dst[0].slot] = r.d0[l];
+            break;
+          case IrOp::Elect:
+            if (li.dst[0].kind == Opnd::Reg) R[li.dst[0].slot] = r.d0[l];
+            if (li.dst[1].kind == Opnd::Reg) R[li.dst[1].slot] = r.d1[l];
+            break;
+          default: R[li.dst[0].slot] = r.d0[l]; break;
         }
-        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = r;
-      }
-      break;
-    }
-    case IrOp::Redux: {  // PTX ISA 9.7.13.12 redux.sync
-      bool sg = in.nk == NumKind::S;
-      uint32_t acc = 0;
-      bool init = false;
-      FOR_LANES(part) {
-        uint32_t x = static_cast<uint32_t>(get(at[l]->src[0], T[l], l, w));
-        if (in.fn.fn && (in.flags & 1)) x &= 0x7fffffffu;  // .abs (f32)
-        if (!init) {
-          acc = x;
-          init = true;
-          continue;
-        }
-        if (in.fn.fn) {  // .f32 min/max (lowering resolved it)
-          uint64_t s[3] = {acc, x, 0};  // resolved fns may read a third source
-          uint64_t aux = 0;
-          acc = static_cast<uint32_t>(in.fn.fn(s, &aux, in.fn.cfg));
-          continue;
-        }
-        switch (in.atom) {
-          case AtomOp::Add: acc += x; break;
-          case AtomOp::Min: acc = sg ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::min(acc, x); break;
-          case AtomOp::Max: acc = sg ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(x))) : std::max(acc, x); break;
-          case AtomOp::And: acc &= x; break;
-          case AtomOp::Or: acc |= x; break;
-          default: acc ^= x; break;
-        }
-      }
-      if (in.fn.fn && (acc & 0x7fffffffu) > 0x7f800000u) acc = 0x7fffffffu;  // NaN results are canonical
-      FOR_LANES(part) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = acc;
-      break;
-    }
-    case IrOp::Elect: {
-      uint32_t leader = std::countr_zero(part & mm ? part & mm : part);
-      FOR_LANES(part) {
-        if (at[l]->dst[0].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[0].slot] = leader;
-        if (at[l]->dst[1].kind == Opnd::Reg) T[l].regs[T[l].reg_base + at[l]->dst[1].slot] = l == leader;
       }
       break;
     }

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "parser/diagnostic.hpp"
+#include "semantics/interp/warp_coll.hpp"
 
 namespace ptxcheck::litmus {
 
@@ -87,6 +90,202 @@ bool eval_cond(const Cond& c, const Program& p, const std::vector<const Trace*>&
   return false;
 }
 
+namespace {
+
+// Warp collectives of one combination (interp::TraceColl). A collective
+// waits "until all non-exited threads corresponding to membermask have
+// executed [it] with the same qualifiers and same membermask value" (PTX
+// ISA 9.7.9.6 shfl.sync; likewise 9.7.13.9 vote.sync, 9.7.13.10 match.sync,
+// 9.7.13.12 redux.sync, 9.7.13.13 elect.sync, 9.7.13.3 bar.warp.sync): a
+// lane's k-th collective whose mask includes lane w meets lane w's k-th
+// collective whose mask includes it. A combination is feasible when every
+// collective's lanes meet and their operands give the result each lane
+// assumed (warp_collective_values, the interpreter's function). A lane of
+// the mask that ends without the matching collective (it would take part
+// only "if not exited"), lanes meeting with other qualifiers or another
+// mask, and collectives waiting for each other in a cycle are not
+// modelled: such a combination, if otherwise consistent, is an error.
+struct CollMatch {
+  enum Status { Ok, Infeasible, Anomaly } status = Ok;
+  std::string message;
+  SourcePos pos;
+  // [thread][k]: the (thread, k) of each lane of the collective's mask
+  std::vector<std::vector<std::vector<std::pair<int, int>>>> group;
+};
+
+const interp::Inst& coll_inst(const Program& p, int t, const interp::TraceColl& c) {
+  return p.ir->threads[static_cast<size_t>(t)].prog.code[c.pc];
+}
+
+SourcePos coll_pos(const Program& p, int t, const interp::TraceColl& c) {
+  const auto& code = p.test->threads[static_cast<size_t>(t)].code;
+  uint32_t line = coll_inst(p, t, c).line;
+  return line >= 1 && line <= code.size() ? code[line - 1].pos : p.test->threads[static_cast<size_t>(t)].pos;
+}
+
+bool has_colls(const std::vector<const Trace*>& pick) {
+  for (const Trace* t : pick)
+    if (!t->colls.empty()) return true;
+  return false;
+}
+
+CollMatch match_colls(const Program& p, const std::vector<const Trace*>& pick) {
+  CollMatch m;
+  const int n = static_cast<int>(pick.size());
+  m.group.resize(pick.size());
+  auto anomaly = [&](int t, const interp::TraceColl& c, std::string msg) {
+    if (m.status != CollMatch::Ok) return;
+    m.status = CollMatch::Anomaly;
+    m.message = std::move(msg);
+    m.pos = coll_pos(p, t, c);
+  };
+  // Per thread: for each lane w, the indices of its collectives including w.
+  std::vector<std::vector<std::vector<int>>> with(pick.size());
+  for (int t = 0; t < n; ++t) {
+    with[t].assign(32, {});
+    const auto& cs = pick[t]->colls;
+    for (int k = 0; k < static_cast<int>(cs.size()); ++k)
+      for (uint32_t b = cs[k].mask; b; b &= b - 1) with[t][std::countr_zero(b)].push_back(k);
+  }
+  std::vector<std::vector<int>> seen(pick.size());
+  for (int t = 0; t < n; ++t) {
+    const auto& cs = pick[t]->colls;
+    const LThread& lt = p.threads[t];
+    const std::vector<int>& warp = p.warps[lt.warp];
+    m.group[t].assign(cs.size(), {});
+    std::vector<uint32_t> cnt(32, 0);
+    for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
+      const interp::TraceColl& c = cs[k];
+      auto& g = m.group[t][k];
+      g.assign(warp.size(), {-1, -1});
+      g[lt.lane] = {t, k};
+      for (uint32_t b = c.mask & ~(1u << lt.lane); b; b &= b - 1) {
+        const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
+        const int u = warp[w];
+        const uint32_t i = cnt[w]++;
+        const auto& theirs = with[u][lt.lane];
+        if (c.blocked || i >= theirs.size()) {
+          anomaly(t, c, "lane " + std::to_string(w) + " (thread T" + std::to_string(u) +
+                            ") of the membermask ends without executing this warp collective; a collective "
+                            "whose lanes exit is not modelled in a litmus thread");
+          continue;
+        }
+        const interp::TraceColl& o = pick[u]->colls[theirs[i]];
+        const interp::Inst &a = coll_inst(p, t, c), &bb = coll_inst(p, u, o);
+        if (o.mask != c.mask || a.op != bb.op || a.mode != bb.mode || a.flags != bb.flags || a.atom != bb.atom ||
+            a.size != bb.size || a.nk != bb.nk || a.fn.fn != bb.fn.fn || a.fn.cfg != bb.fn.cfg || a.ndst != bb.ndst) {
+          anomaly(t, c, "lane " + std::to_string(w) + " (thread T" + std::to_string(u) +
+                            ") meets this warp collective with another instruction or membermask (line " +
+                            std::to_string(coll_pos(p, u, o).line) + "): they wait for each other forever");
+          continue;
+        }
+        g[w] = {u, theirs[i]};
+      }
+    }
+  }
+  if (m.status == CollMatch::Anomaly) {
+    // Still reject combinations whose well-formed collectives disagree.
+  }
+  // Every lane of a group must name the same group; results must agree.
+  for (int t = 0; t < n; ++t)
+    for (int k = 0; k < static_cast<int>(pick[t]->colls.size()); ++k) {
+      const auto& g = m.group[t][k];
+      bool whole = true;
+      for (auto [u, j] : g)
+        if (u >= 0 && m.group[u][j] != g) whole = false;
+      const interp::TraceColl& c = pick[t]->colls[k];
+      for (uint32_t b = c.mask; b; b &= b - 1)
+        if (g[std::countr_zero(b)].first < 0) whole = false;
+      if (!whole) {
+        anomaly(t, c, "the lanes of this warp collective's membermask meet in different collectives: they wait for "
+                      "each other forever");
+        continue;
+      }
+      interp::CollOperands op;
+      for (uint32_t b = c.mask; b; b &= b - 1) {
+        const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
+        const interp::TraceColl& o = pick[g[w].first]->colls[g[w].second];
+        op.a[w] = o.a;
+        op.b[w] = o.b;
+        op.c[w] = o.c;
+      }
+      interp::CollResult r;
+      interp::warp_collective_values(coll_inst(p, t, c), c.mask, c.mask,
+                                     static_cast<uint32_t>(p.warps[p.threads[t].warp].size()), op, r);
+      if (r.d0[c.lane] != c.d0 || r.d1[c.lane] != c.d1) {
+        m.status = CollMatch::Infeasible;
+        return m;
+      }
+    }
+  if (m.status != CollMatch::Ok) return m;
+  // The groups must be ordered consistently with each lane's program
+  // order, or the collectives wait for each other in a cycle.
+  std::map<std::pair<int, int>, int> gid;  // canonical member (lowest lane) -> group
+  auto id_of = [&](int t, int k) {
+    const auto& g = m.group[t][k];
+    for (auto x : g)
+      if (x.first >= 0) return gid.try_emplace(x, static_cast<int>(gid.size())).first->second;
+    return -1;
+  };
+  std::vector<std::set<int>> succ;
+  for (int t = 0; t < n; ++t)
+    for (int k = 0; k + 1 < static_cast<int>(pick[t]->colls.size()); ++k) {
+      int a = id_of(t, k), b = id_of(t, k + 1);
+      if (static_cast<int>(succ.size()) <= std::max(a, b)) succ.resize(std::max(a, b) + 1);
+      succ[a].insert(b);
+    }
+  std::vector<int> state(succ.size(), 0);
+  std::function<bool(int)> cyclic = [&](int v) {
+    state[v] = 1;
+    for (int x : succ[v])
+      if (state[x] == 1 || (state[x] == 0 && cyclic(x))) return true;
+    state[v] = 2;
+    return false;
+  };
+  for (int v = 0; v < static_cast<int>(succ.size()); ++v)
+    if (state[v] == 0 && cyclic(v)) {
+      for (int t = 0; t < n; ++t)
+        if (!pick[t]->colls.empty()) {
+          anomaly(t, pick[t]->colls.front(), "warp collectives of this warp wait for each other in a cycle (a deadlock)");
+          break;
+        }
+      break;
+    }
+  return m;
+}
+
+// The events (skeleton indices) that the result of collective k of thread
+// t depends on: what the operands of the lanes it reads depend on (for
+// shfl the source lane's, else every lane's), through earlier collectives.
+void coll_deps(const Program& p, const std::vector<const Trace*>& pick, const CollMatch& m, const std::vector<int>& base,
+               int t, int k, std::set<int>& out, std::set<std::pair<int, int>>& done) {
+  if (!done.insert({t, k}).second) return;
+  const interp::TraceColl& c = pick[t]->colls[k];
+  const interp::Inst& in = coll_inst(p, t, c);
+  if (in.op == interp::IrOp::WarpSync || in.op == interp::IrOp::Elect) return;
+  uint32_t from = c.mask & ~(1u << c.lane);
+  if (in.op == interp::IrOp::Shfl) {
+    interp::CollOperands op;
+    op.b[c.lane] = c.b;
+    op.c[c.lane] = c.c;
+    interp::CollResult r;
+    interp::warp_collective_values(in, 1u << c.lane, c.mask, 32, op, r);
+    from = static_cast<uint32_t>(r.src[c.lane]) == c.lane ? 0 : 1u << r.src[c.lane];
+  }
+  const auto& g = m.group[t][k];
+  for (uint32_t b = from; b; b &= b - 1) {
+    const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
+    if (w >= g.size() || g[w].first < 0) continue;
+    auto [u, j] = g[w];
+    for (int x : pick[u]->colls[j].a_deps) {
+      if (x >= 0) out.insert(base[u] + x);
+      else coll_deps(p, pick, m, base, u, -x - 1, out, done);
+    }
+  }
+}
+
+}  // namespace
+
 mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pick) {
   mm::Skeleton s;
   s.locations = p.locations;
@@ -106,6 +305,34 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
     s.events.push_back(std::move(e));
   }
   s.po.resize(pick.size());
+  const bool colls = has_colls(pick);
+  CollMatch cm;
+  std::vector<int> bases;
+  if (colls) {
+    cm = match_colls(p, pick);
+    int b = static_cast<int>(s.events.size());
+    for (const Trace* tr : pick) {
+      bases.push_back(b);
+      b += static_cast<int>(tr->events.size());
+    }
+  }
+  std::map<std::pair<int, uint64_t>, int> warp_bars;  // (warp, membermask) -> barrier id
+  // A dependency on a collective's result (a pseudo event -(k+1)) is one on
+  // what the partner lanes' operands depend on.
+  auto add_deps = [&](std::vector<std::pair<int, int>>& into, const std::vector<std::pair<int, int>>& from, size_t t,
+                      int base) {
+    for (auto [a, b] : from) {
+      if (a >= 0) {
+        into.emplace_back(a + base, b + base);
+        continue;
+      }
+      if (cm.status == CollMatch::Infeasible || cm.group[t].size() <= static_cast<size_t>(-a - 1)) continue;
+      std::set<int> src;
+      std::set<std::pair<int, int>> done;
+      coll_deps(p, pick, cm, bases, static_cast<int>(t), -a - 1, src, done);
+      for (int x : src) into.emplace_back(x, b + base);
+    }
+  };
   for (size_t t = 0; t < pick.size(); ++t) {
     int base = static_cast<int>(s.events.size());
     const int op_base = static_cast<int>(s.async_ops.size());
@@ -113,6 +340,10 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
       mm::Event c = e;
       if (c.rmw_pair >= 0) c.rmw_pair += base;
       // Events of asynchronous operations are outside program order (8.9.1.1).
+      // A bar.warp.sync: one barrier id per (warp, membermask).
+      if (c.kind == mm::EventKind::Barrier && c.bar_id == interp::kWarpBarrierId)
+        c.bar_id = interp::kWarpBarrierId + 1 +
+                   warp_bars.try_emplace({p.threads[t].warp, c.value}, static_cast<int>(warp_bars.size())).first->second;
       if (c.async_op >= 0) c.async_op += op_base;
       else s.po[t].push_back(static_cast<int>(s.events.size()));
       s.events.push_back(std::move(c));
@@ -129,9 +360,9 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
     }
     for (const interp::TraceAsyncWait& w : pick[t]->waits)
       s.async_waits.push_back({w.op + op_base, static_cast<int>(t), w.before, w.reads_only});
-    for (auto [a, b] : pick[t]->addr) s.addr.emplace_back(a + base, b + base);
-    for (auto [a, b] : pick[t]->data) s.data.emplace_back(a + base, b + base);
-    for (auto [a, b] : pick[t]->ctrl) s.ctrl.emplace_back(a + base, b + base);
+    add_deps(s.addr, pick[t]->addr, t, base);
+    add_deps(s.data, pick[t]->data, t, base);
+    add_deps(s.ctrl, pick[t]->ctrl, t, base);
   }
   return s;
 }
@@ -196,8 +427,15 @@ bool same_event(const mm::Event& a, const mm::Event& b) {
 
 bool same_trace(const Trace& a, const Trace& b) {
   if (a.events.size() != b.events.size() || a.addr != b.addr || a.data != b.data || a.ctrl != b.ctrl ||
-      a.regs != b.regs || a.async_ops.size() != b.async_ops.size() || a.waits.size() != b.waits.size())
+      a.regs != b.regs || a.async_ops.size() != b.async_ops.size() || a.waits.size() != b.waits.size() ||
+      a.colls.size() != b.colls.size())
     return false;
+  for (size_t i = 0; i < a.colls.size(); ++i) {
+    const auto &x = a.colls[i], &y = b.colls[i];
+    if (x.pc != y.pc || x.mask != y.mask || x.lane != y.lane || x.a != y.a || x.b != y.b || x.c != y.c ||
+        x.d0 != y.d0 || x.d1 != y.d1 || x.a_deps != y.a_deps || x.blocked != y.blocked)
+      return false;
+  }
   for (size_t i = 0; i < a.events.size(); ++i)
     if (!same_event(a.events[i], b.events[i])) return false;
   for (size_t i = 0; i < a.async_ops.size(); ++i) {
@@ -368,6 +606,11 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     }
     if (!value_needs.feasible(cur)) continue;
     const std::vector<const Trace*> pick = pick_of(cur);
+    CollMatch cm;
+    if (has_colls(pick)) {
+      cm = match_colls(p, pick);
+      if (cm.status == CollMatch::Infeasible) continue;
+    }
     if (opt.limits.timeout_s > 0 && elapsed() > opt.limits.timeout_s)
       throw LimitError("timeout after " + std::to_string(opt.limits.timeout_s) + " s");
     mm::Skeleton sk = make_skeleton(p, pick);
@@ -376,6 +619,7 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     if (lim.timeout_s > 0) lim.timeout_s = std::max(0.001, lim.timeout_s - elapsed());
     std::vector<std::vector<uint64_t>> finals;  // per execution read as guessed
     bool found[2] = {false, false};
+    bool anomalous = false;
     auto account = [&](const std::vector<const Trace*>& pk, const std::vector<uint64_t>& loc_final) {
       bool sat = eval_cond(p.test->cond, p, pk, loc_final);
       std::string text = state_text(pk, loc_final);
@@ -389,6 +633,10 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     };
     engine.enumerate(sk, opt.model, lim, [&](const mm::Execution& ex) {
       if (!guessed(sk, ex)) return true;
+      if (cm.status == CollMatch::Anomaly) {
+        anomalous = true;
+        return false;
+      }
       std::vector<uint64_t> loc_final = loc_final_of(sk, ex);
       auto [sat, text] = account(pick, loc_final);
       if (!found[sat] && (!best[sat] || cur < *best[sat])) {
@@ -400,6 +648,8 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
       finals.push_back(std::move(loc_final));
       return opt.count_executions || observes_location;
     });
+    // The combination has an execution but its collectives are not modelled.
+    if (anomalous) throw InputError(p.test->file, cm.pos, cm.message);
     if (finals.empty()) continue;
     // The rearrangements of this combination: the same executions, with the
     // interchanged threads' registers exchanged (docs/model-notes.md).

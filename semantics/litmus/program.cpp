@@ -2,6 +2,7 @@
 #include "semantics/litmus/program.hpp"
 
 #include <map>
+#include <tuple>
 
 #include "semantics/interp/trace_exec.hpp"
 
@@ -33,6 +34,27 @@ std::optional<arith::AtomOp> atom_of(AluOp op) {
     case AluOp::Cas: return arith::AtomOp::Cas;
     default: return std::nullopt;
   }
+}
+
+namespace {
+
+}  // namespace
+
+// A special register (%laneid, %tid.x, ...; PTX ISA 10): read by the
+// instruction, not a register of the thread.
+bool special_reg(const std::string& name) {
+  std::string n = !name.empty() && name[0] == '%' ? name : "%" + name;
+  n = n.substr(0, n.find('.'));
+  // clang-format off
+  static const char* const kNames[] = {
+#define SREG(id, name, component) name,
+#include "semantics/interp/special_regs.def"
+#undef SREG
+  };
+  // clang-format on
+  for (const char* k : kNames)
+    if (n == k) return true;
+  return false;
 }
 
 namespace {
@@ -133,10 +155,10 @@ Program lower(const Test& t) {
         std::string err = ty ? arith::atom_form_error(atom_of(in.op).value_or(arith::AtomOp::Add), *ty) : "unsupported atomic type ." + in.type;
         if (!err.empty()) throw InputError(t.file, in.pos, err);
       }
-      if (!in.dst.empty()) li.dst = slot_of(lt, in.dst);
+      if (!in.dst.empty() && !special_reg(in.dst)) li.dst = slot_of(lt, in.dst);
       for (const Operand& o : in.args) {
         Slot s;
-        if (o.is_reg) s.reg = slot_of(lt, o.reg);
+        if (o.is_reg && !special_reg(o.reg)) s.reg = slot_of(lt, o.reg);
         else s.imm = o.imm;
         li.args.push_back(s);
       }
@@ -149,6 +171,29 @@ Program lower(const Test& t) {
     }
     p.threads.push_back(std::move(lt));
   }
+  // Warps (PTX ISA 9.7.9.6 shfl.sync etc. exchange values among the lanes
+  // of one warp): the threads with the same (gpu, cta, warp N) in order.
+  {
+    std::map<std::tuple<int, int, int>, int> by_place;
+    for (size_t ti = 0; ti < p.threads.size(); ++ti) {
+      LThread& lt = p.threads[ti];
+      const mm::ThreadPlace& pl = lt.place;
+      int w = -1;
+      if (pl.warp >= 0) {
+        auto [it, fresh] = by_place.try_emplace({pl.gpu, pl.cta, pl.warp}, static_cast<int>(p.warps.size()));
+        if (!fresh) w = it->second;
+      }
+      if (w < 0) {
+        w = static_cast<int>(p.warps.size());
+        p.warps.emplace_back();
+      }
+      if (p.warps[w].size() >= 32)
+        throw InputError(t.file, t.threads[ti].pos, "more than 32 threads placed in one warp");
+      lt.warp = w;
+      lt.lane = static_cast<uint32_t>(p.warps[w].size());
+      p.warps[w].push_back(static_cast<int>(ti));
+    }
+  }
   // Registers named only in the condition still have a (final = initial) value.
   std::vector<const Cond*> stack{&t.cond};
   while (!stack.empty()) {
@@ -160,6 +205,7 @@ Program lower(const Test& t) {
       if (v->kind == CondValue::Reg) {
         if (v->thread < 0 || v->thread >= static_cast<int>(p.threads.size()))
           throw InputError(t.file, {}, "condition names unknown thread " + std::to_string(v->thread));
+        if (special_reg(v->name)) throw InputError(t.file, {}, "condition names special register " + v->name);
         slot_of(p.threads[v->thread], v->name);
       } else if (v->kind == CondValue::Loc) {
         loc_of(p, v->name, 4);
@@ -170,6 +216,7 @@ Program lower(const Test& t) {
     if (ri.thread < 0 || ri.thread >= static_cast<int>(p.threads.size()))
       throw InputError(t.file, {}, "register init for unknown thread " + std::to_string(ri.thread));
     LThread& lt = p.threads[ri.thread];
+    if (special_reg(ri.reg)) throw InputError(t.file, {}, "register init of special register " + ri.reg);
     lt.reg_init[slot_of(lt, ri.reg)] = ri.value;
   }
   p.ir = std::make_shared<const TestIr>(to_ir(t, p));

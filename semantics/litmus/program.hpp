@@ -38,6 +38,11 @@ struct LThread {
   std::vector<std::string> regs;   // slot -> name
   std::vector<uint64_t> reg_init;  // slot -> initial value (0 unless declared)
   int slot(const std::string& name) const;  // -1 if unknown
+  // Its warp (index into Program::warps) and lane: the threads placed with
+  // the same `warp N` in one CTA and GPU form a warp, lanes in thread order;
+  // a thread without a warp placement is lane 0 of a warp of its own.
+  int warp = -1;
+  uint32_t lane = 0;
 };
 
 struct Program {
@@ -45,11 +50,16 @@ struct Program {
   std::vector<mm::Location> locations;
   std::vector<LThread> threads;
   int nphys = 0;
+  std::vector<std::vector<int>> warps;  // per warp: its threads by lane
   std::shared_ptr<const TestIr> ir;  // the threads lowered to the interpreter's IR
   int loc_index(const std::string& name) const;  // -1 if unknown
 };
 
 Program lower(const Test& t);
+
+// Whether `name` (with or without '%', with or without a .x component)
+// names a special register such as %laneid (PTX ISA 10).
+bool special_reg(const std::string& name);
 
 // The PTX atom operation of an Rmw/Red; nullopt for Dat3M's sub, mul, div.
 std::optional<arith::AtomOp> atom_of(AluOp op);

@@ -165,6 +165,7 @@ struct RegUse {
   std::map<std::string, unsigned> width;  // 0: no typed write seen; 1: predicate
   std::vector<std::string> order;         // first appearance
   void see(const std::string& n, unsigned w) {
+    if (special_reg(n)) return;  // read by the instruction (PTX ISA 10), not declared
     auto [it, fresh] = width.emplace(n, w);
     if (fresh) order.push_back(n);
     else if (w > 1 && it->second < w) it->second = w;
@@ -293,6 +294,9 @@ TestIr to_ir(const Test& t, const Program& p) {
       SourcePos at = e.pos().line >= 1 && e.pos().line <= th.code.size() ? th.code[e.pos().line - 1].pos : th.pos;
       throw InputError(t.file, at, e.what());
     }
+    // Errors of the symbolic executor name IR positions (line = instruction
+    // index + 1); semantics/litmus maps them back by this file name.
+    ir.prog.file = t.file + " (litmus thread IR)";
     const interp::Function& fn = ir.prog.funcs[ir.prog.kernel];
     if (fn.nregs != regs.order.size() + 1) throw std::logic_error("litmus registers: unexpected slot layout");
     std::map<std::string, uint32_t> slot;

@@ -42,6 +42,15 @@ class LitmusEnv : public interp::TraceEnv {
     }
     throw InputError(p_.test->file, pos(in), "the access reaches no location of the test");
   }
+  uint32_t lane() const override { return p_.threads[t_].lane; }
+  uint32_t nlanes() const override { return static_cast<uint32_t>(p_.warps[p_.threads[t_].warp].size()); }
+  const std::vector<uint64_t>* coll_values(uint32_t lane, uint32_t with, uint32_t n) const override {
+    const std::vector<int>& w = p_.warps[p_.threads[t_].warp];
+    if (lane >= w.size() || ts_.coll_values.empty()) return nullptr;
+    const auto& m = ts_.coll_values[w[lane]];
+    auto it = m.find({with, n});
+    return it == m.end() ? nullptr : &it->second;
+  }
   int locate_start(interp::Space, uint64_t addr, unsigned& size, const interp::Inst& in) const override {
     for (size_t l = 0; l < ir_.loc_addr.size(); ++l)
       if (addr == ir_.loc_addr[l]) {
@@ -57,6 +66,7 @@ class LitmusEnv : public interp::TraceEnv {
     switch (s) {
       case interp::SReg::ctaid_x: return static_cast<uint64_t>(pl.cta);
       case interp::SReg::warpid: return static_cast<uint64_t>(std::max(pl.warp, 0));
+      case interp::SReg::laneid: return p_.threads[t_].lane;
       case interp::SReg::ntid_x:
       case interp::SReg::ntid_y:
       case interp::SReg::ntid_z:
@@ -82,6 +92,8 @@ struct Run {
   ThreadTraces traces;
   std::vector<std::pair<int, uint64_t>> written;  // (physical, value)
   size_t most_writes = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::set<uint64_t>> coll_given;
+  size_t most_colls = 0;
 };
 
 Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& lim) {
@@ -113,6 +125,8 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
   out.traces.cut = paths.cut;
   out.traces.subsumed = paths.subsumed;
   out.most_writes = paths.most_writes;
+  out.most_colls = paths.most_colls;
+  for (auto [with, n, v] : paths.coll_given) out.coll_given[{with, n}].insert(v);
   for (auto [loc, v] : paths.written) out.written.emplace_back(p.locations[loc].physical, v);
   for (interp::ThreadTrace& x : paths.traces) {
     Trace tr;
@@ -137,6 +151,7 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
     tr.ctrl = std::move(x.ctrl);
     tr.async_ops = std::move(x.async_ops);
     tr.waits = std::move(x.waits);
+    tr.colls = std::move(x.colls);
     tr.regs.resize(lt.regs.size());
     for (size_t r = 0; r < lt.regs.size(); ++r) tr.regs[r] = x.regs[tir.slot_of[r]];
     out.traces.traces.push_back(std::move(tr));
@@ -158,14 +173,17 @@ TraceSet build_traces(const Program& p, const TraceLimits& lim) {
     ts.threads.clear();
     size_t writes = 0;
     std::vector<std::set<uint64_t>> next(p.nphys);
+    std::vector<std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>>> next_coll(p.threads.size());
     for (int ph = 0; ph < p.nphys; ++ph) next[ph].insert(ts.values[ph].front());
     for (size_t t = 0; t < p.threads.size(); ++t) {
       Run r = run_thread(p, static_cast<int>(t), ts, lim);
       ts.threads.push_back(std::move(r.traces));
       for (auto [ph, v] : r.written) next[ph].insert(v);
-      writes += r.most_writes;
+      writes += r.most_writes + r.most_colls;
+      for (auto& [key, vs] : r.coll_given) next_coll[t].emplace(key, std::vector<uint64_t>(vs.begin(), vs.end()));
     }
-    bool changed = false;
+    bool changed = next_coll != ts.coll_values;
+    ts.coll_values = std::move(next_coll);
     for (int ph = 0; ph < p.nphys; ++ph) {
       // Keep the initial value first; the rest sorted.
       std::vector<uint64_t> v{ts.values[ph].front()};
@@ -177,7 +195,9 @@ TraceSet build_traces(const Program& p, const TraceLimits& lim) {
       ts.values[ph] = std::move(v);
     }
     // Values found after W+1 rounds need a longer write chain than any
-    // execution has; they are never read, so stopping there is exact.
+    // execution has; they are never read, so stopping there is exact. A
+    // warp collective passes values on like a write and a read, so W
+    // counts the collectives of a path too.
     if (!changed || round > static_cast<int>(writes) + 1) break;
   }
   return ts;

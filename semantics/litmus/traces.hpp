@@ -12,6 +12,7 @@
 // constraints, never a new final state (see Runner::subsumed).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct Trace {
   // event indices are local (interp::TraceAsyncOp, TraceAsyncWait).
   std::vector<interp::TraceAsyncOp> async_ops;
   std::vector<interp::TraceAsyncWait> waits;
+  // Warp collectives in program order (interp::TraceColl): each assumed
+  // its result; check.cpp keeps the combinations where the lanes' operands
+  // give it.
+  std::vector<interp::TraceColl> colls;
 };
 
 struct ThreadTraces {
@@ -43,6 +48,9 @@ struct ThreadTraces {
 struct TraceSet {
   std::vector<ThreadTraces> threads;
   std::vector<std::vector<uint64_t>> values;  // per physical location: values that may be read
+  // Per thread: the src[0] values it may give at its n-th warp collective
+  // whose membermask includes lane `with`, by (with, n) (TraceEnv::coll_values).
+  std::vector<std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>>> coll_values;
   int rounds = 0;
   bool bound_hit() const {
     for (const auto& t : threads)

@@ -2,10 +2,15 @@
 // traces; malformed input fails with file:line:col; the native format reads
 // PTX thread bodies.
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 #include "parser/litmus/litmus_ast.hpp"
+#include "semantics/interp/trace_exec.hpp"
 #include "semantics/litmus/program.hpp"
 #include "semantics/litmus/traces.hpp"
 
@@ -236,4 +241,87 @@ exists (P0:r0 == 2)
   CHECK(saw_pair);
   CHECK(saw_ctrl);
   CHECK(ts.threads[1].traces.size() == 1);
+}
+
+namespace {
+// Whitespace-normalised text of a file of the source tree.
+std::string flat_doc(const std::string& rel) {
+  std::ifstream f(fs::path(env_or("PTXCHECK_SRC", ".")) / rel);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string out;
+  for (char ch : ss.str()) {
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("every IR operation runs in a litmus thread or is refused with a documented reason", "[native]") {
+  using interp::IrOp;
+  // One thread body per operation that symbolic threads run (in some form).
+  const std::map<IrOp, std::string> sample = {
+      {IrOp::Nop, "cp.async.bulk.commit_group;"},
+      {IrOp::Arith, "add.u32 %r0, %r1, 1;"},
+      {IrOp::Mov, "mov.u32 %r0, 5;"},
+      {IrOp::Pack, "mov.b64 %rd0, {%r1, %r2};"},
+      {IrOp::Unpack, "mov.b64 {%r1, %r2}, %rd0;"},
+      {IrOp::Ld, "ld.global.u32 %r0, [x];"},
+      {IrOp::St, "st.global.u32 [x], 1;"},
+      {IrOp::Atom, "atom.global.add.u32 %r0, [x], 1;"},
+      {IrOp::Red, "red.global.add.u32 [x], 1;"},
+      {IrOp::Bra, "L0: bra L0;"},
+      {IrOp::Ret, "ret;"},
+      {IrOp::Exit, "exit;"},
+      {IrOp::Fence, "fence.sc.gpu;"},
+      {IrOp::Cvta, "cvta.global.u64 %rd0, %rd1;"},
+      {IrOp::BarSync, "bar.sync 0;"},
+      {IrOp::BarArrive, "bar.arrive 1, 64;"},
+      {IrOp::WarpSync, "bar.warp.sync 1;"},
+      {IrOp::Shfl, "shfl.sync.idx.b32 %r0, 1, 0, 0x1f, 1;"},
+      {IrOp::Vote, "vote.sync.any.pred %p0, 1, 1;"},
+      {IrOp::Match, "match.any.sync.b32 %r0, 1, 1;"},
+      {IrOp::Redux, "redux.sync.add.u32 %r0, 1, 1;"},
+      {IrOp::Elect, "elect.sync %r0|%p0, 1;"},
+      {IrOp::Mbarrier, "mbarrier.try_wait.parity.shared::cta.b64 %p0, [bar], 0;"},
+      {IrOp::CpAsync, "cp.async.ca.shared.global [s], [x], 4;"},
+      {IrOp::BulkCopy, "cp.async.bulk.global.shared::cta.bulk_group [x], [s], 4;"},
+  };
+  const std::string docs = flat_doc("docs/litmus-format.md");
+  REQUIRE(!docs.empty());
+  int runs = 0, refused = 0;
+  std::vector<IrOp> ops;
+  // clang-format off
+#define IR_OP(id) ops.push_back(IrOp::id);
+#include "semantics/interp/ir_ops.def"
+#undef IR_OP
+  // clang-format on
+  for (IrOp op : ops) {
+    const char* why = interp::trace_limit(op);
+    INFO("IR operation " << static_cast<int>(op));
+    if (why) {
+      // The reason is documented word for word.
+      CHECK(docs.find(why) != std::string::npos);
+      CHECK(!sample.count(op));
+      ++refused;
+      continue;
+    }
+    REQUIRE(sample.count(op));
+    const std::string text = "PTX c\n{\n  .global .u32 x = 0;\n  .shared .u32 s = 0;\n  .shared .b64 bar = 0;\n}\n"
+                             "T0 @ cta 0, gpu 0 {\n  " +
+                             sample.at(op) + "\n}\nexists (0 == 0)\n";
+    INFO(text);
+    Test t = parse_litmus_text(text, "c.litmus");
+    Program p = lower(t);  // trace_check accepts the thread
+    bool found = false;
+    for (const interp::Inst& in : p.ir->threads[0].prog.code) found = found || in.op == op;
+    CHECK(found);
+    ++runs;
+  }
+  CHECK(runs == static_cast<int>(sample.size()));
+  CHECK(refused > 0);
 }

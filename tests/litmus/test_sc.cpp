@@ -85,3 +85,59 @@ forall (x == 2 /\ (P0:r0 == 0 \/ P1:r1 == 0))
   CHECK(ru.ok);
   CHECK(ru.executions == 2);
 }
+
+namespace {
+// The position and message of the InputError that checking `text` raises.
+std::pair<SourcePos, std::string> coll_error(const std::string& text) {
+  try {
+    (void)run_sc(parse_litmus_text(text, "w.litmus"));
+  } catch (const InputError& e) {
+    return {e.pos(), e.what()};
+  }
+  return {{}, "no error"};
+}
+
+std::string two_lanes(const std::string& t0, const std::string& t1) {
+  return "PTX w\n{ }\nT0 @ cta 0, warp 0, gpu 0 {\n" + t0 + "\n}\nT1 @ cta 0, warp 0, gpu 0 {\n" + t1 +
+         "\n}\nexists (T0:%r0 == 2)\n";
+}
+}  // namespace
+
+TEST_CASE("warp collectives in litmus threads: results and refusals", "[sc-oracle]") {
+  // A shfl.sync passes lane 1's operand to lane 0 (PTX ISA 9.7.9.6).
+  CheckResult r = run_sc(parse_litmus_text(
+      two_lanes("  shfl.sync.idx.b32 %r0, 1, 1, 0x1f, 0x3;", "  shfl.sync.idx.b32 %r0, 2, 0, 0x1f, 0x3;"), "w.litmus"));
+  REQUIRE(r.states.size() == 1);
+  CHECK(r.states[0].text == "0:%r0=2;");
+  CHECK(r.ok);
+  // Lane 1 never executes the collective (it would exit): not modelled.
+  auto [p1, m1] = coll_error(two_lanes("  shfl.sync.idx.b32 %r0, 1, 1, 0x1f, 0x3;", "  mov.u32 %r0, 2;"));
+  CHECK(p1.line == 4);
+  CHECK(p1.col == 3);
+  CHECK(m1.find("ends without executing this warp collective") != std::string::npos);
+  // Reading a lane outside the membermask: undefined (PTX ISA 9.7.9.6).
+  auto [p2, m2] = coll_error(two_lanes("  shfl.sync.idx.b32 %r0, 1, 1, 0x1f, 0x1;", "  mov.u32 %r0, 2;"));
+  CHECK(p2.line == 4);
+  CHECK(m2.find("outside the membermask") != std::string::npos);
+  // The executing lane is not in its membermask: undefined.
+  auto [p3, m3] = coll_error(two_lanes("  vote.sync.ballot.b32 %r0, 1, 0x2;", "  vote.sync.ballot.b32 %r0, 1, 0x2;"));
+  CHECK(p3.line == 4);
+  CHECK(m3.find("not in the membermask") != std::string::npos);
+  // Other qualifiers at the meeting point: the lanes wait forever.
+  auto [p4, m4] =
+      coll_error(two_lanes("  vote.sync.ballot.b32 %r0, 1, 0x3;", "  vote.sync.any.pred %p0, 1, 0x3;"));
+  CHECK(p4.line == 4);
+  CHECK(m4.find("another instruction or membermask") != std::string::npos);
+  // Three lanes whose pairwise collectives wait in a cycle.
+  auto [p5, m5] = coll_error(
+      "PTX w\n{ }\n"
+      "T0 @ cta 0, warp 0, gpu 0 {\n  bar.warp.sync 0x3;\n  bar.warp.sync 0x5;\n}\n"
+      "T1 @ cta 0, warp 0, gpu 0 {\n  bar.warp.sync 0x6;\n  bar.warp.sync 0x3;\n}\n"
+      "T2 @ cta 0, warp 0, gpu 0 {\n  bar.warp.sync 0x5;\n  bar.warp.sync 0x6;\n}\n"
+      "exists (0 == 0)\n");
+  CHECK(m5.find("cycle") != std::string::npos);
+  // activemask stays refused, with its reason in docs/litmus-format.md.
+  auto [p6, m6] = coll_error(two_lanes("  activemask.b32 %r0;", "  mov.u32 %r0, 2;"));
+  CHECK(p6.line == 4);
+  CHECK(m6.find("not supported in a symbolic thread (IR Activemask)") != std::string::npos);
+}
