@@ -15,9 +15,11 @@ namespace {
 
 bool supported(const Inst& in) {
   switch (in.op) {
-    // mbarrier.try_wait / test_wait; a litmus thread has no other mbarrier
-    // operation.
-    case IrOp::Mbarrier: return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity;
+    // mbarrier.try_wait / test_wait, and arrive{.expect_tx} / expect_tx /
+    // complete_tx on a location initialised as an mbarrier (mbar_update).
+    case IrOp::Mbarrier:
+      return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity || in.mbar == MbarOp::Arrive ||
+             in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx;
     case IrOp::BulkCopy: return (in.mode == 0 && in.flags == 0) || in.mode == 2;
     // The deprecated shfl/vote without .sync act on the lanes that happen to
     // execute together (9.7.9.5, 9.7.13.8): not a rendezvous.
@@ -404,7 +406,12 @@ void Tracer::step(State s) {
     }
     switch (in.op) {
       case IrOp::Nop: group_op(s, in); break;
-      case IrOp::Mbarrier: mbar_wait(s, in); break;
+      case IrOp::Mbarrier:
+        if (in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity) {
+          mbar_wait(s, in);
+          break;
+        }
+        return mbar_update(std::move(s), in);
       case IrOp::BulkCopy:
         if (in.mode == 2) return reduce(std::move(s), in);
         copy(std::move(s), in);
@@ -537,8 +544,8 @@ namespace {
 const char* form_limit(IrOp op) {
   switch (op) {
     case IrOp::Mbarrier:
-      return "only mbarrier.try_wait/test_wait: a litmus mbarrier location holds its completed phases, not "
-             "arrivals or tx-counts";
+      return "mbarrier.init, inval, arrive_drop and pending_count are not modelled: a litmus mbarrier is "
+             "initialised by its location's initial value";
     case IrOp::BulkCopy: return "cp.async.bulk .multicast::cluster and .cp_mask are not modelled";
     case IrOp::CpAsync: return "cp.async with src-size or ignore-src is not modelled";
     case IrOp::Shfl:

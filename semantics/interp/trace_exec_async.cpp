@@ -6,6 +6,31 @@
 
 namespace ptxcheck::interp::trace_detail {
 
+namespace {
+// The value of a litmus mbarrier location (docs/litmus-format.md): bits
+// 0-15 count the completed phases; bits 16-31 hold the pending arrivals of
+// the current phase, 32-47 the expected arrival count, 48-63 the tx-count
+// (two's complement). An expected count of 0 is the plain phase counter of
+// a test that never initialises the object: each complete-tx completes one
+// phase. Otherwise (PTX ISA 9.7.13.15.5-6): an arrive decrements the
+// pending count, expect-tx raises the tx-count, complete-tx lowers it, and
+// the phase completes when "The count of the pending arrivals has reached
+// zero" and "The tx-count has reached zero"; the next phase starts with the
+// expected count.
+uint64_t mbar_next(uint64_t v, uint64_t arrivals, int64_t tx) {
+  const uint64_t expected = (v >> 32) & 0xffff;
+  if (!expected) return v + 1;
+  uint64_t phases = v & 0xffff, pending = ((v >> 16) & 0xffff) - arrivals;
+  int64_t count = static_cast<int16_t>(v >> 48) + tx;
+  pending &= 0xffff;
+  if (pending == 0 && count == 0) {
+    phases = (phases + 1) & 0xffff;
+    pending = expected;
+  }
+  return phases | pending << 16 | expected << 32 | (static_cast<uint64_t>(count) & 0xffff) << 48;
+}
+}  // namespace
+
 void Tracer::group_op(State& s, const Inst& in) {
   auto commit = [](std::vector<int>& open, std::vector<std::vector<int>>& groups) {
     groups.push_back(std::move(open));
@@ -46,11 +71,54 @@ void Tracer::mbar_wait(State& s, const Inst& in) {
     e.value = v;
     int id = push(f, std::move(e), pc);
     for (int x : ad) f.tr.addr.emplace_back(x, id);
-    const bool done = parity ? v >= 1 && ((v - 1) & 1) == (arg & 1) : v > arg;
+    const uint64_t phases = v & 0xffff;  // completed phases (mbar_next)
+    const bool done = parity ? phases >= 1 && ((phases - 1) & 1) == (arg & 1) : phases > arg;
     Deps pd = d;
     merge(pd, Deps{id});
     put(f, in.dst[0], done ? 1 : 0, reg_width(in.dst[0]), std::move(pd));
   });
+}
+
+void Tracer::mbar_update(State s, const Inst& in) {
+  Deps ad;
+  const uint64_t a = address(s, in, ad);
+  unsigned bsz = 0;
+  const int loc = env_.locate_start(in.addr.space, a, bsz, in);
+  if (loc < 0) fail(in, "the mbarrier operand is no location of the test");
+  if (!((env_.values(loc).front() >> 32) & 0xffff))
+    fail(in,
+         "mbarrier.arrive/expect_tx/complete_tx need an mbarrier location whose initial value sets an expected "
+         "arrival count (bits 32-47; docs/litmus-format.md)");
+  const uint64_t n = val(s, in.src[0]);
+  Deps d;
+  deps_of(s, in.src[0], d);
+  // arrive: `count` arrivals (1 by default), or one arrival after adding
+  // txCount (.expect_tx); expect_tx / complete_tx: +/- txCount.
+  const uint64_t arrivals = in.mbar == MbarOp::Arrive ? (in.expect_tx ? 1 : n) : 0;
+  const int64_t tx = in.mbar == MbarOp::CompleteTx                 ? -static_cast<int64_t>(n)
+                     : in.mbar == MbarOp::ExpectTx || in.expect_tx ? static_cast<int64_t>(n)
+                                                                   : 0;
+  // expect_tx and complete_tx are .relaxed (their only .sem); arrive has
+  // the instruction's order, .release by default.
+  const mm::Order wo = in.mbar == MbarOp::Arrive ? in.order : mm::Order::Relaxed;
+  const uint32_t pc = s.pc;
+  fork_read(s, loc, [&, pc](State& f, uint64_t v) {
+    mm::Event r = access(in, mm::EventKind::Read, mm::Order::Relaxed, loc);
+    r.value = v;
+    const int rid = push(f, std::move(r), pc);
+    mm::Event w = access(in, mm::EventKind::Write, wo, loc);
+    w.value = mbar_next(v, arrivals, tx);
+    w.rmw_pair = rid;
+    const int wid = push(f, std::move(w), pc);
+    f.tr.events[rid].rmw_pair = wid;
+    for (int x : ad) f.tr.addr.emplace_back(x, rid), f.tr.addr.emplace_back(x, wid);
+    for (int x : d) f.tr.data.emplace_back(x, wid);
+    // arrive's state: the completed-phase count before it (test_wait with
+    // it returns True once that phase has completed).
+    if (in.mbar == MbarOp::Arrive && in.ndst) put(f, in.dst[0], v & 0xffff, 64, Deps{rid});
+  });
+  ++s.pc;
+  step(std::move(s));
 }
 
 void Tracer::copy(State s, const Inst& in) {
@@ -282,6 +350,9 @@ void Tracer::copy_done(State s, const Inst& in, int k, int bar, const Deps& ad) 
     ++s.pc;
     return step(std::move(s));
   }
+  // The complete-tx counts the operation's bytes: a copy's size operand,
+  // st.async/red.async their access size.
+  const int64_t bytes = in.op == IrOp::BulkCopy ? static_cast<int64_t>(val(s, in.src[0])) : in.size;
   const std::vector<uint64_t>& vals = env_.values(bar);
   for (size_t n = 0; n < vals.size(); ++n) {
     State f = n + 1 < vals.size() ? State(s) : std::move(s);
@@ -293,7 +364,7 @@ void Tracer::copy_done(State s, const Inst& in, int k, int bar, const Deps& ad) 
     mm::Event w = async_event(mm::EventKind::Write, bar, k, mm::Proxy::Generic);
     w.order = mm::Order::Release;
     w.scope = mm::Scope::Cluster;
-    w.value = vals[n] + 1;
+    w.value = mbar_next(vals[n], 0, -bytes);
     w.rmw_pair = rid;
     int wid = push(f, std::move(w), f.pc);
     f.tr.events[rid].rmw_pair = wid;

@@ -182,17 +182,25 @@ class Tracer {
 
   // mbarrier.try_wait / test_wait (PTX ISA 9.7.13.15.16): a read of the
   // mbarrier location with the instruction's order (.acquire by default)
-  // and scope. Its value counts the completed phases: the .parity form
+  // and scope. Its value's bits 0-15 count the completed phases (mbar_next
+  // in trace_exec_async.cpp): the .parity form
   // returns whether the phase of that parity completed last, the state
   // form whether more than `state` phases have completed.
   void mbar_wait(State& s, const Inst& in);
+
+  // mbarrier.arrive{.expect_tx} (PTX ISA 9.7.13.15.13: .release by default,
+  // at .cta scope), mbarrier.expect_tx and mbarrier.complete_tx (.relaxed
+  // only): one atomic read-modify-write of an mbarrier location whose
+  // initial value sets its expected arrival count (mbar_next). Runs the
+  // rest of the thread.
+  void mbar_update(State s, const Inst& in);
 
   // cp.async / cp.async.bulk (PTX ISA 8.9.1.1, 9.7.9.25): an asynchronous
   // operation that reads its source and writes its destination location by
   // location, outside program order; a bulk copy's completion is followed
   // by an implicit generic-async proxy fence (9.7.9.25.2); with an mbarrier
-  // operand it ends with a complete-tx, here an increment of the mbarrier's
-  // completed-phase count whose write has .release semantics at .cluster
+  // operand it ends with a complete-tx of its size (a read-modify-write of
+  // the mbarrier: mbar_next) whose write has .release semantics at .cluster
   // scope (cp.async.bulk description). Runs the rest of the thread.
   struct Piece {
     int src, dst;
@@ -207,8 +215,8 @@ class Tracer {
   // the thread's prior instructions; st.async's store "is treated as a weak
   // memory operation", red.async's "reduce operation is a relaxed memory
   // operation" at .cluster scope; upon completion a complete-tx on the
-  // mbarrier "has .release semantics at .cluster scope" (an increment of
-  // the completed-phase count, as for cp.async.bulk). The access is lowered
+  // mbarrier "has .release semantics at .cluster scope" (of the access's
+  // size, as for cp.async.bulk). The access is lowered
   // as the St/Red with async_tx followed by the complete_tx
   // (MbarOp::CompleteTx, lower_sync.cpp); both are consumed here. No implicit proxy fence:
   // the operation is in the generic proxy.
