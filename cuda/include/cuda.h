@@ -125,6 +125,9 @@ typedef struct CUarray_st* CUarray;  /* a CUDA array (texels for textures and su
 typedef struct CUmipmappedArray_st* CUmipmappedArray;
 typedef struct CUtexref_st* CUtexref;    /* a module's .texref variable (deprecated API) */
 typedef struct CUsurfref_st* CUsurfref;  /* a module's .surfref variable (deprecated API) */
+typedef struct CUgraph_st* CUgraph;          /* a CUDA graph (CUDA 10) */
+typedef struct CUgraphNode_st* CUgraphNode;  /* a node of a graph */
+typedef struct CUgraphExec_st* CUgraphExec;  /* an instantiated (executable) graph */
 typedef unsigned long long CUtexObject_v1;
 typedef CUtexObject_v1 CUtexObject;  /* a texture object */
 typedef unsigned long long CUsurfObject_v1;
@@ -176,6 +179,15 @@ typedef enum cudaError_enum {
   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
   CUDA_ERROR_NOT_PERMITTED = 800,
   CUDA_ERROR_NOT_SUPPORTED = 801,
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+  CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
+  CUDA_ERROR_STREAM_CAPTURE_MERGE = 902,
+  CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
+  CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
+  CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+  CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
+  CUDA_ERROR_CAPTURED_EVENT = 907,
+  CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
   CUDA_ERROR_TIMEOUT = 909,
   CUDA_ERROR_INVALID_CLUSTER_SIZE = 912,
   CUDA_ERROR_UNKNOWN = 999
@@ -630,6 +642,11 @@ typedef enum CUevent_record_flags_enum {
   CU_EVENT_RECORD_EXTERNAL = 0x1
 } CUevent_record_flags;
 
+typedef enum CUevent_wait_flags_enum {
+  CU_EVENT_WAIT_DEFAULT = 0x0,
+  CU_EVENT_WAIT_EXTERNAL = 0x1  /* while capturing: an event wait node */
+} CUevent_wait_flags;
+
 /* ---- errors ----------------------------------------------------------------- */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr);
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** pStr);
@@ -902,6 +919,145 @@ CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap* tensorMap, CUtensorMap
                                              CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
                                              CUtensorMapFloatOOBfill oobFill);
 CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap* tensorMap, void* globalAddress);
+
+/* ---- graphs and stream capture (CUDA 10+) --------------------------------- */
+#define cuGraphInstantiate         cuGraphInstantiateWithFlags
+#define cuGraphAddKernelNode       cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams cuGraphKernelNodeGetParams_v2
+#define cuGraphKernelNodeSetParams cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2
+#define cuGraphGetEdges            cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies     cuGraphAddDependencies_v2
+#define cuStreamBeginCapture       PTXCHECK_API_PTSZ(cuStreamBeginCapture_v2)
+#define cuStreamGetCaptureInfo     PTXCHECK_API_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuStreamUpdateCaptureDependencies PTXCHECK_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuStreamBeginCaptureToGraph  cuStreamBeginCaptureToGraph_ptsz
+#define cuStreamEndCapture           cuStreamEndCapture_ptsz
+#define cuStreamIsCapturing          cuStreamIsCapturing_ptsz
+#define cuGraphInstantiateWithParams cuGraphInstantiateWithParams_ptsz
+#define cuGraphUpload                cuGraphUpload_ptsz
+#define cuGraphLaunch                cuGraphLaunch_ptsz
+#endif
+typedef enum CUgraphNodeType_enum {
+  CU_GRAPH_NODE_TYPE_KERNEL = 0,
+  CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+  CU_GRAPH_NODE_TYPE_MEMSET = 2,
+  CU_GRAPH_NODE_TYPE_HOST = 3,
+  CU_GRAPH_NODE_TYPE_GRAPH = 4,
+  CU_GRAPH_NODE_TYPE_EMPTY = 5,
+  CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+  CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7
+} CUgraphNodeType;
+typedef enum CUstreamCaptureStatus_enum {
+  CU_STREAM_CAPTURE_STATUS_NONE = 0,
+  CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
+  CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
+} CUstreamCaptureStatus;
+typedef enum CUstreamCaptureMode_enum {
+  CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
+  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+  CU_STREAM_CAPTURE_MODE_RELAXED = 2
+} CUstreamCaptureMode;
+typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
+  CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0x0,
+  CU_STREAM_SET_CAPTURE_DEPENDENCIES = 0x1
+} CUstreamUpdateCaptureDependencies_flags;
+typedef enum CUgraphInstantiateResult_enum {
+  CUDA_GRAPH_INSTANTIATE_SUCCESS = 0,
+  CUDA_GRAPH_INSTANTIATE_ERROR = 1,
+  CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = 2
+} CUgraphInstantiateResult;
+typedef struct CUgraphEdgeData_st {
+  unsigned char from_port, to_port, type, reserved[5];
+} CUgraphEdgeData;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+  CUfunction func;
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+  CUkernel kern;  /* used when func is NULL */
+  CUcontext ctx;  /* with kern; NULL: the current context */
+} CUDA_KERNEL_NODE_PARAMS_v2;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+  CUdeviceptr dst;
+  size_t pitch;  /* unused when height is 1 */
+  unsigned int value;
+  unsigned int elementSize;  /* 1, 2 or 4 */
+  size_t width;  /* in elements */
+  size_t height;
+} CUDA_MEMSET_NODE_PARAMS;
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+  CUhostFn fn;
+  void* userData;
+} CUDA_HOST_NODE_PARAMS;
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+  cuuint64_t flags;
+  CUstream hUploadStream;
+  CUgraphNode hErrNode_out;
+  CUgraphInstantiateResult result_out;
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+CUresult CUDAAPI cuGraphCreate(CUgraph* phGraph, unsigned int flags);
+CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);
+CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                         size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                      size_t numDependencies, const CUDA_MEMCPY3D* copyParams, CUcontext ctx);
+CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                      size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS* memsetParams,
+                                      CUcontext ctx);
+CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                    size_t numDependencies, const CUDA_HOST_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                     size_t numDependencies);
+CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                          size_t numDependencies, CUgraph childGraph);
+CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                           size_t numDependencies, CUevent event);
+CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                         size_t numDependencies, CUevent event);
+CUresult CUDAAPI cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D* nodeParams);
+CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph* phGraph);
+CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType* type);
+CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode* nodes, size_t* numNodes);
+CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode* rootNodes, size_t* numRootNodes);
+CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData* edgeData,
+                                    size_t* numEdges);
+CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode* dependencies, CUgraphEdgeData* edgeData,
+                                               size_t* numDependencies);
+CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to,
+                                           const CUgraphEdgeData* edgeData, size_t numDependencies);
+CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph);
+CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode* phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph hGraph, unsigned long long flags);
+CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* phGraphExec, CUgraph hGraph,
+                                              CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams);
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode* dependencies,
+                                             const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                             CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph);
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus);
+CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
+                                           cuuint64_t* id_out, CUgraph* graph_out,
+                                           const CUgraphNode** dependencies_out, const CUgraphEdgeData** edgeData_out,
+                                           size_t* numDependencies_out);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode* dependencies,
+                                                      const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                                      unsigned int flags);
+CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode);
 
 #ifdef __cplusplus
 }

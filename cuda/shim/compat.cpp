@@ -120,25 +120,29 @@ SHIM_API CUresult cuMemFreeHost(void* p) {
 
 // ---- stream-ordered extras ---------------------------------------------------------------
 
+// On a capturing stream, a 1D memset is recorded as a one-row 2D memset
+// (runtime.cpp: a memset node).
 SHIM_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  if (stream_capturing(st)) return cuMemsetD2D8Async(d, n, v, n, 1, st);
   if (CUresult r = cuStreamQuery(st)) return r;
   return cuMemsetD8_v2(d, v, n);
 }
 SHIM_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  if (stream_capturing(st)) return cuMemsetD2D16Async(d, n * 2, v, n, 1, st);
   if (CUresult r = cuStreamQuery(st)) return r;
   return cuMemsetD16_v2(d, v, n);
 }
 SHIM_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  if (stream_capturing(st)) return cuMemsetD2D32Async(d, n * 4, v, n, 1, st);
   if (CUresult r = cuStreamQuery(st)) return r;
   return cuMemsetD32_v2(d, v, n);
 }
 
-// Work of an earlier record has finished: waiting is checking the handles.
+// Work of an earlier record has finished: waiting is checking the handles,
+// unless the event was recorded in a capture (graph.cpp).
 SHIM_API CUresult cuStreamWaitEvent(CUstream st, CUevent e, unsigned int flags) {
   if (flags > 1) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = cuStreamQuery(st)) return r;
-  CUresult r = cuEventQuery(e);
-  return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
+  return stream_wait_event(st, e, flags);
 }
 
 // ---- per-thread default stream aliases ---------------------------------------------------

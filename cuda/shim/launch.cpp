@@ -183,17 +183,13 @@ uint32_t dynamic_shared_limit(const CUfunc_st* f) {
   return stat >= kDefaultSharedLimit ? 0 : kDefaultSharedLimit - stat;
 }
 
-// One launch; `cluster` is {0,0,0} unless the launch sets a cluster shape.
-CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream, void** kernelParams, void** extra,
-                CUevent completion) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  if (CUresult r = resolve_function(s, f)) return r;
+}  // namespace
+
+// The checks of a launch that do not depend on the stream, and its parameter
+// buffer (lock held; f resolved).
+CUresult shim::check_launch(State& s, CUcontext c, CUfunction f, const interp::LaunchConfig& cfg, void** kernelParams,
+                            void** extra, std::vector<uint8_t>& params) {
   if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
-  if (!valid_stream(s, hStream, c)) return CUDA_ERROR_INVALID_HANDLE;
-  if (completion && !is_live(s, completion, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
   const auto& g = cfg.grid;
   const auto& b = cfg.block;
   if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2]) return CUDA_ERROR_INVALID_VALUE;
@@ -206,8 +202,34 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     if (n == 0 || n > 8) return CUDA_ERROR_INVALID_CLUSTER_SIZE;  // the portable maximum
   }
   if (cfg.dynamic_shared_bytes > dynamic_shared_limit(f)) return CUDA_ERROR_INVALID_VALUE;
+  return gather_params(f->k->prog, kernelParams, extra, params);
+}
+
+namespace {
+
+// One launch; `cluster` is {0,0,0} unless the launch sets a cluster shape.
+CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream, void** kernelParams, void** extra,
+                CUevent completion) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (CUresult r = resolve_function(s, f)) return r;
+  if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
+  if (!valid_stream(s, hStream, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (completion && !is_live(s, completion, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
   std::vector<uint8_t> params;
-  if (CUresult r = gather_params(f->k->prog, kernelParams, extra, params)) return r;
+  if (CUresult r = check_launch(s, c, f, cfg, kernelParams, extra, params)) return r;
+  if (capturing(hStream)) {  // a kernel node instead (graph.cpp)
+    if (completion) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    Work w;
+    w.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    w.ctx = c;
+    w.func = f;
+    w.cfg = cfg;
+    w.params = std::move(params);
+    return capture_work(s, hStream, std::move(w));
+  }
   interp::RunResult res;
   managed_to_device(s);
   try {
@@ -236,6 +258,13 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
 }
 
 }  // namespace
+
+CUresult shim::launch_buffer(CUfunction f, const interp::LaunchConfig& cfg, CUstream st, std::vector<uint8_t> params) {
+  size_t size = params.size();
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
+  return launch(f, cfg, st, nullptr, extra, nullptr);
+}
 
 SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
                                  unsigned int by, unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
@@ -364,7 +393,12 @@ SHIM_API CUresult cuStreamSynchronize(CUstream h) {
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
-  return valid_stream(s, h, c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!valid_stream(s, h, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (capturing(h)) {  // not legal while capturing; it invalidates the capture (CUDA graphs guide)
+    h->capture->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
+  return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuStreamQuery(CUstream h) { return cuStreamSynchronize(h); }
@@ -402,6 +436,14 @@ SHIM_API CUresult cuEventRecord(CUevent e, CUstream h) {
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (!is_live(s, e, Kind::Event) || !valid_stream(s, h, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (capturing(h)) {  // the event marks the capture point; a stream waiting on it joins the capture
+    if (h->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    e->capture = h->capture;
+    e->capture_deps = h->capture_deps;
+    return CUDA_SUCCESS;
+  }
+  e->capture.reset();
+  e->capture_deps.clear();
   e->recorded = true;
   e->when = std::chrono::steady_clock::now();
   return CUDA_SUCCESS;

@@ -24,6 +24,20 @@ CUresult copy(State& s, void* dst_host, CUdeviceptr dst_dev, const void* src_hos
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (!valid_stream(s, stream, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (capturing(stream)) {  // a memcpy node (graph.cpp)
+    Work w;
+    w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    w.ctx = c;
+    w.copy.srcMemoryType = src_host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    w.copy.srcHost = src_host;
+    w.copy.srcDevice = src_dev;
+    w.copy.dstMemoryType = dst_host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    w.copy.dstHost = dst_host;
+    w.copy.dstDevice = dst_dev;
+    w.copy.WidthInBytes = n;
+    w.copy.Height = w.copy.Depth = 1;
+    return capture_work(s, stream, std::move(w));
+  }
   if (n == 0) return CUDA_SUCCESS;
   uint8_t* d = dst_host ? static_cast<uint8_t*>(dst_host) : device_bytes(s, dst_dev, n);
   const uint8_t* src = src_host ? static_cast<const uint8_t*>(src_host) : device_bytes(s, src_dev, n);

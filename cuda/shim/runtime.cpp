@@ -70,6 +70,13 @@ CUresult copy3d(const CUDA_MEMCPY3D& c, CUstream stream) {
   if (CUresult r = current(s, ctx)) return r;
   if (!valid_stream(s, stream, ctx)) return CUDA_ERROR_INVALID_HANDLE;
   if (c.srcLOD || c.dstLOD) return CUDA_ERROR_INVALID_VALUE;
+  if (capturing(stream)) {  // a memcpy node (graph.cpp)
+    Work w;
+    w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    w.ctx = ctx;
+    w.copy = c;
+    return capture_work(s, stream, std::move(w));
+  }
   // An array side is its dense device memory (texture.cpp).
   CUDA_MEMCPY3D cp = c;
   if (c.srcMemoryType == CU_MEMORYTYPE_ARRAY) {
@@ -134,6 +141,18 @@ CUresult fill2d(CUdeviceptr dst, size_t pitch, T v, size_t w, size_t h, CUstream
   if (CUresult r = current(s, c)) return r;
   if (!valid_stream(s, stream, c)) return CUDA_ERROR_INVALID_HANDLE;
   if (dst % sizeof(T) || (h > 1 && pitch < w * sizeof(T))) return CUDA_ERROR_INVALID_VALUE;
+  if (capturing(stream)) {  // a memset node (graph.cpp)
+    Work n;
+    n.type = CU_GRAPH_NODE_TYPE_MEMSET;
+    n.ctx = c;
+    n.memset.dst = dst;
+    n.memset.pitch = pitch;
+    n.memset.value = v;
+    n.memset.elementSize = sizeof(T);
+    n.memset.width = w;
+    n.memset.height = h;
+    return capture_work(s, stream, std::move(n));
+  }
   for (size_t y = 0; y < h; ++y) {
     bool dev = false;
     uint8_t* p = unified(s, dst + y * pitch, w * sizeof(T), dev);
@@ -340,6 +359,17 @@ SHIM_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUst
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (capturing(st)) {  // a memcpy node between unified addresses (graph.cpp)
+    Work w;
+    w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    w.ctx = c;
+    w.copy.srcMemoryType = w.copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    w.copy.srcDevice = src;
+    w.copy.dstDevice = dst;
+    w.copy.WidthInBytes = n;
+    w.copy.Height = w.copy.Depth = 1;
+    return capture_work(s, st, std::move(w));
+  }
   if (n == 0) return CUDA_SUCCESS;
   if (!dst || !src) return CUDA_ERROR_INVALID_VALUE;
   bool dd = false, sd = false;
@@ -408,6 +438,14 @@ SHIM_API CUresult cuLaunchHostFunc(CUstream st, CUhostFn fn, void* userData) {
     CUcontext c = nullptr;
     if (CUresult r = current(s, c)) return r;
     if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+    if (capturing(st)) {  // a host node (graph.cpp)
+      Work w;
+      w.type = CU_GRAPH_NODE_TYPE_HOST;
+      w.ctx = c;
+      w.fn = fn;
+      w.user = userData;
+      return capture_work(s, st, std::move(w));
+    }
   }
   fn(userData);
   return CUDA_SUCCESS;
@@ -418,7 +456,20 @@ SHIM_API CUresult cuLaunchHostFunc(CUstream st, CUhostFn fn, void* userData) {
 SHIM_API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void* userData, unsigned int flags) {
   if (!cb || flags) return CUDA_ERROR_INVALID_VALUE;
   CUcontext c = nullptr;
-  if (CUresult r = check_stream(st, &c)) return r;
+  {
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    if (CUresult r = current(s, c)) return r;
+    if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
+    if (capturing(st)) {  // a host node that calls the callback with the stream (graph.cpp)
+      Work w;
+      w.type = CU_GRAPH_NODE_TYPE_HOST;
+      w.ctx = c;
+      w.callback = cb;
+      w.user = userData;
+      return capture_work(s, st, std::move(w));
+    }
+  }
   CUresult status = c->sticky;
   cb(st, status, userData);
   return CUDA_SUCCESS;

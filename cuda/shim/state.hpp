@@ -95,11 +95,19 @@ struct CUfunc_st {
   int max_dynamic_shared = -1;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (-1: default)
 };
 
+namespace shim {
+struct Capture;
+}
+
 struct CUstream_st {
   CUcontext ctx = nullptr;
   unsigned flags = 0;
   int priority = 0;
   unsigned long long id = 0;
+  // Stream capture (graph.cpp): the capture sequence this stream takes part
+  // in, and the nodes the next captured operation depends on.
+  std::shared_ptr<shim::Capture> capture;
+  std::vector<CUgraphNode> capture_deps;
 };
 
 // A library (cuLibraryLoadData): context-independent code, loaded as a
@@ -122,11 +130,82 @@ struct CUevent_st {
   unsigned flags = 0;
   bool recorded = false;
   std::chrono::steady_clock::time_point when;
+  // Last recorded in a capturing stream (graph.cpp): that capture and the
+  // nodes a stream waiting on the event joins at.
+  std::shared_ptr<shim::Capture> capture;
+  std::vector<CUgraphNode> capture_deps;
+};
+
+namespace shim {
+// The work of a graph node (graph.cpp): what the operation would have done
+// when it was issued to a stream, with its arguments copied.
+struct Work {
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  CUcontext ctx = nullptr;
+  // kernel
+  CUfunction func = nullptr;
+  ptxcheck::interp::LaunchConfig cfg;
+  std::vector<uint8_t> params;  // the kernel's parameter buffer
+  // memcpy
+  CUDA_MEMCPY3D copy{};
+  // memset
+  CUDA_MEMSET_NODE_PARAMS memset{};
+  // host function (a stream callback keeps its own signature)
+  CUhostFn fn = nullptr;
+  CUstreamCallback callback = nullptr;
+  void* user = nullptr;
+  // child graph, event record/wait
+  CUgraph child = nullptr;
+  CUevent event = nullptr;
+};
+}  // namespace shim
+
+struct CUgraphNode_st {
+  CUgraph graph = nullptr;
+  shim::Work work;
+  std::vector<CUgraphNode> deps;  // incoming edges, in the order added
+  CUgraphNode cloned_from = nullptr;
+  std::vector<void*> param_ptrs;  // cuGraphKernelNodeGetParams: one pointer per kernel parameter
+};
+
+struct CUgraph_st {
+  CUcontext ctx = nullptr;
+  std::vector<CUgraphNode> nodes;  // creation order
+  CUgraph cloned_from = nullptr;
+};
+
+// An instantiated graph: its nodes' work in a topological order (ties in
+// creation order), fixed at instantiation; a child graph node carries its
+// graph instantiated.
+struct CUgraphExec_st {
+  struct Step {
+    CUgraphNode node = nullptr;  // the node of the instantiated graph (for cuGraphExec*SetParams)
+    shim::Work work;
+    std::shared_ptr<CUgraphExec_st> child;
+  };
+  CUcontext ctx = nullptr;
+  CUgraph graph = nullptr;  // the graph instantiated
+  std::vector<Step> order;
 };
 
 namespace shim {
 
-enum class Kind : uint8_t { Ctx, Module, Function, Stream, Event, Library, Kernel, Array, Mipmap, TexRef, SurfRef };
+enum class Kind : uint8_t {
+  Ctx,
+  Module,
+  Function,
+  Stream,
+  Event,
+  Library,
+  Kernel,
+  Array,
+  Mipmap,
+  TexRef,
+  SurfRef,
+  Graph,
+  GraphNode,
+  GraphExec
+};
 
 struct Device {
   int sm_major = 9, sm_minor = 0;    // PTXCHECK_SHIM_SM ("90", "9.0", "sm_90")
@@ -221,6 +300,37 @@ bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& he
 void drop_refs(State& s, CUmodule m);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
+
+// ---- stream capture (graph.cpp) --------------------------------------------
+// A capture sequence: cuStreamBeginCapture on `origin` until
+// cuStreamEndCapture there; streams join it by waiting on an event recorded in
+// it.
+struct Capture {
+  CUgraph graph = nullptr;
+  CUstream origin = nullptr;
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+  uint64_t id = 0;
+  bool invalidated = false;
+  std::set<CUstream> streams;  // every stream taking part, origin included
+};
+// Whether work issued to `st` is captured rather than run (lock held).
+inline bool capturing(CUstream st) { return st && st != CU_STREAM_LEGACY && st != CU_STREAM_PER_THREAD && st->capture; }
+// Adds `w` to st's capture graph after the stream's current dependencies,
+// which become the new node (lock held). The error of an invalidated capture.
+CUresult capture_work(State& s, CUstream st, Work w);
+// Whether `st` is a live capturing stream (takes the lock).
+bool stream_capturing(CUstream st);
+// cuStreamWaitEvent: joins st to the capture the event was recorded in, or
+// checks the handles (takes the lock).
+CUresult stream_wait_event(CUstream st, CUevent e, unsigned flags);
+// The stream-independent checks of launching f (lock held, f resolved,
+// c current) and its parameter buffer from kernelParams or extra (launch.cpp).
+CUresult check_launch(State& s, CUcontext c, CUfunction f, const ptxcheck::interp::LaunchConfig& cfg,
+                      void** kernelParams, void** extra, std::vector<uint8_t>& params);
+// Runs a kernel with a prepared parameter buffer on `st` (launch.cpp; lock not
+// held): the kernel node's work.
+CUresult launch_buffer(CUfunction f, const ptxcheck::interp::LaunchConfig& cfg, CUstream st,
+                       std::vector<uint8_t> params);
 
 }  // namespace shim
 

@@ -1,0 +1,1078 @@
+// CUDA graphs and stream capture (CUDA Driver API reference, "Graph
+// Management" and "Stream Management"; CUDA C++ Programming Guide, "CUDA
+// Graphs").
+//
+// A graph is a set of nodes, each the work of one stream operation (a kernel
+// launch, a copy, a memset, a host function, an event record or wait, a child
+// graph) with the nodes it depends on. Instantiating fixes a topological order
+// (ties broken by creation order); launching runs the nodes in that order on
+// the launch stream. The shim runs every operation synchronously, so a graph
+// run is one of the orders the dependencies allow, as a stream run is.
+//
+// Stream capture: between cuStreamBeginCapture and cuStreamEndCapture on the
+// origin stream, work issued to a capturing stream is recorded as a node after
+// the stream's current dependencies instead of being run. A stream joins the
+// capture by waiting on an event recorded in it (fork), and its work must be
+// joined back into the origin stream before the capture ends.
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/shim/state.hpp"
+
+using namespace shim;
+
+namespace {
+
+// The CUDA 10 layout of kernel node parameters (CUDA_KERNEL_NODE_PARAMS_v1):
+// the v2 struct without the trailing kernel and context.
+struct KernelNodeParamsV1 {
+  CUfunction func;
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+
+thread_local CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+// The lock and the current context for an entry point.
+struct Entry {
+  State& s = state();
+  std::unique_lock<std::mutex> lk{s.mu};
+  CUcontext c = nullptr;
+  CUresult r = current(s, c);
+};
+
+bool live(State& s, CUgraph g) { return is_live(s, g, Kind::Graph); }
+bool live(State& s, CUgraphNode n) { return is_live(s, n, Kind::GraphNode); }
+
+// The dependency list `deps[0..n)` of a node of g: live nodes of g, no
+// duplicates.
+CUresult dep_list(State& s, CUgraph g, const CUgraphNode* deps, size_t n, std::vector<CUgraphNode>& out) {
+  if (n && !deps) return CUDA_ERROR_INVALID_VALUE;
+  out.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (!live(s, deps[i]) || deps[i]->graph != g) return CUDA_ERROR_INVALID_VALUE;
+    if (std::find(out.begin(), out.end(), deps[i]) != out.end()) return CUDA_ERROR_INVALID_VALUE;
+    out.push_back(deps[i]);
+  }
+  return CUDA_SUCCESS;
+}
+
+CUgraphNode new_node(State& s, CUgraph g, Work w, std::vector<CUgraphNode> deps) {
+  auto* node = make_handle<CUgraphNode_st>(s, Kind::GraphNode);
+  node->graph = g;
+  node->work = std::move(w);
+  node->deps = std::move(deps);
+  g->nodes.push_back(node);
+  return node;
+}
+
+CUresult add_node(State& s, CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n, Work w) {
+  if (!out || !live(s, g)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(s, g, deps, n, d)) return r;
+  *out = new_node(s, g, std::move(w), std::move(d));
+  return CUDA_SUCCESS;
+}
+
+CUgraph new_graph(State& s, CUcontext c) {
+  auto* g = make_handle<CUgraph_st>(s, Kind::Graph);
+  g->ctx = c;
+  return g;
+}
+
+CUgraph clone_graph(State& s, CUgraph g) {
+  CUgraph copy = new_graph(s, g->ctx);
+  copy->cloned_from = g;
+  std::vector<std::pair<CUgraphNode, CUgraphNode>> map;
+  for (CUgraphNode n : g->nodes) {
+    Work w = n->work;
+    if (w.type == CU_GRAPH_NODE_TYPE_GRAPH) w.child = clone_graph(s, w.child);
+    std::vector<CUgraphNode> deps;
+    for (CUgraphNode d : n->deps)
+      for (auto& [from, to] : map)
+        if (from == d) deps.push_back(to);
+    CUgraphNode c = new_node(s, copy, std::move(w), std::move(deps));
+    c->cloned_from = n;
+    map.emplace_back(n, c);
+  }
+  return copy;
+}
+
+void destroy_graph(State& s, CUgraph g) {
+  for (CUgraphNode n : g->nodes) {
+    if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) destroy_graph(s, n->work.child);
+    s.live.erase(n);
+  }
+  g->nodes.clear();
+  s.live.erase(g);
+}
+
+// The nodes of g in a topological order, ties in creation order; false on a
+// cycle.
+bool topological(CUgraph g, std::vector<CUgraphNode>& order) {
+  order.clear();
+  std::vector<bool> done(g->nodes.size(), false);
+  auto index = [&](CUgraphNode n) { return size_t(std::find(g->nodes.begin(), g->nodes.end(), n) - g->nodes.begin()); };
+  while (order.size() < g->nodes.size()) {
+    bool progress = false;
+    for (size_t i = 0; i < g->nodes.size(); ++i) {
+      if (done[i]) continue;
+      bool ready = std::all_of(g->nodes[i]->deps.begin(), g->nodes[i]->deps.end(),
+                               [&](CUgraphNode d) { return done[index(d)]; });
+      if (!ready) continue;
+      done[i] = true;
+      order.push_back(g->nodes[i]);
+      progress = true;
+      break;
+    }
+    if (!progress) return false;
+  }
+  return true;
+}
+
+CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node) {
+  std::vector<CUgraphNode> order;
+  if (!topological(g, order)) return CUDA_ERROR_INVALID_VALUE;  // a cycle (CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE)
+  auto x = std::make_shared<CUgraphExec_st>();
+  x->ctx = g->ctx;
+  x->graph = g;
+  for (CUgraphNode n : order) {
+    CUgraphExec_st::Step step{n, n->work, nullptr};
+    if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) {
+      if (CUresult r = instantiate(s, n->work.child, step.child, err_node)) {
+        if (err_node && !*err_node) *err_node = n;
+        return r;
+      }
+    }
+    x->order.push_back(std::move(step));
+  }
+  out = std::move(x);
+  return CUDA_SUCCESS;
+}
+
+// Runs an instantiated graph on st (lock not held: each node takes it).
+CUresult run(const CUgraphExec_st& x, CUstream st) {
+  for (const auto& step : x.order) {
+    const Work& w = step.work;
+    CUresult r = CUDA_SUCCESS;
+    switch (w.type) {
+      case CU_GRAPH_NODE_TYPE_KERNEL: r = launch_buffer(w.func, w.cfg, st, w.params); break;
+      case CU_GRAPH_NODE_TYPE_MEMCPY: r = cuMemcpy3DAsync_v2(&w.copy, st); break;
+      case CU_GRAPH_NODE_TYPE_MEMSET: {
+        const auto& m = w.memset;
+        size_t pitch = m.height > 1 ? m.pitch : m.width * m.elementSize;
+        if (m.elementSize == 1)
+          r = cuMemsetD2D8Async(m.dst, pitch, uint8_t(m.value), m.width, m.height, st);
+        else if (m.elementSize == 2)
+          r = cuMemsetD2D16Async(m.dst, pitch, uint16_t(m.value), m.width, m.height, st);
+        else
+          r = cuMemsetD2D32Async(m.dst, pitch, m.value, m.width, m.height, st);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_HOST:
+        if (w.fn)
+          w.fn(w.user);
+        else {
+          CUresult status = CUDA_SUCCESS;
+          {
+            State& s = state();
+            std::lock_guard lk(s.mu);
+            status = w.ctx->sticky;
+          }
+          w.callback(st, status, w.user);
+        }
+        break;
+      case CU_GRAPH_NODE_TYPE_GRAPH: r = run(*step.child, st); break;
+      case CU_GRAPH_NODE_TYPE_EVENT_RECORD: r = cuEventRecord(w.event, st); break;
+      default: break;  // empty nodes; an event wait has nothing to wait for (work is synchronous)
+    }
+    if (r) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult kernel_work(State& s, CUcontext c, CUfunction f, const KernelNodeParamsV1& p, Work& w) {
+  if (!f) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = resolve_function(s, f)) return r;
+  w.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  w.ctx = c;
+  w.func = f;
+  w.cfg.grid = {p.gridDimX, p.gridDimY, p.gridDimZ};
+  w.cfg.block = {p.blockDimX, p.blockDimY, p.blockDimZ};
+  w.cfg.dynamic_shared_bytes = p.sharedMemBytes;
+  return check_launch(s, c, f, w.cfg, p.kernelParams, p.extra, w.params);
+}
+
+KernelNodeParamsV1 v1_of(const CUDA_KERNEL_NODE_PARAMS& p) {
+  return {p.func,      p.gridDimX,  p.gridDimY,       p.gridDimZ,     p.blockDimX,
+          p.blockDimY, p.blockDimZ, p.sharedMemBytes, p.kernelParams, p.extra};
+}
+
+// The function a v2 kernel node names: func, else the kernel in ctx (or the
+// current context).
+CUresult kernel_work_v2(State& s, CUcontext c, const CUDA_KERNEL_NODE_PARAMS* p, Work& w) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  if (!p->func && p->ctx && p->ctx != c) return CUDA_ERROR_INVALID_CONTEXT;
+  CUfunction f = p->func ? p->func : reinterpret_cast<CUfunction>(p->kern);
+  return kernel_work(s, c, f, v1_of(*p), w);
+}
+
+void kernel_params_out(CUgraphNode n, KernelNodeParamsV1& p) {
+  const Work& w = n->work;
+  n->param_ptrs.clear();
+  for (const auto& kp : w.func->k->prog.kparams)
+    n->param_ptrs.push_back(const_cast<uint8_t*>(w.params.data()) + kp.offset);
+  p.func = w.func;
+  p.gridDimX = w.cfg.grid[0];
+  p.gridDimY = w.cfg.grid[1];
+  p.gridDimZ = w.cfg.grid[2];
+  p.blockDimX = w.cfg.block[0];
+  p.blockDimY = w.cfg.block[1];
+  p.blockDimZ = w.cfg.block[2];
+  p.sharedMemBytes = w.cfg.dynamic_shared_bytes;
+  p.kernelParams = n->param_ptrs.data();
+  p.extra = nullptr;
+}
+
+CUresult memset_check(const CUDA_MEMSET_NODE_PARAMS* p) {
+  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width || !p->height)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+// Copies the node list `v` to (nodes, *num): the count when nodes is null,
+// else up to *num entries (the rest null) and the number obtained.
+CUresult list_out(const std::vector<CUgraphNode>& v, CUgraphNode* nodes, size_t* num) {
+  if (!num) return CUDA_ERROR_INVALID_VALUE;
+  if (!nodes) {
+    *num = v.size();
+    return CUDA_SUCCESS;
+  }
+  size_t k = std::min(*num, v.size());
+  for (size_t i = 0; i < *num; ++i) nodes[i] = i < k ? v[i] : nullptr;
+  *num = k;
+  return CUDA_SUCCESS;
+}
+
+void zero_edges(CUgraphEdgeData* data, size_t n) {
+  if (data) std::memset(data, 0, n * sizeof(CUgraphEdgeData));
+}
+
+// Only the default edge (full completion) is supported.
+bool default_edges(const CUgraphEdgeData* data, size_t n) {
+  for (size_t i = 0; data && i < n; ++i)
+    if (data[i].from_port || data[i].to_port || data[i].type) return false;
+  return true;
+}
+
+CUresult edges(State& s, CUgraph g, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData* data, size_t* num) {
+  if (!live(s, g) || !num) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::pair<CUgraphNode, CUgraphNode>> e;
+  for (CUgraphNode n : g->nodes)
+    for (CUgraphNode d : n->deps) e.emplace_back(d, n);
+  if (!from && !to) {
+    *num = e.size();
+    return CUDA_SUCCESS;
+  }
+  if (!from || !to) return CUDA_ERROR_INVALID_VALUE;
+  size_t k = std::min(*num, e.size());
+  for (size_t i = 0; i < *num; ++i) {
+    from[i] = i < k ? e[i].first : nullptr;
+    to[i] = i < k ? e[i].second : nullptr;
+  }
+  zero_edges(data, *num);
+  *num = k;
+  return CUDA_SUCCESS;
+}
+
+CUresult change_deps(State& s, CUgraph g, const CUgraphNode* from, const CUgraphNode* to, size_t n, bool add) {
+  if (!live(s, g) || (n && (!from || !to))) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < n; ++i) {
+    if (!live(s, from[i]) || !live(s, to[i]) || from[i]->graph != g || to[i]->graph != g || from[i] == to[i])
+      return CUDA_ERROR_INVALID_VALUE;
+    auto& d = to[i]->deps;
+    auto it = std::find(d.begin(), d.end(), from[i]);
+    if (add == (it != d.end())) return CUDA_ERROR_INVALID_VALUE;  // an existing edge added, a missing one removed
+  }
+  for (size_t i = 0; i < n; ++i) {
+    auto& d = to[i]->deps;
+    if (add)
+      d.push_back(from[i]);
+    else
+      d.erase(std::find(d.begin(), d.end(), from[i]));
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult node_deps(State& s, CUgraphNode n, CUgraphNode* out, CUgraphEdgeData* data, size_t* num, bool dependents) {
+  if (!live(s, n)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> v;
+  if (dependents) {
+    for (CUgraphNode m : n->graph->nodes)
+      if (std::find(m->deps.begin(), m->deps.end(), n) != m->deps.end()) v.push_back(m);
+  } else {
+    v = n->deps;
+  }
+  if (out && num) zero_edges(data, *num);
+  return list_out(v, out, num);
+}
+
+template <class F>
+CUresult with_node(CUgraphNode n, CUgraphNodeType type, F f) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!live(s, n) || n->work.type != type) return CUDA_ERROR_INVALID_VALUE;
+  return f(s, n);
+}
+
+// The capture a stream takes part in, with its status.
+CUstreamCaptureStatus status_of(CUstream st) {
+  if (!capturing(st)) return CU_STREAM_CAPTURE_STATUS_NONE;
+  return st->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+}
+
+CUresult begin_capture(CUstream st, CUstreamCaptureMode mode, CUgraph into, const CUgraphNode* deps, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  if (mode < CU_STREAM_CAPTURE_MODE_GLOBAL || mode > CU_STREAM_CAPTURE_MODE_RELAXED) return CUDA_ERROR_INVALID_VALUE;
+  if (!st || st == CU_STREAM_LEGACY || st == CU_STREAM_PER_THREAD) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (st->capture) return CUDA_ERROR_ILLEGAL_STATE;
+  std::vector<CUgraphNode> d;
+  if (into) {
+    if (!live(e.s, into)) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = dep_list(e.s, into, deps, n, d)) return r;
+  }
+  static uint64_t next_id = 1;
+  auto cap = std::make_shared<Capture>();
+  cap->graph = into ? into : new_graph(e.s, e.c);
+  cap->origin = st;
+  cap->mode = mode;
+  cap->id = next_id++;
+  cap->streams.insert(st);
+  st->capture = cap;
+  st->capture_deps = std::move(d);
+  return CUDA_SUCCESS;
+}
+
+// Adds to `acc` the nodes `from` and every node they depend on.
+void ancestors(const std::vector<CUgraphNode>& from, std::vector<CUgraphNode>& acc) {
+  std::vector<CUgraphNode> todo = from;
+  while (!todo.empty()) {
+    CUgraphNode n = todo.back();
+    todo.pop_back();
+    if (std::find(acc.begin(), acc.end(), n) != acc.end()) continue;
+    acc.push_back(n);
+    todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+  }
+}
+
+CUresult capture_info(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
+                      const CUgraphNode** deps, const CUgraphEdgeData** data, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!status) return CUDA_ERROR_INVALID_VALUE;
+  if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
+  *status = status_of(st);
+  if (*status == CU_STREAM_CAPTURE_STATUS_NONE) return CUDA_SUCCESS;
+  if (id) *id = st->capture->id;
+  if (graph) *graph = st->capture->graph;
+  if (deps) *deps = st->capture_deps.data();
+  if (data) {
+    static thread_local std::vector<CUgraphEdgeData> zeros;
+    zeros.assign(st->capture_deps.size(), CUgraphEdgeData{});
+    *data = zeros.data();
+  }
+  if (num) *num = st->capture_deps.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult update_capture_deps(CUstream st, CUgraphNode* deps, const CUgraphEdgeData* data, size_t n, unsigned flags) {
+  Entry e;
+  if (e.r) return e.r;
+  if (flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES || !default_edges(data, n)) return CUDA_ERROR_INVALID_VALUE;
+  if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!capturing(st)) return CUDA_ERROR_ILLEGAL_STATE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(e.s, st->capture->graph, deps, n, d)) return r;
+  if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES) st->capture_deps.clear();
+  for (CUgraphNode x : d)
+    if (std::find(st->capture_deps.begin(), st->capture_deps.end(), x) == st->capture_deps.end())
+      st->capture_deps.push_back(x);
+  return CUDA_SUCCESS;
+}
+
+CUresult launch_exec(CUgraphExec x, CUstream st) {
+  std::shared_ptr<CUgraphExec_st> keep;
+  {
+    Entry e;
+    if (e.r) return e.r;
+    if (!is_live(e.s, x, Kind::GraphExec)) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
+    if (x->ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
+    if (capturing(st)) {  // launching a graph into a capture adds it as a child graph node
+      Work w;
+      w.type = CU_GRAPH_NODE_TYPE_GRAPH;
+      w.ctx = e.c;
+      w.child = clone_graph(e.s, x->graph);
+      return capture_work(e.s, st, std::move(w));
+    }
+    for (const auto& h : e.s.handles)
+      if (h.get() == x) keep = std::static_pointer_cast<CUgraphExec_st>(h);
+  }
+  return run(*keep, st);
+}
+
+CUresult instantiate_entry(CUgraphExec* out, CUgraph g, CUgraphNode* err_node, CUgraphInstantiateResult* result) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<CUgraphExec_st> x;
+  if (err_node) *err_node = nullptr;
+  CUresult r = instantiate(e.s, g, x, err_node);
+  if (result) *result = r ? CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE : CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  if (r) return r;
+  e.s.handles.push_back(x);
+  e.s.live[x.get()] = Kind::GraphExec;
+  *out = x.get();
+  return CUDA_SUCCESS;
+}
+
+// The step of an instantiated graph that instantiates node n.
+CUgraphExec_st::Step* step_of(CUgraphExec x, CUgraphNode n) {
+  for (auto& st : x->order)
+    if (st.node == n) return &st;
+  return nullptr;
+}
+
+template <class F>
+CUresult exec_set(CUgraphExec x, CUgraphNode n, CUgraphNodeType type, F make) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!is_live(e.s, x, Kind::GraphExec) || !live(e.s, n) || n->work.type != type) return CUDA_ERROR_INVALID_VALUE;
+  CUgraphExec_st::Step* step = step_of(x, n);
+  if (!step) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  if (CUresult r = make(e.s, e.c, w)) return r;
+  if (type == CU_GRAPH_NODE_TYPE_KERNEL && w.func->k != step->work.func->k) return CUDA_ERROR_INVALID_VALUE;
+  step->work = std::move(w);
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+// ---- shared with the stream operations ------------------------------------------------------
+
+CUresult shim::capture_work(State& s, CUstream st, Work w) {
+  if (st->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  CUgraphNode n = new_node(s, st->capture->graph, std::move(w), st->capture_deps);
+  st->capture_deps = {n};
+  return CUDA_SUCCESS;
+}
+
+bool shim::stream_capturing(CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  return is_live(s, st, Kind::Stream) && capturing(st);
+}
+
+CUresult shim::stream_wait_event(CUstream st, CUevent ev, unsigned flags) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!valid_stream(e.s, st, e.c) || !is_live(e.s, ev, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if (ev->capture) {  // recorded in a capture: st forks from (or merges into) that capture
+    if (ev->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    if (!st || st == CU_STREAM_LEGACY || st == CU_STREAM_PER_THREAD) return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+    if (st->capture && st->capture != ev->capture) {
+      st->capture->invalidated = true;
+      return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+    }
+    if (!st->capture) {
+      st->capture = ev->capture;
+      st->capture_deps.clear();
+      ev->capture->streams.insert(st);
+    }
+    for (CUgraphNode n : ev->capture_deps)
+      if (std::find(st->capture_deps.begin(), st->capture_deps.end(), n) == st->capture_deps.end())
+        st->capture_deps.push_back(n);
+    return CUDA_SUCCESS;
+  }
+  if (capturing(st)) {
+    // An event recorded outside the capture: only as an external wait node.
+    if (!(flags & CU_EVENT_WAIT_EXTERNAL)) {
+      st->capture->invalidated = true;
+      return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+    }
+    Work w;
+    w.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+    w.ctx = e.c;
+    w.event = ev;
+    return capture_work(e.s, st, std::move(w));
+  }
+  return ev->ctx->sticky;
+}
+
+// ---- graphs ---------------------------------------------------------------------------------
+
+SHIM_API CUresult cuGraphCreate(CUgraph* ph, unsigned int flags) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!ph || flags) return CUDA_ERROR_INVALID_VALUE;
+  *ph = new_graph(e.s, e.c);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphDestroy(CUgraph g) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  destroy_graph(e.s, g);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphClone(CUgraph* out, CUgraph g) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  *out = clone_graph(e.s, g);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphNodeFindInClone(CUgraphNode* out, CUgraphNode original, CUgraph clone) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, clone) || !live(e.s, original) || clone->cloned_from != original->graph)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (CUgraphNode n : clone->nodes)
+    if (n->cloned_from == original) {
+      *out = n;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+#undef cuGraphAddKernelNode
+SHIM_API CUresult cuGraphAddKernelNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                       const KernelNodeParamsV1* p) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  if (CUresult r = kernel_work(e.s, e.c, p->func, *p, w)) return r;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddKernelNode_v2(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                          const CUDA_KERNEL_NODE_PARAMS* p) {
+  Entry e;
+  if (e.r) return e.r;
+  Work w;
+  if (CUresult r = kernel_work_v2(e.s, e.c, p, w)) return r;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddMemcpyNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                       const CUDA_MEMCPY3D* p, CUcontext ctx) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!p || (ctx && ctx != e.c)) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  w.ctx = e.c;
+  w.copy = *p;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddMemsetNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                       const CUDA_MEMSET_NODE_PARAMS* p, CUcontext ctx) {
+  Entry e;
+  if (e.r) return e.r;
+  if (memset_check(p) || (ctx && ctx != e.c)) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  w.ctx = e.c;
+  w.memset = *p;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddHostNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                     const CUDA_HOST_NODE_PARAMS* p) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_HOST;
+  w.ctx = e.c;
+  w.fn = p->fn;
+  w.user = p->userData;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddEmptyNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  Work w;
+  w.ctx = e.c;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+// The child graph is cloned into the node (Driver API: cuGraphAddChildGraphNode).
+SHIM_API CUresult cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                           CUgraph child) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!live(e.s, child) || child == g) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_GRAPH;
+  w.ctx = e.c;
+  w.child = clone_graph(e.s, child);
+  *out = new_node(e.s, g, std::move(w), std::move(d));
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphAddEventRecordNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                            CUevent ev) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!is_live(e.s, ev, Kind::Event)) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+  w.ctx = e.c;
+  w.event = ev;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphAddEventWaitNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n, CUevent ev) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!is_live(e.s, ev, Kind::Event)) return CUDA_ERROR_INVALID_VALUE;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+  w.ctx = e.c;
+  w.event = ev;
+  return add_node(e.s, out, g, deps, n, std::move(w));
+}
+
+SHIM_API CUresult cuGraphDestroyNode(CUgraphNode n) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!live(e.s, n)) return CUDA_ERROR_INVALID_VALUE;
+  CUgraph g = n->graph;
+  for (CUgraphNode m : g->nodes) m->deps.erase(std::remove(m->deps.begin(), m->deps.end(), n), m->deps.end());
+  g->nodes.erase(std::find(g->nodes.begin(), g->nodes.end(), n));
+  if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) destroy_graph(e.s, n->work.child);
+  e.s.live.erase(n);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphNodeGetType(CUgraphNode n, CUgraphNodeType* type) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!type || !live(e.s, n)) return CUDA_ERROR_INVALID_VALUE;
+  *type = n->work.type;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphGetNodes(CUgraph g, CUgraphNode* nodes, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  return list_out(g->nodes, nodes, num);
+}
+
+SHIM_API CUresult cuGraphGetRootNodes(CUgraph g, CUgraphNode* nodes, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> roots;
+  for (CUgraphNode n : g->nodes)
+    if (n->deps.empty()) roots.push_back(n);
+  return list_out(roots, nodes, num);
+}
+
+#undef cuGraphGetEdges
+SHIM_API CUresult cuGraphGetEdges(CUgraph g, CUgraphNode* from, CUgraphNode* to, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return edges(e.s, g, from, to, nullptr, num);
+}
+SHIM_API CUresult cuGraphGetEdges_v2(CUgraph g, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData* data,
+                                     size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return edges(e.s, g, from, to, data, num);
+}
+
+#undef cuGraphNodeGetDependencies
+SHIM_API CUresult cuGraphNodeGetDependencies(CUgraphNode n, CUgraphNode* deps, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return node_deps(e.s, n, deps, nullptr, num, false);
+}
+SHIM_API CUresult cuGraphNodeGetDependencies_v2(CUgraphNode n, CUgraphNode* deps, CUgraphEdgeData* data, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return node_deps(e.s, n, deps, data, num, false);
+}
+
+#undef cuGraphNodeGetDependentNodes
+SHIM_API CUresult cuGraphNodeGetDependentNodes(CUgraphNode n, CUgraphNode* deps, size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return node_deps(e.s, n, deps, nullptr, num, true);
+}
+SHIM_API CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode n, CUgraphNode* deps, CUgraphEdgeData* data,
+                                                  size_t* num) {
+  Entry e;
+  if (e.r) return e.r;
+  return node_deps(e.s, n, deps, data, num, true);
+}
+
+#undef cuGraphAddDependencies
+SHIM_API CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode* from, const CUgraphNode* to, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  return change_deps(e.s, g, from, to, n, true);
+}
+SHIM_API CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode* from, const CUgraphNode* to,
+                                            const CUgraphEdgeData* data, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!default_edges(data, n)) return CUDA_ERROR_INVALID_VALUE;
+  return change_deps(e.s, g, from, to, n, true);
+}
+
+SHIM_API CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode* from, const CUgraphNode* to, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  return change_deps(e.s, g, from, to, n, false);
+}
+SHIM_API CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode* from, const CUgraphNode* to,
+                                               const CUgraphEdgeData* data, size_t n) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!default_edges(data, n)) return CUDA_ERROR_INVALID_VALUE;
+  return change_deps(e.s, g, from, to, n, false);
+}
+
+// ---- node parameters ------------------------------------------------------------------------
+
+#undef cuGraphKernelNodeGetParams
+SHIM_API CUresult cuGraphKernelNodeGetParams(CUgraphNode n, KernelNodeParamsV1* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_KERNEL, [&](State&, CUgraphNode m) {
+    kernel_params_out(m, *p);
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_KERNEL, [&](State&, CUgraphNode m) {
+    KernelNodeParamsV1 v1{};
+    kernel_params_out(m, v1);
+    std::memset(p, 0, sizeof *p);
+    std::memcpy(p, &v1, sizeof v1);
+    p->ctx = m->work.ctx;
+    return CUDA_SUCCESS;
+  });
+}
+
+#undef cuGraphKernelNodeSetParams
+SHIM_API CUresult cuGraphKernelNodeSetParams(CUgraphNode n, const KernelNodeParamsV1* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_KERNEL, [&](State& s, CUgraphNode m) {
+    Work w;
+    if (CUresult r = kernel_work(s, m->work.ctx, p->func, *p, w)) return r;
+    m->work = std::move(w);
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS* p) {
+  return with_node(n, CU_GRAPH_NODE_TYPE_KERNEL, [&](State& s, CUgraphNode m) {
+    Work w;
+    if (CUresult r = kernel_work_v2(s, m->work.ctx, p, w)) return r;
+    m->work = std::move(w);
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphMemcpyNodeGetParams(CUgraphNode n, CUDA_MEMCPY3D* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEMCPY, [&](State&, CUgraphNode m) {
+    *p = m->work.copy;
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphMemcpyNodeSetParams(CUgraphNode n, const CUDA_MEMCPY3D* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEMCPY, [&](State&, CUgraphNode m) {
+    m->work.copy = *p;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_PARAMS* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEMSET, [&](State&, CUgraphNode m) {
+    *p = m->work.memset;
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphMemsetNodeSetParams(CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS* p) {
+  if (memset_check(p)) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEMSET, [&](State&, CUgraphNode m) {
+    m->work.memset = *p;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphHostNodeGetParams(CUgraphNode n, CUDA_HOST_NODE_PARAMS* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_HOST, [&](State&, CUgraphNode m) {
+    if (!m->work.fn) return CUDA_ERROR_INVALID_VALUE;  // a captured stream callback has no CUhostFn
+    *p = {m->work.fn, m->work.user};
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphHostNodeSetParams(CUgraphNode n, const CUDA_HOST_NODE_PARAMS* p) {
+  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_HOST, [&](State&, CUgraphNode m) {
+    m->work.fn = p->fn;
+    m->work.callback = nullptr;
+    m->work.user = p->userData;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph* out) {
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_GRAPH, [&](State&, CUgraphNode m) {
+    *out = m->work.child;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode n, CUevent* out) {
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_EVENT_RECORD, [&](State&, CUgraphNode m) {
+    *out = m->work.event;
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent* out) {
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_WAIT_EVENT, [&](State&, CUgraphNode m) {
+    *out = m->work.event;
+    return CUDA_SUCCESS;
+  });
+}
+
+// ---- instantiated graphs --------------------------------------------------------------------
+
+#undef cuGraphInstantiate
+SHIM_API CUresult cuGraphInstantiate(CUgraphExec* out, CUgraph g, CUgraphNode* err_node, char* log, size_t log_size) {
+  if (log && log_size) log[0] = '\0';
+  return instantiate_entry(out, g, err_node, nullptr);
+}
+SHIM_API CUresult cuGraphInstantiate_v2(CUgraphExec* out, CUgraph g, CUgraphNode* err_node, char* log,
+                                        size_t log_size) {
+  return cuGraphInstantiate(out, g, err_node, log, log_size);
+}
+// Flags (auto-free on launch, upload, device launch, priority) change nothing
+// the interpreter can observe; unknown bits are refused.
+SHIM_API CUresult cuGraphInstantiateWithFlags(CUgraphExec* out, CUgraph g, unsigned long long flags) {
+  if (flags & ~0xfull) return CUDA_ERROR_INVALID_VALUE;
+  return instantiate_entry(out, g, nullptr, nullptr);
+}
+SHIM_API CUresult cuGraphInstantiateWithParams(CUgraphExec* out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
+  if (!p || (p->flags & ~0xfull)) return CUDA_ERROR_INVALID_VALUE;
+  p->hErrNode_out = nullptr;
+  return instantiate_entry(out, g, &p->hErrNode_out, &p->result_out);
+}
+SHIM_API CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec* out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
+  return cuGraphInstantiateWithParams(out, g, p);
+}
+
+SHIM_API CUresult cuGraphExecDestroy(CUgraphExec x) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!is_live(e.s, x, Kind::GraphExec)) return CUDA_ERROR_INVALID_VALUE;
+  e.s.live.erase(x);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphExecGetFlags(CUgraphExec x, cuuint64_t* flags) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!flags || !is_live(e.s, x, Kind::GraphExec)) return CUDA_ERROR_INVALID_VALUE;
+  *flags = 0;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphLaunch(CUgraphExec x, CUstream st) { return launch_exec(x, st); }
+SHIM_API CUresult cuGraphLaunch_ptsz(CUgraphExec x, CUstream st) { return launch_exec(x, st); }
+
+// Uploading prepares device resources: nothing to do beyond the checks.
+SHIM_API CUresult cuGraphUpload(CUgraphExec x, CUstream st) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!is_live(e.s, x, Kind::GraphExec)) return CUDA_ERROR_INVALID_VALUE;
+  return valid_stream(e.s, st, e.c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+SHIM_API CUresult cuGraphUpload_ptsz(CUgraphExec x, CUstream st) { return cuGraphUpload(x, st); }
+
+#undef cuGraphExecKernelNodeSetParams
+SHIM_API CUresult cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode n, const KernelNodeParamsV1* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return exec_set(x, n, CU_GRAPH_NODE_TYPE_KERNEL,
+                  [&](State& s, CUcontext c, Work& w) { return kernel_work(s, c, p->func, *p, w); });
+}
+SHIM_API CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec x, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS* p) {
+  return exec_set(x, n, CU_GRAPH_NODE_TYPE_KERNEL,
+                  [&](State& s, CUcontext c, Work& w) { return kernel_work_v2(s, c, p, w); });
+}
+SHIM_API CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D* p, CUcontext) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return exec_set(x, n, CU_GRAPH_NODE_TYPE_MEMCPY, [&](State&, CUcontext c, Work& w) {
+    w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    w.ctx = c;
+    w.copy = *p;
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS* p,
+                                                 CUcontext) {
+  if (memset_check(p)) return CUDA_ERROR_INVALID_VALUE;
+  return exec_set(x, n, CU_GRAPH_NODE_TYPE_MEMSET, [&](State&, CUcontext c, Work& w) {
+    w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+    w.ctx = c;
+    w.memset = *p;
+    return CUDA_SUCCESS;
+  });
+}
+SHIM_API CUresult cuGraphExecHostNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_HOST_NODE_PARAMS* p) {
+  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  return exec_set(x, n, CU_GRAPH_NODE_TYPE_HOST, [&](State&, CUcontext c, Work& w) {
+    w.type = CU_GRAPH_NODE_TYPE_HOST;
+    w.ctx = c;
+    w.fn = p->fn;
+    w.user = p->userData;
+    return CUDA_SUCCESS;
+  });
+}
+
+// ---- stream capture ---------------------------------------------------------------------------
+
+#undef cuStreamBeginCapture
+SHIM_API CUresult cuStreamBeginCapture(CUstream st) {
+  return begin_capture(st, CU_STREAM_CAPTURE_MODE_GLOBAL, nullptr, nullptr, 0);
+}
+SHIM_API CUresult cuStreamBeginCapture_ptsz(CUstream st) { return cuStreamBeginCapture(st); }
+SHIM_API CUresult cuStreamBeginCapture_v2(CUstream st, CUstreamCaptureMode mode) {
+  return begin_capture(st, mode, nullptr, nullptr, 0);
+}
+SHIM_API CUresult cuStreamBeginCapture_v2_ptsz(CUstream st, CUstreamCaptureMode mode) {
+  return begin_capture(st, mode, nullptr, nullptr, 0);
+}
+SHIM_API CUresult cuStreamBeginCaptureToGraph(CUstream st, CUgraph g, const CUgraphNode* deps,
+                                              const CUgraphEdgeData* data, size_t n, CUstreamCaptureMode mode) {
+  if (!g || !default_edges(data, n)) return CUDA_ERROR_INVALID_VALUE;
+  return begin_capture(st, mode, g, deps, n);
+}
+SHIM_API CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream st, CUgraph g, const CUgraphNode* deps,
+                                                   const CUgraphEdgeData* data, size_t n, CUstreamCaptureMode mode) {
+  return cuStreamBeginCaptureToGraph(st, g, deps, data, n, mode);
+}
+
+// Ends the capture begun on st: every stream that forked from it must have
+// been joined back (its last captured work is an ancestor of the origin's).
+SHIM_API CUresult cuStreamEndCapture(CUstream st, CUgraph* out) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!capturing(st)) return CUDA_ERROR_ILLEGAL_STATE;
+  std::shared_ptr<Capture> cap = st->capture;
+  *out = nullptr;
+  if (cap->origin != st) {
+    cap->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+  }
+  CUresult r = cap->invalidated ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
+  if (!r) {
+    std::vector<CUgraphNode> joined;
+    ancestors(st->capture_deps, joined);
+    for (CUstream other : cap->streams)
+      for (CUgraphNode n : other->capture_deps)
+        if (std::find(joined.begin(), joined.end(), n) == joined.end()) r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+  }
+  for (CUstream other : cap->streams) {
+    other->capture.reset();
+    other->capture_deps.clear();
+  }
+  if (r) return r;
+  *out = cap->graph;
+  return CUDA_SUCCESS;
+}
+SHIM_API CUresult cuStreamEndCapture_ptsz(CUstream st, CUgraph* out) { return cuStreamEndCapture(st, out); }
+
+SHIM_API CUresult cuStreamIsCapturing(CUstream st, CUstreamCaptureStatus* status) {
+  return capture_info(st, status, nullptr, nullptr, nullptr, nullptr, nullptr);
+}
+SHIM_API CUresult cuStreamIsCapturing_ptsz(CUstream st, CUstreamCaptureStatus* status) {
+  return cuStreamIsCapturing(st, status);
+}
+
+#undef cuStreamGetCaptureInfo
+SHIM_API CUresult cuStreamGetCaptureInfo(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id) {
+  return capture_info(st, status, id, nullptr, nullptr, nullptr, nullptr);
+}
+SHIM_API CUresult cuStreamGetCaptureInfo_ptsz(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id) {
+  return cuStreamGetCaptureInfo(st, status, id);
+}
+SHIM_API CUresult cuStreamGetCaptureInfo_v2(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* g,
+                                            const CUgraphNode** deps, size_t* num) {
+  return capture_info(st, status, id, g, deps, nullptr, num);
+}
+SHIM_API CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* g,
+                                                 const CUgraphNode** deps, size_t* num) {
+  return capture_info(st, status, id, g, deps, nullptr, num);
+}
+SHIM_API CUresult cuStreamGetCaptureInfo_v3(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* g,
+                                            const CUgraphNode** deps, const CUgraphEdgeData** data, size_t* num) {
+  return capture_info(st, status, id, g, deps, data, num);
+}
+SHIM_API CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream st, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* g,
+                                                 const CUgraphNode** deps, const CUgraphEdgeData** data, size_t* num) {
+  return capture_info(st, status, id, g, deps, data, num);
+}
+
+#undef cuStreamUpdateCaptureDependencies
+SHIM_API CUresult cuStreamUpdateCaptureDependencies(CUstream st, CUgraphNode* deps, size_t n, unsigned int flags) {
+  return update_capture_deps(st, deps, nullptr, n, flags);
+}
+SHIM_API CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream st, CUgraphNode* deps, size_t n, unsigned int flags) {
+  return update_capture_deps(st, deps, nullptr, n, flags);
+}
+SHIM_API CUresult cuStreamUpdateCaptureDependencies_v2(CUstream st, CUgraphNode* deps, const CUgraphEdgeData* data,
+                                                       size_t n, unsigned int flags) {
+  return update_capture_deps(st, deps, data, n, flags);
+}
+SHIM_API CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream st, CUgraphNode* deps, const CUgraphEdgeData* data,
+                                                            size_t n, unsigned int flags) {
+  return update_capture_deps(st, deps, data, n, flags);
+}
+
+// The calling thread's capture interaction mode (swapped in and out).
+SHIM_API CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode) {
+  if (!mode || *mode < CU_STREAM_CAPTURE_MODE_GLOBAL || *mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::swap(t_capture_mode, *mode);
+  return CUDA_SUCCESS;
+}
