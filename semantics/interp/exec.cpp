@@ -138,7 +138,6 @@ bool Machine::step(Warp& w) {
     if (o.kind == Opnd::Imm) return o.imm;
     return get(o, T[l], l, w);
   };
-#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
   if (in.wg_reg) wg_touch(w, in, m);  // a register some wgmma.mma_async uses (wgmma_exec.cpp)
   auto leave = [&]() {  // write the group PC back: control leaves the fast path
     FOR_LANES(g) T[l].pc = w.pc;
@@ -234,92 +233,12 @@ bool Machine::step(Warp& w) {
       break;
     }
     case IrOp::Ld:
-    case IrOp::St: {
-      bool st = in.op == IrOp::St;
-      unsigned n = st ? in.nsrc : in.ndst;
-      unsigned total = in.size * n;
-      if (!m) break;
-      // Destination masks from the declared register widths: every lane at
-      // this PC runs the same function.
-      uint64_t dmask[4] = {0, 0, 0, 0};
-      if (!st) {
-        const Function& fn = prog.funcs[T[std::countr_zero(m)].func];
-        for (unsigned k = 0; k < n; ++k)
-          if (in.dst[k].kind == Opnd::Reg) {
-            uint32_t dw = fn.reg_width[in.dst[k].slot];
-            dmask[k] = dw >= 64 ? ~0ull : (1ull << dw) - 1;
-          }
-      }
-      const bool sx = in.nk == NumKind::S;
-      const unsigned es = in.size;
-      // Global fast path (races off): the allocation the previous access hit,
-      // checked here without a call; anything else goes through access().
-      const bool gfast = !hook_ && !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
-                         in.addr.base != Addr::Frame;
-      Region* const hot = w.pc < pc_hot_.size() ? pc_hot_[w.pc] : nullptr;
-      // Kernel parameters and the const bank: read-only, always initialised,
-      // never part of a race.
-      Region* const ro = st ? nullptr : in.addr.space == Space::Param ? &mem.params()
-                                      : in.addr.space == Space::Const ? &mem.constant() : nullptr;
-      // The own CTA's shared memory (races off): access()'s shared::cta path, inline.
-      Region* const sh = !hook_ && !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
-      Where hw;  // the resolved access, for the hook
-      FOR_LANES(m) {
-        Thread& t = T[l];
-        uint64_t a = static_cast<uint64_t>(in.addr.off);
-        if (in.addr.base == Addr::Reg) a = in.addr.wrap(a + w.rp[l][in.addr.slot]);
-        else if (in.addr.base == Addr::Frame) a += t.fp;
-        uint8_t* p;
-        Region* rg;
-        uint64_t off;
-        if (gfast && hot && a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1))) {
-          rg = hot;
-          off = a - hot->base;
-          if (par_ && !claim(rg, off, total, st)) return true;
-        } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
-          rg = ro;
-          off = a;
-        } else if (sh && total <= sh->bytes.size() && a <= sh->bytes.size() - total && !(a & (total - 1))) {
-          rg = sh;
-          off = a;
-          if (!st && !sh->is_init(off, total))
-            diag(DiagKind::UninitializedRead, false, c, t, in, "read of uninitialised shared::cta memory");
-        } else {
-          Where wh;
-          if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
-          rg = wh.region;
-          off = wh.off;
-          hw = wh;
-        }
-        const bool hooked = hook_ && rg != ro && hw.region == rg &&
-                            (hw.space == Space::Global || hw.space == Space::Shared || hw.space == Space::SharedCluster);
-        p = rg->bytes.data() + off;
-        uint64_t* r = w.rp[l];
-        if (st) {
-          for (unsigned k = 0; k < n; ++k) {
-            if (hooked) {
-              uint64_t v = val(in.src[k], l);
-              if (es < 8) v &= (1ull << (8 * es)) - 1;
-              if (!hook_->write(t, c, hook_access(in, HookKind::Store, hw, c, k * es, es), v)) return hook_stop();
-            }
-            store_n(p + k * es, val(in.src[k], l), es);
-          }
-          rg->mark_init(off, total);
-        } else {
-          for (unsigned k = 0; k < n; ++k) {
-            if (in.dst[k].kind != Opnd::Reg) continue;
-            uint64_t v = load_n(p + k * es, es);
-            if (hooked && !hook_->read(t, c, hook_access(in, HookKind::Load, hw, c, k * es, es), v)) return hook_stop();
-            if (sx) v = sext(v, es * 8u);
-            r[in.dst[k].slot] = v & dmask[k];
-          }
-        }
-      }
+    case IrOp::St:  // exec_mem.cpp
+      if (exec_ldst(w, in, m)) return true;
       break;
-    }
     case IrOp::Atom:
     case IrOp::Red:
-      if (exec_atomic_async(w, in, m)) return true;  // exec_async.cpp
+      if (exec_atomic(w, in, m)) return true;  // exec_mem.cpp
       if (in.flags & kAtomV8) {  // step over the operand continuation (ir_flags.hpp)
         if (prog.code[w.pc + 1].wg_reg) wg_touch(w, prog.code[w.pc + 1], m);
         ++w.pc;
@@ -329,7 +248,7 @@ bool Machine::step(Warp& w) {
     case IrOp::BulkCopy:
     case IrOp::StBulk:
     case IrOp::Mbarrier:  // exec_async.cpp
-      if (exec_atomic_async(w, in, m)) return true;
+      if (exec_async(w, in, m)) return true;
       break;
     case IrOp::Bra: {
       if (hook_ && in.target <= w.pc) {
@@ -584,7 +503,6 @@ bool Machine::step(Warp& w) {
   ++w.pc;
   if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
   return true;
-#undef FOR_LANES
 }
 
 }  // namespace ptxcheck::interp

@@ -42,7 +42,6 @@
 namespace ptxcheck::interp {
 
 namespace {
-#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
 
 uint64_t nan_bits(unsigned dtype) {
   switch (dtype) {

@@ -1,6 +1,8 @@
-// Internal to the executor (exec.cpp, exec_async.cpp): register writes and
-// fixed-size memory element copies shared by the step function's parts.
+// Internal to the executor (exec.cpp, exec_mem.cpp, exec_async.cpp, ...):
+// register writes, fixed-size memory element copies, the diagnostic of a
+// memory fault and the lane loop, shared by the step function's parts.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -38,6 +40,15 @@ inline void store_n(uint8_t* p, uint64_t v, unsigned n) {
   std::memcpy(p, &v, n < 8 ? n : 8);
 }
 
+// The diagnostic of a memory fault.
+inline DiagKind fault_kind(Fault f) {
+  switch (f) {
+    case Fault::Misaligned: return DiagKind::Misaligned;
+    case Fault::ReadOnly: return DiagKind::ReadOnlyWrite;
+    default: return DiagKind::OutOfBounds;
+  }
+}
+
 inline uint64_t sext(uint64_t v, unsigned bits) {
   if (bits >= 64) return v;
   uint64_t m = 1ull << (bits - 1);
@@ -46,4 +57,8 @@ inline uint64_t sext(uint64_t v, unsigned bits) {
 }
 
 }  // namespace
+
+// The lanes of `mask`, in ascending order, as `l`.
+#define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
+
 }  // namespace ptxcheck::interp

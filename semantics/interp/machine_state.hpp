@@ -117,8 +117,11 @@ class Machine {
 
   // exec.cpp
   bool step(Warp& w);              // one warp step; false when nothing ran
-  // exec_async.cpp: atom/red, cp.async{.bulk}, st.bulk, mbarrier; true when it stopped
-  bool exec_atomic_async(Warp& w, const Inst& in, uint32_t m);
+  // exec_mem.cpp: ld/st and atom/red; exec_async.cpp: cp.async{.bulk},
+  // cp.reduce.async.bulk, st.bulk, mbarrier; true when the step stopped
+  bool exec_ldst(Warp& w, const Inst& in, uint32_t m);
+  bool exec_atomic(Warp& w, const Inst& in, uint32_t m);
+  bool exec_async(Warp& w, const Inst& in, uint32_t m);
   // warp_ops.cpp
   void exec_warp_op(Warp& w, const Inst& in, uint32_t m);
   // mma_exec.cpp: wmma/mma/ldmatrix/stmatrix/movmatrix; true when it set the PCs

@@ -1,0 +1,351 @@
+// The checked memory access every memory instruction goes through
+// (access()), ld/st with their fast paths, and atom/red: the parts of the
+// step function (exec.cpp) that read and write memory synchronously.
+// Asynchronous copies and mbarrier objects are in exec_async.cpp.
+#include <bit>
+#include <cstring>
+
+#include "semantics/interp/exec_util.hpp"
+#include "semantics/interp/ir_flags.hpp"
+
+namespace ptxcheck::interp {
+
+// Translates and checks one access; diagnoses and stops on a fault.
+bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
+                     bool atomic, Where& out) {
+  // Fast path: the global allocation this instruction accessed last (an
+  // instruction usually walks one buffer; kernels interleave several).
+  auto pi = (reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(prog.code.data())) / sizeof(Inst);
+  Region*& hot = pi < pc_hot_.size() ? pc_hot_[pi] : hot_;
+  if ((sp == Space::Global || sp == Space::Generic) && hot && addr >= hot->base &&
+      addr - hot->base + size <= hot->bytes.size() && !(addr & (size - 1))) {
+    out.region = hot;
+    out.off = addr - hot->base;
+    out.space = Space::Global;
+    out.cta = -1;
+    out.fault = Fault::None;
+    if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
+  } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
+             !(addr & (size - 1))) {
+    out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
+    out.off = addr;
+    out.space = Space::Shared;
+    out.cta = static_cast<int>(w.cta->rank);
+    out.fault = Fault::None;
+    if (!write && !out.region->is_init(out.off, size))
+      diag(DiagKind::UninitializedRead, false, *w.cta, t, in, "read of uninitialised shared::cta memory");
+  } else {
+    ThreadMem tm = tmem(t, *w.cta);
+    out = mem.translate(sp, addr, size, size, tm);
+    if (out.fault == Fault::None && write && out.region->read_only) out.fault = Fault::ReadOnly;
+    if (out.fault != Fault::None) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s %u-byte %s at %s address 0x%llx", write ? "write of" : "read of", size,
+                    out.fault == Fault::Misaligned ? "access misaligned"
+                    : out.fault == Fault::ReadOnly ? "access to read-only memory"
+                                                   : "access out of bounds",
+                    space_name(sp), static_cast<unsigned long long>(addr));
+      diag(fault_kind(out.fault), true, *w.cta, t, in, buf);
+      stop_ = true;
+      return false;
+    }
+    if (out.space == Space::Global) {
+      hot = out.region;
+      if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
+    }
+    if (!write && !out.region->is_init(out.off, size))
+      diag(DiagKind::UninitializedRead, false, *w.cta, t, in,
+           std::string("read of uninitialised ") + space_name(out.space) + " memory");
+  }
+  // mbarrier objects and atomics are not data of the proxies (atomic)
+  if (proxy_on_ && !atomic && (out.space == Space::Shared || out.space == Space::SharedCluster))
+    proxy_note(w, t, in, out, size, write);
+  if (races.enabled &&
+      (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
+    const Who me = who(t, *w.cta);
+    AccessInfo a;
+    a.gid = t.gid;
+    a.gen = me.gen;
+    a.clock = t.sync.clock;
+    a.wcoll = static_cast<uint16_t>(w.coll.seq);
+    a.pc = static_cast<uint32_t>(pi);
+    a.size = static_cast<uint8_t>(std::min(size, 255u));
+    // Atomics (and mbarrier operations) are strong, relaxed at least.
+    a.order = atomic && in.order == mm::Order::Weak ? mm::Order::Relaxed : in.order;
+    a.scope = in.scope;
+    if (atomic && reduce_access_) {
+      // cp.reduce.async.bulk{.tensor}: "Each reduction operation ... has
+      // individually .relaxed.gpu memory ordering semantics" (PTX ISA
+      // 9.7.9.25.4.2, 9.7.9.25.5.3).
+      a.order = mm::Order::Relaxed;
+      a.scope = mm::Scope::GPU;
+      a.async = true;
+    } else if (atomic && in.op != IrOp::Atom && in.op != IrOp::Red) {
+      // An mbarrier object is opaque and only mbarrier operations touch it
+      // (PTX ISA 9.7.13.15.1): they never race with each other.
+      a.order = mm::Order::Relaxed;
+      a.scope = mm::Scope::Sys;
+    }
+    a.write = write;
+    RaceHit hit;
+    if (races.access(out.region, out.off, size, a, t.sync, w.coll, hit))
+      race_report(w, t, in, out, size, write, a, hit);
+    // The location's part in release/acquire patterns (PTX ISA 8.8, 8.9.2).
+    if (in.op == IrOp::Atom || in.op == IrOp::Red || (atomic && reduce_access_)) {
+      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op != IrOp::Atom);
+      races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, true);
+    } else if (in.op == IrOp::Ld || in.op == IrOp::St) {
+      if (!a.strong()) {
+        if (write) races.weak_write(out.region, out.off);
+      } else if (write) {
+        races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, false);
+      } else {
+        races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, false);
+      }
+    } else if (write && !atomic) {
+      races.weak_write(out.region, out.off);
+    }
+  }
+  return true;
+}
+
+// ld/st for the lanes `m` of the group (PTX ISA, Data Movement and
+// Conversion Instructions: ld, st):
+// the fast paths (the global allocation this instruction hit last, kernel
+// parameters and the const bank, the own CTA's shared memory; races, hooks
+// and proxies off) inline, anything else through access(). True when the
+// step stopped (a fault or the hook).
+bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  // Operand read through the cached frame pointer (as the step function's).
+  auto val = [&](const Opnd& o, uint32_t l) -> uint64_t {
+    if (o.kind == Opnd::Reg) {
+      uint64_t v = w.rp[l][o.slot];
+      return o.negate ? !v : v;
+    }
+    if (o.kind == Opnd::Imm) return o.imm;
+    return get(o, T[l], l, w);
+  };
+  bool st = in.op == IrOp::St;
+  unsigned n = st ? in.nsrc : in.ndst;
+  unsigned total = in.size * n;
+  if (!m) return false;
+  // Destination masks from the declared register widths: every lane at
+  // this PC runs the same function.
+  uint64_t dmask[4] = {0, 0, 0, 0};
+  if (!st) {
+    const Function& fn = prog.funcs[T[std::countr_zero(m)].func];
+    for (unsigned k = 0; k < n; ++k)
+      if (in.dst[k].kind == Opnd::Reg) {
+        uint32_t dw = fn.reg_width[in.dst[k].slot];
+        dmask[k] = dw >= 64 ? ~0ull : (1ull << dw) - 1;
+      }
+  }
+  const bool sx = in.nk == NumKind::S;
+  const unsigned es = in.size;
+  // Global fast path (races off): the allocation the previous access hit,
+  // checked here without a call; anything else goes through access().
+  const bool gfast = !hook_ && !races.enabled && (in.addr.space == Space::Global || in.addr.space == Space::Generic) &&
+                     in.addr.base != Addr::Frame;
+  Region* const hot = w.pc < pc_hot_.size() ? pc_hot_[w.pc] : nullptr;
+  // Kernel parameters and the const bank: read-only, always initialised,
+  // never part of a race.
+  Region* const ro = st                              ? nullptr
+                     : in.addr.space == Space::Param ? &mem.params()
+                     : in.addr.space == Space::Const ? &mem.constant()
+                                                     : nullptr;
+  // The own CTA's shared memory (races off): access()'s shared::cta path, inline.
+  Region* const sh =
+      !hook_ && !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
+  Where hw;  // the resolved access, for the hook
+  FOR_LANES(m) {
+    Thread& t = T[l];
+    uint64_t a = static_cast<uint64_t>(in.addr.off);
+    if (in.addr.base == Addr::Reg)
+      a = in.addr.wrap(a + w.rp[l][in.addr.slot]);
+    else if (in.addr.base == Addr::Frame)
+      a += t.fp;
+    uint8_t* p;
+    Region* rg;
+    uint64_t off;
+    if (gfast && hot && a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1))) {
+      rg = hot;
+      off = a - hot->base;
+      if (par_ && !claim(rg, off, total, st)) return true;
+    } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
+      rg = ro;
+      off = a;
+    } else if (sh && total <= sh->bytes.size() && a <= sh->bytes.size() - total && !(a & (total - 1))) {
+      rg = sh;
+      off = a;
+      if (!st && !sh->is_init(off, total))
+        diag(DiagKind::UninitializedRead, false, c, t, in, "read of uninitialised shared::cta memory");
+    } else {
+      Where wh;
+      if (!access(w, t, in, in.addr.space, a, total, st, false, wh)) return true;
+      rg = wh.region;
+      off = wh.off;
+      hw = wh;
+    }
+    const bool hooked = hook_ && rg != ro && hw.region == rg &&
+                        (hw.space == Space::Global || hw.space == Space::Shared || hw.space == Space::SharedCluster);
+    p = rg->bytes.data() + off;
+    uint64_t* r = w.rp[l];
+    if (st) {
+      for (unsigned k = 0; k < n; ++k) {
+        if (hooked) {
+          uint64_t v = val(in.src[k], l);
+          if (es < 8) v &= (1ull << (8 * es)) - 1;
+          if (!hook_->write(t, c, hook_access(in, HookKind::Store, hw, c, k * es, es), v)) return hook_stop();
+        }
+        store_n(p + k * es, val(in.src[k], l), es);
+      }
+      rg->mark_init(off, total);
+    } else {
+      for (unsigned k = 0; k < n; ++k) {
+        if (in.dst[k].kind != Opnd::Reg) continue;
+        uint64_t v = load_n(p + k * es, es);
+        if (hooked && !hook_->read(t, c, hook_access(in, HookKind::Load, hw, c, k * es, es), v)) return hook_stop();
+        if (sx) v = sext(v, es * 8u);
+        r[in.dst[k].slot] = v & dmask[k];
+      }
+    }
+  }
+  return false;
+}
+
+// atom/red (PTX ISA 9.7.13.5 atom, 9.7.13.6 red; arithmetic in
+// arith::atom_apply) for the lanes `m` of the group: false when the step
+// goes on to the next instruction, true when it stopped (a fault).
+bool Machine::exec_atomic(Warp& w, const Inst& in, uint32_t m) {
+  Cta& c = *w.cta;
+  Thread* T = &c.threads[w.first];
+  AtomOp op = in.atom;
+  if (in.size == 16) {  // atom.exch/.cas.b128 (sm_90): one 16-byte atomic operation
+    FOR_LANES(m) {
+      Thread& t = T[l];
+      uint64_t a = static_cast<uint64_t>(in.addr.off);
+      if (in.addr.base == Addr::Reg)
+        a = in.addr.wrap(a + t.regs[t.reg_base + in.addr.slot]);
+      else if (in.addr.base == Addr::Frame)
+        a += t.fp;
+      Where wh;
+      if (!access(w, t, in, in.addr.space, a, 16, true, true, wh)) return true;
+      uint8_t* p = &wh.region->bytes[wh.off];
+      uint64_t old[2], b[2] = {get(in.src[0], t, l, w), get(in.src[1], t, l, w)};
+      std::memcpy(old, p, 16);
+      if (op == AtomOp::Exch || (old[0] == b[0] && old[1] == b[1])) {
+        uint64_t nv[2] = {b[0], b[1]};
+        if (op == AtomOp::Cas) nv[0] = get(in.src[2], t, l, w), nv[1] = get(in.src[3], t, l, w);
+        std::memcpy(p, nv, 16);
+      }
+      wh.region->mark_init(wh.off, 16);
+      put(t, in.dst[0], old[0], 64);
+      put(t, in.dst[1], old[1], 64);
+    }
+    return false;
+  }
+  unsigned bits = in.size * 8u;
+  uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  // Elements: 1, or the vector width of atom/red .v2/.v4/.v8, each its
+  // own atomic operation on consecutive locations ("the atomicity is
+  // guaranteed separately for each of the individual scalar elements",
+  // PTX ISA 9.7.13.5). A .v8 has elements 4-7 in the operand
+  // continuation that follows it (ir_flags.hpp kAtomV8).
+  const bool v8 = in.flags & kAtomV8;
+  const Inst& cont = v8 ? (&in)[1] : in;
+  const unsigned nel = v8                  ? 8u
+                       : op == AtomOp::Cas ? 1u
+                                           : std::max<unsigned>(1, in.op == IrOp::Atom ? in.ndst : in.nsrc);
+  // A packed .f16x2/.bf16x2 element is two 16-bit atomic operations:
+  // "atom instruction on packed type or vector type, accesses adjacent
+  // scalar elements in memory. In such cases, the atomicity is
+  // guaranteed separately for each of the individual scalar elements;
+  // the entire atom is not guaranteed to be atomic as a single access"
+  // (PTX ISA 9.7.13.5; red 9.7.13.6). The race check and the events of
+  // `ptxcheck outcomes` see one 2-byte access per half.
+  const bool packed = in.ety == arith::Ty::f16x2 || in.ety == arith::Ty::bf16x2;
+  const unsigned usz = packed ? 2u : in.size, nun = nel * (packed ? 2u : 1u);
+  auto src_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.src[e] : cont.src[e - 4]; };
+  auto dst_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.dst[e] : cont.dst[e - 4]; };
+  FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
+    Thread& t = T[l];
+    uint64_t a = static_cast<uint64_t>(in.addr.off);
+    if (in.addr.base == Addr::Reg)
+      a = in.addr.wrap(a + t.regs[t.reg_base + in.addr.slot]);
+    else if (in.addr.base == Addr::Frame)
+      a += t.fp;
+    Where wh;
+    // A vector is one access for bounds and alignment (to the whole
+    // vector, PTX ISA 6.4.1 / 8.2.4), and one atomic operation per
+    // element for the race check (each element's own location and size:
+    // morally strong with a scalar atomic of that element, 8.7).
+    const bool races_on = races.enabled;
+    if (nun > 1) races.enabled = false;
+    const bool ok = access(w, t, in, in.addr.space, a, in.size * nel, true, true, wh);
+    races.enabled = races_on;
+    if (!ok) return true;
+    if (nel > 1 && wh.space != Space::Global) {
+      // "atom with vector type may be used only with .global space and
+      // with generic addressing where the address points to .global
+      // space" (PTX ISA 9.7.13.5; red 9.7.13.6 likewise).
+      const bool sh = wh.space == Space::Shared || wh.space == Space::SharedCluster;
+      diag(DiagKind::OutOfBounds, true, c, t, in,
+           std::string("vector atom/red: the generic address is in ") + (sh ? "shared" : space_name(wh.space)) +
+               " memory, not .global (PTX ISA 9.7.13.5)");
+      stop_ = true;
+      return true;
+    }
+    if (nun > 1 && races_on)
+      for (unsigned e = 0; e < nun; ++e) {
+        Where we;
+        if (!access(w, t, in, in.addr.space, a + e * usz, usz, true, true, we)) return true;
+      }
+    const bool hooked =
+        hook_ && (wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster);
+    // Every operand is read before any destination is written (a
+    // destination may be another element's source register).
+    uint64_t bs[8];
+    for (unsigned e = 0; e < nel; ++e) bs[e] = get(src_of(e), t, l, w) & mask;
+    const uint64_t c2 = op == AtomOp::Cas ? get(in.src[1], t, l, w) & mask : 0;
+    for (unsigned e = 0; e < nel; ++e) {
+      uint8_t* p = &wh.region->bytes[wh.off + e * in.size];
+      uint64_t old = 0;
+      std::memcpy(&old, p, in.size);
+      const uint64_t b = bs[e];
+      if (packed) {
+        // Each half its own read-modify-write; the halves of a packed
+        // operation are independent (the lanes of add/min/max .f16x2).
+        uint64_t whole = 0;
+        for (unsigned h = 0; h < 2; ++h) {
+          uint64_t oh = (old >> (16 * h)) & 0xffff;
+          if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size + 2 * h, 2), oh))
+            return hook_stop();
+          oh &= 0xffff;
+          whole |= oh << (16 * h);
+          const uint64_t nh = (arith::atom_apply(op, in.ety, oh << (16 * h), b, c2) >> (16 * h)) & 0xffff;
+          if (hooked && !hook_->write(t, c, hook_access(in, HookKind::RmwWrite, wh, c, e * in.size + 2 * h, 2), nh))
+            return hook_stop();
+          std::memcpy(p + 2 * h, &nh, 2);
+        }
+        if (in.op == IrOp::Atom) put(t, dst_of(e), whole, 64);
+        continue;
+      }
+      if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size, in.size), old))
+        return hook_stop();
+      uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
+      // A failing cas performs no write (PTX ISA 9.7.13.5).
+      bool failed_cas = op == AtomOp::Cas && old != b;
+      if (hooked && !failed_cas &&
+          !hook_->write(t, c, hook_access(in, HookKind::RmwWrite, wh, c, e * in.size, in.size), nv))
+        return hook_stop();
+      std::memcpy(p, &nv, in.size);
+      if (in.op == IrOp::Atom) put(t, dst_of(e), old, 64);
+    }
+    wh.region->mark_init(wh.off, in.size * nel);
+  }
+  return false;
+}
+
+}  // namespace ptxcheck::interp
