@@ -3,14 +3,12 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <chrono>
-#include <functional>
 #include <map>
 #include <set>
 
 #include "parser/diagnostic.hpp"
-#include "semantics/interp/warp_coll.hpp"
+#include "semantics/litmus/warp_match.hpp"
 
 namespace ptxcheck::litmus {
 
@@ -73,8 +71,7 @@ bool eval_cond(const Cond& c, const Program& p, const std::vector<const Trace*>&
                const std::vector<uint64_t>& loc_final) {
   switch (c.kind) {
     case Cond::True: return true;
-    case Cond::Cmp:
-      return compare(c.cmp, value_of(c.lhs, p, traces, loc_final), value_of(c.rhs, p, traces, loc_final));
+    case Cond::Cmp: return compare(c.cmp, value_of(c.lhs, p, traces, loc_final), value_of(c.rhs, p, traces, loc_final));
     case Cond::And:
       for (const Cond& k : c.kids)
         if (!eval_cond(k, p, traces, loc_final)) return false;
@@ -89,202 +86,6 @@ bool eval_cond(const Cond& c, const Program& p, const std::vector<const Trace*>&
   }
   return false;
 }
-
-namespace {
-
-// Warp collectives of one combination (interp::TraceColl). A collective
-// waits "until all non-exited threads corresponding to membermask have
-// executed [it] with the same qualifiers and same membermask value" (PTX
-// ISA 9.7.9.6 shfl.sync; likewise 9.7.13.9 vote.sync, 9.7.13.10 match.sync,
-// 9.7.13.12 redux.sync, 9.7.13.13 elect.sync, 9.7.13.3 bar.warp.sync): a
-// lane's k-th collective whose mask includes lane w meets lane w's k-th
-// collective whose mask includes it. A combination is feasible when every
-// collective's lanes meet and their operands give the result each lane
-// assumed (warp_collective_values, the interpreter's function). A lane of
-// the mask that ends without the matching collective (it would take part
-// only "if not exited"), lanes meeting with other qualifiers or another
-// mask, and collectives waiting for each other in a cycle are not
-// modelled: such a combination, if otherwise consistent, is an error.
-struct CollMatch {
-  enum Status { Ok, Infeasible, Anomaly } status = Ok;
-  std::string message;
-  SourcePos pos;
-  // [thread][k]: the (thread, k) of each lane of the collective's mask
-  std::vector<std::vector<std::vector<std::pair<int, int>>>> group;
-};
-
-const interp::Inst& coll_inst(const Program& p, int t, const interp::TraceColl& c) {
-  return p.ir->threads[static_cast<size_t>(t)].prog.code[c.pc];
-}
-
-SourcePos coll_pos(const Program& p, int t, const interp::TraceColl& c) {
-  const auto& code = p.test->threads[static_cast<size_t>(t)].code;
-  uint32_t line = coll_inst(p, t, c).line;
-  return line >= 1 && line <= code.size() ? code[line - 1].pos : p.test->threads[static_cast<size_t>(t)].pos;
-}
-
-bool has_colls(const std::vector<const Trace*>& pick) {
-  for (const Trace* t : pick)
-    if (!t->colls.empty()) return true;
-  return false;
-}
-
-CollMatch match_colls(const Program& p, const std::vector<const Trace*>& pick) {
-  CollMatch m;
-  const int n = static_cast<int>(pick.size());
-  m.group.resize(pick.size());
-  auto anomaly = [&](int t, const interp::TraceColl& c, std::string msg) {
-    if (m.status != CollMatch::Ok) return;
-    m.status = CollMatch::Anomaly;
-    m.message = std::move(msg);
-    m.pos = coll_pos(p, t, c);
-  };
-  // Per thread: for each lane w, the indices of its collectives including w.
-  std::vector<std::vector<std::vector<int>>> with(pick.size());
-  for (int t = 0; t < n; ++t) {
-    with[t].assign(32, {});
-    const auto& cs = pick[t]->colls;
-    for (int k = 0; k < static_cast<int>(cs.size()); ++k)
-      for (uint32_t b = cs[k].mask; b; b &= b - 1) with[t][std::countr_zero(b)].push_back(k);
-  }
-  std::vector<std::vector<int>> seen(pick.size());
-  for (int t = 0; t < n; ++t) {
-    const auto& cs = pick[t]->colls;
-    const LThread& lt = p.threads[t];
-    const std::vector<int>& warp = p.warps[lt.warp];
-    m.group[t].assign(cs.size(), {});
-    std::vector<uint32_t> cnt(32, 0);
-    for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
-      const interp::TraceColl& c = cs[k];
-      auto& g = m.group[t][k];
-      g.assign(warp.size(), {-1, -1});
-      g[lt.lane] = {t, k};
-      for (uint32_t b = c.mask & ~(1u << lt.lane); b; b &= b - 1) {
-        const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
-        const int u = warp[w];
-        const uint32_t i = cnt[w]++;
-        const auto& theirs = with[u][lt.lane];
-        if (c.blocked || i >= theirs.size()) {
-          anomaly(t, c, "lane " + std::to_string(w) + " (thread T" + std::to_string(u) +
-                            ") of the membermask ends without executing this warp collective; a collective "
-                            "whose lanes exit is not modelled in a litmus thread");
-          continue;
-        }
-        const interp::TraceColl& o = pick[u]->colls[theirs[i]];
-        const interp::Inst &a = coll_inst(p, t, c), &bb = coll_inst(p, u, o);
-        if (o.mask != c.mask || a.op != bb.op || a.mode != bb.mode || a.flags != bb.flags || a.atom != bb.atom ||
-            a.size != bb.size || a.nk != bb.nk || a.fn.fn != bb.fn.fn || a.fn.cfg != bb.fn.cfg || a.ndst != bb.ndst) {
-          anomaly(t, c, "lane " + std::to_string(w) + " (thread T" + std::to_string(u) +
-                            ") meets this warp collective with another instruction or membermask (line " +
-                            std::to_string(coll_pos(p, u, o).line) + "): they wait for each other forever");
-          continue;
-        }
-        g[w] = {u, theirs[i]};
-      }
-    }
-  }
-  if (m.status == CollMatch::Anomaly) {
-    // Still reject combinations whose well-formed collectives disagree.
-  }
-  // Every lane of a group must name the same group; results must agree.
-  for (int t = 0; t < n; ++t)
-    for (int k = 0; k < static_cast<int>(pick[t]->colls.size()); ++k) {
-      const auto& g = m.group[t][k];
-      bool whole = true;
-      for (auto [u, j] : g)
-        if (u >= 0 && m.group[u][j] != g) whole = false;
-      const interp::TraceColl& c = pick[t]->colls[k];
-      for (uint32_t b = c.mask; b; b &= b - 1)
-        if (g[std::countr_zero(b)].first < 0) whole = false;
-      if (!whole) {
-        anomaly(t, c, "the lanes of this warp collective's membermask meet in different collectives: they wait for "
-                      "each other forever");
-        continue;
-      }
-      interp::CollOperands op;
-      for (uint32_t b = c.mask; b; b &= b - 1) {
-        const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
-        const interp::TraceColl& o = pick[g[w].first]->colls[g[w].second];
-        op.a[w] = o.a;
-        op.b[w] = o.b;
-        op.c[w] = o.c;
-      }
-      interp::CollResult r;
-      interp::warp_collective_values(coll_inst(p, t, c), c.mask, c.mask,
-                                     static_cast<uint32_t>(p.warps[p.threads[t].warp].size()), op, r);
-      if (r.d0[c.lane] != c.d0 || r.d1[c.lane] != c.d1) {
-        m.status = CollMatch::Infeasible;
-        return m;
-      }
-    }
-  if (m.status != CollMatch::Ok) return m;
-  // The groups must be ordered consistently with each lane's program
-  // order, or the collectives wait for each other in a cycle.
-  std::map<std::pair<int, int>, int> gid;  // canonical member (lowest lane) -> group
-  auto id_of = [&](int t, int k) {
-    const auto& g = m.group[t][k];
-    for (auto x : g)
-      if (x.first >= 0) return gid.try_emplace(x, static_cast<int>(gid.size())).first->second;
-    return -1;
-  };
-  std::vector<std::set<int>> succ;
-  for (int t = 0; t < n; ++t)
-    for (int k = 0; k + 1 < static_cast<int>(pick[t]->colls.size()); ++k) {
-      int a = id_of(t, k), b = id_of(t, k + 1);
-      if (static_cast<int>(succ.size()) <= std::max(a, b)) succ.resize(std::max(a, b) + 1);
-      succ[a].insert(b);
-    }
-  std::vector<int> state(succ.size(), 0);
-  std::function<bool(int)> cyclic = [&](int v) {
-    state[v] = 1;
-    for (int x : succ[v])
-      if (state[x] == 1 || (state[x] == 0 && cyclic(x))) return true;
-    state[v] = 2;
-    return false;
-  };
-  for (int v = 0; v < static_cast<int>(succ.size()); ++v)
-    if (state[v] == 0 && cyclic(v)) {
-      for (int t = 0; t < n; ++t)
-        if (!pick[t]->colls.empty()) {
-          anomaly(t, pick[t]->colls.front(), "warp collectives of this warp wait for each other in a cycle (a deadlock)");
-          break;
-        }
-      break;
-    }
-  return m;
-}
-
-// The events (skeleton indices) that the result of collective k of thread
-// t depends on: what the operands of the lanes it reads depend on (for
-// shfl the source lane's, else every lane's), through earlier collectives.
-void coll_deps(const Program& p, const std::vector<const Trace*>& pick, const CollMatch& m, const std::vector<int>& base,
-               int t, int k, std::set<int>& out, std::set<std::pair<int, int>>& done) {
-  if (!done.insert({t, k}).second) return;
-  const interp::TraceColl& c = pick[t]->colls[k];
-  const interp::Inst& in = coll_inst(p, t, c);
-  if (in.op == interp::IrOp::WarpSync || in.op == interp::IrOp::Elect) return;
-  uint32_t from = c.mask & ~(1u << c.lane);
-  if (in.op == interp::IrOp::Shfl) {
-    interp::CollOperands op;
-    op.b[c.lane] = c.b;
-    op.c[c.lane] = c.c;
-    interp::CollResult r;
-    interp::warp_collective_values(in, 1u << c.lane, c.mask, 32, op, r);
-    from = static_cast<uint32_t>(r.src[c.lane]) == c.lane ? 0 : 1u << r.src[c.lane];
-  }
-  const auto& g = m.group[t][k];
-  for (uint32_t b = from; b; b &= b - 1) {
-    const uint32_t w = static_cast<uint32_t>(std::countr_zero(b));
-    if (w >= g.size() || g[w].first < 0) continue;
-    auto [u, j] = g[w];
-    for (int x : pick[u]->colls[j].a_deps) {
-      if (x >= 0) out.insert(base[u] + x);
-      else coll_deps(p, pick, m, base, u, -x - 1, out, done);
-    }
-  }
-}
-
-}  // namespace
 
 mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pick) {
   mm::Skeleton s;
@@ -342,10 +143,13 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
       // Events of asynchronous operations are outside program order (8.9.1.1).
       // A bar.warp.sync: one barrier id per (warp, membermask).
       if (c.kind == mm::EventKind::Barrier && c.bar_id == interp::kWarpBarrierId)
-        c.bar_id = interp::kWarpBarrierId + 1 +
-                   warp_bars.try_emplace({p.threads[t].warp, c.value}, static_cast<int>(warp_bars.size())).first->second;
-      if (c.async_op >= 0) c.async_op += op_base;
-      else s.po[t].push_back(static_cast<int>(s.events.size()));
+        c.bar_id =
+            interp::kWarpBarrierId + 1 +
+            warp_bars.try_emplace({p.threads[t].warp, c.value}, static_cast<int>(warp_bars.size())).first->second;
+      if (c.async_op >= 0)
+        c.async_op += op_base;
+      else
+        s.po[t].push_back(static_cast<int>(s.events.size()));
       s.events.push_back(std::move(c));
     }
     for (const interp::TraceAsyncOp& o : pick[t]->async_ops) {
@@ -534,9 +338,7 @@ class Orbit {
 
 CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt) {
   auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   CheckResult res;
   TraceSet ts = build_traces(p, opt.traces);
   res.bound_hit = ts.bound_hit();
@@ -546,8 +348,7 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
   size_t n = p.threads.size();
   for (const auto& t : ts.threads)
     if (t.traces.empty()) n = 0;  // some thread never terminates: no execution
-  const bool observes_location =
-      std::any_of(obs.begin(), obs.end(), [](const ObsVar& v) { return !v.is_reg; });
+  const bool observes_location = std::any_of(obs.begin(), obs.end(), [](const ObsVar& v) { return !v.is_reg; });
   const std::vector<int> prev = opt.symmetry ? symmetry_prev(p, ts) : std::vector<int>(p.threads.size(), -1);
   auto pick_of = [&](const std::vector<size_t>& idx) {
     std::vector<const Trace*> pick(p.threads.size());
