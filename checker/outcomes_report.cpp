@@ -76,6 +76,15 @@ std::string witness_text(const outcomes::Result& r, const outcomes::Witness& w) 
   o += "  co:";
   for (auto [a, b] : w.execution.co)
     if (w.skeleton.events[static_cast<size_t>(a)].kind != mm::EventKind::Init) o += " e" + std::to_string(a) + "->e" + std::to_string(b);
+  // PTX ISA 8.10.4: the dependencies of the executed paths (No Thin Air).
+  std::string deps;
+  auto dep = [&](const std::vector<std::pair<int, int>>& rel, const char* kind) {
+    for (auto [a, b] : rel) deps += " e" + std::to_string(a) + "-" + kind + "->e" + std::to_string(b);
+  };
+  dep(w.skeleton.addr, "addr");
+  dep(w.skeleton.data, "data");
+  dep(w.skeleton.ctrl, "ctrl");
+  if (!deps.empty()) o += "\n  deps:" + deps;
   if (!w.execution.fsc.empty()) {
     o += "\n  fence-sc order:";
     for (int f : w.execution.fsc) o += " e" + std::to_string(f);

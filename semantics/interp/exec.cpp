@@ -129,6 +129,8 @@ bool Machine::step(Warp& w) {
     }
     m = pm;
   }
+  if (step_hook_) [[unlikely]]
+    step_hook_->step(T, c, in, g, m);
   // Operand read through the cached frame pointer (the hot path).
   auto val = [&](const Opnd& o, uint32_t l) -> uint64_t {
     if (o.kind == Opnd::Reg) {

@@ -55,6 +55,12 @@ class ExecHook {
   // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp);
   // `orders`: it is bar.warp.sync, which orders memory among them (9.7.13.3).
   virtual void warp_collective(const Cta&, uint32_t /*warp*/, uint32_t /*lanes*/, bool /*orders*/) {}
+  // Called before instruction `in` executes for the lanes `group` of a warp
+  // (lanes[l] is lane l's thread), with `exec` the lanes whose guard holds:
+  // a hook that follows values through registers (dependencies) sees every
+  // executed instruction. Only when wants_steps() is true.
+  virtual void step(Thread* /*lanes*/, const Cta&, const Inst&, uint32_t /*group*/, uint32_t /*exec*/) {}
+  virtual bool wants_steps() const { return false; }
 };
 
 }  // namespace ptxcheck::interp

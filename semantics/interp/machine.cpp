@@ -18,6 +18,7 @@ Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, Run
   races.enabled = o.check_races && !o.hook;
   textures_ = o.textures;
   hook_ = o.hook;
+  step_hook_ = o.hook && o.hook->wants_steps() ? o.hook : nullptr;
   // Async-proxy checks only when the program has async-proxy operations.
   for (const Inst& in : p.code)
     if (in.op == IrOp::Tensor || in.op == IrOp::BulkCopy || (in.op == IrOp::Mma && p.mma[in.target]->op == MatOp::Wgmma))

@@ -172,6 +172,7 @@ class Machine {
   // ExecHook plumbing (hook.hpp): the stable key of a resolved access, and a
   // stop requested by the hook.
   ExecHook* hook_ = nullptr;
+  ExecHook* step_hook_ = nullptr;  // hook_ if it wants every executed instruction (ExecHook::step)
   HookAccess hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off, unsigned size) const;
   bool hook_stop() {
     res.stopped_by_hook = true;

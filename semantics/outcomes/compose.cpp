@@ -70,9 +70,11 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     s.po.emplace_back();
     int base = static_cast<int>(s.events.size());
     size_t next_any = 0;
+    std::vector<int> id_of(r.events.size(), -1);  // record index -> event id
     for (size_t k = 0; k < r.events.size(); ++k) {
       mm::Event e = r.events[k];
       if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
+      id_of[k] = static_cast<int>(s.events.size());
       while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
       if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k)
         e.any_value = true;  // the engines take any write of the location as its source
@@ -82,6 +84,15 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
       s.events.push_back(std::move(e));
       run.sources.push_back(r.src[k]);
     }
+    // Dependencies (PTX ISA 8.10.4; ThreadRec::dep_*).
+    auto deps = [&](const std::vector<std::pair<int, int>>& from, std::vector<std::pair<int, int>>& to) {
+      for (auto [a, b] : from)
+        if (id_of[static_cast<size_t>(a)] >= 0 && id_of[static_cast<size_t>(b)] >= 0)
+          to.emplace_back(id_of[static_cast<size_t>(a)], id_of[static_cast<size_t>(b)]);
+    };
+    deps(r.dep_addr, s.addr);
+    deps(r.dep_data, s.data);
+    deps(r.dep_ctrl, s.ctrl);
   }
   // Output bytes and where each communicating location lies in them.
   run.buffers = buffers;

@@ -293,6 +293,10 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           r.det_read_pcs.clear();
           r.det_writes.clear();
           r.back.clear();
+          r.rdeps.clear();
+          r.ctrl_on.clear();
+          r.cur_addr.clear();
+          for (Deps& d : r.cur_data) d.clear();
           t.th.emplace_back(g, std::move(r));
         }
         for (const auto& [k, v] : hook.cta_partial)

@@ -12,7 +12,9 @@
 //    choice (a thread's own locations and never-written ones included);
 //  * communicating otherwise: a read is a choice point over the values the
 //    location may hold (the value-set fixpoint of the litmus engine) and
-//    every access becomes an mm::Event (order, scope from the IR).
+//    every access becomes an mm::Event (order, scope from the IR), with the
+//    addr/data/ctrl dependencies of the executed path (Hook::step follows
+//    them through the registers; PTX ISA 8.10.4).
 // A run that meets an unordered conflict on a deterministic location makes
 // it communicating and the exploration restarts; value sets grow over
 // rounds until stable. Each finished run is one mm::Skeleton (its

@@ -1,6 +1,8 @@
 // The ExecHook of `ptxcheck outcomes` (hook_impl.hpp, explore.hpp).
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <iterator>
 
 #include "parser/diagnostic.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
@@ -31,6 +33,17 @@ constexpr uint64_t kClusterBarKey = 2ull << 62;
 // bytes apart, so that their byte ranges do not overlap.
 uint64_t cluster_bar_key(uint64_t n) { return kClusterBarKey | n << 3; }
 constexpr uint64_t kQuietIterLimit = 1'000'000;
+
+inline void merge(Deps& into, const Deps& from) {
+  if (from.empty()) return;
+  if (into.empty()) {
+    into = from;
+    return;
+  }
+  Deps out;
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
+  into = std::move(out);
+}
 
 }  // namespace
 
@@ -123,6 +136,105 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
   colls[{c.uid, warp}].push_back(lanes | (orders ? kCollOrders : 0));
 }
 
+// Dependencies (PTX ISA 8.10.4 No Thin Air; the relations addr, data and
+// ctrl of mm::Skeleton), followed along the executed path as
+// semantics/interp/trace_exec.cpp follows them for litmus threads: a read's
+// destination depends on the read; a computed register on what its sources
+// depend on; a memory access has an address dependency on what its address
+// register depends on and a write a data dependency on what its value
+// depends on; every event after a guarded instruction or an indexed branch
+// has a control dependency on what the guard or index depends on.
+// Dependencies are not followed through memory (.local, private
+// locations), calls, warp collectives, matrix, tensor and texture
+// instructions: their results depend on nothing. That only drops edges of
+// the acyclicity check, so no permitted state is lost (docs/outcomes.md
+// "Limits").
+void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
+  ++serial_;
+  if (!tracking_) return;
+  for (uint32_t b = group; b; b &= b - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));
+    interp::Thread& t = lanes[l];
+    if (t.gid >= th.size() || !th[t.gid].tracking) continue;
+    ThreadRec& r = th[t.gid];
+    if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
+    const uint32_t base = t.reg_base;
+    auto deps = [&](const interp::Opnd& o) -> const Deps* {
+      return o.kind == interp::Opnd::Reg && base + o.slot < r.rdeps.size() ? &r.rdeps[base + o.slot] : nullptr;
+    };
+    auto set_dst = [&](const Deps& d) {
+      for (unsigned k = 0; k < 4; ++k)
+        if (in.dst[k].kind == interp::Opnd::Reg && base + in.dst[k].slot < r.rdeps.size())
+          r.rdeps[base + in.dst[k].slot] = d;
+    };
+    if (in.guarded && base + in.guard < r.rdeps.size()) merge(r.ctrl_on, r.rdeps[base + in.guard]);
+    if (!(exec >> l & 1)) continue;
+    r.snap = serial_;
+    r.cur_addr.clear();
+    if (in.addr.base == interp::Addr::Reg && base + in.addr.slot < r.rdeps.size())
+      r.cur_addr = r.rdeps[base + in.addr.slot];
+    switch (in.op) {
+      case IrOp::Arith:
+      case IrOp::Mov:
+      case IrOp::Pack:
+      case IrOp::Unpack:
+      case IrOp::Cvta:
+      case IrOp::Isspacep:
+      case IrOp::Mapa:
+      case IrOp::Getctarank: {
+        Deps d;
+        for (unsigned k = 0; k < 4; ++k)
+          if (const Deps* s = deps(in.src[k])) merge(d, *s);
+        set_dst(d);
+        break;
+      }
+      case IrOp::BrxIdx:
+        if (const Deps* s = deps(in.src[0])) merge(r.ctrl_on, *s);
+        break;
+      case IrOp::St:
+      case IrOp::Atom:
+      case IrOp::Red:
+      case IrOp::Mbarrier:
+        for (unsigned k = 0; k < 4; ++k) {
+          const Deps* s = deps(in.src[k]);
+          r.cur_data[k] = s ? *s : Deps{};
+        }
+        if (in.op == IrOp::Atom && in.atom == arith::AtomOp::Cas) merge(r.cur_data[0], r.cur_data[1]);
+        if (in.op != IrOp::St) set_dst({});
+        break;
+      case IrOp::Call:
+      case IrOp::Mma:
+      case IrOp::Tensor:
+        // Registers written outside this instruction (a callee's frame and
+        // return values, asynchronous accumulators): no dependencies.
+        for (Deps& d : r.rdeps) d.clear();
+        break;
+      default: set_dst({}); break;
+    }
+    if (in.wg_reg)
+      for (Deps& d : r.rdeps) d.clear();
+  }
+}
+
+unsigned Hook::element(ThreadRec& r, bool write) {
+  if (r.counted != serial_) {
+    r.counted = serial_;
+    r.cur_reads = r.cur_writes = 0;
+  }
+  return write ? r.cur_writes++ : r.cur_reads++;
+}
+
+const Deps& Hook::addr_deps(const ThreadRec& r) const {
+  static const Deps none;
+  return r.snap == serial_ ? r.cur_addr : none;
+}
+
+void Hook::add_deps(ThreadRec& r, int id, const Deps& addr, const Deps* data) {
+  for (int d : addr) r.dep_addr.emplace_back(d, id);
+  if (data)
+    for (int d : *data) r.dep_data.emplace_back(d, id);
+}
+
 int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
   e.thread = static_cast<int>(r.t->gid);  // renumbered when the skeleton is built
   EventSource s;
@@ -141,7 +253,9 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
   e.label = s.text;
   r.events.push_back(std::move(e));
   r.src.push_back(std::move(s));
-  return static_cast<int>(r.events.size()) - 1;
+  const int id = static_cast<int>(r.events.size()) - 1;
+  for (int d : r.ctrl_on) r.dep_ctrl.emplace_back(d, id);
+  return id;
 }
 
 // Deterministic access: check it against the shadow; an access unordered
@@ -200,6 +314,7 @@ int Hook::comm_loc(const HookAccess& a) {
 
 bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t& v) {
   ThreadRec& r = rec(t, c);
+  const unsigned elem = element(r, false);
   int li = comm_loc(a);
   if (li < 0) {
     if (!det_access(r, a, false)) return false;
@@ -246,11 +361,29 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   }
   int id = push(r, std::move(e), &in);
   r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
+  add_deps(r, id, addr_deps(r), nullptr);
+  // The destination that receives the value read depends on this read:
+  // element `elem` of ld's register destinations, of atom's destinations,
+  // the result of an mbarrier test/try_wait or arrive.
+  const interp::Opnd* dst = nullptr;
+  if (in.op == IrOp::Ld) {
+    unsigned n = 0;
+    for (unsigned k = 0; k < 4 && !dst; ++k)
+      if (in.dst[k].kind == interp::Opnd::Reg && n++ == elem) dst = &in.dst[k];
+  } else if ((in.op == IrOp::Atom && elem < 4) || (in.op == IrOp::Mbarrier && elem == 0)) {
+    dst = &in.dst[elem];
+  }
+  if (!any && dst && dst->kind == interp::Opnd::Reg) {
+    if (!r.tracking) r.tracking = true, ++tracking_;
+    if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
+    if (t.reg_base + dst->slot < r.rdeps.size()) r.rdeps[t.reg_base + dst->slot] = Deps{id};
+  }
   return true;
 }
 
 bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t v) {
   ThreadRec& r = rec(t, c);
+  const unsigned elem = element(r, true);
   int li = comm_loc(a);
   // An atomic that writes back the value it read (atomicAdd(p, 0), an
   // atomicOr of 0, a CAS that stores its compare value) leaves the state as
@@ -292,6 +425,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     e.reduction = in.op == IrOp::Red;
   }
   int id = push(r, std::move(e), &in);
+  add_deps(r, id, addr_deps(r), r.snap == serial_ && elem < 4 ? &r.cur_data[elem] : nullptr);
   if (a.kind == HookKind::RmwWrite) {
     if (r.pending_rmw == -2) {
       // The read half was deterministic (its bytes became communicating in
@@ -436,6 +570,18 @@ void Hook::cluster_complete() {
   cl_waits_.clear();
 }
 
+namespace {
+
+// The register at slot k depends now on every read it depended on at the
+// arrival (PTX ISA 8.10.4): then the path without the iteration has no
+// dependency edge that this one lacks (back_jump).
+bool covers(const std::vector<Deps>& now, const std::vector<Deps>& then, size_t k) {
+  if (k >= then.size() || then[k].empty()) return true;
+  return k < now.size() && std::includes(now[k].begin(), now[k].end(), then[k].begin(), then[k].end());
+}
+
+}  // namespace
+
 interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
   ThreadRec& r = rec(t, c);
   auto it = r.arrivals.find(to);
@@ -481,7 +627,7 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
       const std::vector<char>* live = sh_.live_at(t.func, to);
       for (size_t k = 0; k < t.regs.size() && same; ++k) {
         bool cur = k >= t.reg_base && k - t.reg_base < (live ? live->size() : 0);
-        if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == a.regs[k];
+        if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == a.regs[k] && covers(r.rdeps, a.rdeps, k);
       }
     }
     if (same) {
@@ -535,6 +681,7 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
   a.choices = r.choices;
   a.det_reads = r.det_reads.size();
   a.quiet_iters = quiet;
+  a.rdeps = r.rdeps;
   return Jump::Continue;
 }
 

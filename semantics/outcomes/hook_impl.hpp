@@ -72,6 +72,9 @@ struct Shared {
   int promote(uint64_t key, unsigned size, uint32_t line);
 };
 
+// Reads (indices into ThreadRec::events) a value depends on, sorted.
+using Deps = std::vector<int>;
+
 struct ThreadRec {
   const interp::Thread* t = nullptr;  // valid only during the launch
   bool seen = false;                // the thread reached the hook
@@ -85,6 +88,23 @@ struct ThreadRec {
   std::vector<EventSource> src;
   std::vector<int> any_value;       // events whose value is not used (Result::Run::any_value)
   int pending_rmw = -1;             // read half waiting for its write half
+  // Dependencies (PTX ISA 8.10.4), followed through the registers along the
+  // executed path as semantics/litmus follows them (Hook::step): the reads
+  // each register's value depends on (by absolute slot), the reads the
+  // control flow depends on so far, and the edges (from read, to event) of
+  // addr, data and ctrl, as indices into `events`. Before its first
+  // communicating read a thread has no dependency (tracking false).
+  bool tracking = false;
+  std::vector<Deps> rdeps;
+  Deps ctrl_on;
+  std::vector<std::pair<int, int>> dep_addr, dep_data, dep_ctrl;
+  // The executing instruction (Hook::step serial): its address and
+  // per-element data dependencies, taken before it writes any register,
+  // and the reads and writes it reported so far.
+  uint64_t snap = 0, counted = 0;
+  Deps cur_addr;
+  std::array<Deps, 4> cur_data;
+  unsigned cur_reads = 0, cur_writes = 0;
   uint64_t side = 0, comm_reads = 0, choices = 0;
   uint32_t last_choice_pc = ~0u;    // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;
@@ -97,6 +117,7 @@ struct ThreadRec {
     uint64_t side = 0, comm_reads = 0, choices = 0;
     size_t det_reads = 0;
     uint64_t quiet_iters = 0;       // iterations without a choice (unbounded; checked for det spins)
+    std::vector<Deps> rdeps;        // ThreadRec::rdeps at the arrival
   };
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;     // head -> bounded backward jumps taken
@@ -118,6 +139,9 @@ class Hook : public interp::ExecHook {
   Jump back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) override;
   void exited(interp::Thread& t, const interp::Cta& c) override;
   void warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) override;
+  void step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group,
+            uint32_t exec) override;
+  bool wants_steps() const override { return true; }
 
   // Outcome of the run, read by the explorer.
   bool restart = false;   // a deterministic location turned out to communicate
@@ -136,6 +160,11 @@ class Hook : public interp::ExecHook {
   bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write);
   int push(ThreadRec& r, mm::Event e, const interp::Inst* in);
   int comm_loc(const interp::HookAccess& a);
+  // The element of the executing instruction this read or write is
+  // (counted per thread since Hook::step), and its dependencies.
+  unsigned element(ThreadRec& r, bool write);
+  const Deps& addr_deps(const ThreadRec& r) const;
+  void add_deps(ThreadRec& r, int id, const Deps& addr, const Deps* data);
 
   Shared& sh_;
   struct Shadow {
@@ -158,6 +187,8 @@ class Hook : public interp::ExecHook {
   std::vector<uint64_t> phase_total_;              // arrivals of each completed phase
   std::vector<std::vector<uint32_t>> phase_join_;  // joined clocks of each completed phase
   uint32_t nthreads_;
+  uint64_t serial_ = 0;    // Hook::step calls: identifies the executing instruction
+  uint32_t tracking_ = 0;  // threads with ThreadRec::tracking
 };
 
 }  // namespace ptxcheck::outcomes

@@ -231,9 +231,10 @@ const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
         default: break;
       }
       if (falls) add(pc + 1);
-      bool kills = !in.guarded && (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld ||
-                                   in.op == IrOp::Pack || in.op == IrOp::Unpack || in.op == IrOp::Cvta ||
-                                   in.op == IrOp::Mapa || in.op == IrOp::Getctarank || in.op == IrOp::Isspacep);
+      bool kills = !in.guarded &&
+                   (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld || in.op == IrOp::Pack ||
+                    in.op == IrOp::Unpack || in.op == IrOp::Cvta || in.op == IrOp::Mapa || in.op == IrOp::Getctarank ||
+                    in.op == IrOp::Isspacep || in.op == IrOp::Atom);  // atom writes every destination (the old value)
       if (kills)
         for (unsigned k = 0; k < 4; ++k)
           if (in.dst[k].kind == interp::Opnd::Reg) out[in.dst[k].slot] = 0;
