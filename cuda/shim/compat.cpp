@@ -44,7 +44,13 @@ SHIM_API CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (static_cast<unsigned>(limit) > CU_LIMIT_PERSISTING_L2_CACHE_SIZE) return CUDA_ERROR_INVALID_VALUE;
-  (void)value;  // the interpreter's limits are its own (docs/interpreter.md)
+  if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) {
+    // The device heap's size is fixed once a kernel used it (CUDA C++
+    // Programming Guide, "Heap Memory Allocation").
+    if (!s.session) return CUDA_ERROR_INVALID_CONTEXT;
+    return s.session->device_heap().set_limit(value) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  }
+  (void)value;  // the interpreter's other limits are its own (docs/interpreter.md)
   return CUDA_SUCCESS;
 }
 
@@ -57,7 +63,9 @@ SHIM_API CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
   switch (limit) {
     case CU_LIMIT_STACK_SIZE: *pvalue = 1u << 20; return CUDA_SUCCESS;  // per-thread local memory
     case CU_LIMIT_PRINTF_FIFO_SIZE: *pvalue = 1u << 20; return CUDA_SUCCESS;
-    case CU_LIMIT_MALLOC_HEAP_SIZE: *pvalue = 0; return CUDA_SUCCESS;
+    case CU_LIMIT_MALLOC_HEAP_SIZE:
+      *pvalue = s.session ? s.session->device_heap().limit() : ptxcheck::interp::kDefaultMallocHeapBytes;
+      return CUDA_SUCCESS;
     case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
     case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:

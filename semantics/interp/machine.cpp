@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "semantics/interp/device_heap.hpp"
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/interp/mma.hpp"
 
@@ -94,6 +95,25 @@ void Machine::check_launch() {
 }
 
 void Machine::setup_memory() {
+  // The device heap, before anything holds a pointer to a global allocation.
+  bool heap = false;
+  for (const Function& f : prog.funcs) heap |= !f.defined && (f.name == "malloc" || f.name == "free");
+  if (heap) {
+    if (!heap_) {
+      own_heap_ = std::make_shared<DeviceHeap>();
+      heap_ = own_heap_.get();
+    }
+    if (!image_) {  // after the spec's allocations (finish() finds buffers by index)
+      setup_memory_spec();
+      heap_->place(mem);
+      return;
+    }
+    heap_->place(mem);
+  }
+  setup_memory_spec();
+}
+
+void Machine::setup_memory_spec() {
   if (image_) {  // caller-owned globals, raw parameter bytes (LaunchImage)
     mem.constant().bytes = prog.const_bytes;
     mem.params().bytes = image_->params;
@@ -230,6 +250,51 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
   b = BarrierState{};
 }
 
+// CUDA device malloc(size) / free(ptr): the extern functions nvcc declares as
+// `.extern .func (.param .b64 r) malloc (.param .b64 size)` and
+// `.extern .func free (.param .b64 ptr)` (CUDA C++ Programming Guide,
+// "Dynamic Global Memory Allocation and Operations"; device_heap.hpp).
+void Machine::device_alloc_call(Warp& w, Thread& t, uint32_t lane, const Inst& in, const CallSite& cs,
+                                const Function& f) {
+  const bool is_free = f.name == "free";
+  if (par_) {
+    // Which CTA gets which block depends on the order of the calls.
+    par_order_dependent("a CTA called malloc or free");
+    stop_ = true;
+    return;
+  }
+  uint64_t arg = 0;
+  if (!cs.args.empty()) {
+    if (cs.args[0].in_frame)
+      std::memcpy(&arg, &t.local.bytes[t.fp + cs.args[0].frame_off], f.params.empty() || !f.params[0].size ? 8u : std::min(8u, f.params[0].size));
+    else arg = get(cs.args[0].value, t, lane, w);
+  }
+  if (is_free) {
+    // free(NULL) does nothing; freeing anything else malloc did not return
+    // (or a block twice) is undefined behaviour, reported as CUDA's memory
+    // checker reports an invalid free.
+    if (arg != 0 && !heap_->free(arg)) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(arg));
+      diag(DiagKind::OutOfBounds, true, *w.cta, t, in,
+           std::string("free(") + buf + "): not a block that malloc returned, or already freed");
+      stop_ = true;
+      return;
+    }
+  } else {
+    const uint64_t p = heap_->malloc(arg);
+    if (p && races.enabled) races.forget_range(mem.global_at(kDeviceHeapBase, 1), p - kDeviceHeapBase, arg);
+    if (!cs.rets.empty() && cs.rets[0].in_frame) {
+      const uint32_t n = f.rets.empty() || !f.rets[0].size ? 8u : std::min(8u, f.rets[0].size);
+      std::memcpy(&t.local.bytes[t.fp + cs.rets[0].frame_off], &p, n);
+      t.local.mark_init(t.fp + cs.rets[0].frame_off, n);
+    } else if (!cs.rets.empty() && cs.rets[0].value.kind == Opnd::Reg) {
+      t.regs[t.reg_base + cs.rets[0].value.slot] = p;
+    }
+  }
+  t.pc = w.pc + 1;
+}
+
 void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
   const CallSite& cs = prog.calls[in.target];
   uint32_t callee = cs.callee;
@@ -260,6 +325,10 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
       t.local.mark_init(t.fp + cs.rets[0].frame_off, 4);
     }
     t.pc = w.pc + 1;
+    return;
+  }
+  if (!f.defined && (f.name == "malloc" || f.name == "free")) {
+    device_alloc_call(w, t, lane, in, cs, f);
     return;
   }
   if (!f.defined) {
@@ -559,6 +628,15 @@ RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOpti
 RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt, LaunchImage& image) {
   RunResult r;
   Machine m(prog, spec, opt, r, &image);
+  m.run();
+  return r;
+}
+
+RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt, LaunchImage& image,
+                      DeviceHeap& heap) {
+  RunResult r;
+  Machine m(prog, spec, opt, r, &image);
+  m.heap_ = &heap;
   m.run();
   return r;
 }

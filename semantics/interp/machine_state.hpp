@@ -13,6 +13,7 @@
 namespace ptxcheck::interp {
 
 struct ParShared;  // parallel.cpp
+class DeviceHeap;  // device_heap.hpp
 
 // Parked: stopped for good by an ExecHook (a path cut by a loop bound).
 enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited, Parked };
@@ -157,6 +158,12 @@ class Machine {
   LaunchImage* image_;  // caller-owned memory (session.hpp), or nullptr
   Memory own_mem_;
   Memory& mem;          // own_mem_, or image_->mem
+  // The device heap of malloc/free (device_heap.hpp): the session's, or one
+  // of the launch's own made at the first call.
+  DeviceHeap* heap_ = nullptr;
+  std::shared_ptr<DeviceHeap> own_heap_;
+  void setup_memory_spec();
+  void device_alloc_call(Warp& w, Thread& t, uint32_t lane, const Inst& in, const CallSite& cs, const Function& f);
   Races races;
   std::vector<std::unique_ptr<Cta>> ctas;  // the running cluster
   std::vector<Region*> cluster_shared;

@@ -106,6 +106,24 @@ void Races::forget(const Region* r) {
   last_sh_ = nullptr;
 }
 
+void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
+  auto it = shadow_.find(r);
+  if (it == shadow_.end() || size == 0) return;
+  RegionShadow& rs = it->second;
+  const uint64_t lo = off & ~uint64_t{3}, hi = off + size;
+  for (uint64_t g = lo / 4; g < rs.g.size() && g * 4 < hi; ++g) {
+    Shadow& sh = rs.g[g];
+    if (sh.more) {
+      multi_[sh.more - 1].w.clear();
+      multi_[sh.more - 1].r.clear();
+      free_multi_.push_back(sh.more - 1);
+    }
+    sh = Shadow{};
+  }
+  std::erase_if(rs.sync, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
+  std::erase_if(rs.mbar, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
+}
+
 bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0, const ThreadSync& ts,
                    const WarpColl& wc, RaceHit& hit) {
   if (!enabled || !r) return false;

@@ -134,6 +134,9 @@ class Races {
               const WarpColl& wc, RaceHit& hit);
   // Drops the shadow of a region that is being freed (a finished CTA's shared memory).
   void forget(const Region* r);
+  // Drops the shadow of bytes [off, off + size) of `r` (4-byte granules
+  // that overlap it): a device malloc block, fresh memory for its new owner.
+  void forget_range(const Region* r, uint64_t off, uint64_t size);
 
   // --- synchronisation (races_sync.cpp) ---
   // A strong read / write of [off, off+size) (atomics: the read, then the

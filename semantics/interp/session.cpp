@@ -25,7 +25,7 @@ uint64_t Session::alloc(uint64_t bytes, uint64_t align) {
   uint64_t base = (next_heap_ + align - 1) / align * align;
   // Memory::add_global's rule: 256-aligned, one unused 256-byte block after.
   uint64_t step = ((bytes + 255) / 256 + 1) * 256;
-  if (base + step > kModuleBase) throw LimitError("device address space exhausted (addresses are not reused)");
+  if (base + step > kDeviceHeapBase) throw LimitError("device address space exhausted (addresses are not reused)");
   if (!mem_.add_global_at("cuMemAlloc@" + std::to_string(heap_.size()), base, std::vector<uint8_t>(bytes, 0)))
     throw std::logic_error("heap allocation overlaps another");
   next_heap_ = base + step;
@@ -153,7 +153,7 @@ RunResult Session::launch(SessionModule& m, SessionKernel& k, const LaunchConfig
   }
   if (k.prog.const_bytes != m.const_bank) k.prog.const_bytes = m.const_bank;  // host writes to .const
   LaunchImage img{&mem_, std::move(params)};
-  return run_program(k.prog, spec, opt, img);
+  return run_program(k.prog, spec, opt, img, dheap_);
 }
 
 }  // namespace ptxcheck::interp

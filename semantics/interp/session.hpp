@@ -9,6 +9,8 @@
 //            `ptxcheck run` gives them (for a module without .global
 //            variables, which `ptxcheck run` places first). Addresses are never reused: a use
 //            after free is an out-of-bounds diagnostic, not silent aliasing.
+//   malloc   the device heap of kernels' malloc/free (device_heap.hpp) from
+//            kDeviceHeapBase; it persists across the session's launches.
 //   modules  module slot k's .global variables from kModuleBase + k * 4 GiB
 //            (lower(..., global_base)), so modules loaded together never
 //            overlap.
@@ -27,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "semantics/interp/device_heap.hpp"
 #include "semantics/interp/machine.hpp"
 
 namespace ptxcheck::interp {
@@ -84,6 +87,10 @@ class Session {
   // allocation; nullptr otherwise.
   uint8_t* host_bytes(uint64_t addr, uint64_t n);
 
+  // The device heap of kernels' malloc/free (cuCtxSetLimit's
+  // CU_LIMIT_MALLOC_HEAP_SIZE sets its size before its first use).
+  DeviceHeap& device_heap() { return dheap_; }
+
   // Parses `text`, lowers every kernel, and places the module's variables.
   SessionModule& load_module(std::string_view text, const std::string& file);
   // Unloads a module returned by load_module; false if it is not loaded.
@@ -101,6 +108,7 @@ class Session {
   std::map<uint64_t, uint64_t> heap_;                           // base -> size
   uint64_t next_heap_ = kGlobalBase;
   uint64_t capacity_ = 0, used_ = 0;
+  DeviceHeap dheap_;
 };
 
 }  // namespace ptxcheck::interp
