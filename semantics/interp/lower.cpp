@@ -2,6 +2,7 @@
 // registers, frames, labels. Instructions are in lower_insn.cpp.
 #include "semantics/interp/lower.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -144,6 +145,14 @@ void declare_module_var(LowerCtx& ctx, const ast::VarDecl& d) {
     std::memcpy(ctx.prog.const_bytes.data() + off, bytes.data(), bytes.size());
     s.kind = ModSym::Const;
     s.addr = off;
+  } else if ((d.space == Mod::shared || d.space == Mod::shared_cta) && d.linkage == table::Linkage::extern_ &&
+             !d.dims.empty() && !d.dims.back()) {
+    // An unsized .extern .shared array names the dynamic shared memory,
+    // which follows the kernel's static shared memory (CUDA programming
+    // guide, "Shared Memory": every such array starts at the same address).
+    s.kind = ModSym::Shared;
+    s.addr = ctx.dyn_shared_base >= 0 ? static_cast<uint64_t>(ctx.dyn_shared_base) : 0;
+    ctx.dyn_align = std::max(ctx.dyn_align, decl_align(d));
   } else if (d.space == Mod::shared || d.space == Mod::shared_cta) {
     s.kind = ModSym::Shared;
     s.addr = ctx.shared_alloc(decl_size(d), decl_align(d));
@@ -350,12 +359,18 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
 
 }  // namespace
 
-Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
-              uint64_t global_base) {
+namespace {
+
+// One lowering pass; `dyn_base` places the dynamic shared memory (-1: not
+// known yet); `dyn_align` returns the alignment it needs (0: the module
+// declares none).
+Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
+                   uint64_t global_base, int64_t dyn_base, uint32_t& dyn_align) {
   Program prog;
   prog.file = m.file;
   prog.global_base = global_base;
   LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0, {}, {}};
+  ctx.dyn_shared_base = dyn_base;
   std::vector<const ast::Function*> afs;
   bool found = false;
   for (const auto& it : m.items) {
@@ -404,6 +419,27 @@ Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, c
     if (afs[i]->has_body) lower_function(ctx, *afs[i], i);
   }
   prog.src_loc.resize(prog.code.size(), 0);
+  dyn_align = ctx.dyn_align;
+  return prog;
+}
+
+}  // namespace
+
+// Function-scope .shared variables (nvcc's "demoted" __shared__ variables)
+// are laid out while their function is lowered, so the static size is known
+// only after a pass; a module with dynamic shared memory is lowered again with
+// its base at the end of the static part, aligned. The static size then
+// includes the padding.
+Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
+              uint64_t global_base) {
+  uint32_t dyn_align = 0;
+  Program prog = lower_pass(m, kernel, kpos, spec_file, global_base, -1, dyn_align);
+  if (!dyn_align || !prog.static_shared_bytes) return prog;
+  const uint32_t a = std::max(16u, dyn_align);
+  const uint32_t base = (prog.static_shared_bytes + a - 1) / a * a;
+  uint32_t again = 0;
+  prog = lower_pass(m, kernel, kpos, spec_file, global_base, base, again);
+  prog.static_shared_bytes = base;
   return prog;
 }
 

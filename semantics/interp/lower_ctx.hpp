@@ -40,6 +40,11 @@ struct LowerCtx {
   std::unordered_map<std::string, std::vector<std::string>> branch_lists;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> table_fixups;
   uint32_t cur_loc = 0;  // the `.loc` in effect (Program::src_loc)
+  // Unsized `.extern .shared` arrays (dynamic shared memory) start after all
+  // static shared memory: their offset, once the first pass (lower()) knows
+  // the static size; -1 in the first pass. dyn_align: their largest .align.
+  int64_t dyn_shared_base = -1;
+  uint32_t dyn_align = 0;
 
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
   const LocalSym* find_local(const std::string& name) const {
