@@ -267,7 +267,7 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = d.sm_minor; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: v = 228 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
-    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 1; break;  // all CTAs of a cooperative launch run at once
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: v = 227 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: v = 32; break;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: v = d.sm_major >= 9; break;

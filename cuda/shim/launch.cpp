@@ -5,6 +5,7 @@
 // returns CUDA_SUCCESS as an asynchronous launch would.
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,6 @@ namespace interp = ptxcheck::interp;
 namespace {
 
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;  // without the opt-in attribute
-constexpr uint32_t kOptinSharedLimit = 227 * 1024;   // sm_90 opt-in maximum
 
 struct DiagCode {
   const char* kind;
@@ -185,6 +185,18 @@ uint32_t dynamic_shared_limit(const CUfunc_st* f) {
 
 }  // namespace
 
+int shim::max_active_blocks(const CUfunc_st* f, int block_size, size_t dyn) {
+  const interp::Program& p = f->k->prog;
+  auto prod = [](const std::array<uint32_t, 3>& d) { return static_cast<int>(d[0] * d[1] * d[2]); };
+  const int max_threads = p.reqntid[0] ? prod(p.reqntid) : p.maxntid[0] ? prod(p.maxntid) : 1024;
+  const size_t stat = p.static_shared_bytes;
+  if (block_size <= 0 || block_size > max_threads || stat + dyn > kOptinSharedLimit) return 0;
+  const int warps = (block_size + 31) / 32;
+  const int by_threads = kThreadsPerSm / (warps * 32);
+  const int by_shared = static_cast<int>(kSharedPerSm / (stat + dyn + kReservedPerBlock));
+  return std::min({by_threads, by_shared, kBlocksPerSm});
+}
+
 // The checks of a launch that do not depend on the stream, and its parameter
 // buffer (lock held; f resolved).
 CUresult shim::check_launch(State& s, CUcontext c, CUfunction f, const interp::LaunchConfig& cfg, void** kernelParams,
@@ -202,6 +214,23 @@ CUresult shim::check_launch(State& s, CUcontext c, CUfunction f, const interp::L
     if (n == 0 || n > 8) return CUDA_ERROR_INVALID_CLUSTER_SIZE;  // the portable maximum
   }
   if (cfg.dynamic_shared_bytes > dynamic_shared_limit(f)) return CUDA_ERROR_INVALID_VALUE;
+  if (cfg.cooperative) {
+    // A cooperative grid must fit on the device at once (CUDA programming
+    // guide, "Grid Synchronization": at most the occupancy calculator's
+    // blocks per SM times the SM count; the emulated device has one SM).
+    if (cfg.cluster[0] && uint64_t{cfg.cluster[0]} * cfg.cluster[1] * cfg.cluster[2] != 1) {
+      report("cuLaunchKernelEx(" + f->k->name + "): a cooperative launch with clusters of more than one CTA is not supported");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    const uint64_t n = uint64_t{g[0]} * g[1] * g[2];
+    const int fit = max_active_blocks(f, static_cast<int>(b[0] * b[1] * b[2]), cfg.dynamic_shared_bytes);
+    if (n > static_cast<uint64_t>(fit)) {
+      report("cooperative launch of " + f->k->name + ": " + std::to_string(n) + " CTAs cannot all be resident at once: " +
+             std::to_string(fit) + " fit on the emulated device (1 SM; cudaOccupancyMaxActiveBlocksPerMultiprocessor x "
+             "multiProcessorCount)");
+      return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+    }
+  }
   return gather_params(f->k->prog, kernelParams, extra, params);
 }
 
@@ -279,9 +308,8 @@ SHIM_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 // Attributes: a cluster shape; hints (priority, access policy, scheduling and
 // memory-synchronisation preferences) are accepted and ignored; programmatic
 // dependent launch is trivially satisfied (every launch has finished before
-// the next starts). A cooperative launch (grid-wide sync) is refused: the
-// interpreter runs one cluster at a time, so a grid barrier could never
-// complete.
+// the next starts). A cooperative launch runs all its CTAs at once, with a
+// grid workspace for grid-wide barriers (docs/interpreter.md).
 SHIM_API CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
   if (!config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
   interp::LaunchConfig cfg;
@@ -296,12 +324,7 @@ SHIM_API CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, v
         cfg.cluster = {a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z};
         if (!cfg.cluster[0] || !cfg.cluster[1] || !cfg.cluster[2]) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
         break;
-      case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-        if (a.value.cooperative) {
-          report("cuLaunchKernelEx: cooperative launches are not supported (clusters run one at a time)");
-          return CUDA_ERROR_NOT_SUPPORTED;
-        }
-        break;
+      case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: cfg.cooperative = a.value.cooperative != 0; break;
       case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: completion = a.value.launchCompletionEvent.event; break;
       case CU_LAUNCH_ATTRIBUTE_IGNORE:
       case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:

@@ -477,33 +477,34 @@ SHIM_API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void* us
 
 // ---- cooperative launches -----------------------------------------------------------------------
 
-SHIM_API CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                            unsigned, CUstream, void**) {
-  report("cuLaunchCooperativeKernel: cooperative launches (grid-wide sync) are not supported: the interpreter "
-         "runs one cluster at a time (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)");
-  return CUDA_ERROR_NOT_SUPPORTED;
+// cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE (launch.cpp checks
+// that the grid fits on the device at once).
+SHIM_API CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                            unsigned by, unsigned bz, unsigned sharedMemBytes, CUstream st,
+                                            void** kernelParams) {
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+  attr.value.cooperative = 1;
+  CUlaunchConfig cfg{};
+  cfg.gridDimX = gx, cfg.gridDimY = gy, cfg.gridDimZ = gz;
+  cfg.blockDimX = bx, cfg.blockDimY = by, cfg.blockDimZ = bz;
+  cfg.sharedMemBytes = sharedMemBytes;
+  cfg.hStream = st;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cuLaunchKernelEx(&cfg, f, kernelParams, nullptr);
 }
 
 // ---- occupancy (one SM with sm_90's per-SM limits) ------------------------------------------------
 
 namespace {
-constexpr int kThreadsPerSm = 2048, kBlocksPerSm = 32;
-constexpr size_t kSharedPerSm = 228 * 1024, kReservedPerBlock = 1024, kOptin = 227 * 1024;
-
 CUresult occupancy(int* numBlocks, CUfunction f, int blockSize, size_t dyn) {
   if (!numBlocks || blockSize <= 0) return CUDA_ERROR_INVALID_VALUE;
-  int max_threads = 0;
-  if (CUresult r = cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)) return r;
-  int stat = 0;
-  if (CUresult r = cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) return r;
-  if (blockSize > max_threads || stat + dyn > kOptin) {
-    *numBlocks = 0;
-    return CUDA_SUCCESS;
-  }
-  int warps = (blockSize + 31) / 32;
-  int by_threads = kThreadsPerSm / (warps * 32);
-  int by_shared = static_cast<int>(kSharedPerSm / (stat + dyn + kReservedPerBlock));
-  *numBlocks = std::min({by_threads, by_shared, kBlocksPerSm});
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (CUresult r = resolve_function(s, f)) return r;
+  *numBlocks = max_active_blocks(f, blockSize, dyn);
   return CUDA_SUCCESS;
 }
 }  // namespace
@@ -525,7 +526,7 @@ SHIM_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t* size, CUfuncti
   if (CUresult r = cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) return r;
   size_t per_block = kSharedPerSm / static_cast<size_t>(numBlocks);
   per_block = per_block > kReservedPerBlock ? per_block - kReservedPerBlock : 0;
-  per_block = std::min(per_block, kOptin);
+  per_block = std::min(per_block, size_t{kOptinSharedLimit});
   *size = per_block > static_cast<size_t>(stat) ? per_block - stat : 0;
   return CUDA_SUCCESS;
 }

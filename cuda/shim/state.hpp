@@ -288,6 +288,13 @@ CUresult load_image(State& s, CUmodule* module, const void* image, const std::st
 // A kernel handle passed where a CUfunction is expected (CUDA 12 allows
 // that): the function of the kernel in the current context (lock held).
 CUresult resolve_function(State& s, CUfunction& f);
+// Occupancy on the emulated device, one SM with sm_90's per-SM limits
+// (launch.cpp): the CTAs of `f` with `block_size` threads and `dyn` bytes of
+// dynamic shared memory that fit on an SM at once; 0 when one does not fit.
+int max_active_blocks(const CUfunc_st* f, int block_size, size_t dyn);
+inline constexpr int kThreadsPerSm = 2048, kBlocksPerSm = 32;
+inline constexpr size_t kSharedPerSm = 228 * 1024, kReservedPerBlock = 1024;
+inline constexpr uint32_t kOptinSharedLimit = 227 * 1024;  // sm_90 opt-in maximum per block
 // Managed allocations (cuMemAllocManaged): the device address is the host
 // address; the interpreter's copy is refreshed around each launch.
 void managed_to_device(State& s);

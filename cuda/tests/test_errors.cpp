@@ -480,12 +480,71 @@ TEST_CASE("cuLaunchKernelEx: cluster shapes, completion events, refused attribut
   CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_CLUSTER_SIZE);  // over the portable 8
   attrs[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
   attrs[0].value.cooperative = 1;
-  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_NOT_SUPPORTED);
+  cfg.gridDimX = 65;  // 64 CTAs of 32 threads fit on the emulated SM at once (2048 threads)
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+  attrs[1] = attrs[0];
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attrs[0].value.clusterDim = {2, 1, 1};
+  cfg.gridDimX = 6;
+  CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_NOT_SUPPORTED);  // cooperative 2-CTA clusters
+  cfg.numAttrs = 1;
   attrs[0].id = static_cast<CUlaunchAttributeID>(15);
   CHECK(cuLaunchKernelEx(&cfg, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuLaunchKernelEx(nullptr, f, args, nullptr) == CUDA_ERROR_INVALID_VALUE);
   cap.text();
   CHECK(cuCtxSynchronize() == CUDA_SUCCESS);  // refused launches leave the context clean
+}
+
+// A grid-wide barrier as cooperative groups implement it
+// (cooperative_groups/details/sync.h): the grid workspace's barrier word at
+// %envreg1:%envreg2 + 4, CTA 0 adding 0x80000001 - nctaid and the others 1,
+// each waiting for the top bit to flip. After it, CTA c reads CTA c+1's word.
+TEST_CASE("cooperative launches: all CTAs resident, a grid workspace, the occupancy limit", "[launch]") {
+  Ctx ctx;
+  int v = -1;
+  CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0) == CUDA_SUCCESS);
+  CHECK(v == 1);
+  std::string text = std::string(".version 8.0\n.target sm_90\n.address_size 64\n") +
+                     ".visible .entry gs(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                     "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\n"
+                     "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %nctaid.x;\nmov.u32 %r3, %tid.x;\n"
+                     "setp.ne.u32 %p1, %r3, 0;\n@%p1 bra DONE;\n"
+                     "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nadd.u32 %r4, %r1, 1;\nst.global.u32 [%rd3], %r4;\n"
+                     "mov.u32 %r5, %envreg1;\nmov.u32 %r6, %envreg2;\nmov.b64 %rd4, {%r6, %r5};\nadd.s64 %rd4, %rd4, 4;\n"
+                     "setp.eq.u32 %p2, %r1, 0;\nsub.u32 %r7, -2147483647, %r2;\nselp.b32 %r8, %r7, 1, %p2;\n"
+                     "atom.add.release.gpu.u32 %r9, [%rd4], %r8;\n"
+                     "SPIN:\nld.acquire.gpu.u32 %r10, [%rd4];\nxor.b32 %r11, %r10, %r9;\nsetp.gt.s32 %p3, %r11, -1;\n@%p3 bra SPIN;\n"
+                     "add.u32 %r12, %r1, 1;\nrem.u32 %r12, %r12, %r2;\nmul.wide.u32 %rd5, %r12, 4;\nadd.s64 %rd5, %rd1, %rd5;\n"
+                     "ld.global.u32 %r13, [%rd5];\nmul.wide.u32 %rd6, %r2, 4;\nadd.s64 %rd6, %rd3, %rd6;\nst.global.u32 [%rd6], %r13;\n"
+                     "DONE:\nret;\n}\n";
+  CUmodule m = nullptr;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  CUfunction f;
+  REQUIRE(cuModuleGetFunction(&f, m, "gs") == CUDA_SUCCESS);
+  int fit = 0;
+  CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&fit, f, 256, 0) == CUDA_SUCCESS);
+  CHECK(fit == 8);  // 2048 threads per SM
+  CUdeviceptr out;
+  REQUIRE(cuMemAlloc(&out, 16 * 4) == CUDA_SUCCESS);
+  void* args[] = {&out};
+  REQUIRE(cuLaunchCooperativeKernel(f, 8, 1, 1, 256, 1, 1, 0, nullptr, args) == CUDA_SUCCESS);
+  REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+  unsigned got[16];
+  REQUIRE(cuMemcpyDtoH(got, out, sizeof got) == CUDA_SUCCESS);
+  for (unsigned i = 0; i < 8; ++i) {
+    CHECK(got[i] == i + 1);
+    CHECK(got[8 + i] == (i + 1) % 8 + 1);  // written by CTA i + 1 before the barrier
+  }
+  // A second launch finds a fresh workspace; one CTA more than fits is refused.
+  REQUIRE(cuLaunchCooperativeKernel(f, 8, 1, 1, 256, 1, 1, 0, nullptr, args) == CUDA_SUCCESS);
+  StderrCapture cap;
+  CHECK(cuLaunchCooperativeKernel(f, 9, 1, 1, 256, 1, 1, 0, nullptr, args) == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+  CHECK(cap.text().find("9 CTAs cannot all be resident at once: 8 fit") != std::string::npos);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  // Without a cooperative launch the workspace address is 0: the barrier
+  // faults (a real GPU faults likewise; cooperative groups trap first).
+  REQUIRE(cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
 // Exported for CUDA_API_PER_THREAD_DEFAULT_STREAM builds (not declared in this build).

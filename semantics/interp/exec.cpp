@@ -57,10 +57,23 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
     case SReg::cluster_nctaid_y: return cl_[1];
     case SReg::cluster_nctaid_z: return cl_[2];
     case SReg::cluster_ctarank: return c.rank;
-    case SReg::cluster_nctarank: return ctas.size();
+    case SReg::cluster_nctarank: return cluster_size();
     case SReg::is_explicit_cluster: return explicit_cl_;
     case SReg::dynamic_smem_size: return spec.dynamic_shared_bytes;
     case SReg::total_smem_size: return prog.static_shared_bytes + spec.dynamic_shared_bytes;
+    // PTX ISA 10.27 %envreg<32>: the grid workspace of a cooperative launch
+    // (special_regs.def), high half in %envreg1, low half in %envreg2.
+    case SReg::envreg1: return grid_ws_ >> 32;
+    case SReg::envreg2: return grid_ws_ & 0xffffffffu;
+    // clang-format off
+    case SReg::envreg0: case SReg::envreg3: case SReg::envreg4: case SReg::envreg5: case SReg::envreg6:
+    case SReg::envreg7: case SReg::envreg8: case SReg::envreg9: case SReg::envreg10: case SReg::envreg11:
+    case SReg::envreg12: case SReg::envreg13: case SReg::envreg14: case SReg::envreg15: case SReg::envreg16:
+    case SReg::envreg17: case SReg::envreg18: case SReg::envreg19: case SReg::envreg20: case SReg::envreg21:
+    case SReg::envreg22: case SReg::envreg23: case SReg::envreg24: case SReg::envreg25: case SReg::envreg26:
+    case SReg::envreg27: case SReg::envreg28: case SReg::envreg29: case SReg::envreg30: case SReg::envreg31:
+      return 0;
+    // clang-format on
     case SReg::nsmid: return 1;
     case SReg::smid:    // one SM, grid 0
     case SReg::gridid:
@@ -420,6 +433,13 @@ bool Machine::step(Warp& w) {
       return true;
     }
     case IrOp::ClusterArrive:
+      if (coop_) {  // every CTA of a cooperative launch is its own cluster (machine.cpp run)
+        diag(DiagKind::Unsupported, true, c, T[std::countr_zero(m)], in,
+             "barrier.cluster in a cooperative launch is not supported (the interpreter runs a cooperative "
+             "launch's CTAs as one-CTA clusters and keeps one cluster barrier)");
+        stop_ = true;
+        return true;
+      }
       FOR_LANES(m) {
         if (hook_ && !hook_->cluster_arrive(T[l], c, in)) return hook_stop();
         T[l].cl_phase = cluster_phase;

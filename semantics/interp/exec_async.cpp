@@ -135,7 +135,7 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
           const uint64_t mask = get(in.src[3], t, l, w) & 0xffff;
           for (unsigned r = 0; r < 16; ++r)
             if (mask >> r & 1) {
-              if (r >= ctas.size()) {
+              if (r >= cluster_size()) {
                 diag(DiagKind::OutOfBounds, true, c, t, in, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
                 stop_ = true;
                 return true;

@@ -30,7 +30,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
     out.off = addr;
     out.space = Space::Shared;
-    out.cta = static_cast<int>(w.cta->rank);
+    out.cta = static_cast<int>(w.cta->slot);
     out.fault = Fault::None;
     if (!write && !out.region->is_init(out.off, size))
       diag(DiagKind::UninitializedRead, false, *w.cta, t, in, "read of uninitialised shared::cta memory");

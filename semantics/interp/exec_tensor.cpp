@@ -368,9 +368,9 @@ bool Machine::exec_tensor(Warp& w, const Inst& in, uint32_t m) {
         const uint64_t mrank = mb >> 24 ? (mb >> 24) - 1 : c.rank;
         for (unsigned r = 0; r < 16; ++r)
           if (mask >> r & 1) {
-            if (r >= ctas.size()) return fail(DiagKind::OutOfBounds, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
+            if (r >= cluster_size()) return fail(DiagKind::OutOfBounds, "multicast ctaMask names CTA rank " + std::to_string(r) + " outside the cluster");
             const uint64_t mr = s.cta_group2 ? ((r & ~1u) | (mrank & 1)) : r;
-            if (mr >= ctas.size()) return fail(DiagKind::OutOfBounds, "the .cta_group::2 peer CTA rank " + std::to_string(mr) + " is outside the cluster");
+            if (mr >= cluster_size()) return fail(DiagKind::OutOfBounds, "the .cta_group::2 peer CTA rank " + std::to_string(mr) + " is outside the cluster");
             dst.push_back({(uint64_t{r} + 1) << 24 | soff, (mr + 1) << 24 | moff});
           }
       } else {

@@ -399,7 +399,7 @@ LaunchSpec SpecReader::spec(const std::string& text) {
       "ptx",     "kernel",     "grid",        "block",    "cluster",  "dynamic_shared_bytes",
       "buffers", "tensormaps", "arrays",      "textures", "surfaces", "references",
       "args",    "outputs",    "description", "comment",  "tags",     "source",
-      "notes"};
+      "notes",   "cooperative"};
   for (size_t i = 0; i < root.members.size(); ++i) {
     const std::string& k = root.members[i].first;
     bool ok = !k.empty() && k[0] == '_';
@@ -432,6 +432,9 @@ LaunchSpec SpecReader::spec(const std::string& text) {
   }
   if (const JNode* d = root.find("dynamic_shared_bytes"))
     s.dynamic_shared_bytes = static_cast<uint32_t>(uint_of(*d, "dynamic_shared_bytes", 1u << 24));
+  s.cooperative = boolean(root, "cooperative", false);
+  if (s.cooperative && s.cluster[0] * s.cluster[1] * s.cluster[2] != 1)
+    fail(root.key_position("cooperative"), "a cooperative launch with clusters of more than one CTA is not supported");
   buffers(s, root);
   tensormaps(s, root);
   arrays(s, root);

@@ -98,6 +98,10 @@ struct LaunchSpec {
   std::array<uint32_t, 3> cluster{1, 1, 1};  // extension: "cluster": [x, y, z]
   bool explicit_cluster = false;
   uint32_t dynamic_shared_bytes = 0;
+  // "cooperative": true, a cooperative launch (cuLaunchCooperativeKernel):
+  // every CTA runs at once and %envreg1:%envreg2 name a grid workspace, so
+  // a grid-wide barrier (cg::this_grid().sync()) completes.
+  bool cooperative = false;
   std::vector<BufferSpec> buffers;
   std::vector<TensorMapSpec> tensormaps;
   std::vector<ArraySpec> arrays;

@@ -111,7 +111,7 @@ class InsnLowering {
         return o;
       }
     }
-    if (r.name == "%envreg" || r.name.rfind("%envreg", 0) == 0 || r.name.rfind("%pm", 0) == 0) {
+    if (r.name.rfind("%pm", 0) == 0) {  // performance counters (PTX ISA 10.25, 10.26): read 0
       o.kind = Opnd::Special;
       o.sreg = SReg::zero;
       return o;

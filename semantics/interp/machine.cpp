@@ -12,7 +12,12 @@ namespace {
 constexpr uint32_t kQuantum = 4096;
 constexpr uint32_t kMaxLocal = 1u << 20;  // per-thread stack (local memory) bytes
 constexpr size_t kMaxFrames = 4096;
+constexpr uint64_t kMaxCoopThreads = 1u << 20;  // threads of a cooperative launch, all resident at once
 }  // namespace
+
+Machine::~Machine() {
+  if (ws_added_) mem.remove_global(grid_ws_);
+}
 
 Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
     : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
@@ -92,6 +97,15 @@ void Machine::check_launch() {
   for (int d = 0; d < 3; ++d)
     if (!cl_[d] || spec.grid[d] % cl_[d])
       throw InputError(spec.file, {1, 1}, "grid " + dims(spec.grid) + " is not a multiple of the cluster shape " + dims(cl_));
+  coop_ = spec.cooperative;
+  if (coop_ && cluster_size() != 1)
+    throw InputError(spec.file, {1, 1}, "a cooperative launch with clusters of more than one CTA (" + dims(cl_) +
+                                            ") is not supported");
+  // All CTAs of a cooperative launch are resident at once (run()).
+  const uint64_t coop_threads = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2] * spec.block[0] * spec.block[1] * spec.block[2];
+  if (coop_ && coop_threads > kMaxCoopThreads)
+    throw LimitError("a cooperative launch runs all its CTAs at once: " + std::to_string(coop_threads) +
+                     " threads exceed the limit of " + std::to_string(kMaxCoopThreads));
 }
 
 void Machine::setup_memory() {
@@ -508,7 +522,9 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->first_gid = next_gid_;
     c->id = ids[r];
     c->cluster_id = cid;
-    c->rank = r;
+    c->rank = coop_ ? 0 : r;  // a cooperative launch: one-CTA clusters
+    c->slot = r;
+    if (coop_) c->cluster_id = ids[r];
     for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % cl_[d];
     c->shared->name = "shared";
     c->shared->bytes.assign(shared_bytes, 0);
@@ -538,6 +554,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       t.sync.reset();
     }
     c->uid = cta_uid;
+    c->cluster_uid = coop_ || r == 0 ? cta_uid : ctas.front()->uid;
+    c->own_shared.assign(1, c->shared.get());
     for (uint32_t wi = 0; wi * 32 < nthreads; ++wi) {
       Warp w;
       w.cta = c.get();
@@ -553,7 +571,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   if (races.enabled) {
     if (races.exit_gen.size() < next_gid_) races.exit_gen.resize(next_gid_, ~0u);
     for (auto& c : ctas) {
-      if (c->uid < races.cluster_of.size()) races.cluster_of[c->uid] = ctas.front()->uid;
+      if (c->uid < races.cluster_of.size()) races.cluster_of[c->uid] = c->cluster_uid;
       if (!par_) races.run_cta.push_back(c->uid);  // c->first_gid / nthreads (a worker's is the identity)
     }
   }
@@ -584,6 +602,21 @@ void Machine::run() {
   auto t0 = std::chrono::steady_clock::now();
   check_launch();
   setup_memory();
+  if (coop_) {
+    // The grid workspace a cooperative launch's kernel finds through
+    // %envreg1:%envreg2: {wsSize, barrier} as cooperative groups declare it
+    // (cooperative_groups/details/driver_abi.h, struct grid_workspace); the
+    // barrier word starts at 0, wsSize holds the struct's size, 8 (cooperative
+    // groups do not read it; our choice). Caller-owned memory gets it for the
+    // launch only (~Machine). It sorts after every other allocation, so the
+    // spec buffers keep their indices.
+    std::vector<uint8_t> ws(8, 0);
+    ws[0] = 8;
+    if (!mem.add_global_at("grid workspace", kGridWorkspace, std::move(ws)))
+      throw std::logic_error("the grid workspace address is taken");
+    grid_ws_ = kGridWorkspace;
+    ws_added_ = image_ != nullptr;
+  }
   pc_hot_.assign(prog.code.size(), nullptr);
   std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1],
                               spec.grid[2] / cl_[2]};
@@ -597,7 +630,20 @@ void Machine::run() {
     finish(t0);
     return;
   }
-  if (res.schedule.empty()) res.schedule = "sequential";
+  if (res.schedule.empty()) res.schedule = coop_ ? "cooperative" : "sequential";
+  if (coop_) {
+    // A cooperative launch (CUDA programming guide, "Grid Synchronization":
+    // its CTAs are guaranteed to be co-resident): all CTAs take turns in one
+    // round-robin, in linear order, so a grid-wide barrier's spin-wait sees
+    // every other CTA arrive. Each CTA is a cluster of one CTA.
+    std::vector<std::array<uint32_t, 3>> ids;
+    for (uint32_t z = 0; z < spec.grid[2]; ++z)
+      for (uint32_t y = 0; y < spec.grid[1]; ++y)
+        for (uint32_t x = 0; x < spec.grid[0]; ++x) ids.push_back({x, y, z});
+    run_cluster(ids, {0, 0, 0});
+    finish(t0);
+    return;
+  }
   for (uint32_t cz = 0; cz < ncl[2] && !stop_; ++cz)
     for (uint32_t cy = 0; cy < ncl[1] && !stop_; ++cy)
       for (uint32_t cx = 0; cx < ncl[0] && !stop_; ++cx) {

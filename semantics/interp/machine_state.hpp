@@ -84,7 +84,9 @@ struct Cta {
   std::array<uint32_t, 3> id{0, 0, 0};
   std::array<uint32_t, 3> cluster_id{0, 0, 0}, cluster_ctaid{0, 0, 0};
   uint32_t rank = 0;               // in the cluster
+  uint32_t slot = 0;               // index in Machine::ctas
   uint32_t uid = 0;                // linear CTA number in the grid
+  uint32_t cluster_uid = 0;        // uid of its cluster's rank 0
   std::vector<Thread> threads;
   std::vector<Warp> warps;
   std::unique_ptr<Region> shared;
@@ -94,6 +96,7 @@ struct Cta {
   std::vector<std::pair<uint32_t, uint8_t>> wg_arrive;  // per warpgroup: wgmma.mma_async PC, warps arrived
   uint32_t full_gen = 0;           // completed barriers that every running thread waited at (races.hpp)
   uint32_t first_gid = 0;          // gid of threads[0]
+  std::vector<Region*> own_shared; // a cooperative launch's one-CTA cluster: its shared memory
 };
 
 class Machine {
@@ -102,6 +105,7 @@ class Machine {
   // A worker of a parallel run (parallel.cpp): `parent`'s launch, options
   // and memory, its own everything else.
   Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t index);
+  ~Machine();
   void run();
 
   // CTAs on all cores (parallel.cpp). In a worker: the run it works for,
@@ -165,14 +169,22 @@ class Machine {
   void setup_memory_spec();
   void device_alloc_call(Warp& w, Thread& t, uint32_t lane, const Inst& in, const CallSite& cs, const Function& f);
   Races races;
-  std::vector<std::unique_ptr<Cta>> ctas;  // the running cluster
+  // The running cluster; in a cooperative launch, every CTA of the grid
+  // (each its own cluster of one CTA, machine.cpp run).
+  std::vector<std::unique_ptr<Cta>> ctas;
   std::vector<Region*> cluster_shared;
   uint64_t steps = 0;
   uint32_t cluster_arrived = 0;    // barrier.cluster arrivals of the current phase
   uint32_t cluster_phase = 0;
   std::vector<Rel> cluster_rels;   // barrier.cluster arrivals of the current phase (races.hpp)
   KnowP cluster_done[2];           // what a wait learns, by phase parity
-  Who who(const Thread& t, const Cta& c) const { return Who{t.gid, c.uid, ctas.front()->uid, c.full_gen}; }
+  Who who(const Thread& t, const Cta& c) const { return Who{t.gid, c.uid, c.cluster_uid, c.full_gen}; }
+  uint32_t cluster_size() const { return cl_[0] * cl_[1] * cl_[2]; }
+  // A cooperative launch (LaunchSpec::cooperative): all CTAs run together,
+  // and %envreg1:%envreg2 give grid_ws_, its grid workspace (kGridWorkspace).
+  bool coop_ = false;
+  uint64_t grid_ws_ = 0;
+  bool ws_added_ = false;  // grid_ws_ was added to caller-owned memory; removed by finish()
   void race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
                    const AccessInfo& a, const RaceHit& h);
   void check_cluster_barrier();
@@ -199,7 +211,8 @@ class Machine {
   uint64_t get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const;
   uint64_t sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const;
   ThreadMem tmem(Thread& t, Cta& c) {
-    return ThreadMem{&t.local, &cluster_shared, static_cast<int>(c.rank)};
+    if (coop_) return ThreadMem{&t.local, &c.own_shared, 0, static_cast<int>(c.slot)};
+    return ThreadMem{&t.local, &cluster_shared, static_cast<int>(c.rank), 0};
   }
   bool access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
               bool atomic, Where& out);

@@ -141,7 +141,7 @@ Where Memory::translate(Space space, uint64_t addr, unsigned size, unsigned alig
       if (!tm.cluster_shared) break;
       r = (*tm.cluster_shared)[static_cast<size_t>(cta)];
       off = addr & ((1u << kRankShift) - 1);
-      w.cta = cta;
+      w.cta = tm.slot_base + cta;
       if (off + size > r->bytes.size()) r = nullptr;
       break;
     }

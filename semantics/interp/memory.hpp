@@ -31,6 +31,9 @@ inline constexpr uint64_t kConstWin = 0x7200'0000'0000ull;
 inline constexpr uint64_t kParamWin = 0x7300'0000'0000ull;
 inline constexpr uint64_t kWinSize = 0x1'0000'0000ull;
 inline constexpr uint32_t kRankShift = 24;
+// The grid workspace of a cooperative launch (%envreg1:%envreg2), a global
+// allocation above the generic windows.
+inline constexpr uint64_t kGridWorkspace = 0x7400'0000'0000ull;
 
 // One contiguous block of bytes with an optional per-byte "written" map used
 // to report reads of uninitialised memory.
@@ -62,7 +65,7 @@ struct Where {
   Region* region = nullptr;
   uint64_t off = 0;
   Space space = Space::Global;  // the resolved (non-generic) space
-  int cta = -1;                 // shared: cluster-local CTA index owning the bytes
+  int cta = -1;                 // shared: index of the owning CTA in the machine's running CTAs
   Fault fault = Fault::None;
 };
 
@@ -71,6 +74,7 @@ struct ThreadMem {
   Region* local = nullptr;
   std::vector<Region*>* cluster_shared = nullptr;  // shared memory of each CTA of the cluster
   int cta_rank = 0;                                  // rank of the own CTA in its cluster
+  int slot_base = 0;  // index of the cluster's rank 0 among the machine's running CTAs
 };
 
 class Memory {

@@ -202,7 +202,7 @@ void Machine::par_work() {
 // when it must run on the deterministic schedule (memory is as it was).
 bool Machine::run_parallel() {
   const uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
-  if (opt.jobs < 2 || hook_ || nctas < 2 || uint64_t{cl_[0]} * cl_[1] * cl_[2] != 1 || nctas >= (1u << 30) - 2)
+  if (opt.jobs < 2 || hook_ || coop_ || nctas < 2 || uint64_t{cl_[0]} * cl_[1] * cl_[2] != 1 || nctas >= (1u << 30) - 2)
     return false;
   ParShared ps;
   ps.nctas = nctas;

@@ -147,6 +147,7 @@ RunResult Session::launch(SessionModule& m, SessionKernel& k, const LaunchConfig
   spec.grid = cfg.grid;
   spec.block = cfg.block;
   spec.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+  spec.cooperative = cfg.cooperative;
   if (cfg.cluster[0]) {
     spec.cluster = cfg.cluster;
     spec.explicit_cluster = true;

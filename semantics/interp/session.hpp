@@ -66,6 +66,7 @@ struct LaunchConfig {
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   uint32_t dynamic_shared_bytes = 0;
   std::array<uint32_t, 3> cluster{0, 0, 0};  // 0: the kernel's .reqnctapercluster, else 1x1x1
+  bool cooperative = false;                  // LaunchSpec::cooperative
 };
 
 class Session {

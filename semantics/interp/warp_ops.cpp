@@ -195,7 +195,7 @@ void Machine::vprintf(Thread& t, const ThreadMem& tm, uint64_t fmt, uint64_t arg
   };
   std::string f;
   if (!cstring(fmt, f)) {
-    diag(DiagKind::Printf, true, *ctas[static_cast<size_t>(tm.cta_rank)], t, in, "printf format string is not readable");
+    diag(DiagKind::Printf, true, *ctas[static_cast<size_t>(tm.slot_base + tm.cta_rank)], t, in, "printf format string is not readable");
     return;
   }
   std::string out;

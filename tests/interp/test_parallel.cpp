@@ -59,7 +59,7 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
     opt.jobs = 4;
     RunReport par = run_spec_file(spec.string(), opt);
     INFO(spec.filename().string() << ": " << par.result.schedule);
-    CHECK(seq.result.schedule == "sequential");
+    CHECK(seq.result.schedule == (seq.spec.cooperative ? "cooperative" : "sequential"));
     CHECK(everything(seq) == everything(par));
     schedule[spec.filename().string()] = par.result.schedule;
   }
@@ -88,6 +88,8 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
   CHECK(ran("clock.json") == fallback + "a CTA read a clock (%clock, %clock64, %globaltimer)");
   CHECK(ran("oob_late_cta.json") ==
         fallback + "CTA 2 stopped the launch (an error that ends it, a deadlock or the step budget)");
+  // A cooperative launch keeps its one schedule of all CTAs at once.
+  CHECK(ran("grid_sync.json") == "cooperative");
   size_t parallel = 0;
   for (const auto& [n, s] : schedule) parallel += s == "parallel";
   WARN(parallel << " of " << schedule.size() << " specs ran their CTAs in parallel");
