@@ -49,6 +49,7 @@ extern "C" {
 #define cuArray3DGetDescriptor    cuArray3DGetDescriptor_v2
 #define cuTexRefSetAddress        cuTexRefSetAddress_v2
 #define cuTexRefSetAddress2D      cuTexRefSetAddress2D_v3
+#define cuTexRefGetAddress        cuTexRefGetAddress_v2
 #define cuMemGetAddressRange      cuMemGetAddressRange_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuMemAdvise               cuMemAdvise_v2
@@ -817,6 +818,19 @@ CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAnis
 CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float* pBorderColor);
 CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);
 CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);
+CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr* pdptr, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetArray(CUarray* phArray, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray* phMipmappedArray, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode* pam, CUtexref hTexRef, int dim);
+CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode* pfm, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetFormat(CUarray_format* pFormat, int* pNumChannels, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode* pfm, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float* pbias, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp, float* pmaxMipmapLevelClamp, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int* pmaxAniso, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetBorderColor(float* pBorderColor, CUtexref hTexRef);
+CUresult CUDAAPI cuTexRefGetFlags(unsigned int* pFlags, CUtexref hTexRef);
+CUresult CUDAAPI cuSurfRefGetArray(CUarray* phArray, CUsurfref hSurfRef);
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject* pTexObject, const CUDA_RESOURCE_DESC* pResDesc,
                                    const CUDA_TEXTURE_DESC* pTexDesc, const CUDA_RESOURCE_VIEW_DESC* pResViewDesc);
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);

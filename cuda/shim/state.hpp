@@ -70,6 +70,8 @@ struct CUref_st {
   ptxcheck::interp::TexDesc desc;
   unsigned flags = 0;         // CU_TRSF_*
   int format = 0, channels = 0;  // cuTexRefSetFormat (0: not set)
+  CUDA_RESOURCE_DESC res{};   // the bound resource (cuTexRefGet*, cuSurfRefGetArray)
+  unsigned max_aniso = 0;     // cuTexRefSetMaxAnisotropy (0 or 1; more is refused)
 };
 struct CUtexref_st : CUref_st {};
 struct CUsurfref_st : CUref_st {};

@@ -585,6 +585,7 @@ CUresult bind(State& s, CUref_st& t, const CUDA_RESOURCE_DESC& rd, const char* a
   d.mip_max = t.desc.mip_max;
   t.desc = d;
   t.bound = true;
+  t.res = rd;
   return CUDA_SUCCESS;
 }
 
@@ -694,11 +695,12 @@ SHIM_API CUresult cuTexRefSetMipmapLevelClamp(CUtexref t, float lo, float hi) {
 }
 
 SHIM_API CUresult cuTexRefSetMaxAnisotropy(CUtexref t, unsigned int n) {
-  return with_texref(t, [&](State&, CUref_st&) {
+  return with_texref(t, [&](State&, CUref_st& r) {
     if (n > 1) {
       report("cuTexRefSetMaxAnisotropy: anisotropic filtering (" + std::to_string(n) + ") is not provided");
       return CUDA_ERROR_NOT_SUPPORTED;
     }
+    r.max_aniso = n;
     return CUDA_SUCCESS;
   });
 }
@@ -722,6 +724,131 @@ SHIM_API CUresult cuTexRefSetFlags(CUtexref t, unsigned int flags) {
     r.desc.read_as_integer = flags & CU_TRSF_READ_AS_INTEGER;
     return CUDA_SUCCESS;
   });
+}
+
+// The getters (CUDA driver API reference, "Texture Reference Management
+// [DEPRECATED]"): the bound resource, else CUDA_ERROR_INVALID_VALUE; the
+// sampler state as set (the defaults of cuModuleGetTexRef before).
+SHIM_API CUresult cuTexRefGetAddress_v2(CUdeviceptr* p, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    if (!r.bound) return CUDA_ERROR_INVALID_VALUE;  // "not bound to any device memory range"
+    if (r.res.resType == CU_RESOURCE_TYPE_LINEAR) *p = r.res.res.linear.devPtr;
+    else if (r.res.resType == CU_RESOURCE_TYPE_PITCH2D) *p = r.res.res.pitch2D.devPtr;
+    else return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetArray(CUarray* a, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!a || !r.bound || r.res.resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
+    *a = r.res.res.array.hArray;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetMipmappedArray(CUmipmappedArray* m, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!m || !r.bound || r.res.resType != CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) return CUDA_ERROR_INVALID_VALUE;
+    *m = r.res.res.mipmap.hMipmappedArray;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetAddressMode(CUaddress_mode* am, CUtexref t, int dim) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!am || dim < 0 || dim > 2) return CUDA_ERROR_INVALID_VALUE;  // as cuTexRefSetAddressMode takes them
+    *am = static_cast<CUaddress_mode>(r.desc.addr_mode[static_cast<size_t>(dim)]);
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetFilterMode(CUfilter_mode* fm, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!fm) return CUDA_ERROR_INVALID_VALUE;
+    *fm = r.desc.linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+    return CUDA_SUCCESS;
+  });
+}
+
+// The format of the bound array (or the linear memory's, from
+// cuTexRefSetFormat); unbound, the format set, else CUDA_ERROR_INVALID_VALUE.
+SHIM_API CUresult cuTexRefGetFormat(CUarray_format* fmt, int* n, CUtexref t) {
+  return with_texref(t, [&](State& s, CUref_st& r) {
+    int f = r.format, c = r.channels;
+    if (r.bound && r.res.resType == CU_RESOURCE_TYPE_ARRAY && is_live(s, r.res.res.array.hArray, Kind::Array)) {
+      f = r.res.res.array.hArray->desc.Format;
+      c = static_cast<int>(r.res.res.array.hArray->desc.NumChannels);
+    } else if (r.bound && r.res.resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY &&
+               is_live(s, r.res.res.mipmap.hMipmappedArray, Kind::Mipmap)) {
+      f = r.res.res.mipmap.hMipmappedArray->desc.Format;
+      c = static_cast<int>(r.res.res.mipmap.hMipmappedArray->desc.NumChannels);
+    }
+    if (!f) return CUDA_ERROR_INVALID_VALUE;
+    if (fmt) *fmt = static_cast<CUarray_format>(f);
+    if (n) *n = c;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode* fm, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!fm) return CUDA_ERROR_INVALID_VALUE;
+    *fm = r.desc.mip_linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetMipmapLevelBias(float* bias, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!bias) return CUDA_ERROR_INVALID_VALUE;
+    *bias = r.desc.mip_bias;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetMipmapLevelClamp(float* lo, float* hi, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!lo || !hi) return CUDA_ERROR_INVALID_VALUE;
+    *lo = r.desc.mip_min;
+    *hi = r.desc.mip_max;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetMaxAnisotropy(int* n, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!n) return CUDA_ERROR_INVALID_VALUE;
+    *n = static_cast<int>(r.max_aniso);
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetBorderColor(float* c, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned k = 0; k < 4; ++k) c[k] = r.desc.border[k];
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuTexRefGetFlags(unsigned int* flags, CUtexref t) {
+  return with_texref(t, [&](State&, CUref_st& r) {
+    if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    *flags = r.flags;
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuSurfRefGetArray(CUarray* a, CUsurfref t) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, t, Kind::SurfRef) || !is_live(s, t->mod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!a || !t->bound) return CUDA_ERROR_INVALID_VALUE;
+  *a = t->res.res.array.hArray;
+  return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuSurfRefSetArray(CUsurfref t, CUarray a, unsigned int flags) {

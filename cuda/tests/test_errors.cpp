@@ -273,9 +273,73 @@ TEST_CASE("texture and surface references bind module variables", "[ptx]") {
   int back[4];
   REQUIRE(cuMemcpyAtoH_v2(back, sarr, 0, sizeof back) == CUDA_SUCCESS);
   for (int i = 0; i < 4; ++i) CHECK(back[i] == sv[i] + 100);
+  // The getters return what was set, the bound resource, or INVALID_VALUE.
+  CUarray ga = nullptr;
+  CUdeviceptr gp = 0;
+  CUmipmappedArray gm = nullptr;
+  CHECK(cuTexRefGetArray(&ga, t) == CUDA_SUCCESS);
+  CHECK(ga == arr);
+  CHECK(cuTexRefGetArray(&ga, t2) == CUDA_ERROR_INVALID_VALUE);  // t2 is bound to linear memory
+  CHECK(cuTexRefGetAddress(&gp, t2) == CUDA_SUCCESS);
+  CHECK(gp == lin);
+  CHECK(cuTexRefGetAddress(&gp, t) == CUDA_ERROR_INVALID_VALUE);  // t is bound to an array
+  CHECK(cuTexRefGetMipmappedArray(&gm, t) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuSurfRefGetArray(&ga, sr) == CUDA_SUCCESS);
+  CHECK(ga == sarr);
+  REQUIRE(cuTexRefSetAddressMode(t, 1, CU_TR_ADDRESS_MODE_BORDER) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetFilterMode(t2, CU_TR_FILTER_MODE_LINEAR) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetFlags(t2, CU_TRSF_NORMALIZED_COORDINATES) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetMipmapFilterMode(t, CU_TR_FILTER_MODE_LINEAR) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetMipmapLevelBias(t, 0.5f) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetMipmapLevelClamp(t, 1.0f, 3.0f) == CUDA_SUCCESS);
+  REQUIRE(cuTexRefSetMaxAnisotropy(t, 1) == CUDA_SUCCESS);
+  float border[4] = {0.5f, 1, 2, -1};
+  REQUIRE(cuTexRefSetBorderColor(t, border) == CUDA_SUCCESS);
+  CUaddress_mode am{};
+  CHECK(cuTexRefGetAddressMode(&am, t, 0) == CUDA_SUCCESS);
+  CHECK(am == CU_TR_ADDRESS_MODE_CLAMP);  // the default
+  CHECK(cuTexRefGetAddressMode(&am, t, 1) == CUDA_SUCCESS);
+  CHECK(am == CU_TR_ADDRESS_MODE_BORDER);
+  CHECK(cuTexRefGetAddressMode(&am, t, 3) == CUDA_ERROR_INVALID_VALUE);
+  CUfilter_mode fm{};
+  CHECK(cuTexRefGetFilterMode(&fm, t) == CUDA_SUCCESS);
+  CHECK(fm == CU_TR_FILTER_MODE_POINT);
+  CHECK(cuTexRefGetFilterMode(&fm, t2) == CUDA_SUCCESS);
+  CHECK(fm == CU_TR_FILTER_MODE_LINEAR);
+  CHECK(cuTexRefGetMipmapFilterMode(&fm, t) == CUDA_SUCCESS);
+  CHECK(fm == CU_TR_FILTER_MODE_LINEAR);
+  unsigned fl = 99;
+  CHECK(cuTexRefGetFlags(&fl, t2) == CUDA_SUCCESS);
+  CHECK(fl == CU_TRSF_NORMALIZED_COORDINATES);
+  CHECK(cuTexRefGetFlags(&fl, t) == CUDA_SUCCESS);
+  CHECK(fl == 0);
+  CUarray_format fmt{};
+  int nch = 0;
+  CHECK(cuTexRefGetFormat(&fmt, &nch, t) == CUDA_SUCCESS);  // the bound array's
+  CHECK((fmt == CU_AD_FORMAT_FLOAT && nch == 1));
+  CHECK(cuTexRefGetFormat(&fmt, nullptr, t2) == CUDA_SUCCESS);  // as set; a null pointer is ignored
+  CHECK(fmt == CU_AD_FORMAT_FLOAT);
+  float v = 0, lo = 0, hi = 0;
+  CHECK(cuTexRefGetMipmapLevelBias(&v, t) == CUDA_SUCCESS);
+  CHECK(v == 0.5f);
+  CHECK(cuTexRefGetMipmapLevelClamp(&lo, &hi, t) == CUDA_SUCCESS);
+  CHECK((lo == 1.0f && hi == 3.0f));
+  int an = -1;
+  CHECK(cuTexRefGetMaxAnisotropy(&an, t) == CUDA_SUCCESS);
+  CHECK(an == 1);
+  float bc[4] = {};
+  CHECK(cuTexRefGetBorderColor(bc, t) == CUDA_SUCCESS);
+  for (int k = 0; k < 4; ++k) CHECK(bc[k] == border[k]);
+  CHECK(cuTexRefGetFlags(nullptr, t) == CUDA_ERROR_INVALID_VALUE);
+  void* fn = nullptr;
+  CUdriverProcAddressQueryResult qst = CU_GET_PROC_ADDRESS_SUCCESS;
+  CHECK(cuGetProcAddress("cuTexRefGetFormat", &fn, 13000, 0, &qst) == CUDA_SUCCESS);
+  CHECK(fn == reinterpret_cast<void*>(&cuTexRefGetFormat));
   // A reference whose module is gone is an invalid handle.
   REQUIRE(cuModuleUnload(m) == CUDA_SUCCESS);
   CHECK(cuTexRefSetFilterMode(t, CU_TR_FILTER_MODE_LINEAR) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuTexRefGetFilterMode(&fm, t) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuSurfRefGetArray(&ga, sr) == CUDA_ERROR_INVALID_HANDLE);
 }
 
 // The emulated device of this binary is sm_100 (PTXCHECK_SHIM_SM above).
