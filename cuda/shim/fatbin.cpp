@@ -13,6 +13,25 @@ namespace {
 
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
+// nvcc 13 marks an entry for an architecture-specific target (compute_90a)
+// with 0x100000 and a family-specific one (compute_100f) with 0x200000
+// (read from the fatbins it writes for -gencode arch=compute_XXa/f).
+constexpr uint64_t kFlagArchSpecific = 0x100000;
+constexpr uint64_t kFlagFamilySpecific = 0x200000;
+
+const char* suffix(const Entry& e) {
+  return e.flags & kFlagArchSpecific ? "a" : e.flags & kFlagFamilySpecific ? "f" : "";
+}
+
+// Whether PTX of `e` runs on an sm_`device` part, by the rule of a
+// driver's JIT (cuda/shim/memory.cpp target_runs_on): plain PTX on its
+// architecture and newer ones, "a" PTX only on its own architecture, "f" PTX
+// on its architecture and newer ones of the same major version.
+bool runs_on(const Entry& e, unsigned device) {
+  if (e.flags & kFlagArchSpecific) return e.arch == device;
+  if (e.flags & kFlagFamilySpecific) return e.arch <= device && e.arch / 10 == device / 10;
+  return e.arch <= device;
+}
 constexpr uint64_t kMaxPayload = 1ull << 30;  // 1 GiB of PTX is not a real program
 
 template <class T>
@@ -23,13 +42,13 @@ T rd(const uint8_t* p) {
 }
 
 std::string arch_list(const std::vector<Entry>& es, Entry::Kind k, const char* prefix) {
-  std::vector<unsigned> a;
+  std::vector<std::pair<unsigned, std::string>> a;
   for (const auto& e : es)
-    if (e.kind == k) a.push_back(e.arch);
+    if (e.kind == k) a.emplace_back(e.arch, suffix(e));
   std::sort(a.begin(), a.end());
   a.erase(std::unique(a.begin(), a.end()), a.end());
   std::string s;
-  for (unsigned x : a) s += (s.empty() ? "" : ", ") + std::string(prefix) + std::to_string(x);
+  for (const auto& [x, sfx] : a) s += (s.empty() ? "" : ", ") + std::string(prefix) + std::to_string(x) + sfx;
   return s;
 }
 
@@ -142,7 +161,7 @@ bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string&
                 std::string& err) {
   const Entry* best = nullptr;
   for (const auto& e : entries)
-    if (e.kind == Entry::Ptx && e.arch <= device && (!best || e.arch > best->arch)) best = &e;
+    if (e.kind == Entry::Ptx && runs_on(e, device) && (!best || e.arch > best->arch)) best = &e;
   std::string dev = "sm_" + std::to_string(device);
   if (!best) {
     std::string ptxs = arch_list(entries, Entry::Ptx, "compute_"), sass = arch_list(entries, Entry::Elf, "sm_");
@@ -150,7 +169,15 @@ bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string&
     for (const auto& e : entries)  // the newest architecture the program was built for that the device has
       if (e.arch <= device && (fix == device || e.arch > fix)) fix = e.arch;
     std::string flag = "-gencode arch=compute_" + std::to_string(fix) + ",code=compute_" + std::to_string(fix);
-    if (!ptxs.empty())
+    bool specific = false;  // some PTX is architecture- or family-specific for another part
+    for (const auto& e : entries)
+      specific = specific || (e.kind == Entry::Ptx && (e.flags & (kFlagArchSpecific | kFlagFamilySpecific)));
+    if (!ptxs.empty() && specific)
+      err = "the program embeds PTX only for " + ptxs + ", which the emulated " + dev +
+            " cannot run (architecture- or family-specific PTX runs only on its own architecture or family; "
+            "choose the device with PTXCHECK_DEVICE, or rebuild with " +
+            flag + ")";
+    else if (!ptxs.empty())
       err = "the program embeds PTX only for " + ptxs + ", newer than the emulated " + dev +
             " (choose the device with PTXCHECK_DEVICE, or rebuild with " + flag + ")";
     else if (!sass.empty())

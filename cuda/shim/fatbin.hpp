@@ -11,8 +11,9 @@
 //   entry     {u16 kind (1 PTX, 2 ELF), u16 version 0x0101, u32 header size,
 //              u64 padded payload size, u32 payload size, ..., u32 arch at
 //              +0x1c (80 for compute_80 / sm_80), u64 flags at +0x28 (bit 0
-//              64-bit, 0x2000 LZ4, 0x8000 zstd), u64 uncompressed size at
-//              +0x38}, then the payload.
+//              64-bit, 0x2000 LZ4, 0x8000 zstd, 0x100000 an "a" target such
+//              as compute_90a, 0x200000 an "f" target such as compute_100f),
+//              u64 uncompressed size at +0x38}, then the payload.
 // Contract: parsing never reads outside [data, data + size) and reports
 // every malformed container as an error message, never a crash.
 #pragma once
@@ -44,7 +45,8 @@ bool parse(const uint8_t* data, size_t limit, std::vector<Entry>& out, std::stri
 bool payload(const Entry& e, std::string& out, std::string& err);
 
 // The PTX to run on an sm_`device` part: the PTX entry with the highest
-// architecture not above the device's. When there is none, `err` explains
+// architecture among those the device runs (plain PTX up to the device's
+// architecture, "a" PTX of exactly it, "f" PTX of its family up to it). When there is none, `err` explains
 // why and names the nvcc option that embeds usable PTX.
 bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string& ptx, unsigned& arch,
                 std::string& err);
