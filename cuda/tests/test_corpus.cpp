@@ -259,8 +259,13 @@ TEST_CASE("corpus launch specs run identically through the shim", "[corpus]") {
     cluster.value.clusterDim.x = sp.cluster[0];
     cluster.value.clusterDim.y = sp.cluster[1];
     cluster.value.clusterDim.z = sp.cluster[2];
+    if (sp.cooperative) {  // "cooperative": true (never with a cluster shape)
+      cluster.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      cluster.value.cooperative = 1;
+    }
     CUlaunchConfig cfg = {sp.grid[0], sp.grid[1], sp.grid[2], sp.block[0], sp.block[1], sp.block[2],
-                          sp.dynamic_shared_bytes, nullptr, &cluster, sp.explicit_cluster ? 1u : 0u};
+                          sp.dynamic_shared_bytes, nullptr, &cluster,
+                          sp.explicit_cluster || sp.cooperative ? 1u : 0u};
     clustered += sp.explicit_cluster;
     CUresult launched = cuLaunchKernelEx(&cfg, f, args.empty() ? nullptr : args.data(), nullptr);
     REQUIRE(launched == CUDA_SUCCESS);
