@@ -72,7 +72,7 @@ OpFn host_half_kernel(Ty t, uint32_t sub);
 // Shared float helpers (float_ops.cpp).
 // Finishes a float result: canonical NaN, rounding with .ftz, then .sat
 // ([0,1], NaN -> +0, PTX ISA 9.7.3.3 add) or .relu (negative -> +0, NaN ->
-// canonical NaN, PTX ISA 9.7.4.4 fma, 9.7.8.18 cvt).
+// canonical NaN, PTX ISA 9.7.4.4 fma, 9.7.9.21 cvt).
 uint64_t finish(const Fmt& f, const Unp& r, uint32_t c);
 uint64_t sat01(const Fmt& f, uint64_t bits);
 // Orderable key of a float bit pattern: -0 < +0, NaN excluded by the caller.

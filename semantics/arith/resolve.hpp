@@ -116,7 +116,7 @@ struct ResolveOptions {
 Resolved resolve(std::string_view mnemonic, const ResolveOptions& opts = {});
 
 // mov.b64 d, {a, b} and mov.b32 d, {a, b}: element 0 is the least significant
-// (PTX ISA 9.7.8.3 mov, vector form).
+// (PTX ISA 9.7.9.3 mov, vector form).
 inline uint64_t pack2(uint64_t lo, uint64_t hi, unsigned elem_bits) {
   uint64_t mask = elem_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << elem_bits) - 1;
   return (lo & mask) | ((hi & mask) << elem_bits);
