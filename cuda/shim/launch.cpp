@@ -108,11 +108,24 @@ CUresult outcome(State& s, CUfunction f, const interp::LaunchConfig& cfg, const 
   for (const auto& d : r.diagnostics) {
     const DiagCode* dc = diag_code(d.kind);
     bool fatal = d.severity == "error" && (!dc || dc->fatal);
-    if (fatal && code == CUDA_SUCCESS) {
-      code = dc ? dc->code : CUDA_ERROR_LAUNCH_FAILED;
-      if (d.kind == interp::diag_kind_name(interp::DiagKind::Unsupported) &&
-          d.message.find("__assertfail") != std::string::npos)
-        code = CUDA_ERROR_ASSERT;
+    const bool first = fatal && code == CUDA_SUCCESS;
+    if (first) code = dc ? dc->code : CUDA_ERROR_LAUNCH_FAILED;
+    // A failed device assert (machine.cpp, __assertfail): the GPU prints
+    // "<file>:<line>: <function>: block: [..], thread: [..] Assertion `<e>`
+    // failed." to stderr and the launch fails with CUDA_ERROR_ASSERT.
+    static constexpr std::string_view kAssert = "device-side assert: ";
+    if (d.kind == interp::diag_kind_name(interp::DiagKind::Trap) && d.message.starts_with(kAssert)) {
+      if (first) code = CUDA_ERROR_ASSERT;
+      const std::string m = d.message.substr(kAssert.size());
+      const size_t at = m.rfind(": Assertion `");
+      if (at != std::string::npos) {
+        auto br = [](const std::array<uint32_t, 3>& a) {
+          return "[" + std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + "]";
+        };
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: block: %s, thread: %s%s\n", m.substr(0, at).c_str(), br(d.cta).c_str(),
+                     br(d.thread).c_str(), m.substr(at + 1).c_str());
+      }
     }
     std::string cfile;
     uint32_t cline = 0, ccol = 0;

@@ -345,6 +345,40 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     device_alloc_call(w, t, lane, in, cs, f);
     return;
   }
+  // CUDA device assert: a failed assert(e) calls the noreturn
+  // __assertfail(message, file, line, function, charSize). The kernel halts
+  // and the host's next synchronisation returns cudaErrorAssert; the message
+  // is "<file>:<line>: <function>: block: [..], thread: [..] Assertion `<e>`
+  // failed." (CUDA C++ Programming Guide, "Assertion"). The diagnostic
+  // carries it without the block and thread, which it records itself; the
+  // shim maps the "device-side assert: " trap to CUDA_ERROR_ASSERT.
+  if (!f.defined && f.name == "__assertfail") {
+    const ThreadMem tm = tmem(t, *w.cta);
+    auto arg = [&](size_t k) {
+      uint64_t v = 0;
+      if (k >= cs.args.size()) return v;
+      if (cs.args[k].in_frame) std::memcpy(&v, &t.local.bytes[t.fp + cs.args[k].frame_off], 8);
+      else v = get(cs.args[k].value, t, lane, w);
+      return v;
+    };
+    auto cstring = [&](uint64_t a) {
+      std::string s;
+      for (size_t k = 0; k < 4096; ++k) {
+        Where wh = mem.translate(Space::Generic, a + k, 1, 1, tm);
+        if (wh.fault != Fault::None || (par_ && wh.space == Space::Global && !claim(wh.region, wh.off, 1, false)))
+          return std::string("(unreadable)");
+        if (!wh.region->bytes[wh.off]) break;
+        s += static_cast<char>(wh.region->bytes[wh.off]);
+      }
+      return s;
+    };
+    const std::string expr = cstring(arg(0)), file = cstring(arg(1)), func = cstring(arg(3));
+    const auto line = static_cast<uint32_t>(arg(2));
+    diag(DiagKind::Trap, true, *w.cta, t, in,
+         "device-side assert: " + file + ":" + std::to_string(line) + ": " + func + ": Assertion `" + expr + "` failed.");
+    stop_ = true;
+    return;
+  }
   if (!f.defined) {
     diag(DiagKind::Unsupported, true, *w.cta, t, in, "call to external function '" + f.name + "' that has no body");
     stop_ = true;

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs a runtime-API program under `ptxcheck exec` and checks the outcome.
 
-usage: check_exec.py PTXCHECK PROGRAM NAME [EXPECTED.json [--pass-line]]
+usage: check_exec.py PTXCHECK PROGRAM NAME [EXPECTED.json [--pass-line] [--stderr-end TEXT]]
 Without EXPECTED: the program must print "NAME: PASS", exit 0, and exec must
 report no diagnostic. With EXPECTED (a list of {kind, severity, kernel,
 cuda_line} for a program broken on purpose): exec must exit with the
 --error-exitcode and report exactly those diagnostics (as a multiset; the
 CUDA file is the program's source); with --pass-line the program must also
-print its PASS line (a program that checks the errors it provokes).
+print its PASS line (a program that checks the errors it provokes); with
+--stderr-end TEXT a line of the program's stderr must end with TEXT.
 """
 import json
 import os
@@ -39,6 +40,7 @@ def main():
     ptxcheck, prog, name = sys.argv[1:4]
     expected = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else None
     pass_line = "--pass-line" in sys.argv[5:]
+    stderr_end = sys.argv[sys.argv.index("--stderr-end") + 1] if "--stderr-end" in sys.argv[5:] else None
     with tempfile.TemporaryDirectory() as d:
         report = os.path.join(d, "report.json")
         r = subprocess.run([ptxcheck, "exec", "--report", report, "--error-exitcode", str(ERROR_EXIT), prog],
@@ -63,6 +65,8 @@ def main():
         key = lambda x: json.dumps(x, sort_keys=True)
         if pass_line and f"{name}: PASS" not in r.stdout:
             problems.append(f"no '{name}: PASS' line")
+        if stderr_end is not None and not any(l.endswith(stderr_end) for l in r.stderr.splitlines()):
+            problems.append(f"no stderr line ending with '{stderr_end}'")
         if sorted(map(key, got)) != sorted(map(key, expected)):
             problems.append(f"diagnostics {got}\nexpected    {expected}")
         # Every diagnostic has its PTX and CUDA positions with columns
