@@ -69,10 +69,20 @@ std::string SpecReader::resolve(const std::string& rel) const {
 }
 
 void SpecReader::fill_values(BufferSpec& b, const std::vector<uint64_t>& vals) {
-  unsigned sz = elem_size(b.type);
-  for (uint64_t i = 0; i < b.count; ++i) {
-    uint64_t v = vals[i % vals.size()];
-    std::memcpy(&b.init[i * sz], &v, sz);  // little-endian host
+  // One loop per element size (a fixed-size copy is a plain store); the
+  // values repeat.
+  auto fill = [&]<size_t N>() {
+    uint8_t* p = b.init.data();
+    for (uint64_t i = 0, k = 0; i < b.count; ++i, p += N) {
+      std::memcpy(p, &vals[k], N);  // little-endian host
+      if (++k == vals.size()) k = 0;
+    }
+  };
+  switch (elem_size(b.type)) {
+    case 1: fill.operator()<1>(); break;
+    case 2: fill.operator()<2>(); break;
+    case 4: fill.operator()<4>(); break;
+    default: fill.operator()<8>(); break;
   }
 }
 
@@ -95,29 +105,41 @@ void SpecReader::init_iota(BufferSpec& b, const JNode& io) {
     // Integers: exact modular arithmetic in the element width.
     ElemType wide = elem_is_signed(b.type) || b.type == ElemType::b8 ? ElemType::s64 : ElemType::u64;
     uint64_t sv = read_value(*s, wide, file_), dv = read_value(*d, wide, file_);
-    for (uint64_t i = 0; i < b.count; ++i) {
-      uint64_t v = sv + i * dv;
-      std::memcpy(&b.init[i * sz], &v, sz);
+    // One loop per element size: a fixed-size copy is a plain store.
+    auto fill = [&]<size_t N>() {
+      uint8_t* p = b.init.data();
+      for (uint64_t i = 0; i < b.count; ++i, p += N) {
+        uint64_t v = sv + i * dv;
+        std::memcpy(p, &v, N);  // little-endian host
+      }
+    };
+    switch (sz) {
+      case 1: fill.operator()<1>(); break;
+      case 2: fill.operator()<2>(); break;
+      case 4: fill.operator()<4>(); break;
+      default: fill.operator()<8>(); break;
     }
     return;
   }
   // Floats: start + i*step evaluated in double, then rounded to the type.
   double sv = float_bits_to_double(read_value(*s, ElemType::f64, file_), ElemType::f64);
   double dv = float_bits_to_double(read_value(*d, ElemType::f64, file_), ElemType::f64);
-  for (uint64_t i = 0; i < b.count; ++i) {
-    double x = sv + static_cast<double>(i) * dv;
-    uint64_t v;
-    if (b.type == ElemType::f64) {
-      std::memcpy(&v, &x, 8);
-    } else if (b.type == ElemType::f32) {
-      float f = static_cast<float>(x);
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      v = u;
-    } else {
-      v = double_to_float_bits(x, b.type);
+  uint8_t* p = b.init.data();
+  if (b.type == ElemType::f64) {
+    for (uint64_t i = 0; i < b.count; ++i, p += 8) {
+      const double x = sv + static_cast<double>(i) * dv;
+      std::memcpy(p, &x, 8);
     }
-    std::memcpy(&b.init[i * sz], &v, sz);
+  } else if (b.type == ElemType::f32) {
+    for (uint64_t i = 0; i < b.count; ++i, p += 4) {
+      const float f = static_cast<float>(sv + static_cast<double>(i) * dv);
+      std::memcpy(p, &f, 4);
+    }
+  } else {
+    for (uint64_t i = 0; i < b.count; ++i, p += sz) {
+      const uint64_t v = double_to_float_bits(sv + static_cast<double>(i) * dv, b.type);
+      std::memcpy(p, &v, sz);  // f16, bf16
+    }
   }
 }
 

@@ -692,8 +692,9 @@ void Machine::run() {
 }
 
 void Machine::finish(std::chrono::steady_clock::time_point t0) {
+  // The machine's own memory ends with it: the buffers move out.
   for (size_t i = 0; i < spec.buffers.size() && !image_; ++i)
-    res.buffers.push_back(mem.global(prog.globals.size() + i).bytes);
+    res.buffers.push_back(std::move(mem.global(prog.globals.size() + i).bytes));
   res.thread_instructions = steps;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -9,8 +9,9 @@
 // meeting another CTA's write, abandons the attempt, as do a CTA that stops
 // the launch (a fatal error, a deadlock, the step budget) and a read of the
 // clocks (they count the instructions of the CTAs before). Abandoning
-// restores the bytes every CTA wrote (saved before its first write of each
-// granule) and runs the deterministic schedule from the launch's start.
+// restores the bytes the CTAs wrote (each 4 KiB chunk of an allocation is
+// saved before the first write to it) and runs the deterministic schedule
+// from the launch's start.
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -27,10 +28,16 @@
 namespace ptxcheck::interp {
 
 struct ParShared {
-  struct Undo {  // a granule's bytes before its owner's first write
-    Region* r;
-    uint64_t g;
-    uint8_t bytes[4], init[4];
+  // Each global allocation's bytes (and initialisation flags) as they were
+  // before the launch, saved per chunk before the first write to it: the
+  // claim of a write saves the granule's chunk unless it is saved already,
+  // and no byte of a chunk is written before it is saved (every global
+  // write claims first). A chunk's state: 0 not saved, 1 being saved, 2 saved.
+  static constexpr size_t kChunk = 4096;
+  struct Saved {
+    uint32_t* state = nullptr;  // one word per chunk (calloc)
+    uint8_t* bytes = nullptr;   // the allocation's size (calloc: pages of unsaved chunks stay untouched)
+    uint8_t* init = nullptr;    // the same for Region::init, when the allocation tracks it
   };
   struct CtaOut {  // what one CTA reported
     uint64_t uid;
@@ -40,7 +47,6 @@ struct ParShared {
   struct Worker {
     RunResult res;
     std::unique_ptr<Machine> m;
-    std::vector<Undo> undo;
     std::vector<CtaOut> outs;
     std::exception_ptr error;
   };
@@ -50,6 +56,7 @@ struct ParShared {
   uintptr_t gbase = 0;  // &Memory::global(0)
   size_t nglobal = 0;
   std::vector<uint32_t*> claims;
+  std::vector<Saved> saved;  // per global allocation, as claims
   uint64_t nctas = 0;
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
@@ -67,8 +74,42 @@ struct ParShared {
     }
     abort.store(true, std::memory_order_release);
   }
+  // Saves the chunk of allocation i (region r) that holds granule g, or
+  // waits until the thread saving it is done.
+  void save(size_t i, const Region* r, uint64_t g) {
+    const Saved& sv = saved[i];
+    const uint64_t c = g * 4 / kChunk;
+    std::atomic_ref<uint32_t> st(sv.state[c]);
+    uint32_t v = st.load(std::memory_order_acquire);
+    if (v == 2) return;
+    if (v == 0 && st.compare_exchange_strong(v, 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      const size_t b = c * kChunk, n = std::min(kChunk, r->bytes.size() - b);
+      std::memcpy(sv.bytes + b, r->bytes.data() + b, n);
+      if (sv.init) std::memcpy(sv.init + b, r->init.data() + b, n);
+      st.store(2, std::memory_order_release);
+      return;
+    }
+    while (st.load(std::memory_order_acquire) != 2) std::this_thread::yield();
+  }
+  // Puts back every saved chunk (after the workers have stopped).
+  void restore(Memory& mem) {
+    for (size_t i = 0; i < saved.size(); ++i) {
+      Region& r = mem.global(i);
+      for (size_t c = 0, nc = (r.bytes.size() + kChunk - 1) / kChunk; c < nc; ++c) {
+        if (saved[i].state[c] != 2) continue;
+        const size_t b = c * kChunk, n = std::min(kChunk, r.bytes.size() - b);
+        std::memcpy(r.bytes.data() + b, saved[i].bytes + b, n);
+        if (saved[i].init) std::memcpy(r.init.data() + b, saved[i].init + b, n);
+      }
+    }
+  }
   ~ParShared() {
     for (uint32_t* c : claims) std::free(c);
+    for (Saved& sv : saved) {
+      std::free(sv.state);
+      std::free(sv.bytes);
+      std::free(sv.init);
+    }
   }
 };
 
@@ -135,13 +176,7 @@ bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
         return false;
       }
       if (a.compare_exchange_weak(v, nv, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        if (write) {  // the first write of this CTA to the granule: keep its bytes
-          ParShared::Undo u{const_cast<Region*>(r), g, {}, {}};
-          const size_t n = std::min<size_t>(4, r->bytes.size() - g * 4);
-          std::memcpy(u.bytes, &r->bytes[g * 4], n);
-          if (!r->init.empty()) std::memcpy(u.init, &r->init[g * 4], n);
-          ps.workers[par_index_]->undo.push_back(u);
-        }
+        if (write) ps.save(i, r, g);  // the first write of this CTA to the granule
         break;
       }
     }
@@ -212,13 +247,20 @@ bool Machine::run_parallel() {
   ps.nglobal = mem.global_count();
   ps.gbase = ps.nglobal ? reinterpret_cast<uintptr_t>(&mem.global(0)) : 0;
   for (size_t i = 0; i < ps.nglobal; ++i) {
-    // calloc: the pages of a large allocation's claims are zero until touched.
-    auto* c = static_cast<uint32_t*>(std::calloc((mem.global(i).bytes.size() + 3) / 4 + 1, sizeof(uint32_t)));
-    if (!c) {
+    // calloc: the pages of a large allocation's claims and saved bytes are
+    // zero until touched.
+    const Region& r = mem.global(i);
+    const size_t n = r.bytes.size();
+    auto* c = static_cast<uint32_t*>(std::calloc((n + 3) / 4 + 1, sizeof(uint32_t)));
+    ps.claims.push_back(c);
+    ParShared::Saved& sv = ps.saved.emplace_back();
+    sv.state = static_cast<uint32_t*>(std::calloc(n / ParShared::kChunk + 1, sizeof(uint32_t)));
+    sv.bytes = static_cast<uint8_t*>(std::calloc(n + 1, 1));
+    if (!r.init.empty()) sv.init = static_cast<uint8_t*>(std::calloc(n + 1, 1));
+    if (!c || !sv.state || !sv.bytes || (!r.init.empty() && !sv.init)) {
       res.schedule = "sequential after a parallel attempt: no memory for the claims";
       return false;
     }
-    ps.claims.push_back(c);
   }
   const unsigned nw = static_cast<unsigned>(std::min<uint64_t>(opt.jobs, nctas));
   for (unsigned i = 0; i < nw; ++i) {
@@ -237,12 +279,7 @@ bool Machine::run_parallel() {
   for (auto& w : ps.workers) total += w->m->steps;
   if (!ps.abort.load() && total > opt.max_steps) ps.fail("the step budget ran out");
   if (ps.abort.load()) {
-    for (auto& w : ps.workers)
-      for (const ParShared::Undo& u : w->undo) {
-        const size_t n = std::min<size_t>(4, u.r->bytes.size() - u.g * 4);
-        std::memcpy(&u.r->bytes[u.g * 4], u.bytes, n);
-        if (!u.r->init.empty()) std::memcpy(&u.r->init[u.g * 4], u.init, n);
-      }
+    ps.restore(mem);
     res.schedule = "sequential after a parallel attempt: " + ps.reason;
     return false;
   }
