@@ -52,7 +52,7 @@ int cmd_run(const Args& args) {
   opt.check_races = !no_races && races != "off";
   opt.strict_races = races == "strict";
   interp::RunReport r = interp::run_spec_file(spec, opt);
-  std::string text = json ? format_json(r) : format_text(r);
+  std::string text = json ? format_json(r, opt.jobs) : format_text(r, opt.jobs);
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   if (r.result.step_limit) return kExitResourceLimit;

@@ -2,16 +2,72 @@
 // and its --expect comparison; see run_report.hpp.
 #include "checker/run_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
+#include "semantics/interp/values_fmt.hpp"
 #include "support/error.hpp"
 
 namespace ptxcheck::cli {
 
 using namespace interp;
+
+namespace {
+
+// The values of buffer `b`, each after `sep` but the first (which gets
+// `first`), appended to out: format_value's spellings, written in place.
+// A large buffer is written in `jobs` slices, one thread each, joined in order.
+void append_values(std::string& out, const RunReport& r, size_t b, const char* first, const char* sep, unsigned jobs) {
+  const BufferSpec& bs = r.spec.buffers[b];
+  const uint8_t* bytes = r.result.buffers.at(b).data();
+  const unsigned sz = elem_size(bs.type);
+  const size_t nf = std::strlen(first), ns = std::strlen(sep);
+  auto slice = [&](std::string& o, uint64_t lo, uint64_t hi) {
+    constexpr size_t kBuf = 1 << 16;  // written here, appended to o when full
+    std::unique_ptr<char[]> buf(new char[kBuf]);
+    size_t at = 0;
+    o.reserve(o.size() + (hi - lo) * (ns + 12));
+    for (uint64_t i = lo; i < hi; ++i) {
+      if (at + kValueChars + nf + ns > kBuf) {
+        o.append(buf.get(), at);
+        at = 0;
+      }
+      for (const char* c = i ? sep : first; *c;) buf[at++] = *c++;
+      uint64_t v = 0;
+      std::memcpy(&v, bytes + i * sz, sz);  // little-endian host
+      at += format_value_to(buf.get() + at, v, bs.type);
+    }
+    o.append(buf.get(), at);
+  };
+  constexpr uint64_t kSlice = 1 << 16;  // values per thread, at least
+  const uint64_t nt = std::min<uint64_t>(jobs, bs.count / kSlice);
+  if (nt < 2) {
+    slice(out, 0, bs.count);
+    return;
+  }
+  std::vector<std::string> parts(nt);
+  std::vector<std::thread> threads;
+  const uint64_t per = (bs.count + nt - 1) / nt;
+  try {
+    for (uint64_t k = 1; k < nt; ++k)
+      threads.emplace_back([&, k] { slice(parts[k], k * per, std::min<uint64_t>(bs.count, (k + 1) * per)); });
+  } catch (const std::system_error&) {
+    for (auto& t : threads) t.join();
+    slice(out, 0, bs.count);  // no thread: one slice
+    return;
+  }
+  slice(parts[0], 0, std::min<uint64_t>(bs.count, per));
+  for (auto& t : threads) t.join();
+  for (const auto& p : parts) out += p;
+}
+
+}  // namespace
 
 std::vector<std::string> buffer_values(const RunReport& r, size_t b) {
   const BufferSpec& bs = r.spec.buffers[b];
@@ -71,7 +127,7 @@ std::string race_json(const RaceInfo& ri) {
 
 }  // namespace
 
-std::string format_json(const RunReport& r) {
+std::string format_json(const RunReport& r, unsigned jobs) {
   std::ostringstream o;
   o << "{\n  \"kernel\": " << jstr(r.spec.kernel) << ",\n  \"status\": \"" << status(r) << "\",\n  \"outputs\": {";
   bool first = true;
@@ -79,8 +135,9 @@ std::string format_json(const RunReport& r) {
     size_t b = static_cast<size_t>(r.spec.buffer_index(name));
     o << (first ? "\n" : ",\n") << "    " << jstr(name) << ": [";
     first = false;
-    auto vals = buffer_values(r, b);
-    for (size_t i = 0; i < vals.size(); ++i) o << (i ? ", " : "") << vals[i];
+    std::string vals;
+    append_values(vals, r, b, "", ", ", jobs);
+    o.write(vals.data(), static_cast<std::streamsize>(vals.size()));
     o << "]";
   }
   o << (first ? "},\n" : "\n  },\n");
@@ -103,24 +160,26 @@ std::string format_json(const RunReport& r) {
   return o.str();
 }
 
-std::string format_text(const RunReport& r) {
-  std::ostringstream o;
-  o << r.result.printf_output;
-  o << "kernel " << r.spec.kernel << ": " << status(r) << " (" << r.result.thread_instructions
-    << " thread instructions, " << r.result.seconds << " s)\n";
-  for (const auto& name : r.spec.outputs) {
-    auto vals = buffer_values(r, static_cast<size_t>(r.spec.buffer_index(name)));
-    o << name << " =";
-    for (const auto& v : vals) o << ' ' << v;
-    o << '\n';
+std::string format_text(const RunReport& r, unsigned jobs) {
+  std::ostringstream head;
+  head << r.result.printf_output;
+  head << "kernel " << r.spec.kernel << ": " << status(r) << " (" << r.result.thread_instructions
+       << " thread instructions, " << r.result.seconds << " s)\n";
+  std::string out = head.str();
+  for (const auto& name : r.spec.outputs) {  // written in place: they can be large
+    out += name;
+    out += " =";
+    append_values(out, r, static_cast<size_t>(r.spec.buffer_index(name)), " ", " ", jobs);
+    out += '\n';
   }
+  std::ostringstream o;
   for (const auto& d : r.result.diagnostics) {
     o << d.file << ':' << d.line << ':' << d.col << ": " << d.severity << ": " << d.kind << ": " << d.message
       << " (kernel " << d.kernel << ", CTA " << coords(d.cta) << ", thread " << coords(d.thread) << ")";
     if (d.count > 1) o << " [" << d.count << " times]";
     o << '\n';
   }
-  return o.str();
+  return out + o.str();
 }
 
 namespace {

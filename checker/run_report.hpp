@@ -17,9 +17,11 @@ std::string jstr(const std::string& s);
 std::string coords(const std::array<uint32_t, 3>& a);
 
 // The output object {kernel, status, outputs, diagnostics, stats} as JSON.
-std::string format_json(const interp::RunReport& r);
+// `jobs`: threads that may write a large output buffer's values (the text
+// is the same for every number).
+std::string format_json(const interp::RunReport& r, unsigned jobs = 1);
 // The same content for a person.
-std::string format_text(const interp::RunReport& r);
+std::string format_text(const interp::RunReport& r, unsigned jobs = 1);
 
 struct ExpectOutcome {
   bool ok = true;

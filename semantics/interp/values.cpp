@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "semantics/interp/values_fmt.hpp"
+
 namespace ptxcheck::interp {
 namespace {
 
@@ -24,10 +26,22 @@ const ElemInfo& info(ElemType t) { return kInfo[static_cast<int>(t)]; }
 // Exponent and mantissa widths of the small float formats.
 void float_shape(ElemType t, int& eb, int& mb) {
   switch (t) {
-    case ElemType::f16: eb = 5; mb = 10; return;
-    case ElemType::bf16: eb = 8; mb = 7; return;
-    case ElemType::f32: eb = 8; mb = 23; return;
-    default: eb = 11; mb = 52; return;
+    case ElemType::f16:
+      eb = 5;
+      mb = 10;
+      return;
+    case ElemType::bf16:
+      eb = 8;
+      mb = 7;
+      return;
+    case ElemType::f32:
+      eb = 8;
+      mb = 23;
+      return;
+    default:
+      eb = 11;
+      mb = 52;
+      return;
   }
 }
 
@@ -217,8 +231,8 @@ std::optional<uint64_t> decimal_to_float_bits(std::string_view text, ElemType t)
 uint64_t read_value(const JNode& node, ElemType t, const std::string& file) {
   const std::string tn = elem_name(t);
   if (node.kind != JNode::Kind::Number && node.kind != JNode::Kind::String)
-    throw InputError(file, node.pos, "expected a " + tn + " value (a number or a string), got " +
-                                         JNode::kind_name(node.kind));
+    throw InputError(file, node.pos,
+                     "expected a " + tn + " value (a number or a string), got " + JNode::kind_name(node.kind));
   if (elem_is_float(t)) {
     auto b = decimal_to_float_bits(node.text, t);
     if (!b) throw InputError(file, node.pos, "'" + node.text + "' is not a valid " + tn + " value");
@@ -227,7 +241,8 @@ uint64_t read_value(const JNode& node, ElemType t, const std::string& file) {
   unsigned bitsz = elem_size(t) * 8;
   uint64_t h;
   if (node.is_string() && parse_hex(node.text, h)) {
-    if (bitsz < 64 && (h >> bitsz)) throw InputError(file, node.pos, "hex value '" + node.text + "' does not fit " + tn);
+    if (bitsz < 64 && (h >> bitsz))
+      throw InputError(file, node.pos, "hex value '" + node.text + "' does not fit " + tn);
     return h;
   }
   __int128 v;
@@ -244,52 +259,64 @@ uint64_t read_value(const JNode& node, ElemType t, const std::string& file) {
   }
 range:
   __int128 lo = elem_is_signed(t) ? -(static_cast<__int128>(1) << (bitsz - 1)) : 0;
-  __int128 hi = elem_is_signed(t) ? (static_cast<__int128>(1) << (bitsz - 1)) - 1
-                                  : (static_cast<__int128>(1) << bitsz) - 1;
+  __int128 hi =
+      elem_is_signed(t) ? (static_cast<__int128>(1) << (bitsz - 1)) - 1 : (static_cast<__int128>(1) << bitsz) - 1;
   if (t == ElemType::b8) lo = -128;  // untyped bytes accept either reading
   if (v < lo || v > hi) throw InputError(file, node.pos, "value " + node.text + " is out of range for " + tn);
   return mask_to(static_cast<uint64_t>(v), t);
 }
 
-std::string format_value(uint64_t bits, ElemType t) {
+size_t format_value_to(char* buf, uint64_t bits, ElemType t) {
+  char* const end = buf + kValueChars;
+  if (t == ElemType::f32) {  // the common case, without the double
+    float f;
+    const uint32_t u = static_cast<uint32_t>(bits);
+    std::memcpy(&f, &u, 4);
+    if (std::isfinite(f) && !(f == 0 && std::signbit(f)))
+      return static_cast<size_t>(std::to_chars(buf, end, f).ptr - buf);
+  }
   bits = mask_to(bits, t);
-  char buf[64];
+  auto put = [&](const char* s) {
+    const size_t n = std::strlen(s);
+    std::memcpy(buf, s, n);
+    return n;
+  };
   if (!elem_is_float(t)) {
     unsigned n = elem_size(t) * 8;
     if (elem_is_signed(t)) {
-      int64_t v = n == 64 ? static_cast<int64_t>(bits)
-                          : static_cast<int64_t>(bits << (64 - n)) >> (64 - n);
-      return std::to_string(v);
+      int64_t v = n == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - n)) >> (64 - n);
+      return static_cast<size_t>(std::to_chars(buf, end, v).ptr - buf);
     }
-    return std::to_string(bits);
+    return static_cast<size_t>(std::to_chars(buf, end, bits).ptr - buf);
   }
   double d = float_bits_to_double(bits, t);
   if (std::isnan(d)) {
-    if (bits == canonical_nan(t)) return "\"nan\"";
-    auto r = std::to_chars(buf, buf + sizeof buf, bits, 16);
-    return "\"0x" + std::string(buf, r.ptr) + "\"";
+    if (bits == canonical_nan(t)) return put("\"nan\"");
+    buf[0] = '"';
+    buf[1] = '0';
+    buf[2] = 'x';
+    char* p = std::to_chars(buf + 3, end - 1, bits, 16).ptr;
+    *p++ = '"';
+    return static_cast<size_t>(p - buf);
   }
-  if (std::isinf(d)) return d > 0 ? "\"inf\"" : "\"-inf\"";
+  if (std::isinf(d)) return put(d > 0 ? "\"inf\"" : "\"-inf\"");
   // Negative zero keeps a fraction so that JSON readers that map integer
   // spellings to integers (Python's json: `-0` is int 0) keep the sign.
-  if (d == 0 && std::signbit(d)) return "-0.0";
-  if (t == ElemType::f64) {
-    auto r = std::to_chars(buf, buf + sizeof buf, d);
-    return std::string(buf, r.ptr);
-  }
-  if (t == ElemType::f32) {
-    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(d));
-    return std::string(buf, r.ptr);
-  }
+  if (d == 0 && std::signbit(d)) return put("-0.0");
+  if (t == ElemType::f64) return static_cast<size_t>(std::to_chars(buf, end, d).ptr - buf);
+  if (t == ElemType::f32) return static_cast<size_t>(std::to_chars(buf, end, static_cast<float>(d)).ptr - buf);
   // f16/bf16: the shortest precision whose spelling reads back to the bits.
   for (int p = 1; p <= 17; ++p) {
-    auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::general, p);
-    std::string s(buf, r.ptr);
-    auto back = decimal_to_float_bits(s, t);
-    if (back && *back == bits) return s;
+    auto r = std::to_chars(buf, end, d, std::chars_format::general, p);
+    auto back = decimal_to_float_bits(std::string_view(buf, static_cast<size_t>(r.ptr - buf)), t);
+    if (back && *back == bits) return static_cast<size_t>(r.ptr - buf);
   }
-  auto r = std::to_chars(buf, buf + sizeof buf, d);
-  return std::string(buf, r.ptr);
+  return static_cast<size_t>(std::to_chars(buf, end, d).ptr - buf);
+}
+
+std::string format_value(uint64_t bits, ElemType t) {
+  char buf[kValueChars];
+  return std::string(buf, format_value_to(buf, bits, t));
 }
 
 }  // namespace ptxcheck::interp
