@@ -66,6 +66,15 @@ void release_resources(State& s, CUcontext c) {
   c->events.clear();
   c->local_storage.clear();
   c->sticky = CUDA_SUCCESS;
+  // The device heap of kernels' malloc (one per device here) goes with the
+  // last context: cudaDeviceReset, or the last context destroyed.
+  bool others = false;
+  for (const auto& [h, k] : s.live)
+    if (k == Kind::Ctx && h != c) {
+      auto* o = static_cast<const CUctx_st*>(h);
+      others |= !o->primary || s.primary_refs > 0;
+    }
+  if (!others) s.session->reset_device_heap();
 }
 
 namespace {

@@ -287,7 +287,7 @@ void Machine::device_alloc_call(Warp& w, Thread& t, uint32_t lane, const Inst& i
     // free(NULL) does nothing; freeing anything else malloc did not return
     // (or a block twice) is undefined behaviour, reported as CUDA's memory
     // checker reports an invalid free.
-    if (arg != 0 && !heap_->free(arg)) {
+    if (arg != 0 && !heap_->free(arg, mem)) {
       char buf[40];
       std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(arg));
       diag(DiagKind::OutOfBounds, true, *w.cta, t, in,
@@ -296,7 +296,7 @@ void Machine::device_alloc_call(Warp& w, Thread& t, uint32_t lane, const Inst& i
       return;
     }
   } else {
-    const uint64_t p = heap_->malloc(arg);
+    const uint64_t p = heap_->malloc(arg, mem);
     if (p && races.enabled) races.forget_range(mem.global_at(kDeviceHeapBase, 1), p - kDeviceHeapBase, arg);
     if (!cs.rets.empty() && cs.rets[0].in_frame) {
       const uint32_t n = f.rets.empty() || !f.rets[0].size ? 8u : std::min(8u, f.rets[0].size);

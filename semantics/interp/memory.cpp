@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "semantics/interp/device_heap.hpp"
+
 namespace ptxcheck::interp {
 
 const char* space_name(Space s) {
@@ -129,6 +131,8 @@ Where Memory::translate(Space space, uint64_t addr, unsigned size, unsigned alig
     case Space::Global:
       r = find_global(addr, size);
       if (r) off = addr - r->base;
+      // The device heap: only its live blocks are valid (device_heap.hpp).
+      if (r && r->base == kDeviceHeapBase && !heap_bytes_valid(*r, off, size)) r = nullptr;
       break;
     case Space::Shared:
     case Space::SharedCluster: {

@@ -91,6 +91,9 @@ class Session {
   // The device heap of kernels' malloc/free (cuCtxSetLimit's
   // CU_LIMIT_MALLOC_HEAP_SIZE sets its size before its first use).
   DeviceHeap& device_heap() { return dheap_; }
+  // Frees every heap block and the heap itself, back to the default size (a
+  // device reset).
+  void reset_device_heap() { dheap_.reset(mem_); }
 
   // Parses `text`, lowers every kernel, and places the module's variables.
   SessionModule& load_module(std::string_view text, const std::string& file);

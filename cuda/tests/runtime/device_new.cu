@@ -2,7 +2,8 @@
 // Allocation and Operations"): one kernel allocates an object per thread
 // with new, a later launch reads and updates it, a third deletes it (the
 // heap persists across launches); a request larger than the heap (set with
-// cudaDeviceSetLimit before the first launch) gives NULL.
+// cudaDeviceSetLimit before the first launch) gives NULL; a device reset frees
+// the heap and restores its default size.
 #include "common.cuh"
 static const char* kName = "device_new";
 
@@ -55,5 +56,22 @@ int main() {
   // The heap size is fixed once a kernel used it.
   ok = ok && cudaDeviceSetLimit(cudaLimitMallocHeapSize, 4 << 20) != cudaSuccess;
   cudaGetLastError();
+  // A device reset frees the heap and restores its default size (8 MiB),
+  // which can be set again: a 2 MiB heap now holds 64 blocks but not 4 MiB.
+  CHECK(cudaDeviceReset());
+  CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
+  ok = ok && heap == (8 << 20);
+  CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 2 << 20));
+  CHECK(cudaMalloc(&slots, n * sizeof(Counter*)));
+  CHECK(cudaMalloc(&out, n * sizeof(int)));
+  CHECK(cudaMalloc(&null_seen, sizeof(int)));
+  make<<<2, 32>>>(slots, size_t{4} << 20, null_seen);
+  use<<<2, 32>>>(slots, out);
+  destroy<<<2, 32>>>(slots);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&ns, null_seen, sizeof ns, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) ok = ok && h[i] == 3 * i + 1;
+  ok = ok && ns == 1;
   return finish(kName, ok);
 }
