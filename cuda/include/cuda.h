@@ -57,6 +57,9 @@ extern "C" {
 #define cuDeviceGetUuid           cuDeviceGetUuid_v2
 #define cuGetProcAddress          cuGetProcAddress_v2
 #define cuMemPrefetchAsync        PTXCHECK_API_PTSZ(cuMemPrefetchAsync_v2)
+#define cuMemAllocAsync           PTXCHECK_API_PTSZ(cuMemAllocAsync)
+#define cuMemFreeAsync            PTXCHECK_API_PTSZ(cuMemFreeAsync)
+#define cuMemAllocFromPoolAsync   PTXCHECK_API_PTSZ(cuMemAllocFromPoolAsync)
 
 /* Built with CUDA_API_PER_THREAD_DEFAULT_STREAM, stream-ordered calls use
  * the per-thread default stream through _ptds/_ptsz entry points. */
@@ -129,6 +132,7 @@ typedef struct CUsurfref_st* CUsurfref;  /* a module's .surfref variable (deprec
 typedef struct CUgraph_st* CUgraph;          /* a CUDA graph (CUDA 10) */
 typedef struct CUgraphNode_st* CUgraphNode;  /* a node of a graph */
 typedef struct CUgraphExec_st* CUgraphExec;  /* an instantiated (executable) graph */
+typedef struct CUmemPoolHandle_st* CUmemoryPool;  /* a memory pool (stream-ordered allocation, CUDA 11.2) */
 typedef unsigned long long CUtexObject_v1;
 typedef CUtexObject_v1 CUtexObject;  /* a texture object */
 typedef unsigned long long CUsurfObject_v1;
@@ -233,6 +237,8 @@ typedef enum CUdevice_attribute_enum {
   CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
   CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+  CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
+  CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = 119,
   CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120
 } CUdevice_attribute;
 
@@ -944,6 +950,7 @@ CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap* tensorMap, void* globalA
 #define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
 #define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
 #define cuGraphAddDependencies     cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies  cuGraphRemoveDependencies_v2
 #define cuStreamBeginCapture       PTXCHECK_API_PTSZ(cuStreamBeginCapture_v2)
 #define cuStreamGetCaptureInfo     PTXCHECK_API_PTSZ(cuStreamGetCaptureInfo_v3)
 #define cuStreamUpdateCaptureDependencies PTXCHECK_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
@@ -963,7 +970,9 @@ typedef enum CUgraphNodeType_enum {
   CU_GRAPH_NODE_TYPE_GRAPH = 4,
   CU_GRAPH_NODE_TYPE_EMPTY = 5,
   CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
-  CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7
+  CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+  CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+  CU_GRAPH_NODE_TYPE_MEM_FREE = 11
 } CUgraphNodeType;
 typedef enum CUstreamCaptureStatus_enum {
   CU_STREAM_CAPTURE_STATUS_NONE = 0,
@@ -1049,6 +1058,8 @@ CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode* d
                                                size_t* numDependencies);
 CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to,
                                            const CUgraphEdgeData* edgeData, size_t numDependencies);
+CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to,
+                                              const CUgraphEdgeData* edgeData, size_t numDependencies);
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
 CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph);
 CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode* phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
@@ -1072,6 +1083,98 @@ CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode
                                                       const CUgraphEdgeData* dependencyData, size_t numDependencies,
                                                       unsigned int flags);
 CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode);
+
+/* ---- stream-ordered allocation and memory pools (CUDA 11.2) ---------------- */
+typedef enum CUmemAllocationHandleType_enum {
+  CU_MEM_HANDLE_TYPE_NONE = 0x0,
+  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+  CU_MEM_HANDLE_TYPE_WIN32 = 0x2,
+  CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4,
+  CU_MEM_HANDLE_TYPE_FABRIC = 0x8,
+  CU_MEM_HANDLE_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationHandleType;
+typedef enum CUmemAllocationType_enum {
+  CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+  CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+  CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+  CU_MEM_ALLOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationType;
+typedef enum CUmemAccess_flags_enum {
+  CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+  CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+  CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+  CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7FFFFFFF
+} CUmemAccess_flags;
+typedef enum CUmemPool_attribute_enum {
+  CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1, /* int */
+  CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,       /* int */
+  CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3, /* int */
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,               /* cuuint64_t */
+  CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,            /* cuuint64_t */
+  CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,               /* cuuint64_t; set only to 0 */
+  CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,                /* cuuint64_t */
+  CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8                    /* cuuint64_t; set only to 0 */
+} CUmemPool_attribute;
+typedef struct CUmemPoolProps_st {
+  CUmemAllocationType allocType;
+  CUmemAllocationHandleType handleTypes;
+  CUmemLocation location;
+  void* win32SecurityAttributes;
+  size_t maxSize; /* 0: no limit but the device's */
+  unsigned short usage;
+  unsigned char reserved[54];
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+typedef struct CUmemAccessDesc_st {
+  CUmemLocation location;
+  CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* dptr, size_t bytesize, CUstream hStream);
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* poolProps);
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool* pool_out, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool* pool, CUdevice dev);
+CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value);
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value);
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count);
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool memPool, CUmemLocation* location);
+
+/* ---- graph memory nodes (CUDA 11.4) ------------------------------------------ */
+typedef enum CUgraphInstantiate_flags_enum {
+  CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
+  CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2,
+  CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4,
+  CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8
+} CUgraphInstantiate_flags;
+typedef enum CUgraphMem_attribute_enum {
+  CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,
+  CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1, /* set only to 0 */
+  CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+  CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3 /* set only to 0 */
+} CUgraphMem_attribute;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+  CUmemPoolProps poolProps; /* in: allocType PINNED, location the device, handleTypes NONE */
+  const CUmemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  CUdeviceptr dptr; /* out: the allocation's address, fixed for the graph's lifetime */
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                        size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS* nodeParams);
+CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS* params_out);
+CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                       size_t numDependencies, CUdeviceptr dptr);
+CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr* dptr_out);
+CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);
+CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);
+CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);
+CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t* flags);
 
 #ifdef __cplusplus
 }

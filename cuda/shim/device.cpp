@@ -74,7 +74,10 @@ void release_resources(State& s, CUcontext c) {
       auto* o = static_cast<const CUctx_st*>(h);
       others |= !o->primary || s.primary_refs > 0;
     }
-  if (!others) s.session->reset_device_heap();
+  if (!others) {
+    s.session->reset_device_heap();
+    reset_async_allocs(s);
+  }
 }
 
 namespace {
@@ -280,6 +283,8 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: v = 227 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: v = 32; break;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: v = d.sm_major >= 9; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: v = 1; break;  // stream-ordered allocation (mempool.cpp)
+    case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: v = CU_MEM_HANDLE_TYPE_NONE; break;  // no IPC
     default: {
       // The rest of the CUDA 13 attributes (1..147), read by
       // cudaGetDeviceProperties: limits of an sm_90-class part, and 0 for
@@ -462,5 +467,7 @@ SHIM_API CUresult cuCtxSynchronize(void) {
   State& s = state();
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
-  return current(s, c);
+  if (CUresult r = current(s, c)) return r;
+  release_pools(s);
+  return CUDA_SUCCESS;
 }

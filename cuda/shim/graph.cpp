@@ -9,6 +9,16 @@
 // the launch stream. The shim runs every operation synchronously, so a graph
 // run is one of the orders the dependencies allow, as a stream run is.
 //
+// Memory nodes (CUDA C++ Programming Guide, "Graph Memory Nodes"): an
+// allocation node's address is fixed when the node is made (reserved, not
+// backed: Session::reserve) and backed while a launch holds the allocation,
+// from the allocation node until a free node, cuMemFreeAsync or cuMemFree;
+// before and after that an access is an out-of-bounds diagnostic. A graph with
+// memory nodes cannot be cloned, used as a child graph, lose nodes or edges,
+// or be instantiated twice at once, and its instance cannot be relaunched
+// while an allocation of its last launch is unfreed, unless instantiated with
+// CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (which frees it first).
+//
 // Stream capture: between cuStreamBeginCapture and cuStreamEndCapture on the
 // origin stream, work issued to a capturing stream is recorded as a node after
 // the stream's current dependencies instead of being run. A stream joins the
@@ -110,6 +120,11 @@ void destroy_graph(State& s, CUgraph g) {
   s.live.erase(g);
 }
 
+bool is_mem_node(CUgraphNode n) {
+  return n->work.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->work.type == CU_GRAPH_NODE_TYPE_MEM_FREE;
+}
+bool has_mem_nodes(CUgraph g) { return std::any_of(g->nodes.begin(), g->nodes.end(), is_mem_node); }
+
 // The nodes of g in a topological order, ties in creation order; false on a
 // cycle.
 bool topological(CUgraph g, std::vector<CUgraphNode>& order) {
@@ -187,6 +202,18 @@ CUresult run(const CUgraphExec_st& x, CUstream st) {
         break;
       case CU_GRAPH_NODE_TYPE_GRAPH: r = run(*step.child, st); break;
       case CU_GRAPH_NODE_TYPE_EVENT_RECORD: r = cuEventRecord(w.event, st); break;
+      case CU_GRAPH_NODE_TYPE_MEM_ALLOC: {
+        State& s = state();
+        std::lock_guard lk(s.mu);
+        r = graph_alloc_now(s, w.alloc.dptr);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_MEM_FREE: {  // of an allocation that a launch holds (else the free is undefined)
+        State& s = state();
+        std::lock_guard lk(s.mu);
+        r = graph_free_now(s, w.free_ptr) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+        break;
+      }
       default: break;  // empty nodes; an event wait has nothing to wait for (work is synchronous)
     }
     if (r) return r;
@@ -290,6 +317,7 @@ CUresult edges(State& s, CUgraph g, CUgraphNode* from, CUgraphNode* to, CUgraphE
 
 CUresult change_deps(State& s, CUgraph g, const CUgraphNode* from, const CUgraphNode* to, size_t n, bool add) {
   if (!live(s, g) || (n && (!from || !to))) return CUDA_ERROR_INVALID_VALUE;
+  if (!add && has_mem_nodes(g)) return CUDA_ERROR_INVALID_VALUE;  // edges of such a graph stay
   for (size_t i = 0; i < n; ++i) {
     if (!live(s, from[i]) || !live(s, to[i]) || from[i]->graph != g || to[i]->graph != g || from[i] == to[i])
       return CUDA_ERROR_INVALID_VALUE;
@@ -326,6 +354,74 @@ CUresult with_node(CUgraphNode n, CUgraphNodeType type, F f) {
   std::lock_guard lk(s.mu);
   if (!live(s, n) || n->work.type != type) return CUDA_ERROR_INVALID_VALUE;
   return f(s, n);
+}
+
+void ancestors(const std::vector<CUgraphNode>& from, std::vector<CUgraphNode>& acc);
+
+// The work of an allocation node (cuGraphAddMemAllocNode, a captured
+// cuMemAllocAsync): device memory of the one device, no IPC handle types;
+// the address is reserved now.
+CUresult alloc_work(State& s, CUcontext c, const CUmemPoolProps& props, const CUmemAccessDesc* acc, size_t nacc,
+                    size_t bytes, Work& w) {
+  if (props.allocType != CU_MEM_ALLOCATION_TYPE_PINNED || props.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+      props.handleTypes != CU_MEM_HANDLE_TYPE_NONE || bytes == 0 || (nacc && !acc) || nacc > 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (props.location.id != 0) return CUDA_ERROR_INVALID_DEVICE;
+  for (size_t k = 0; k < nacc; ++k)
+    if (acc[k].location.type != CU_MEM_LOCATION_TYPE_DEVICE || acc[k].location.id != 0 ||
+        acc[k].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+      return CUDA_ERROR_INVALID_VALUE;
+  w.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+  w.ctx = c;
+  w.alloc.poolProps = props;
+  w.alloc.bytesize = bytes;
+  w.access.assign(acc, acc + nacc);
+  try {
+    w.alloc.dptr = s.session->reserve(bytes);
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  return CUDA_SUCCESS;
+}
+
+void note_alloc_node(State& s, CUgraphNode n) {
+  auto& a = s.graph_allocs[n->work.alloc.dptr];
+  a.bytes = n->work.alloc.bytesize;
+  a.owner = n->graph;
+  a.node = n;
+}
+
+// Whether a free node of `p` may be added to g after `deps`: p is a graph
+// allocation, freed at most once in its owning graph (after its allocation
+// node) and then nowhere else, or else in other graphs, once in each.
+CUresult free_check(State& s, CUgraph g, const std::vector<CUgraphNode>& deps, CUdeviceptr p) {
+  auto it = s.graph_allocs.find(p);
+  if (it == s.graph_allocs.end()) return CUDA_ERROR_INVALID_VALUE;  // not an allocation node's address
+  const State::GraphAlloc& a = it->second;
+  if (a.freed_in_owner) return CUDA_ERROR_INVALID_VALUE;
+  if (a.owner == g) {
+    if (a.freed_elsewhere) return CUDA_ERROR_INVALID_VALUE;
+    std::vector<CUgraphNode> before;
+    ancestors(deps, before);
+    if (std::find(before.begin(), before.end(), a.node) == before.end()) return CUDA_ERROR_INVALID_VALUE;
+  } else {
+    for (CUgraphNode n : g->nodes)
+      if (n->work.type == CU_GRAPH_NODE_TYPE_MEM_FREE && n->work.free_ptr == p) return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+void note_free_node(State& s, CUgraph g, CUdeviceptr p) {
+  auto& a = s.graph_allocs[p];
+  (a.owner == g ? a.freed_in_owner : a.freed_elsewhere) = true;
+}
+
+Work free_work(CUcontext c, CUdeviceptr p) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+  w.ctx = c;
+  w.free_ptr = p;
+  return w;
 }
 
 // The capture a stream takes part in, with its status.
@@ -406,7 +502,7 @@ CUresult update_capture_deps(CUstream st, CUgraphNode* deps, const CUgraphEdgeDa
 }
 
 CUresult launch_exec(CUgraphExec x, CUstream st) {
-  std::shared_ptr<CUgraphExec_st> keep;
+  CUgraphExec_st copy;
   {
     Entry e;
     if (e.r) return e.r;
@@ -414,27 +510,48 @@ CUresult launch_exec(CUgraphExec x, CUstream st) {
     if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
     if (x->ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
     if (capturing(st)) {  // launching a graph into a capture adds it as a child graph node
+      if (has_mem_nodes(x->graph)) return CUDA_ERROR_INVALID_VALUE;  // it cannot be a child graph
       Work w;
       w.type = CU_GRAPH_NODE_TYPE_GRAPH;
       w.ctx = e.c;
       w.child = clone_graph(e.s, x->graph);
       return capture_work(e.s, st, std::move(w));
     }
-    for (const auto& h : e.s.handles)
-      if (h.get() == x) keep = std::static_pointer_cast<CUgraphExec_st>(h);
+    // An allocation of the last launch still unfreed: the launch fails, or
+    // (auto free on launch) the allocation is freed first.
+    for (const auto& step : x->order)
+      if (step.work.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
+        auto it = e.s.graph_allocs.find(step.work.alloc.dptr);
+        if (it == e.s.graph_allocs.end() || !it->second.live) continue;
+        if (!(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)) return CUDA_ERROR_INVALID_VALUE;
+        graph_free_now(e.s, step.work.alloc.dptr);
+      }
+    // The steps as they are now: cuGraphExec*NodeSetParams may change the
+    // instance while it runs without the lock.
+    copy = *x;
   }
-  return run(*keep, st);
+  return run(copy, st);
 }
 
-CUresult instantiate_entry(CUgraphExec* out, CUgraph g, CUgraphNode* err_node, CUgraphInstantiateResult* result) {
+CUresult instantiate_entry(CUgraphExec* out, CUgraph g, CUgraphNode* err_node, CUgraphInstantiateResult* result,
+                           cuuint64_t flags = 0) {
   Entry e;
   if (e.r) return e.r;
   if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (has_mem_nodes(g))  // only one instance at a time
+    for (const auto& [h, k] : e.s.live)
+      if (k == Kind::GraphExec && static_cast<const CUgraphExec_st*>(h)->graph == g) {
+        if (result) *result = CUDA_GRAPH_INSTANTIATE_ERROR;
+        return CUDA_ERROR_INVALID_VALUE;
+      }
   std::shared_ptr<CUgraphExec_st> x;
   if (err_node) *err_node = nullptr;
   CUresult r = instantiate(e.s, g, x, err_node);
   if (result) *result = r ? CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE : CUDA_GRAPH_INSTANTIATE_SUCCESS;
   if (r) return r;
+  x->flags = flags;
   e.s.handles.push_back(x);
   e.s.live[x.get()] = Kind::GraphExec;
   *out = x.get();
@@ -471,6 +588,53 @@ CUresult shim::capture_work(State& s, CUstream st, Work w) {
   CUgraphNode n = new_node(s, st->capture->graph, std::move(w), st->capture_deps);
   st->capture_deps = {n};
   return CUDA_SUCCESS;
+}
+
+CUresult shim::capture_alloc(State& s, CUstream st, CUmemoryPool pool, size_t bytes, CUdeviceptr* dptr) {
+  if (st->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  Work w;
+  if (CUresult r = alloc_work(s, st->ctx, pool->props, nullptr, 0, bytes, w)) return r;
+  const CUdeviceptr p = w.alloc.dptr;
+  if (CUresult r = capture_work(s, st, std::move(w))) return r;
+  note_alloc_node(s, st->capture_deps.front());
+  *dptr = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult shim::capture_free(State& s, CUstream st, CUdeviceptr dptr) {
+  if (st->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  CUgraph g = st->capture->graph;
+  if (CUresult r = free_check(s, g, st->capture_deps, dptr)) return r;
+  if (CUresult r = capture_work(s, st, free_work(st->ctx, dptr))) return r;
+  note_free_node(s, g, dptr);
+  return CUDA_SUCCESS;
+}
+
+CUresult shim::graph_alloc_now(State& s, uint64_t addr) {
+  auto it = s.graph_allocs.find(addr);
+  if (it == s.graph_allocs.end() || it->second.live) return CUDA_ERROR_INVALID_VALUE;
+  try {
+    s.session->alloc_at(addr, it->second.bytes);
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  it->second.live = true;
+  s.graph_used += it->second.bytes;
+  s.graph_reserved = std::max(s.graph_reserved, s.graph_used);
+  s.graph_used_high = std::max(s.graph_used_high, s.graph_used);
+  s.graph_reserved_high = std::max(s.graph_reserved_high, s.graph_reserved);
+  return CUDA_SUCCESS;
+}
+
+bool shim::graph_free_now(State& s, uint64_t addr) {
+  auto it = s.graph_allocs.find(addr);
+  if (it == s.graph_allocs.end() || !it->second.live) return false;
+  s.session->free(addr);
+  it->second.live = false;
+  s.graph_used -= it->second.bytes;  // the memory stays reserved for graphs until cuDeviceGraphMemTrim
+  return true;
 }
 
 bool shim::stream_capturing(CUstream st) {
@@ -536,7 +700,7 @@ SHIM_API CUresult cuGraphDestroy(CUgraph g) {
 SHIM_API CUresult cuGraphClone(CUgraph* out, CUgraph g) {
   Entry e;
   if (e.r) return e.r;
-  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  if (!out || !live(e.s, g) || has_mem_nodes(g)) return CUDA_ERROR_INVALID_VALUE;
   *out = clone_graph(e.s, g);
   return CUDA_SUCCESS;
 }
@@ -624,7 +788,7 @@ SHIM_API CUresult cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph g, const CU
                                            CUgraph child) {
   Entry e;
   if (e.r) return e.r;
-  if (!live(e.s, child) || child == g) return CUDA_ERROR_INVALID_VALUE;
+  if (!live(e.s, child) || child == g || has_mem_nodes(child)) return CUDA_ERROR_INVALID_VALUE;
   std::vector<CUgraphNode> d;
   if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
@@ -662,7 +826,7 @@ SHIM_API CUresult cuGraphAddEventWaitNode(CUgraphNode* out, CUgraph g, const CUg
 SHIM_API CUresult cuGraphDestroyNode(CUgraphNode n) {
   Entry e;
   if (e.r) return e.r;
-  if (!live(e.s, n)) return CUDA_ERROR_INVALID_VALUE;
+  if (!live(e.s, n) || has_mem_nodes(n->graph)) return CUDA_ERROR_INVALID_VALUE;
   CUgraph g = n->graph;
   for (CUgraphNode m : g->nodes) m->deps.erase(std::remove(m->deps.begin(), m->deps.end(), n), m->deps.end());
   g->nodes.erase(std::find(g->nodes.begin(), g->nodes.end(), n));
@@ -748,6 +912,7 @@ SHIM_API CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode* from, 
   return change_deps(e.s, g, from, to, n, true);
 }
 
+#undef cuGraphRemoveDependencies
 SHIM_API CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode* from, const CUgraphNode* to, size_t n) {
   Entry e;
   if (e.r) return e.r;
@@ -873,6 +1038,102 @@ SHIM_API CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent* out) {
   });
 }
 
+// ---- memory nodes ----------------------------------------------------------------------------
+
+SHIM_API CUresult cuGraphAddMemAllocNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                         CUDA_MEM_ALLOC_NODE_PARAMS* p) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !p || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
+  Work w;
+  if (CUresult r = alloc_work(e.s, e.c, p->poolProps, p->accessDescs, p->accessDescCount, p->bytesize, w)) return r;
+  p->dptr = w.alloc.dptr;
+  *out = new_node(e.s, g, std::move(w), std::move(d));
+  note_alloc_node(e.s, *out);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphMemAllocNodeGetParams(CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEM_ALLOC, [&](State&, CUgraphNode m) {
+    *p = m->work.alloc;
+    p->accessDescs = m->work.access.empty() ? nullptr : m->work.access.data();
+    p->accessDescCount = m->work.access.size();
+    return CUDA_SUCCESS;
+  });
+}
+
+SHIM_API CUresult cuGraphAddMemFreeNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                                        CUdeviceptr dptr) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
+  if (CUresult r = free_check(e.s, g, d, dptr)) return r;
+  *out = new_node(e.s, g, free_work(e.c, dptr), std::move(d));
+  note_free_node(e.s, g, dptr);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuGraphMemFreeNodeGetParams(CUgraphNode n, CUdeviceptr* dptr) {
+  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  return with_node(n, CU_GRAPH_NODE_TYPE_MEM_FREE, [&](State&, CUgraphNode m) {
+    *dptr = m->work.free_ptr;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Graph memory no allocation holds goes back to the device.
+SHIM_API CUresult cuDeviceGraphMemTrim(CUdevice dev) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  s.graph_reserved = s.graph_used;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  cuuint64_t v = 0;
+  switch (attr) {
+    case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: v = s.graph_used; break;
+    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = s.graph_used_high; break;
+    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: v = s.graph_reserved; break;
+    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: v = s.graph_reserved_high; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  std::memcpy(value, &v, sizeof v);
+  return CUDA_SUCCESS;
+}
+
+// Only the high watermarks can be set, and only to 0 (a reset to the current
+// amount).
+SHIM_API CUresult cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  cuuint64_t v = 0;
+  std::memcpy(&v, value, sizeof v);
+  if (v) return CUDA_ERROR_INVALID_VALUE;
+  if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
+    s.graph_used_high = s.graph_used;
+  else if (attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
+    s.graph_reserved_high = s.graph_reserved;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
 // ---- instantiated graphs --------------------------------------------------------------------
 
 #undef cuGraphInstantiate
@@ -884,16 +1145,17 @@ SHIM_API CUresult cuGraphInstantiate_v2(CUgraphExec* out, CUgraph g, CUgraphNode
                                         size_t log_size) {
   return cuGraphInstantiate(out, g, err_node, log, log_size);
 }
-// Flags (auto-free on launch, upload, device launch, priority) change nothing
-// the interpreter can observe; unknown bits are refused.
+// Flags: auto free on launch (above); upload, device launch and node
+// priorities change nothing the interpreter can observe; unknown bits are
+// refused.
 SHIM_API CUresult cuGraphInstantiateWithFlags(CUgraphExec* out, CUgraph g, unsigned long long flags) {
   if (flags & ~0xfull) return CUDA_ERROR_INVALID_VALUE;
-  return instantiate_entry(out, g, nullptr, nullptr);
+  return instantiate_entry(out, g, nullptr, nullptr, flags);
 }
 SHIM_API CUresult cuGraphInstantiateWithParams(CUgraphExec* out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
   if (!p || (p->flags & ~0xfull)) return CUDA_ERROR_INVALID_VALUE;
   p->hErrNode_out = nullptr;
-  return instantiate_entry(out, g, &p->hErrNode_out, &p->result_out);
+  return instantiate_entry(out, g, &p->hErrNode_out, &p->result_out, p->flags);
 }
 SHIM_API CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec* out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
   return cuGraphInstantiateWithParams(out, g, p);
@@ -911,7 +1173,7 @@ SHIM_API CUresult cuGraphExecGetFlags(CUgraphExec x, cuuint64_t* flags) {
   Entry e;
   if (e.r) return e.r;
   if (!flags || !is_live(e.s, x, Kind::GraphExec)) return CUDA_ERROR_INVALID_VALUE;
-  *flags = 0;
+  *flags = x->flags;
   return CUDA_SUCCESS;
 }
 

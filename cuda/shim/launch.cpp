@@ -424,7 +424,8 @@ SHIM_API CUresult cuStreamCreate(CUstream* ph, unsigned int flags) {
   return CUDA_SUCCESS;
 }
 
-SHIM_API CUresult cuStreamSynchronize(CUstream h) {
+namespace {
+CUresult stream_done(CUstream h, bool sync) {
   State& s = state();
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
@@ -434,10 +435,13 @@ SHIM_API CUresult cuStreamSynchronize(CUstream h) {
     h->capture->invalidated = true;
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
+  if (sync) release_pools(s);  // memory pools release memory above their threshold (mempool.cpp)
   return CUDA_SUCCESS;
 }
+}  // namespace
 
-SHIM_API CUresult cuStreamQuery(CUstream h) { return cuStreamSynchronize(h); }
+SHIM_API CUresult cuStreamSynchronize(CUstream h) { return stream_done(h, true); }
+SHIM_API CUresult cuStreamQuery(CUstream h) { return stream_done(h, false); }
 
 SHIM_API CUresult cuStreamDestroy_v2(CUstream h) {
   State& s = state();
@@ -493,7 +497,15 @@ SHIM_API CUresult cuEventQuery(CUevent e) {
   return e->ctx->sticky;
 }
 
-SHIM_API CUresult cuEventSynchronize(CUevent e) { return cuEventQuery(e); }
+SHIM_API CUresult cuEventSynchronize(CUevent e) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if (e->ctx->sticky) return e->ctx->sticky;
+  release_pools(s);
+  return CUDA_SUCCESS;
+}
 
 SHIM_API CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
   State& s = state();

@@ -196,7 +196,9 @@ SHIM_API CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   *total = s.session->capacity();
-  *free = s.session->capacity() - s.session->used();
+  // Memory pools' and graphs' reserved but unused bytes count as used.
+  const uint64_t taken = s.session->used() + pools_idle(s);
+  *free = taken < s.session->capacity() ? s.session->capacity() - taken : 0;
   return CUDA_SUCCESS;
 }
 
@@ -225,6 +227,7 @@ SHIM_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (dptr == 0) return CUDA_SUCCESS;
+  if (free_async_alloc(s, dptr)) return CUDA_SUCCESS;  // a stream-ordered or graph allocation (mempool.cpp)
   if (!c->allocs.erase(dptr)) return CUDA_ERROR_INVALID_VALUE;
   s.session->free(dptr);
   release_managed(dptr);

@@ -620,7 +620,9 @@ SHIM_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
-  return ctx->sticky;
+  if (ctx->sticky) return ctx->sticky;
+  release_pools(s);
+  return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuCtxResetPersistingL2Cache(void) { return CUDA_SUCCESS; }

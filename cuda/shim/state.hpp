@@ -159,6 +159,11 @@ struct Work {
   // child graph, event record/wait
   CUgraph child = nullptr;
   CUevent event = nullptr;
+  // memory allocation (alloc.dptr: the address fixed when the node was made;
+  // access: the node's copy of alloc.accessDescs) and free (free_ptr)
+  CUDA_MEM_ALLOC_NODE_PARAMS alloc{};
+  std::vector<CUmemAccessDesc> access;
+  CUdeviceptr free_ptr = 0;
 };
 }  // namespace shim
 
@@ -188,6 +193,21 @@ struct CUgraphExec_st {
   CUcontext ctx = nullptr;
   CUgraph graph = nullptr;  // the graph instantiated
   std::vector<Step> order;
+  cuuint64_t flags = 0;  // CUDA_GRAPH_INSTANTIATE_FLAG_*
+};
+
+// A memory pool (mempool.cpp): the device's default pool or one made by
+// cuMemPoolCreate. Stream-ordered allocations take fresh addresses (so a use
+// after cuMemFreeAsync is an out-of-bounds diagnostic); the pool accounts for
+// its backing memory as the driver documents: freed bytes stay reserved for
+// reuse until a synchronisation releases what exceeds the release threshold,
+// or cuMemPoolTrimTo.
+struct CUmemPoolHandle_st {
+  CUmemPoolProps props{};
+  bool is_default = false;
+  cuuint64_t threshold = 0;  // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+  int reuse_follow = 1, reuse_opportunistic = 1, reuse_internal = 1;
+  cuuint64_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
 };
 
 namespace shim {
@@ -206,7 +226,8 @@ enum class Kind : uint8_t {
   SurfRef,
   Graph,
   GraphNode,
-  GraphExec
+  GraphExec,
+  MemPool
 };
 
 struct Device {
@@ -232,6 +253,22 @@ struct State {
   std::vector<std::shared_ptr<void>> handles;  // every handle ever made (never freed, see above)
   ptxcheck::interp::TexTable textures;  // live texture and surface objects (texture.cpp)
   uint64_t next_texture = 1;            // handles are never reused
+  // Stream-ordered allocation (mempool.cpp): the device's default and
+  // current pools, and each live allocation's pool and size.
+  CUmemoryPool default_pool = nullptr, current_pool = nullptr;
+  std::map<uint64_t, std::pair<CUmemoryPool, uint64_t>> pool_allocs;
+  // Graph allocations (graph.cpp), by address, and the device's graph memory
+  // (CU_GRAPH_MEM_ATTR_*).
+  struct GraphAlloc {
+    uint64_t bytes = 0;
+    CUgraph owner = nullptr;      // the graph of its allocation node
+    CUgraphNode node = nullptr;   // that node
+    bool freed_in_owner = false;  // a free node in the owning graph
+    bool freed_elsewhere = false;  // a free node in another graph
+    bool live = false;            // allocated by a launch and not freed since
+  };
+  std::map<uint64_t, GraphAlloc> graph_allocs;
+  cuuint64_t graph_used = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
 };
 
 State& state();
@@ -310,6 +347,22 @@ void drop_refs(State& s, CUmodule m);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
 
+// ---- stream-ordered allocation (mempool.cpp) ---------------------------------
+// The device's default pool, made on first use (lock held).
+CUmemoryPool default_pool(State& s);
+// Frees a stream-ordered or graph allocation at `addr` (lock held); false if
+// `addr` is neither.
+bool free_async_alloc(State& s, uint64_t addr);
+// A synchronisation (stream, event, context): each pool releases the
+// reserved memory above its release threshold.
+void release_pools(State& s);
+// A device reset: every stream-ordered and graph allocation is freed and the
+// pools' and graphs' memory counters start again.
+void reset_async_allocs(State& s);
+// Idle reserved memory of all pools and graphs (counted as used by
+// cuMemGetInfo).
+uint64_t pools_idle(const State& s);
+
 // ---- stream capture (graph.cpp) --------------------------------------------
 // A capture sequence: cuStreamBeginCapture on `origin` until
 // cuStreamEndCapture there; streams join it by waiting on an event recorded in
@@ -329,6 +382,14 @@ inline bool capturing(CUstream st) { return st && st != CU_STREAM_LEGACY && st !
 CUresult capture_work(State& s, CUstream st, Work w);
 // Whether `st` is a live capturing stream (takes the lock).
 bool stream_capturing(CUstream st);
+// cuMemAllocAsync and cuMemFreeAsync on a capturing stream: an allocation
+// node with the pool's properties, a free node of a graph allocation (lock
+// held).
+CUresult capture_alloc(State& s, CUstream st, CUmemoryPool pool, size_t bytes, CUdeviceptr* dptr);
+CUresult capture_free(State& s, CUstream st, CUdeviceptr dptr);
+// Backs or frees a graph allocation (lock held).
+CUresult graph_alloc_now(State& s, uint64_t addr);
+bool graph_free_now(State& s, uint64_t addr);
 // cuStreamWaitEvent: joins st to the capture the event was recorded in, or
 // checks the handles (takes the lock).
 CUresult stream_wait_event(CUstream st, CUevent e, unsigned flags);

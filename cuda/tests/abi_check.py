@@ -44,7 +44,10 @@ def main():
                "offsetof(CUctxCreateParams, cigParams)", "sizeof(CUDA_ARRAY3D_DESCRIPTOR)",
                "offsetof(CUDA_ARRAY3D_DESCRIPTOR, Flags)", "sizeof(CUDA_RESOURCE_DESC)", "offsetof(CUDA_RESOURCE_DESC, flags)",
                "offsetof(CUDA_RESOURCE_DESC, res.pitch2D.pitchInBytes)", "sizeof(CUDA_TEXTURE_DESC)",
-               "offsetof(CUDA_TEXTURE_DESC, borderColor)"]
+               "offsetof(CUDA_TEXTURE_DESC, borderColor)", "sizeof(CUmemPoolProps)",
+               "offsetof(CUmemPoolProps, win32SecurityAttributes)", "offsetof(CUmemPoolProps, maxSize)",
+               "offsetof(CUmemPoolProps, usage)", "sizeof(CUmemAccessDesc)", "sizeof(CUDA_MEM_ALLOC_NODE_PARAMS)",
+               "offsetof(CUDA_MEM_ALLOC_NODE_PARAMS, accessDescs)", "offsetof(CUDA_MEM_ALLOC_NODE_PARAMS, dptr)"]
     src += [f'std::printf("%s %zu\\n", "{e}", (size_t)({e}));' for e in layouts]
     src.append("}")
     failures = 0

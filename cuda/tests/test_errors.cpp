@@ -191,7 +191,9 @@ TEST_CASE("invalid PTX is CUDA_ERROR_INVALID_PTX with the parser's message", "[p
   CHECK(cap2.text().find("NOWHERE") != std::string::npos);
 
   CHECK(cuModuleLoad(&m, "/nonexistent/file.ptx") == CUDA_ERROR_FILE_NOT_FOUND);
-  const char elf[] = "\x7f" "ELF\x02\x01\x01";
+  const char elf[] =
+      "\x7f"
+      "ELF\x02\x01\x01";
   StderrCapture cap3;
   CHECK(cuModuleLoadData(&m, elf) == CUDA_ERROR_NO_BINARY_FOR_GPU);  // SASS: no PTX to run
   cap3.text();
@@ -205,19 +207,20 @@ TEST_CASE("texture and surface references bind module variables", "[ptx]") {
   Ctx ctx;
   std::string text = std::string(kHeader) +
                      ".global .texref t;\n.global .texref t2;\n.global .surfref s;\n.global .u32 plain;\n" +
-                     kernel("mov.u32 %r1, %tid.x;\n"
-                            "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n"
-                            "tex.1d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [t2, {%r1}];\n"
-                            "add.rn.f32 %f9, %f1, %f5;\n"
-                            "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-                            "st.global.f32 [%rd3], %f9;\n"
-                            "shl.b32 %r2, %r1, 2;\n"
-                            "suld.b.1d.b32.trap {%r3}, [s, {%r2}];\n"
-                            "add.s32 %r3, %r3, 100;\n"
-                            "sust.b.1d.b32.trap [s, {%r2}], {%r3};\n"
-                            "setp.eq.u32 %p1, %r1, 0;\n"
-                            "txq.width.b32 %r4, [t];\n"
-                            "@%p1 st.global.u32 [%rd1+16], %r4;\n");
+                     kernel(
+                         "mov.u32 %r1, %tid.x;\n"
+                         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n"
+                         "tex.1d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [t2, {%r1}];\n"
+                         "add.rn.f32 %f9, %f1, %f5;\n"
+                         "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                         "st.global.f32 [%rd3], %f9;\n"
+                         "shl.b32 %r2, %r1, 2;\n"
+                         "suld.b.1d.b32.trap {%r3}, [s, {%r2}];\n"
+                         "add.s32 %r3, %r3, 100;\n"
+                         "sust.b.1d.b32.trap [s, {%r2}], {%r3};\n"
+                         "setp.eq.u32 %p1, %r1, 0;\n"
+                         "txq.width.b32 %r4, [t];\n"
+                         "@%p1 st.global.u32 [%rd1+16], %r4;\n");
   text.insert(text.find("{\n.reg .b32") + 2, ".reg .f32 %f<12>;\n");
   CUmodule m = nullptr;
   REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
@@ -362,7 +365,8 @@ TEST_CASE("PTX for a target the device cannot run fails to load, naming target a
   std::string other_a = with_target("sm_90a");
   StderrCapture cap2;
   CHECK(cuModuleLoadData(&m, other_a.c_str()) == CUDA_ERROR_INVALID_PTX);
-  CHECK(cap2.text().find(".target sm_90a (architecture- or family-specific) does not run on the emulated device sm_100") !=
+  CHECK(cap2.text().find(
+            ".target sm_90a (architecture- or family-specific) does not run on the emulated device sm_100") !=
         std::string::npos);
   // Older plain targets and the device's own "a" target load.
   for (const char* ok : {"sm_90", "sm_100", "sm_100a"}) {
@@ -489,6 +493,221 @@ TEST_CASE("memory calls check addresses and sizes", "[memory]") {
   cap.text();
 }
 
+TEST_CASE("stream-ordered allocation and memory pools: error codes and accounting", "[memory]") {
+  Ctx ctx;
+  CUstream st = nullptr;
+  REQUIRE(cuStreamCreate(&st, 0) == CUDA_SUCCESS);
+  int supported = 0, handles = -1;
+  CHECK(cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0) == CUDA_SUCCESS);
+  CHECK(cuDeviceGetAttribute(&handles, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0) == CUDA_SUCCESS);
+  CHECK((supported == 1 && handles == CU_MEM_HANDLE_TYPE_NONE));
+  CUdeviceptr p = 0, q = 0;
+  CHECK(cuMemAllocAsync(nullptr, 16, st) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemAllocAsync(&p, 0, st) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemAllocAsync(&p, size_t{1} << 40, st) == CUDA_ERROR_OUT_OF_MEMORY);
+  CHECK(cuMemAllocAsync(&p, 16, reinterpret_cast<CUstream>(&p)) == CUDA_ERROR_INVALID_HANDLE);
+  REQUIRE(cuMemAllocAsync(&p, 4096, st) == CUDA_SUCCESS);
+  REQUIRE(cuMemAllocAsync(&q, 4096, nullptr) == CUDA_SUCCESS);
+  size_t free_b = 0, total = 0;
+  CHECK(cuMemGetInfo(&free_b, &total) == CUDA_SUCCESS);
+  CHECK(free_b == total - 8192);
+  CHECK(cuMemFreeAsync(p + 4, st) == CUDA_ERROR_INVALID_VALUE);  // not an allocation's base
+  CHECK(cuMemFreeAsync(p, st) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(p, st) == CUDA_ERROR_INVALID_VALUE);  // freed twice
+  CHECK(cuMemFree(q) == CUDA_SUCCESS);                       // cuMemFree frees it too
+  CHECK(cuMemGetInfo(&free_b, &total) == CUDA_SUCCESS);
+  CHECK(free_b == total - 8192);  // still reserved by the default pool (threshold 0)
+  CHECK(cuStreamSynchronize(st) == CUDA_SUCCESS);
+  CHECK(cuMemGetInfo(&free_b, &total) == CUDA_SUCCESS);
+  CHECK(free_b == total);  // released at the synchronisation
+  CUdeviceptr r = 0;
+  REQUIRE(cuMemAlloc(&r, 64) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(r, st) == CUDA_SUCCESS);  // cuMemAlloc memory, freed in stream order
+  CHECK(cuMemFree(r) == CUDA_ERROR_INVALID_VALUE);
+
+  CUmemoryPool def = nullptr, cur = nullptr, pool = nullptr;
+  CHECK(cuDeviceGetDefaultMemPool(&def, 1) == CUDA_ERROR_INVALID_DEVICE);
+  REQUIRE(cuDeviceGetDefaultMemPool(&def, 0) == CUDA_SUCCESS);
+  CHECK(cuMemPoolDestroy(def) == CUDA_ERROR_INVALID_VALUE);
+  CUmemPoolProps props{};
+  CHECK(cuMemPoolCreate(&pool, &props) == CUDA_ERROR_INVALID_VALUE);  // no allocation type
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = 1;
+  CHECK(cuMemPoolCreate(&pool, &props) == CUDA_ERROR_INVALID_DEVICE);
+  props.location.id = 0;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  CHECK(cuMemPoolCreate(&pool, &props) == CUDA_ERROR_NOT_SUPPORTED);  // no IPC
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.maxSize = 8192;
+  REQUIRE(cuMemPoolCreate(&pool, &props) == CUDA_SUCCESS);
+  CHECK(cuMemAllocFromPoolAsync(&p, 8192, pool, st) == CUDA_SUCCESS);
+  CHECK(cuMemAllocFromPoolAsync(&q, 16, pool, st) == CUDA_ERROR_OUT_OF_MEMORY);  // maxSize
+  CHECK(cuMemAllocFromPoolAsync(&q, 16, nullptr, st) == CUDA_ERROR_INVALID_VALUE);
+  cuuint64_t v = 0;
+  CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_ERROR_INVALID_VALUE);
+  v = 1;
+  CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &v) == CUDA_ERROR_INVALID_VALUE);  // only 0
+  int reuse = 0;
+  CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, &reuse) == CUDA_SUCCESS);
+  reuse = 7;
+  CHECK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, &reuse) == CUDA_SUCCESS);
+  CHECK(reuse == 0);
+  CHECK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_SUCCESS);
+  CHECK(v == 8192);
+  CUmemAccessDesc acc{};
+  acc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+  CHECK(cuMemPoolSetAccess(pool, &acc, 1) == CUDA_ERROR_INVALID_VALUE);  // the own device keeps read-write
+  acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CHECK(cuMemPoolSetAccess(pool, &acc, 1) == CUDA_SUCCESS);
+  CUmemAccess_flags fl = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  CHECK(cuMemPoolGetAccess(&fl, pool, &acc.location) == CUDA_SUCCESS);
+  CHECK(fl == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+  REQUIRE(cuDeviceSetMemPool(0, pool) == CUDA_SUCCESS);
+  CHECK(cuDeviceGetMemPool(&cur, 0) == CUDA_SUCCESS);
+  CHECK(cur == pool);
+  CHECK(cuMemAllocAsync(&q, 16, st) == CUDA_ERROR_OUT_OF_MEMORY);  // from the current pool, full
+  // Destroying a pool with an outstanding allocation: its handle goes now,
+  // the allocation stays until freed, and the default pool is current again.
+  CHECK(cuMemPoolDestroy(pool) == CUDA_SUCCESS);
+  CHECK(cuMemPoolDestroy(pool) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemPoolTrimTo(pool, 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuDeviceGetMemPool(&cur, 0) == CUDA_SUCCESS);
+  CHECK(cur == def);
+  CHECK(cuMemsetD8(p, 1, 8192) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(p, st) == CUDA_SUCCESS);
+  CHECK(cuMemsetD8(p, 1, 1) == CUDA_ERROR_INVALID_VALUE);  // freed
+  // A kernel using a freed stream-ordered allocation faults.
+  REQUIRE(cuMemAllocAsync(&p, 64, st) == CUDA_SUCCESS);
+  REQUIRE(cuMemFreeAsync(p, st) == CUDA_SUCCESS);
+  CUmodule m = load(kernel("st.global.u32 [%rd1], 1;\n"));
+  StderrCapture cap;
+  CHECK(launch(m, p) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
+  cap.text();
+}
+
+TEST_CASE("graph memory nodes: addresses, ownership rules, relaunch", "[memory]") {
+  Ctx ctx;
+  CUstream st = nullptr;
+  REQUIRE(cuStreamCreate(&st, 0) == CUDA_SUCCESS);
+  CUgraph g = nullptr, g2 = nullptr, clone = nullptr;
+  REQUIRE(cuGraphCreate(&g, 0) == CUDA_SUCCESS);
+  REQUIRE(cuGraphCreate(&g2, 0) == CUDA_SUCCESS);
+  CUDA_MEM_ALLOC_NODE_PARAMS ap{};
+  ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  ap.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  ap.bytesize = 256;
+  CUgraphNode alloc = nullptr, use = nullptr, fr = nullptr, other = nullptr;
+  ap.poolProps.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  CHECK(cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap) == CUDA_ERROR_INVALID_VALUE);  // no IPC
+  ap.poolProps.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  REQUIRE(cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap) == CUDA_SUCCESS);
+  const CUdeviceptr p = ap.dptr;
+  CHECK(p != 0);
+  CHECK(cuMemsetD8(p, 0, 1) == CUDA_ERROR_INVALID_VALUE);  // not backed before a launch
+  CUDA_MEM_ALLOC_NODE_PARAMS got{};
+  CHECK(cuGraphMemAllocNodeGetParams(alloc, &got) == CUDA_SUCCESS);
+  CHECK((got.dptr == p && got.bytesize == 256));
+  CUDA_MEMSET_NODE_PARAMS ms{};
+  ms.dst = p;
+  ms.value = 0x5a;
+  ms.elementSize = 1;
+  ms.width = 256;
+  ms.height = 1;
+  REQUIRE(cuGraphAddMemsetNode(&use, g, &alloc, 1, &ms, ctx.c) == CUDA_SUCCESS);
+  CHECK(cuGraphAddMemFreeNode(&fr, g, nullptr, 0, p) == CUDA_ERROR_INVALID_VALUE);   // not after the allocation
+  CHECK(cuGraphAddMemFreeNode(&fr, g, &use, 1, p + 4) == CUDA_ERROR_INVALID_VALUE);  // not an allocation
+  REQUIRE(cuGraphAddMemFreeNode(&fr, g, &use, 1, p) == CUDA_SUCCESS);
+  CHECK(cuGraphAddMemFreeNode(&other, g, &fr, 1, p) == CUDA_ERROR_INVALID_VALUE);       // twice in the graph
+  CHECK(cuGraphAddMemFreeNode(&other, g2, nullptr, 0, p) == CUDA_ERROR_INVALID_VALUE);  // freed in its own graph
+  CUdeviceptr fp = 0;
+  CHECK(cuGraphMemFreeNodeGetParams(fr, &fp) == CUDA_SUCCESS);
+  CHECK(fp == p);
+  CHECK(cuGraphMemFreeNodeGetParams(alloc, &fp) == CUDA_ERROR_INVALID_VALUE);  // wrong node type
+  CHECK(cuGraphClone(&clone, g) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGraphDestroyNode(use) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGraphRemoveDependencies(g, &alloc, &use, nullptr, 1) == CUDA_ERROR_INVALID_VALUE);
+  CUgraphNode child = nullptr;
+  CHECK(cuGraphAddChildGraphNode(&child, g2, nullptr, 0, g) == CUDA_ERROR_INVALID_VALUE);
+  CUgraphExec x = nullptr, x2 = nullptr;
+  REQUIRE(cuGraphInstantiateWithFlags(&x, g, 0) == CUDA_SUCCESS);
+  CHECK(cuGraphInstantiateWithFlags(&x2, g, 0) == CUDA_ERROR_INVALID_VALUE);  // one instance at a time
+  CHECK(cuGraphLaunch(x, st) == CUDA_SUCCESS);
+  CHECK(cuGraphLaunch(x, st) == CUDA_SUCCESS);  // freed by its own free node
+  CHECK(cuMemsetD8(p, 0, 1) == CUDA_ERROR_INVALID_VALUE);
+  cuuint64_t v = 0;
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_SUCCESS);
+  CHECK(v == 256);
+  CHECK(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuDeviceGraphMemTrim(1) == CUDA_ERROR_INVALID_DEVICE);
+  CHECK(cuDeviceGraphMemTrim(0) == CUDA_SUCCESS);
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_SUCCESS);
+  CHECK(v == 0);
+  CHECK(cuGraphExecDestroy(x) == CUDA_SUCCESS);
+  REQUIRE(cuGraphInstantiateWithFlags(&x2, g, 0) == CUDA_SUCCESS);
+
+  // An allocation freed in another graph: its launch frees it; a second
+  // launch of that graph has nothing to free.
+  CUgraph g3 = nullptr;
+  REQUIRE(cuGraphCreate(&g3, 0) == CUDA_SUCCESS);
+  ap.bytesize = 64;
+  REQUIRE(cuGraphAddMemAllocNode(&alloc, g3, nullptr, 0, &ap) == CUDA_SUCCESS);
+  const CUdeviceptr q = ap.dptr;
+  REQUIRE(cuGraphAddMemFreeNode(&other, g2, nullptr, 0, q) == CUDA_SUCCESS);
+  CHECK(cuGraphAddMemFreeNode(&fr, g3, &alloc, 1, q) == CUDA_ERROR_INVALID_VALUE);  // freed elsewhere
+  CUgraphExec x3 = nullptr, xf = nullptr;
+  REQUIRE(cuGraphInstantiateWithFlags(&x3, g3, 0) == CUDA_SUCCESS);
+  REQUIRE(cuGraphInstantiateWithFlags(&xf, g2, 0) == CUDA_SUCCESS);
+  CHECK(cuGraphLaunch(x3, st) == CUDA_SUCCESS);
+  CHECK(cuMemsetD8(q, 1, 64) == CUDA_SUCCESS);
+  CHECK(cuGraphLaunch(x3, st) == CUDA_ERROR_INVALID_VALUE);  // its allocation is unfreed
+  CHECK(cuGraphLaunch(xf, st) == CUDA_SUCCESS);
+  CHECK(cuMemsetD8(q, 1, 64) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuGraphLaunch(xf, st) == CUDA_ERROR_INVALID_VALUE);  // nothing to free
+  CHECK(cuGraphLaunch(x3, st) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(q, st) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(q, st) == CUDA_ERROR_INVALID_VALUE);
+  cuuint64_t flags = 9;
+  CHECK(cuGraphExecGetFlags(x3, &flags) == CUDA_SUCCESS);
+  CHECK(flags == 0);
+  CHECK(cuGraphExecDestroy(x3) == CUDA_SUCCESS);
+  CHECK(cuGraphInstantiateWithFlags(
+            &x3, g3, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) ==
+        CUDA_ERROR_INVALID_VALUE);
+  REQUIRE(cuGraphInstantiateWithFlags(&x3, g3, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) == CUDA_SUCCESS);
+  CHECK(cuGraphExecGetFlags(x3, &flags) == CUDA_SUCCESS);
+  CHECK(flags == CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+  CHECK(cuGraphLaunch(x3, st) == CUDA_SUCCESS);
+  CHECK(cuGraphLaunch(x3, st) == CUDA_SUCCESS);  // frees the last launch's allocation first
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &v) == CUDA_SUCCESS);
+  CHECK(v == 64);
+  CHECK(cuMemFree(q) == CUDA_SUCCESS);
+
+  // Capture: an allocation node, and a free node only of a graph allocation.
+  CUdeviceptr plain = 0, c = 0;
+  REQUIRE(cuMemAlloc(&plain, 64) == CUDA_SUCCESS);
+  CUstream cs = nullptr;
+  REQUIRE(cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+  REQUIRE(cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_GLOBAL) == CUDA_SUCCESS);
+  REQUIRE(cuMemAllocAsync(&c, 128, cs) == CUDA_SUCCESS);
+  CHECK(cuMemFreeAsync(plain, cs) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemFreeAsync(c, cs) == CUDA_SUCCESS);
+  CUgraph captured = nullptr;
+  REQUIRE(cuStreamEndCapture(cs, &captured) == CUDA_SUCCESS);
+  size_t count = 0;
+  CHECK(cuGraphGetNodes(captured, nullptr, &count) == CUDA_SUCCESS);
+  CHECK(count == 2);
+  CUgraphNode nodes[2];
+  CUgraphNodeType t0, t1;
+  CHECK(cuGraphGetNodes(captured, nodes, &count) == CUDA_SUCCESS);
+  CHECK(cuGraphNodeGetType(nodes[0], &t0) == CUDA_SUCCESS);
+  CHECK(cuGraphNodeGetType(nodes[1], &t1) == CUDA_SUCCESS);
+  CHECK((t0 == CU_GRAPH_NODE_TYPE_MEM_ALLOC && t1 == CU_GRAPH_NODE_TYPE_MEM_FREE));
+  CHECK(cuMemFree(plain) == CUDA_SUCCESS);
+}
+
 TEST_CASE("cuLaunchKernelEx: cluster shapes, completion events, refused attributes", "[launch]") {
   Ctx ctx;
   std::string text = std::string(".version 8.0\n.target sm_90\n.address_size 64\n") +
@@ -568,19 +787,21 @@ TEST_CASE("cooperative launches: all CTAs resident, a grid workspace, the occupa
   int v = -1;
   CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0) == CUDA_SUCCESS);
   CHECK(v == 1);
-  std::string text = std::string(".version 8.0\n.target sm_90\n.address_size 64\n") +
-                     ".visible .entry gs(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
-                     "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\n"
-                     "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %nctaid.x;\nmov.u32 %r3, %tid.x;\n"
-                     "setp.ne.u32 %p1, %r3, 0;\n@%p1 bra DONE;\n"
-                     "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nadd.u32 %r4, %r1, 1;\nst.global.u32 [%rd3], %r4;\n"
-                     "mov.u32 %r5, %envreg1;\nmov.u32 %r6, %envreg2;\nmov.b64 %rd4, {%r6, %r5};\nadd.s64 %rd4, %rd4, 4;\n"
-                     "setp.eq.u32 %p2, %r1, 0;\nsub.u32 %r7, -2147483647, %r2;\nselp.b32 %r8, %r7, 1, %p2;\n"
-                     "atom.add.release.gpu.u32 %r9, [%rd4], %r8;\n"
-                     "SPIN:\nld.acquire.gpu.u32 %r10, [%rd4];\nxor.b32 %r11, %r10, %r9;\nsetp.gt.s32 %p3, %r11, -1;\n@%p3 bra SPIN;\n"
-                     "add.u32 %r12, %r1, 1;\nrem.u32 %r12, %r12, %r2;\nmul.wide.u32 %rd5, %r12, 4;\nadd.s64 %rd5, %rd1, %rd5;\n"
-                     "ld.global.u32 %r13, [%rd5];\nmul.wide.u32 %rd6, %r2, 4;\nadd.s64 %rd6, %rd3, %rd6;\nst.global.u32 [%rd6], %r13;\n"
-                     "DONE:\nret;\n}\n";
+  std::string text =
+      std::string(".version 8.0\n.target sm_90\n.address_size 64\n") +
+      ".visible .entry gs(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+      "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\n"
+      "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %nctaid.x;\nmov.u32 %r3, %tid.x;\n"
+      "setp.ne.u32 %p1, %r3, 0;\n@%p1 bra DONE;\n"
+      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nadd.u32 %r4, %r1, 1;\nst.global.u32 [%rd3], %r4;\n"
+      "mov.u32 %r5, %envreg1;\nmov.u32 %r6, %envreg2;\nmov.b64 %rd4, {%r6, %r5};\nadd.s64 %rd4, %rd4, 4;\n"
+      "setp.eq.u32 %p2, %r1, 0;\nsub.u32 %r7, -2147483647, %r2;\nselp.b32 %r8, %r7, 1, %p2;\n"
+      "atom.add.release.gpu.u32 %r9, [%rd4], %r8;\n"
+      "SPIN:\nld.acquire.gpu.u32 %r10, [%rd4];\nxor.b32 %r11, %r10, %r9;\nsetp.gt.s32 %p3, %r11, -1;\n@%p3 bra SPIN;\n"
+      "add.u32 %r12, %r1, 1;\nrem.u32 %r12, %r12, %r2;\nmul.wide.u32 %rd5, %r12, 4;\nadd.s64 %rd5, %rd1, %rd5;\n"
+      "ld.global.u32 %r13, [%rd5];\nmul.wide.u32 %rd6, %r2, 4;\nadd.s64 %rd6, %rd3, %rd6;\nst.global.u32 [%rd6], "
+      "%r13;\n"
+      "DONE:\nret;\n}\n";
   CUmodule m = nullptr;
   REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
   CUfunction f;

@@ -34,6 +34,23 @@ uint64_t Session::alloc(uint64_t bytes, uint64_t align) {
   return base;
 }
 
+uint64_t Session::reserve(uint64_t bytes) {
+  if (bytes == 0 || bytes > capacity_) throw LimitError("device memory exhausted");
+  uint64_t base = (next_heap_ + 255) / 256 * 256;
+  uint64_t step = ((bytes + 255) / 256 + 1) * 256;
+  if (base + step > kDeviceHeapBase) throw LimitError("device address space exhausted (addresses are not reused)");
+  next_heap_ = base + step;
+  return base;
+}
+
+void Session::alloc_at(uint64_t addr, uint64_t bytes) {
+  if (bytes == 0 || bytes > capacity_ - used_) throw LimitError("device memory exhausted");
+  if (heap_.count(addr) || !mem_.add_global_at("cuMemAlloc@" + std::to_string(heap_.size()), addr, std::vector<uint8_t>(bytes, 0)))
+    throw std::logic_error("heap allocation overlaps another");
+  heap_[addr] = bytes;
+  used_ += bytes;
+}
+
 bool Session::free(uint64_t addr) {
   auto it = heap_.find(addr);
   if (it == heap_.end()) return false;

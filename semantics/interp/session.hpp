@@ -79,6 +79,14 @@ class Session {
   // (a power of two >= 256); throws LimitError when it does not fit in the
   // capacity.
   uint64_t alloc(uint64_t bytes, uint64_t align = 256);
+  // An address range for a later alloc_at of `bytes` (> 0): the address alloc
+  // would give, taken without backing memory (graph allocations: the driver
+  // fixes their address when the graph is built, and backs it while a launch
+  // holds the allocation).
+  uint64_t reserve(uint64_t bytes);
+  // A zero-filled heap allocation of `bytes` at `addr` (from reserve, not
+  // allocated now); throws LimitError when it does not fit in the capacity.
+  void alloc_at(uint64_t addr, uint64_t bytes);
   // The heap allocation or module variable holding `addr`: its base and size.
   bool allocation(uint64_t addr, uint64_t& base, uint64_t& size);
   // Frees the heap allocation starting at `addr`; false if there is none.
