@@ -159,6 +159,29 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
   Region* const sh =
       !hook_ && !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
   Where hw;  // the resolved access, for the hook
+  // CTAs on all cores: when every lane takes the global fast path, claim
+  // each run of lanes whose accesses follow each other as one range (a
+  // coalesced access is one run) before any lane accesses.
+  bool claimed = false;
+  if (par_ && gfast && hot && in.addr.base == Addr::Reg) {
+    uint64_t lo = 0, hi = 0;  // the current run [lo, hi)
+    claimed = true;
+    FOR_LANES(m) {
+      const uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + w.rp[l][in.addr.slot]);
+      if (!(a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1)))) {
+        claimed = false;  // a lane leaves the fast path: each lane claims for itself
+        break;
+      }
+      if (a == hi && hi != lo) {
+        hi += total;
+        continue;
+      }
+      if (hi != lo && !claim(hot, lo - hot->base, static_cast<unsigned>(hi - lo), st)) return true;
+      lo = a;
+      hi = a + total;
+    }
+    if (claimed && hi != lo && !claim(hot, lo - hot->base, static_cast<unsigned>(hi - lo), st)) return true;
+  }
   FOR_LANES(m) {
     Thread& t = T[l];
     uint64_t a = static_cast<uint64_t>(in.addr.off);
@@ -172,7 +195,7 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
     if (gfast && hot && a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1))) {
       rg = hot;
       off = a - hot->base;
-      if (par_ && !claim(rg, off, total, st)) return true;
+      if (par_ && !claimed && !claim(rg, off, total, st)) return true;
     } else if (ro && a + total <= ro->bytes.size() && a + total >= a && !(a & (total - 1))) {
       rg = ro;
       off = a;

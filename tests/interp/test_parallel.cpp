@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/run_report.hpp"
@@ -88,10 +89,44 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
   CHECK(ran("clock.json") == fallback + "a CTA read a clock (%clock, %clock64, %globaltimer)");
   CHECK(ran("oob_late_cta.json") ==
         fallback + "CTA 2 stopped the launch (an error that ends it, a deadlock or the step budget)");
+  // Two CTAs' coalesced stores overlap.
+  CHECK(ran("overlap_store.json") == fallback + "a CTA wrote global memory that another CTA accessed");
   // A cooperative launch keeps its one schedule of all CTAs at once.
   CHECK(ran("grid_sync.json") == "cooperative");
   size_t parallel = 0;
   for (const auto& [n, s] : schedule) parallel += s == "parallel";
   WARN(parallel << " of " << schedule.size() << " specs ran their CTAs in parallel");
   CHECK(parallel >= 20);
+}
+
+// Race detection off: ld/st take the global fast path, which claims a
+// warp's coalesced accesses as ranges (exec_mem.cpp).
+TEST_CASE("parallel CTAs without race detection", "[parallel]") {
+  const fs::path src(src_dir());
+  const std::string fallback = "sequential after a parallel attempt: ";
+  const std::pair<fs::path, const char*> cases[] = {
+      {src / "corpus/kernels/saxpy.json", "parallel"},
+      {src / "corpus/kernels/stencil2d.json", "parallel"},
+      {src / "corpus/kernels/matmul_tiled.json", "parallel"},
+      {src / "corpus/kernels/reverse_block.json", "parallel"},
+      {src / "tests/interp/parallel/overlap_store.json", "a CTA wrote global memory that another CTA accessed"},
+      {src / "tests/interp/parallel/spin_cta0.json", nullptr},  // either reason: timing
+  };
+  for (const auto& [spec, want] : cases) {
+    INFO(spec.filename().string());
+    RunOptions opt;
+    opt.check_races = false;
+    opt.max_steps = 1'000'000;
+    RunReport seq = run_spec_file(spec.string(), opt);
+    opt.jobs = 4;
+    RunReport par = run_spec_file(spec.string(), opt);
+    INFO(par.result.schedule);
+    CHECK(everything(seq) == everything(par));
+    if (want && std::string(want) == "parallel")
+      CHECK(par.result.schedule == "parallel");
+    else if (want)
+      CHECK(par.result.schedule == fallback + want);
+    else
+      CHECK(par.result.schedule.rfind(fallback, 0) == 0);
+  }
 }
