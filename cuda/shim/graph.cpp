@@ -621,10 +621,10 @@ CUresult shim::graph_alloc_now(State& s, uint64_t addr) {
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
   it->second.live = true;
-  s.graph_used += it->second.bytes;
-  s.graph_reserved = std::max(s.graph_reserved, s.graph_used);
-  s.graph_used_high = std::max(s.graph_used_high, s.graph_used);
+  s.graph_live += it->second.bytes;
+  s.graph_reserved = std::max(s.graph_reserved, s.graph_live);
   s.graph_reserved_high = std::max(s.graph_reserved_high, s.graph_reserved);
+  s.graph_used_high = std::max(s.graph_used_high, s.graph_reserved);
   return CUDA_SUCCESS;
 }
 
@@ -633,7 +633,7 @@ bool shim::graph_free_now(State& s, uint64_t addr) {
   if (it == s.graph_allocs.end() || !it->second.live) return false;
   s.session->free(addr);
   it->second.live = false;
-  s.graph_used -= it->second.bytes;  // the memory stays reserved for graphs until cuDeviceGraphMemTrim
+  s.graph_live -= it->second.bytes;  // the memory stays with the graphs until cuDeviceGraphMemTrim
   return true;
 }
 
@@ -1092,7 +1092,7 @@ SHIM_API CUresult cuDeviceGraphMemTrim(CUdevice dev) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  s.graph_reserved = s.graph_used;
+  s.graph_reserved = s.graph_live;
   return CUDA_SUCCESS;
 }
 
@@ -1104,9 +1104,9 @@ SHIM_API CUresult cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribut
   if (!value) return CUDA_ERROR_INVALID_VALUE;
   cuuint64_t v = 0;
   switch (attr) {
-    case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: v = s.graph_used; break;
-    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = s.graph_used_high; break;
+    case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:  // no launch runs concurrently: what is associated is reserved
     case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: v = s.graph_reserved; break;
+    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = s.graph_used_high; break;
     case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: v = s.graph_reserved_high; break;
     default: return CUDA_ERROR_INVALID_VALUE;
   }
@@ -1126,7 +1126,7 @@ SHIM_API CUresult cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribut
   std::memcpy(&v, value, sizeof v);
   if (v) return CUDA_ERROR_INVALID_VALUE;
   if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
-    s.graph_used_high = s.graph_used;
+    s.graph_used_high = s.graph_reserved;
   else if (attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
     s.graph_reserved_high = s.graph_reserved;
   else

@@ -150,12 +150,12 @@ void shim::reset_async_allocs(State& s) {
       auto* p = static_cast<CUmemPoolHandle_st*>(const_cast<void*>(h));
       p->reserved = p->reserved_high = p->used = p->used_high = 0;
     }
-  s.graph_used = s.graph_used_high = s.graph_reserved = s.graph_reserved_high = 0;
+  s.graph_live = s.graph_used_high = s.graph_reserved = s.graph_reserved_high = 0;
   s.current_pool = nullptr;
 }
 
 uint64_t shim::pools_idle(const State& s) {
-  uint64_t idle = s.graph_reserved - s.graph_used;
+  uint64_t idle = s.graph_reserved - s.graph_live;
   for (const auto& [h, k] : s.live)
     if (k == Kind::MemPool) {
       auto* p = static_cast<const CUmemPoolHandle_st*>(h);

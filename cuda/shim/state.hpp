@@ -258,7 +258,11 @@ struct State {
   CUmemoryPool default_pool = nullptr, current_pool = nullptr;
   std::map<uint64_t, std::pair<CUmemoryPool, uint64_t>> pool_allocs;
   // Graph allocations (graph.cpp), by address, and the device's graph memory
-  // (CU_GRAPH_MEM_ATTR_*).
+  // (CU_GRAPH_MEM_ATTR_*): the bytes of live graph allocations, and the
+  // physical memory associated with graphs (at least those; what a launch
+  // mapped stays with the graphs for their next launches until
+  // cuDeviceGraphMemTrim). Launches never overlap here, so the memory
+  // associated with graphs (USED) is all the graph allocator holds (RESERVED).
   struct GraphAlloc {
     uint64_t bytes = 0;
     CUgraph owner = nullptr;      // the graph of its allocation node
@@ -268,7 +272,7 @@ struct State {
     bool live = false;            // allocated by a launch and not freed since
   };
   std::map<uint64_t, GraphAlloc> graph_allocs;
-  cuuint64_t graph_used = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
+  cuuint64_t graph_live = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
 };
 
 State& state();

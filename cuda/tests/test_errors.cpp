@@ -642,9 +642,17 @@ TEST_CASE("graph memory nodes: addresses, ownership rules, relaunch", "[memory]"
   CHECK(v == 256);
   CHECK(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuDeviceGraphMemTrim(1) == CUDA_ERROR_INVALID_DEVICE);
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &v) == CUDA_SUCCESS);
+  CHECK(v == 256);  // what the launches mapped stays with the graphs
   CHECK(cuDeviceGraphMemTrim(0) == CUDA_SUCCESS);
   CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &v) == CUDA_SUCCESS);
   CHECK(v == 0);
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &v) == CUDA_SUCCESS);
+  CHECK(v == 256);
+  v = 0;
+  CHECK(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &v) == CUDA_SUCCESS);
+  CHECK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &v) == CUDA_SUCCESS);
+  CHECK(v == 0);  // reset to the current amount
   CHECK(cuGraphExecDestroy(x) == CUDA_SUCCESS);
   REQUIRE(cuGraphInstantiateWithFlags(&x2, g, 0) == CUDA_SUCCESS);
 

@@ -168,9 +168,12 @@ int main() {
     CHECK(cudaMemcpy(h, out, bytes, cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; ++i) ok = ok && h[i] == 8 + i;
   }
-  ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == 0 && graph_mem(cudaGraphMemAttrReservedMemCurrent) == bytes;
+  // The launches' memory stays with the graphs (both launches used the same)
+  // until a trim.
+  ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == bytes &&
+       graph_mem(cudaGraphMemAttrReservedMemCurrent) == bytes;
   CHECK(cudaDeviceGraphMemTrim(0));
-  ok = ok && graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0;
+  ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == 0 && graph_mem(cudaGraphMemAttrReservedMemCurrent) == 0;
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
 
@@ -204,6 +207,8 @@ int main() {
   CHECK(cudaStreamSynchronize(s1));
   ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == bytes;
   CHECK(cudaFree(ap.dptr));
+  ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == bytes;  // until a trim
+  CHECK(cudaDeviceGraphMemTrim(0));
   ok = ok && graph_mem(cudaGraphMemAttrUsedMemCurrent) == 0;
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
