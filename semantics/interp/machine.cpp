@@ -625,6 +625,13 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     }
     if (!live) return;
     if (!progress) {
+      // A thread parked by an ExecHook (outcomes: a dropped spin, a path cut
+      // by the loop bound) ends its cluster quietly: the hook has already
+      // dropped or cut the path, and the clusters after it still run (their
+      // writes feed the value sets of the other threads' choices).
+      for (auto& c : ctas)
+        for (auto& t : c->threads)
+          if (t.st == TState::Parked) return;
       // Cluster barrier waiters are released when every live thread waits.
       for (auto& c : ctas) deadlock(*c);
       return;

@@ -314,9 +314,15 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
         else if (cut_here) t.st = UnitTrace::St::Cut;
         else if (stopped) t.st = UnitTrace::St::Deadlock;
         unit_writes[u] = std::max(unit_writes[u], t.writes);
-        if (t.st == UnitTrace::St::Finished && !has_replay[u]) {
+        // A path that stopped no launch: a finished one, else (until one
+        // finishes) a dropped or cut one, whose parked threads end their CTA
+        // quietly. Replaying it lets the units after this one run even when
+        // no path of it finishes in this round: their writes may give it
+        // the values that make one finish in the next.
+        if ((t.st == UnitTrace::St::Finished && has_replay[u] != 2) ||
+            ((t.st == UnitTrace::St::Killed || t.st == UnitTrace::St::Cut) && !has_replay[u])) {
           replay[u] = sh.path[u];
-          has_replay[u] = 1;
+          has_replay[u] = t.st == UnitTrace::St::Finished ? 2 : 1;
         }
         if (t.st == UnitTrace::St::Cut) {
           for (const auto& [g, r] : t.th) cut += r.cut;

@@ -33,6 +33,9 @@ constexpr uint64_t kClusterBarKey = 2ull << 62;
 // bytes apart, so that their byte ranges do not overlap.
 uint64_t cluster_bar_key(uint64_t n) { return kClusterBarKey | n << 3; }
 constexpr uint64_t kQuietIterLimit = 1'000'000;
+// Earlier arrivals at a loop head (with no side effect since) that back_jump
+// compares a state with: polls of up to this many locations in turn.
+constexpr size_t kArrivalHistory = 8;
 
 inline void merge(Deps& into, const Deps& from) {
   if (from.empty()) return;
@@ -618,28 +621,39 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     }
   } else {
     ThreadRec::Arrival& a = it->second;
-    // The same state at the head: no write, fence or barrier since (side),
-    // the same frames and .local bytes, and the same values in the
-    // registers live at the head (dead ones cannot influence the rest).
-    bool same = r.side == a.side && t.reg_base == a.reg_base && t.frames.size() == a.frames && t.fp == a.fp &&
-                t.sp == a.sp && t.regs.size() == a.regs.size() && t.local.bytes == a.local;
-    if (same) {
-      const std::vector<char>* live = sh_.live_at(t.func, to);
+    // The same state at the head as at this arrival or one of the
+    // kArrivalHistory before it (a loop that polls several locations in
+    // turn comes back to a state after a few iterations, not one): no
+    // write, fence or barrier since (side), the same frames and .local
+    // bytes, and the same values in the registers live at the head (dead
+    // ones cannot influence the rest). The iterations since are then
+    // redundant together, by the argument below for one.
+    const std::vector<char>* live = nullptr;
+    bool live_known = false;
+    auto same_as = [&](const ThreadRec::Arrival& x) {
+      bool same = r.side == x.side && t.reg_base == x.reg_base && t.frames.size() == x.frames && t.fp == x.fp &&
+                  t.sp == x.sp && t.regs.size() == x.regs.size() && t.local.bytes == x.local;
+      if (!same) return false;
+      if (!live_known) live = sh_.live_at(t.func, to), live_known = true;
       for (size_t k = 0; k < t.regs.size() && same; ++k) {
         bool cur = k >= t.reg_base && k - t.reg_base < (live ? live->size() : 0);
-        if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == a.regs[k] && covers(r.rdeps, a.rdeps, k);
+        if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == x.regs[k] && covers(r.rdeps, x.rdeps, k);
       }
-    }
-    if (same) {
-      if (r.det_reads.size() > a.det_reads) {
+      return same;
+    };
+    const ThreadRec::Arrival* hit = same_as(a) ? &a : nullptr;
+    for (size_t k = 0; !hit && k < a.older.size(); ++k)
+      if (same_as(a.older[k])) hit = &a.older[k];
+    if (hit) {
+      if (r.det_reads.size() > hit->det_reads) {
         // A spin on deterministic memory: only another thread can end it,
         // so the location communicates.
-        for (size_t k = a.det_reads; k < r.det_reads.size(); ++k)
+        for (size_t k = hit->det_reads; k < r.det_reads.size(); ++k)
           sh_.promote(r.det_reads[k].first, r.det_reads[k].second, 0);
         restart = true;
         return Jump::Stop;
       }
-      if (r.comm_reads > a.comm_reads) ++subsumed, ++r.subsumed;  // redundant spin iteration
+      if (r.comm_reads > hit->comm_reads) ++subsumed, ++r.subsumed;  // redundant spin iteration
       // (no reads at all: the thread never terminates.) The run is dropped,
       // but only this thread stops: the others run on, so that the writes
       // they make later in the machine's schedule (the ones that can end
@@ -670,6 +684,18 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     }
   }
   ThreadRec::Arrival& a = r.arrivals[to];
+  // Keep the states of the earlier iterations while nothing with a side
+  // effect ran (side only grows: an older state cannot match after one).
+  if (it != r.arrivals.end() && a.side == r.side) {
+    ThreadRec::Arrival prev = std::move(a);
+    std::vector<ThreadRec::Arrival> older = std::move(prev.older);
+    prev.older.clear();
+    older.insert(older.begin(), std::move(prev));
+    if (older.size() > kArrivalHistory) older.pop_back();
+    a.older = std::move(older);
+  } else {
+    a.older.clear();
+  }
   a.regs = t.regs;
   a.local = t.local.bytes;
   a.reg_base = t.reg_base;

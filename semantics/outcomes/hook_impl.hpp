@@ -118,6 +118,7 @@ struct ThreadRec {
     size_t det_reads = 0;
     uint64_t quiet_iters = 0;       // iterations without a choice (unbounded; checked for det spins)
     std::vector<Deps> rdeps;        // ThreadRec::rdeps at the arrival
+    std::vector<Arrival> older;     // earlier arrivals with no side effect since, latest first (Hook::back_jump)
   };
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;     // head -> bounded backward jumps taken
