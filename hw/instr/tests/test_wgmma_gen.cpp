@@ -46,68 +46,14 @@ TEST_CASE("wgmma tests are deterministic and cover the types and layouts", "[ins
       if (mn.find(t) != std::string::npos) seen.insert(t);
     for (const char* d : {"k16.f16.", "k32.f16.", ".f32.", ".s32.", ".satfinite"})
       if (mn.find(d) != std::string::npos) seen.insert(d);
-    for (const char* w : {"A from registers", "A K-major, no swizzle", "B K-major, 128B swizzle, K at +96",
-                          "64B swizzle, K at +32", "K-major, 32B swizzle", "A MN-major, 128B swizzle",
-                          "B MN-major, 64B swizzle", "B MN-major, 32B swizzle", "MN-major, no swizzle",
-                          "scale-d 0", "inf/NaN/-0", ", -1, 1", ", 1, -1"})
+    for (const char* w :
+         {"A from registers", "A K-major, no swizzle", "B K-major, 128B swizzle, K at +96", "64B swizzle, K at +32",
+          "K-major, 32B swizzle", "A MN-major, 128B swizzle", "B MN-major, 64B swizzle", "B MN-major, 32B swizzle",
+          "MN-major, no swizzle", "scale-d 0", "inf/NaN/-0", ", -1, 1", ", 1, -1"})
       if (ptx.find(w) != std::string::npos) seen.insert(w);
   }
   for (const auto& s : seen) UNSCOPED_INFO(s);
   CHECK(seen.size() == 8 + 5 + 13);
-}
-
-TEST_CASE("ptxas accepts generated wgmma kernels for sm_90a", "[instrgen-wgmma]") {
-  const std::string ptxas = find_ptxas();
-  if (ptxas.empty()) {
-    WARN("ptxas not found; skipping");
-    return;
-  }
-  auto dir = tmpdir("ptxas");
-  for (unsigned i = 0; i < 12; ++i) {
-    Test t = generate_wgmma(3, i);
-    write_test(t, dir.string());
-    const std::string f = (dir / (t.variants[0].name + ".ptx")).string();
-    INFO(f << ": " << t.mnemonics[0]);
-    CHECK(std::system((ptxas + " -arch=sm_90a " + f + " -o /dev/null").c_str()) == 0);
-  }
-  fs::remove_all(dir);
-}
-
-TEST_CASE("generated wgmma kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
-  auto dir = tmpdir("run");
-  unsigned nonzero = 0, total = 0;
-  for (unsigned i = 0; i < 6; ++i) {
-    Test t = generate_wgmma(5, i);
-    write_test(t, dir.string());
-    const auto& k = t.variants[0];
-    const std::string spec = (dir / (k.name + ".json")).string();
-    INFO(spec << ": " << t.mnemonics[0]);
-    ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
-    CHECK(r.result.ok);
-    CHECK(r.result.diagnostics.empty());
-    const std::string rec = (dir / (k.name + ".recording.json")).string();
-    std::ofstream(rec) << self_recording(spec, dir.string());
-    CompareResult c = compare_recording(rec);
-    CHECK(c.ok());
-    CHECK(c.compared == 128 * t.slots.size());
-    // One element changed in its lowest bit is a mismatch (bit-exact slots).
-    std::ifstream in(rec);
-    nlohmann::json j = nlohmann::json::parse(in);
-    auto& out = j["outputs"]["out"];
-    for (const auto& v : out) {
-      ++total;
-      nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
-    }
-    uint64_t v0 = std::stoull(out[3].get<std::string>(), nullptr, 16) ^ 1;
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v0));
-    out[3] = buf;
-    std::ofstream(rec) << j.dump(1);
-    CompareResult bad = compare_recording(rec);
-    CHECK(bad.mismatches == 1);
-  }
-  CHECK(nonzero * 4 > total * 3);  // results are mostly non-zero
-  fs::remove_all(dir);
 }
 
 // wgmma.mma_async.sp tests (ptxcheck-instrgen wgmma --sparse): deterministic,
@@ -134,57 +80,11 @@ TEST_CASE("sparse wgmma tests are deterministic and cover the types and layouts"
       if (mn.find(t) != std::string::npos) seen.insert(t);
     for (const char* w : {"A from registers", "A K-major, 32B swizzle", "A MN-major", "B K-major, no swizzle",
                           "B K-major, 128B swizzle, K at +64", "B K-major, 64B swizzle", "B MN-major, no swizzle",
-                          "B MN-major, 32B swizzle", "sp-sel 0", "sp-sel 1", "either order", "inf/NaN/-0",
-                          "scale-d 0"})
+                          "B MN-major, 32B swizzle", "sp-sel 0", "sp-sel 1", "either order", "inf/NaN/-0", "scale-d 0"})
       if (ptx.find(w) != std::string::npos) seen.insert(w);
   }
   for (const auto& s : seen) UNSCOPED_INFO(s);
   CHECK(seen.size() == 10 + 13);
-}
-
-TEST_CASE("ptxas accepts generated sparse wgmma kernels for sm_90a", "[instrgen-wgmma]") {
-  const std::string ptxas = find_ptxas();
-  if (ptxas.empty()) {
-    WARN("ptxas not found; skipping");
-    return;
-  }
-  auto dir = tmpdir("ptxas-sp");
-  for (unsigned i = 0; i < 8; ++i) {
-    Test t = generate_wgmma_sp(3, i);
-    write_test(t, dir.string());
-    const std::string f = (dir / (t.variants[0].name + ".ptx")).string();
-    INFO(f << ": " << t.mnemonics[0]);
-    CHECK(std::system((ptxas + " -arch=sm_90a " + f + " -o /dev/null").c_str()) == 0);
-  }
-  fs::remove_all(dir);
-}
-
-TEST_CASE("generated sparse wgmma kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
-  auto dir = tmpdir("run-sp");
-  unsigned nonzero = 0, total = 0;
-  for (unsigned i = 0; i < 5; ++i) {
-    Test t = generate_wgmma_sp(5, i);
-    write_test(t, dir.string());
-    const auto& k = t.variants[0];
-    const std::string spec = (dir / (k.name + ".json")).string();
-    INFO(spec << ": " << t.mnemonics[0]);
-    ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
-    CHECK(r.result.ok);
-    CHECK(r.result.diagnostics.empty());
-    const std::string rec = (dir / (k.name + ".recording.json")).string();
-    std::ofstream(rec) << self_recording(spec, dir.string());
-    CompareResult c = compare_recording(rec);
-    CHECK(c.ok());
-    CHECK(c.compared == 128 * t.slots.size());
-    std::ifstream in(rec);
-    nlohmann::json j = nlohmann::json::parse(in);
-    for (const auto& v : j["outputs"]["out"]) {
-      ++total;
-      nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
-    }
-  }
-  CHECK(nonzero * 4 > total * 3);
-  fs::remove_all(dir);
 }
 
 // mma.sp tests (ptxcheck-instrgen mma-sp): deterministic, every shape and
@@ -205,11 +105,11 @@ TEST_CASE("mma.sp tests are deterministic and cover the shapes, types and forms"
     }
     const std::string& mn = a.mnemonics.at(0);
     CHECK(mn.find("mma.sp") == 0);
-    for (const char* t : {"mma.sp.sync", "mma.sp::ordered_metadata.sync", "k16.row.col.f16.f16", "k32.row.col.f32.f16",
-                          "k16.row.col.f32.bf16", "k32.row.col.f32.bf16", "k8.row.col.f32.tf32", "k16.row.col.f32.tf32",
-                          "k32.row.col.s32.s8", "k64.row.col.satfinite.s32.u8", "k64.row.col.s32.s4",
-                          "k128.row.col.satfinite.s32.u4", "k64.row.col.f32.e4m3.e5m2", "kind::f8f6f4.f16",
-                          ".e3m2", ".e2m3", ".e2m1.e2m1"})
+    for (const char* t :
+         {"mma.sp.sync", "mma.sp::ordered_metadata.sync", "k16.row.col.f16.f16", "k32.row.col.f32.f16",
+          "k16.row.col.f32.bf16", "k32.row.col.f32.bf16", "k8.row.col.f32.tf32", "k16.row.col.f32.tf32",
+          "k32.row.col.s32.s8", "k64.row.col.satfinite.s32.u8", "k64.row.col.s32.s4", "k128.row.col.satfinite.s32.u4",
+          "k64.row.col.f32.e4m3.e5m2", "kind::f8f6f4.f16", ".e3m2", ".e2m3", ".e2m1.e2m1"})
       if (mn.find(t) != std::string::npos) seen.insert(t);
     for (const char* w : {"selector 0", "selector 1", "selector 2", "selector 3", "either order", "inf/NaN/-0",
                           ".target sm_80", ".target sm_89", ".target sm_120a"})
@@ -219,51 +119,82 @@ TEST_CASE("mma.sp tests are deterministic and cover the shapes, types and forms"
   CHECK(seen.size() == 17 + 9);
 }
 
-TEST_CASE("ptxas accepts generated mma.sp kernels", "[instrgen-wgmma]") {
+// The three generators' kernels, one row each: ptxas accepts `ptxas_count`
+// of them for the target each declares; `run_count` run under ptxcheck
+// without a diagnostic, with mostly non-zero results that compare equal to
+// ptxcheck's own recording (`lanes` elements per slot) and unequal once one
+// element is changed in its lowest bit (bit-exact slots).
+struct GenRow {
+  const char* name;
+  Test (*gen)(uint64_t, unsigned);
+  unsigned ptxas_count, run_count, lanes;
+};
+const GenRow kGenRows[] = {
+    {"wgmma", generate_wgmma, 12, 6, 128},
+    {"wgmma-sp", generate_wgmma_sp, 8, 5, 128},
+    {"mma-sp", generate_mma_sp, 12, 8, 32},
+};
+
+TEST_CASE("ptxas accepts generated wgmma, wgmma.mma_async.sp and mma.sp kernels", "[instrgen-wgmma]") {
   const std::string ptxas = find_ptxas();
   if (ptxas.empty()) {
     WARN("ptxas not found; skipping");
     return;
   }
-  auto dir = tmpdir("ptxas-mmasp");
-  for (unsigned i = 0; i < 12; ++i) {
-    Test t = generate_mma_sp(3, i);
-    write_test(t, dir.string());
-    const auto& k = t.variants[0];
-    const std::string f = (dir / (k.name + ".ptx")).string();
-    const std::string arch = k.sm == 120 ? "sm_120a" : "sm_" + std::to_string(k.sm);
-    INFO(f << ": " << t.mnemonics[0]);
-    CHECK(std::system((ptxas + " -arch=" + arch + " " + f + " -o /dev/null 2>/dev/null").c_str()) == 0);
+  for (const GenRow& row : kGenRows) {
+    INFO(row.name);
+    auto dir = tmpdir(std::string("ptxas-") + row.name);
+    for (unsigned i = 0; i < row.ptxas_count; ++i) {
+      Test t = row.gen(3, i);
+      write_test(t, dir.string());
+      const auto& k = t.variants[0];
+      const std::string f = (dir / (k.name + ".ptx")).string();
+      const std::string arch = k.sm == 120 ? "sm_120a" : k.sm == 90 ? "sm_90a" : "sm_" + std::to_string(k.sm);
+      INFO(f << ": " << t.mnemonics[0] << " for " << arch);
+      CHECK(std::system((ptxas + " -arch=" + arch + " " + f + " -o /dev/null 2>/dev/null").c_str()) == 0);
+    }
+    fs::remove_all(dir);
   }
-  fs::remove_all(dir);
 }
 
-TEST_CASE("generated mma.sp kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
-  auto dir = tmpdir("run-mmasp");
-  unsigned nonzero = 0, total = 0;
-  for (unsigned i = 0; i < 8; ++i) {
-    Test t = generate_mma_sp(5, i);
-    write_test(t, dir.string());
-    const auto& k = t.variants[0];
-    const std::string spec = (dir / (k.name + ".json")).string();
-    INFO(spec << ": " << t.mnemonics[0]);
-    ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
-    CHECK(r.result.ok);
-    CHECK(r.result.diagnostics.empty());
-    const std::string rec = (dir / (k.name + ".recording.json")).string();
-    std::ofstream(rec) << self_recording(spec, dir.string());
-    CompareResult c = compare_recording(rec);
-    CHECK(c.ok());
-    CHECK(c.compared == 32 * t.slots.size());
-    std::ifstream in(rec);
-    nlohmann::json j = nlohmann::json::parse(in);
-    for (const auto& v : j["outputs"]["out"]) {
-      ++total;
-      nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
+TEST_CASE("generated wgmma, wgmma.mma_async.sp and mma.sp kernels run under ptxcheck and replay", "[instrgen-wgmma]") {
+  for (const GenRow& row : kGenRows) {
+    INFO(row.name);
+    auto dir = tmpdir(std::string("run-") + row.name);
+    unsigned nonzero = 0, total = 0;
+    for (unsigned i = 0; i < row.run_count; ++i) {
+      Test t = row.gen(5, i);
+      write_test(t, dir.string());
+      const auto& k = t.variants[0];
+      const std::string spec = (dir / (k.name + ".json")).string();
+      INFO(spec << ": " << t.mnemonics[0]);
+      ptxcheck::interp::RunReport r = ptxcheck::interp::run_spec_file(spec, {});
+      CHECK(r.result.ok);
+      CHECK(r.result.diagnostics.empty());
+      const std::string rec = (dir / (k.name + ".recording.json")).string();
+      std::ofstream(rec) << self_recording(spec, dir.string());
+      CompareResult c = compare_recording(rec);
+      CHECK(c.ok());
+      CHECK(c.compared == row.lanes * t.slots.size());
+      // One element changed in its lowest bit is a mismatch (bit-exact slots).
+      std::ifstream in(rec);
+      nlohmann::json j = nlohmann::json::parse(in);
+      auto& out = j["outputs"]["out"];
+      for (const auto& v : out) {
+        ++total;
+        nonzero += std::stoull(v.get<std::string>(), nullptr, 16) != 0;
+      }
+      uint64_t v0 = std::stoull(out[3].get<std::string>(), nullptr, 16) ^ 1;
+      char buf[24];
+      std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v0));
+      out[3] = buf;
+      std::ofstream(rec) << j.dump(1);
+      CompareResult bad = compare_recording(rec);
+      CHECK(bad.mismatches == 1);
     }
+    CHECK(nonzero * 4 > total * 3);  // results are mostly non-zero
+    fs::remove_all(dir);
   }
-  CHECK(nonzero * 4 > total * 3);
-  fs::remove_all(dir);
 }
 
 // The committed vector sets (hw/instr/vectors/, hw/README.md) are the
@@ -276,7 +207,8 @@ TEST_CASE("committed wgmma, wgmma.mma_async.sp and mma.sp vectors are the genera
     const char* dir;
     Test (*gen)(uint64_t, unsigned);
   };
-  for (const Set& s : {Set{"wgmma", generate_wgmma}, Set{"wgmma_sp", generate_wgmma_sp}, Set{"mma_sp", generate_mma_sp}}) {
+  for (const Set& s :
+       {Set{"wgmma", generate_wgmma}, Set{"wgmma_sp", generate_wgmma_sp}, Set{"mma_sp", generate_mma_sp}}) {
     const fs::path d = root / s.dir;
     REQUIRE(fs::is_directory(d));
     size_t files = 0;
