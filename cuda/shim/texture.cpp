@@ -163,6 +163,21 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
   return CUDA_SUCCESS;
 }
 
+// The CU_TRSF_* flags a TexDesc keeps (cuTexObjectCreate's
+// CUDA_TEXTURE_DESC::flags, cuTexRefSetFlags).
+void set_flags(interp::TexDesc& t, unsigned flags) {
+  t.normalized = flags & CU_TRSF_NORMALIZED_COORDINATES;
+  t.read_as_integer = flags & CU_TRSF_READ_AS_INTEGER;
+}
+
+// An array as a resource (cuTexRefSetArray, cuSurfRefSetArray).
+CUDA_RESOURCE_DESC array_resource(CUarray a) {
+  CUDA_RESOURCE_DESC rd{};
+  rd.resType = CU_RESOURCE_TYPE_ARRAY;
+  rd.res.array.hArray = a;
+  return rd;
+}
+
 CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, const CUDA_TEXTURE_DESC* tex,
                      const CUDA_RESOURCE_VIEW_DESC* view, bool surface) {
   const char* api = surface ? "cuSurfObjectCreate" : "cuTexObjectCreate";
@@ -197,7 +212,7 @@ CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, con
     }
     if (unsigned(tex->filterMode) > 1) return CUDA_ERROR_INVALID_VALUE;
     t.linear = tex->filterMode == CU_TR_FILTER_MODE_LINEAR;
-    t.normalized = tex->flags & CU_TRSF_NORMALIZED_COORDINATES;
+    set_flags(t, tex->flags);
     if (!t.levels.empty()) {
       // "for CUDA mipmapped arrays, this flag has to be set" (cuTexObjectCreate).
       if (!t.normalized || unsigned(tex->mipmapFilterMode) > 1) return CUDA_ERROR_INVALID_VALUE;
@@ -213,7 +228,6 @@ CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, con
       t.mip_min = tex->minMipmapLevelClamp;
       t.mip_max = tex->maxMipmapLevelClamp;
     }
-    t.read_as_integer = tex->flags & CU_TRSF_READ_AS_INTEGER;
     for (unsigned k = 0; k < 4; ++k) t.border[k] = tex->borderColor[k];
   }
   const uint64_t h = s.next_texture++;
@@ -569,20 +583,26 @@ CUresult with_texref(CUtexref t, F f) {
   return CUDA_SUCCESS;
 }
 
+// The sampler state of a TexDesc (what cuTexRefSet* and CUDA_TEXTURE_DESC
+// set; describe() sets the rest) and its surface bit, copied from `from` to `to`.
+void copy_sampler(const interp::TexDesc& from, interp::TexDesc& to) {
+  to.surface = from.surface;
+  to.addr_mode = from.addr_mode;
+  to.linear = from.linear;
+  to.normalized = from.normalized;
+  to.read_as_integer = from.read_as_integer;
+  to.border = from.border;
+  to.mip_linear = from.mip_linear;
+  to.mip_bias = from.mip_bias;
+  to.mip_min = from.mip_min;
+  to.mip_max = from.mip_max;
+}
+
 // Binds the texels of resource `rd` to reference `t`, keeping its sampler state.
 CUresult bind(State& s, CUref_st& t, const CUDA_RESOURCE_DESC& rd, const char* api) {
   interp::TexDesc d;
   if (CUresult r = describe(s, rd, d, api)) return r;
-  d.surface = t.desc.surface;
-  d.addr_mode = t.desc.addr_mode;
-  d.linear = t.desc.linear;
-  d.normalized = t.desc.normalized;
-  d.read_as_integer = t.desc.read_as_integer;
-  d.border = t.desc.border;
-  d.mip_linear = t.desc.mip_linear;
-  d.mip_bias = t.desc.mip_bias;
-  d.mip_min = t.desc.mip_min;
-  d.mip_max = t.desc.mip_max;
+  copy_sampler(t.desc, d);
   t.desc = d;
   t.bound = true;
   t.res = rd;
@@ -602,10 +622,7 @@ SHIM_API CUresult cuModuleGetSurfRef(CUsurfref* out, CUmodule m, const char* nam
 SHIM_API CUresult cuTexRefSetArray(CUtexref t, CUarray a, unsigned int flags) {
   return with_texref(t, [&](State& s, CUref_st& r) {
     if (flags & ~unsigned(CU_TRSA_OVERRIDE_FORMAT)) return CUDA_ERROR_INVALID_VALUE;
-    CUDA_RESOURCE_DESC rd{};
-    rd.resType = CU_RESOURCE_TYPE_ARRAY;
-    rd.res.array.hArray = a;
-    return bind(s, r, rd, "cuTexRefSetArray");
+    return bind(s, r, array_resource(a), "cuTexRefSetArray");
   });
 }
 
@@ -720,8 +737,7 @@ SHIM_API CUresult cuTexRefSetFlags(CUtexref t, unsigned int flags) {
       return CUDA_ERROR_NOT_SUPPORTED;
     }
     r.flags = flags;
-    r.desc.normalized = flags & CU_TRSF_NORMALIZED_COORDINATES;
-    r.desc.read_as_integer = flags & CU_TRSF_READ_AS_INTEGER;
+    set_flags(r.desc, flags);
     return CUDA_SUCCESS;
   });
 }
@@ -859,10 +875,7 @@ SHIM_API CUresult cuSurfRefSetArray(CUsurfref t, CUarray a, unsigned int flags) 
   if (flags) return CUDA_ERROR_INVALID_VALUE;
   if (!is_live(s, a, Kind::Array)) return CUDA_ERROR_INVALID_HANDLE;
   if (!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;  // as for surface objects
-  CUDA_RESOURCE_DESC rd{};
-  rd.resType = CU_RESOURCE_TYPE_ARRAY;
-  rd.res.array.hArray = a;
-  if (CUresult r = bind(s, *t, rd, "cuSurfRefSetArray")) return r;
+  if (CUresult r = bind(s, *t, array_resource(a), "cuSurfRefSetArray")) return r;
   s.textures[t->var] = t->desc;
   return CUDA_SUCCESS;
 }
