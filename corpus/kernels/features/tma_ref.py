@@ -90,7 +90,15 @@ def tensor_buffer_count(tm):
     return size // es
 
 
+# The specs this script wrote last time (one name a line): it replaces only
+# those, so the other tma_* specs here (tma_im2col_w_ref.py,
+# tma_interleave_ref.py, tma_swatom_ref.py) survive, in either order.
+MANIFEST = os.path.join(HERE, 'tma_ref.outputs')
+written = []
+
+
 def write(name, spec, expected):
+    written.append(name)
     with open(os.path.join(HERE, name + '.json'), 'w') as f:
         json.dump(spec, f, separators=(',', ':'))
         f.write('\n')
@@ -272,9 +280,12 @@ def write_ptx():
 
 def main():
     write_ptx()
-    for f in os.listdir(HERE):
-        if f.startswith('tma_') and f.endswith('.json'):
-            os.remove(os.path.join(HERE, f))
+    if os.path.exists(MANIFEST):
+        with open(MANIFEST) as f:
+            for name in f.read().split():
+                for ext in ('.json', '.expected.json'):
+                    if os.path.exists(os.path.join(HERE, name + ext)):
+                        os.remove(os.path.join(HERE, name + ext))
     t2 = {'type': 'u32', 'dims': [40, 24], 'strides': [176], 'box': [16, 8]}
     load_case('tma_2d_inner', 'tma_load2d', t2, [8, 4], comment='interior box, padded rows (176-byte stride)')
     load_case('tma_2d_oob', 'tma_load2d', t2, [32, 20], comment='box crosses both upper bounds: zero fill')
@@ -321,6 +332,8 @@ def main():
                                                               {'u32': nbytes}, {'buffer': 'gm'}],
             'outputs': ['out'], 'comment': 'tensormap.replace.tile.box_dim on a shared-memory copy, then a load through it'}
     write('tma_replace', spec, {'out': words(img) + [0xdeadbeef] * (64 - nbytes // 4)})
+    with open(MANIFEST, 'w') as f:
+        f.write(''.join(name + '\n' for name in sorted(written)))
 
 
 if __name__ == '__main__':
