@@ -373,7 +373,8 @@ size_t find_code(std::string_view text, char ch, size_t from) {
 
 Test parse_litmus_text(std::string_view text, const std::string& file) {
   // The native format declares threads as blocks: a line `P0@... {` or
-  // `T0 ... {`; Dat3M's dialect has a header row of `|`-separated columns.
+  // `T0 ... {`, or a PTX prelude of `.func` definitions first; Dat3M's
+  // dialect has a header row of `|`-separated columns.
   size_t brace = find_code(text, '{', 0);
   size_t close = brace == std::string_view::npos ? brace : find_code(text, '}', brace);
   if (close != std::string_view::npos) {
@@ -383,7 +384,7 @@ Test parse_litmus_text(std::string_view text, const std::string& file) {
     if (nl != std::string_view::npos) {
       size_t eol = rest.find('\n', nl);
       std::string_view first = rest.substr(nl, eol == std::string_view::npos ? eol : eol - nl);
-      if (first.find('{') != std::string_view::npos && first.find('|') == std::string_view::npos)
+      if ((first.find('{') != std::string_view::npos || first[0] == '.') && first.find('|') == std::string_view::npos)
         return parse_native(text, file);
     }
   }

@@ -75,6 +75,10 @@ struct Thread {
   mm::ThreadPlace place;
   std::vector<Instr> code;
   SourcePos pos;
+  // .param and .local variables the body declares (native format), as in
+  // nvcc's call sequences; `{ }` blocks are flattened, one variable per
+  // name (the largest declaration of it).
+  std::vector<ast::VarDecl> decls;
 };
 
 // A location declaration. An alias names another location's physical
@@ -112,10 +116,25 @@ struct Cond {
 
 enum class Quant : uint8_t { Exists, NotExists, Forall };
 
+// A statement of a function of the prelude: its position and source text
+// (the label of its events in --explain and --dot).
+struct FuncStmt {
+  SourcePos pos;
+  std::string text;
+};
+
 struct Test {
   std::string name;
   std::string file;
   std::vector<LocDecl> locs;
+  // The native format's PTX prelude between the locations and the threads:
+  // `.func` definitions (and declarations) that threads may call, as nvcc
+  // prints them. `funcs` are parsed by the PTX front end with positions in
+  // this file; `prelude` is their text (printing), `func_stmts` the text of
+  // each of their statements.
+  std::vector<ast::Function> funcs;
+  std::string prelude;
+  std::vector<FuncStmt> func_stmts;
   std::vector<RegInit> reg_inits;
   std::vector<Thread> threads;
   Quant quant = Quant::Exists;

@@ -6,8 +6,11 @@
 // Thread bodies are PTX statements, validated by parse_statements() (the PTX
 // front end); the memory-model subset of PTX ISA 9.7
 // (ld/st/atom/red/fence/membar/bar/barrier) plus mov, integer arithmetic,
-// setp and (predicated) bra for control flow.
+// setp and (predicated) bra for control flow. A PTX prelude of `.func`
+// definitions may come between the locations and the threads.
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -276,6 +279,125 @@ void parse_decls(Cursor& c, Test& t, std::vector<size_t>& init_at) {
   }
 }
 
+uint64_t decl_bytes(const ast::VarDecl& d) {
+  uint64_t b = table::is_type(d.type) ? table::type_bits(d.type) / 8 : 8;
+  b *= d.vec ? d.vec : 1;
+  for (const auto& n : d.dims) b *= n.value_or(1);
+  return b;
+}
+
+bool ident_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$' || ch == '%'; }
+
+// Where the PTX prelude that starts at `from` ends: at the first thread
+// name (`T0`, `P1`) that starts a statement at brace depth 0 and is
+// followed by `@` or `{`. Skips PTX comments and strings.
+size_t prelude_end(std::string_view t, size_t from) {
+  int depth = 0;
+  char last = ';';  // the last significant character at depth 0
+  for (size_t i = from; i < t.size();) {
+    const char ch = t[i];
+    if (t.compare(i, 2, "//") == 0) {
+      size_t e = t.find('\n', i);
+      i = e == std::string_view::npos ? t.size() : e;
+    } else if (t.compare(i, 2, "/*") == 0) {
+      size_t e = t.find("*/", i + 2);
+      i = e == std::string_view::npos ? t.size() : e + 2;
+    } else if (ch == '"') {
+      size_t e = t.find('"', i + 1);
+      i = e == std::string_view::npos ? t.size() : e + 1;
+      last = '"';
+    } else if (std::isspace(static_cast<unsigned char>(ch))) {
+      ++i;
+    } else if (ident_char(ch)) {
+      size_t e = i;
+      while (e < t.size() && (ident_char(t[e]) || t[e] == '.')) ++e;
+      if (depth == 0 && (last == ';' || last == '}') && thread_index(t.substr(i, e - i)) >= 0) {
+        size_t k = e;
+        while (k < t.size() && std::isspace(static_cast<unsigned char>(t[k]))) ++k;
+        if (k < t.size() && (t[k] == '@' || t[k] == '{')) return i;
+      }
+      last = 'a';
+      i = e;
+    } else {
+      if (ch == '{') ++depth;
+      if (ch == '}') --depth;
+      last = ch;
+      ++i;
+    }
+  }
+  return t.size();
+}
+
+// A statement's source text from its position to its ';' (or the end of
+// its line for a label), with runs of blanks and newlines as one space.
+std::string stmt_text(std::string_view t, size_t at) {
+  std::string out;
+  for (size_t i = at; i < t.size() && t[i] != ';'; ++i) {
+    if (t.compare(i, 2, "//") == 0) {
+      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(t[i]))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      continue;
+    }
+    out += t[i];
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+void collect_stmts(const std::vector<ast::Statement>& body, const std::vector<size_t>& line_start, std::string_view text,
+                   std::vector<FuncStmt>& out) {
+  for (const ast::Statement& st : body) {
+    if (auto* b = std::get_if<ast::Block>(&st.v)) {
+      collect_stmts(b->body, line_start, text, out);
+    } else if (auto* in = std::get_if<ast::Instruction>(&st.v)) {
+      if (in->pos.line < 1 || in->pos.line > line_start.size()) continue;
+      size_t off = line_start[in->pos.line - 1] + (in->pos.col ? in->pos.col - 1 : 0);
+      out.push_back(FuncStmt{SourcePos{in->pos.line, in->pos.col}, stmt_text(text, off)});
+    }
+  }
+}
+
+// The PTX prelude (docs/litmus-format.md): `.func` definitions and
+// declarations, as nvcc prints them, between the locations and the
+// threads. They are parsed by the PTX front end as the items of a module
+// whose header precedes them (so that every position is the file's own).
+void parse_prelude(Cursor& c, Test& t) {
+  if (c.peek() != '.') return;
+  const std::string_view text = c.text();
+  const size_t start = c.off(), end = prelude_end(text, start);
+  const SourcePos at = c.pos_of(start);
+  const std::string header = ".version 9.0 .target sm_90a .address_size 64";
+  std::string mod;
+  if (at.line >= 2) {
+    mod = header + std::string(at.line - 1, '\n') + std::string(at.col - 1, ' ');
+  } else if (at.col > header.size() + 1) {
+    mod = header + std::string(at.col - 1 - header.size(), ' ');
+  } else {
+    c.fail_at(start, "start the PTX prelude (.func definitions) on a line of its own");
+  }
+  mod += text.substr(start, end - start);
+  ast::Module m = parse_module(mod, c.file());
+  std::vector<size_t> line_start{0};
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') line_start.push_back(i + 1);
+  for (ast::TopLevel& item : m.items) {
+    if (std::holds_alternative<ast::Directive>(item.v)) continue;  // .file, .pragma, ...
+    auto* f = std::get_if<ast::Function>(&item.v);
+    if (!f || f->is_entry)
+      throw InputError(c.file(), item.pos,
+                       "only .func definitions and declarations may come before the threads (locations go in the "
+                       "{ } block, and a thread is not a .entry)");
+    collect_stmts(f->body, line_start, text, t.func_stmts);
+    t.funcs.push_back(std::move(*f));
+  }
+  t.prelude = std::string(text.substr(start, end - start));
+  while (!t.prelude.empty() && std::isspace(static_cast<unsigned char>(t.prelude.back()))) t.prelude.pop_back();
+  c.set_off(end);
+}
+
 void parse_thread(Cursor& c, Test& t) {
   Thread th;
   th.pos = c.pos();
@@ -310,11 +432,49 @@ void parse_thread(Cursor& c, Test& t) {
   // with the interpreter, so every instruction `ptxcheck run` supports may
   // appear in a thread; the memory-model subset is also decoded into Instr.
   std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const ast::Instruction>> stmts;
-  for (auto& st : parse_statements(c.text().substr(c.off(), body_end - c.off()), c.file(), c.pos()))
-    if (auto* i = std::get_if<ast::Instruction>(&st.v))
-      stmts[{i->pos.line, i->pos.col}] = std::make_shared<const ast::Instruction>(std::move(*i));
-  while (!c.accept("}")) {
+  std::map<std::pair<uint32_t, uint32_t>, bool> skipped;  // declarations and directives: true for .loc
+  std::function<void(std::vector<ast::Statement>&)> scan = [&](std::vector<ast::Statement>& body) {
+    for (auto& st : body) {
+      if (auto* i = std::get_if<ast::Instruction>(&st.v)) {
+        stmts[{i->pos.line, i->pos.col}] = std::make_shared<const ast::Instruction>(std::move(*i));
+      } else if (auto* b = std::get_if<ast::Block>(&st.v)) {
+        scan(b->body);
+      } else if (auto* d = std::get_if<ast::VarDecl>(&st.v)) {
+        skipped[{st.pos.line, st.pos.col}] = false;
+        // Registers are implicit in a thread (declared by their use); .param
+        // and .local variables (a call sequence's) are the thread's.
+        if (d->space == table::Mod::reg) continue;
+        if (d->space != table::Mod::param && d->space != table::Mod::local)
+          throw InputError(c.file(), d->pos, "only .reg, .param and .local variables may be declared in a thread");
+        auto same = std::find_if(th.decls.begin(), th.decls.end(), [&](const ast::VarDecl& x) { return x.name == d->name; });
+        if (same == th.decls.end()) th.decls.push_back(*d);
+        else if (decl_bytes(*d) > decl_bytes(*same)) *same = *d;
+      } else if (auto* dir = std::get_if<ast::Directive>(&st.v)) {
+        skipped[{st.pos.line, st.pos.col}] = std::holds_alternative<ast::LocDir>(dir->v);
+      }
+    }
+  };
+  auto body = parse_statements(c.text().substr(c.off(), body_end - c.off()), c.file(), c.pos());
+  scan(body);
+  int depth = 0;  // nested { } blocks
+  for (;;) {
+    if (c.peek() == '}') {
+      c.set_off(c.off() + 1);
+      if (depth-- == 0) break;
+      continue;
+    }
+    if (c.peek() == '{') {
+      c.set_off(c.off() + 1);
+      ++depth;
+      continue;
+    }
     size_t s = c.off();
+    if (auto sk = skipped.find({c.pos().line, c.pos().col}); sk != skipped.end()) {
+      // A declaration (to its ';') or a directive (.loc to the end of its line).
+      size_t e = sk->second ? c.text().find('\n', s) : find_top(c.text(), s, ";");
+      c.set_off(e == std::string_view::npos ? c.text().size() : e + 1);
+      continue;
+    }
     size_t e = find_top(c.text(), s, ";}");
     // A label `L:` needs no ';' (a `::` sub-qualifier, as in
     // `.shared::cta`, is no label).
@@ -385,6 +545,7 @@ Test parse_native(std::string_view text, const std::string& file) {
   }
   std::vector<size_t> init_at;
   parse_decls(c, t, init_at);
+  parse_prelude(c, t);
   while (c.at_ident()) {
     size_t save = c.off();
     std::string id = c.ident();

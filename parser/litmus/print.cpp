@@ -249,6 +249,8 @@ struct Native {
     }
     for (const auto& r : t.reg_inits) s += "  T" + std::to_string(r.thread) + ":" + reg(r.reg) + " = " + num(r.value) + ";\n";
     s += "}\n";
+    if (!t.prelude.empty()) s += t.prelude + "\n";
+    else if (!t.funcs.empty()) no("functions without their prelude text");
     for (size_t i = 0; i < t.threads.size(); ++i) {
       const auto& p = t.threads[i].place;
       s += "T" + std::to_string(i) + " @ cta " + std::to_string(p.cta) + ", cluster " + std::to_string(p.cluster) +
@@ -393,6 +395,7 @@ struct Dat3m {
   std::string print() const {
     if (t.name.empty() || t.name.find_first_of("\r\n{") != std::string::npos || t.name != trimmed(t.name))
       no("the test name '" + t.name + "'");
+    if (!t.funcs.empty()) no("functions (.func definitions)");
     std::string s = "PTX " + t.name + "\n{\n";
     for (const auto& d : t.locs) {
       if (d.size != 4) no("a location of " + num(d.size) + " bytes");

@@ -103,6 +103,15 @@ std::string test_difference(const Test& a, const Test& b) {
     return diff("location count", std::to_string(a.locs.size()), std::to_string(b.locs.size()));
   for (size_t i = 0; i < a.locs.size(); ++i)
     if (loc_key(a.locs[i]) != loc_key(b.locs[i])) return diff("location", loc_key(a.locs[i]), loc_key(b.locs[i]));
+  // The prelude's functions (their bodies are PTX, compared as parsed).
+  if (a.funcs.size() != b.funcs.size())
+    return diff("function count", std::to_string(a.funcs.size()), std::to_string(b.funcs.size()));
+  for (size_t i = 0; i < a.funcs.size(); ++i) {
+    const ast::Function &x = a.funcs[i], &y = b.funcs[i];
+    if (x.name != y.name) return diff("function", x.name, y.name);
+    if (x.rets.size() != y.rets.size() || x.params.size() != y.params.size() || x.body.size() != y.body.size())
+      return diff("function", x.name, y.name + " (another signature or body)");
+  }
   if (a.reg_inits.size() != b.reg_inits.size())
     return diff("register init count", std::to_string(a.reg_inits.size()), std::to_string(b.reg_inits.size()));
   for (size_t i = 0; i < a.reg_inits.size(); ++i) {

@@ -361,6 +361,45 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
 
 namespace {
 
+// PTX ISA 9.7.12.5 call: a direct call to a defined function passes as many
+// arguments and takes as many return values as the callee declares, and a
+// register passed for (or receiving) a formal has the formal's size (ptxas
+// refuses the call otherwise: "Prototype doesn't match"). An indirect call's
+// callee is known only when it runs.
+void check_calls(const LowerCtx& ctx, const Program& prog) {
+  for (const Function& caller : prog.funcs) {
+    if (!caller.defined) continue;
+    uint32_t end = static_cast<uint32_t>(prog.code.size());
+    for (const Function& g : prog.funcs)
+      if (g.defined && g.entry_pc > caller.entry_pc) end = std::min(end, g.entry_pc);
+    for (uint32_t pc = caller.entry_pc; pc < end; ++pc) {
+      const Inst& in = prog.code[pc];
+      if (in.op != IrOp::Call) continue;
+      const CallSite& cs = prog.calls[in.target];
+      if (cs.callee == ~0u || !prog.funcs[cs.callee].defined) continue;
+      const Function& f = prog.funcs[cs.callee];
+      const SourcePos at{in.line, in.col};
+      if (cs.args.size() != f.params.size())
+        ctx.fail(at, "call to '" + f.name + "' with " + std::to_string(cs.args.size()) + " argument(s); it takes " +
+                         std::to_string(f.params.size()) + " (PTX ISA 9.7.12.5 call)");
+      if (cs.rets.size() != f.rets.size())
+        ctx.fail(at, "call to '" + f.name + "' with " + std::to_string(cs.rets.size()) +
+                         " return value(s); it returns " + std::to_string(f.rets.size()) + " (PTX ISA 9.7.12.5 call)");
+      auto size = [&](const CallArg& a, const Formal& fm, size_t k, const char* what) {
+        if (a.in_frame || a.value.kind != Opnd::Reg) return;
+        const unsigned w = caller.reg_width[a.value.slot];
+        const unsigned fw = fm.is_reg ? fm.width : fm.size * 8;
+        if (w != fw && (fm.is_reg || fm.size <= 8))
+          ctx.fail(at, "call to '" + f.name + "': " + what + " " + std::to_string(k + 1) + " is a " +
+                           std::to_string(w) + "-bit register, the formal has " + std::to_string(fw) +
+                           " bits (PTX ISA 9.7.12.5 call)");
+      };
+      for (size_t k = 0; k < cs.args.size(); ++k) size(cs.args[k], f.params[k], k, "argument");
+      for (size_t k = 0; k < cs.rets.size(); ++k) size(cs.rets[k], f.rets[k], k, "return value");
+    }
+  }
+}
+
 // One lowering pass; `dyn_base` places the dynamic shared memory (-1: not
 // known yet); `dyn_align` returns the alignment it needs (0: the module
 // declares none).
@@ -418,6 +457,7 @@ Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kp
     prog.funcs[i].defined = afs[i]->has_body;
     if (afs[i]->has_body) lower_function(ctx, *afs[i], i);
   }
+  check_calls(ctx, prog);
   prog.src_loc.resize(prog.code.size(), 0);
   dyn_align = ctx.dyn_align;
   return prog;

@@ -38,6 +38,10 @@ bool supported(const Inst& in) {
     case IrOp::Bra:
     case IrOp::Ret:
     case IrOp::Exit:
+    case IrOp::Call:
+    case IrOp::Alloca:
+    case IrOp::StackSave:
+    case IrOp::StackRestore:
     case IrOp::Fence:
     case IrOp::Cvta:
     case IrOp::Match:
@@ -60,6 +64,10 @@ const char* op_text(IrOp op) {
   return "?";
 }
 
+LocalBytes below(const LocalBytes& m, uint64_t sp) {
+  return LocalBytes(m.begin(), m.lower_bound(sp));
+}
+
 Range range_of(const Program& prog, uint32_t func) {
   Range r{prog.funcs[func].entry_pc, static_cast<uint32_t>(prog.code.size())};
   for (const Function& f : prog.funcs)
@@ -67,8 +75,10 @@ Range range_of(const Program& prog, uint32_t func) {
   return r;
 }
 
-// Register slots an instruction reads and writes.
-void uses_defs(const Inst& in, std::vector<uint32_t>& use, std::vector<uint32_t>& def) {
+// Register slots an instruction reads and writes (a call: its arguments
+// and function pointer, and the registers its return values go to, with
+// the high half of a .b128 one).
+void uses_defs(const Program& prog, const Inst& in, std::vector<uint32_t>& use, std::vector<uint32_t>& def) {
   use.clear();
   def.clear();
   for (unsigned k = 0; k < 4; ++k)
@@ -77,47 +87,70 @@ void uses_defs(const Inst& in, std::vector<uint32_t>& use, std::vector<uint32_t>
   if (in.guarded) use.push_back(in.guard);
   for (unsigned k = 0; k < 4; ++k)
     if (in.dst[k].kind == Opnd::Reg) def.push_back(in.dst[k].slot);
+  if (in.op != IrOp::Call) return;
+  const CallSite& cs = prog.calls[in.target];
+  if (cs.fnptr.kind == Opnd::Reg) use.push_back(cs.fnptr.slot);
+  for (size_t k = 0; k < cs.args.size(); ++k) {
+    const CallArg& a = cs.args[k];
+    if (a.in_frame || a.value.kind != Opnd::Reg) continue;
+    use.push_back(a.value.slot);
+    // The high half of a .b128 argument (Machine::do_call); an indirect
+    // call's callee is not known here: both halves then.
+    const Function* f = cs.callee == ~0u ? nullptr : &prog.funcs[cs.callee];
+    if (!f || (k < f->params.size() && f->params[k].is_reg && f->params[k].width == 128)) use.push_back(a.value.slot + 1);
+  }
+  // The return registers are written (not read): not added to `use`, and
+  // not killed either (a call that returns fewer values leaves them).
 }
 
 }  // namespace
 
 Tracer::Tracer(const Program& prog, uint32_t func, const TraceEnv& env, const TraceLimits& lim)
-    : prog_(prog), fn_(prog.funcs[func]), r_(range_of(prog, func)), env_(env), lim_(lim) {
-  size_t n = r_.end - r_.begin, nr = fn_.nregs;
-  head_.assign(n, 0);
-  for (uint32_t pc = r_.begin; pc < r_.end; ++pc) {
+    : prog_(prog), func_(func), env_(env), lim_(lim) {}
+
+const Tracer::FnTables& Tracer::tables(uint32_t func) {
+  auto found = tables_.find(func);
+  if (found != tables_.end()) return found->second;
+  FnTables& t = tables_[func];
+  t.r = range_of(prog_, func);
+  const Range r = t.r;
+  size_t n = r.end - r.begin, nr = prog_.funcs[func].nregs;
+  t.head.assign(n, 0);
+  for (uint32_t pc = r.begin; pc < r.end; ++pc) {
     const Inst& in = prog_.code[pc];
-    if (in.op == IrOp::Bra && in.target <= pc && in.target >= r_.begin) head_[in.target - r_.begin] = 1;
+    if (in.op == IrOp::Bra && in.target <= pc && in.target >= r.begin) t.head[in.target - r.begin] = 1;
   }
-  // Live registers (read before written on some path); all are live at
-  // the thread's end, where the final state reads them.
-  live_.assign(n + 1, std::vector<char>(nr, 0));
-  std::fill(live_[n].begin(), live_[n].end(), 1);
+  // Live registers (read before written on some path); all are live where
+  // the function ends: the final state reads the thread's, a caller the
+  // return values of a called one.
+  t.live.assign(n + 1, std::vector<char>(nr, 0));
+  std::fill(t.live[n].begin(), t.live[n].end(), 1);
   std::vector<uint32_t> use, def;
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = n; i-- > 0;) {
-      const Inst& in = prog_.code[r_.begin + i];
+      const Inst& in = prog_.code[r.begin + i];
       std::vector<char> out(nr, 0);
       auto add = [&](size_t succ) {
-        for (size_t k = 0; k < nr; ++k) out[k] |= live_[std::min(succ, n)][k];
+        for (size_t k = 0; k < nr; ++k) out[k] |= t.live[std::min(succ, n)][k];
       };
       bool ends = in.op == IrOp::Exit || in.op == IrOp::Ret;
       if (ends) add(n);
-      else if (in.op == IrOp::Bra && !in.guarded) add(in.target - r_.begin);
+      else if (in.op == IrOp::Bra && !in.guarded) add(in.target - r.begin);
       else add(i + 1);
-      if (in.op == IrOp::Bra && in.guarded) add(in.target - r_.begin);
+      if (in.op == IrOp::Bra && in.guarded) add(in.target - r.begin);
       if (ends && in.guarded) add(i + 1);
-      uses_defs(in, use, def);
+      uses_defs(prog_, in, use, def);
       if (!in.guarded)
         for (uint32_t d : def) out[d] = 0;
       for (uint32_t u : use) out[u] = 1;
-      if (out != live_[i]) {
-        live_[i] = std::move(out);
+      if (out != t.live[i]) {
+        t.live[i] = std::move(out);
         changed = true;
       }
     }
   }
+  return t;
 }
 
 int Tracer::push(State& s, mm::Event e, uint32_t pc) {
@@ -140,7 +173,7 @@ void Tracer::finish(State& s) {
   out_.traces.push_back(std::move(s.tr));
 }
 
-bool Tracer::subsumed(const State& s, uint32_t head) const {
+bool Tracer::subsumed(const State& s, uint32_t head) {
   auto it = s.arrivals.find(head);
   if (it == s.arrivals.end()) return false;
   const State::Arrival& a = it->second;
@@ -148,10 +181,12 @@ bool Tracer::subsumed(const State& s, uint32_t head) const {
     const mm::Event& ev = s.tr.events[e];
     if (ev.kind != mm::EventKind::Read || ev.rmw_pair >= 0) return false;
   }
-  const auto& live = live_[head - r_.begin];
+  const FnTables& t = tables(s.func);
+  const auto& live = t.live[head - t.r.begin];
   for (size_t r = 0; r < s.regs.size(); ++r)
     if (live[r] && (s.regs[r] != a.regs[r] || s.deps[r] != a.deps[r])) return false;
-  return true;
+  // The thread's own memory in use (frames and .local below sp) too.
+  return below(s.local, s.sp) == a.local;
 }
 
 void Tracer::load(State& s, const Inst& in) {
@@ -170,7 +205,7 @@ void Tracer::load(State& s, const Inst& in) {
         merge(d, it->second.second);
       }
       if (sx) v = sext(v, es * 8);
-      put(s, in.dst[k], v, reg_width(in.dst[k]), std::move(d));
+      put(s, in.dst[k], v, reg_width(s, in.dst[k]), std::move(d));
     }
     return;
   }
@@ -183,7 +218,7 @@ void Tracer::load(State& s, const Inst& in) {
     int id = push(f, std::move(e), pc);
     for (int x : ad) f.tr.addr.emplace_back(x, id);
     uint64_t r = sx ? sext(v, es * 8) : v & wmask(es * 8);
-    put(f, in.dst[0], r, reg_width(in.dst[0]), Deps{id});
+    put(f, in.dst[0], r, reg_width(f, in.dst[0]), Deps{id});
   });
 }
 
@@ -363,19 +398,19 @@ bool Tracer::collective(State& s, const Inst& in) {
     f.tr.colls.push_back(std::move(c));
     switch (in.op) {
       case IrOp::Shfl:
-        put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd);
-        if (in.ndst > 1) put(f, in.dst[1], res.second, reg_width(in.dst[1]), rd);
+        put(f, in.dst[0], res.first, reg_width(f, in.dst[0]), rd);
+        if (in.ndst > 1) put(f, in.dst[1], res.second, reg_width(f, in.dst[1]), rd);
         break;
       case IrOp::Match:
-        if (in.mode == 1 && in.ndst > 1) put(f, in.dst[1], res.second, reg_width(in.dst[1]), rd);
-        put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd);
+        if (in.mode == 1 && in.ndst > 1) put(f, in.dst[1], res.second, reg_width(f, in.dst[1]), rd);
+        put(f, in.dst[0], res.first, reg_width(f, in.dst[0]), rd);
         break;
       case IrOp::Elect:
-        put(f, in.dst[0], res.first, reg_width(in.dst[0]), own);
-        put(f, in.dst[1], res.second, reg_width(in.dst[1]), own);
+        put(f, in.dst[0], res.first, reg_width(f, in.dst[0]), own);
+        put(f, in.dst[1], res.second, reg_width(f, in.dst[1]), own);
         break;
       case IrOp::WarpSync: break;
-      default: put(f, in.dst[0], res.first, reg_width(in.dst[0]), rd); break;
+      default: put(f, in.dst[0], res.first, reg_width(f, in.dst[0]), rd); break;
     }
   };
   auto last = std::prev(results.end());
@@ -389,12 +424,184 @@ bool Tracer::collective(State& s, const Inst& in) {
   return true;
 }
 
+uint64_t Tracer::read_local(const State& s, uint64_t off, unsigned n, Deps& d) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < n && b < 8; ++b) {
+    auto it = s.local.find(off + b);
+    if (it == s.local.end()) continue;
+    v |= uint64_t{it->second.first} << (8 * b);
+    merge(d, it->second.second);
+  }
+  return v;
+}
+
+void Tracer::write_local(State& s, uint64_t off, unsigned n, uint64_t v, const Deps& d) {
+  for (unsigned b = 0; b < n && b < 8; ++b) s.local[off + b] = {static_cast<uint8_t>(v >> (8 * b)), d};
+}
+
+void Tracer::copy_local(State& s, uint64_t to, uint64_t from, unsigned n) {
+  if (to == from) return;
+  std::vector<std::pair<bool, std::pair<uint8_t, Deps>>> bytes(n);
+  for (unsigned b = 0; b < n; ++b) {
+    auto it = s.local.find(from + b);
+    if (it != s.local.end()) bytes[b] = {true, it->second};
+  }
+  for (unsigned b = 0; b < n; ++b) {
+    if (bytes[b].first) s.local[to + b] = std::move(bytes[b].second);
+    else s.local.erase(to + b);  // not initialised (as Machine::do_call copies the init marks)
+  }
+}
+
+bool Tracer::call(State& s, const Inst& in) {
+  const CallSite& cs = prog_.calls[in.target];
+  uint32_t callee = cs.callee;
+  if (callee == ~0u) {
+    // An indirect call (`call (r), %rd, (a), proto;`): the code that runs
+    // depends on the register, a control dependency of what follows.
+    const uint64_t a = val(s, cs.fnptr);
+    const uint64_t idx = (a - kFuncAddrBase) / 16;
+    if (a < kFuncAddrBase || (a - kFuncAddrBase) % 16 || idx >= prog_.funcs.size())
+      fail(in, "indirect call through an address that is not a function");
+    deps_of(s, cs.fnptr, s.ctrl);
+    callee = static_cast<uint32_t>(idx);
+  }
+  const Function& f = prog_.funcs[callee];
+  if (!f.defined) {
+    if (cs.builtin_vprintf || f.name == "vprintf" || f.name == "malloc" || f.name == "free")
+      fail(in, "call to '" + f.name +
+                   "': vprintf and the device heap (malloc, free) are not modelled in a litmus thread");
+    fail(in, "call to function '" + f.name + "' that has no body (define it with its body before the threads)");
+  }
+  // PTX ISA 9.7.12.5 call: the lowering checks a direct call against its
+  // callee (check_calls in lower.cpp); an indirect call's callee is known
+  // only now. The interpreter runs a mismatched indirect call with the
+  // formals it lacks at 0; here it is an error.
+  if (cs.callee == ~0u && (cs.args.size() != f.params.size() || cs.rets.size() != f.rets.size()))
+    fail(in, "indirect call to '" + f.name + "' with " + std::to_string(cs.args.size()) + " argument(s) and " +
+                 std::to_string(cs.rets.size()) + " return value(s); it takes " + std::to_string(f.params.size()) +
+                 " and returns " + std::to_string(f.rets.size()));
+  // Recursion is bounded like a loop: a function may be active at most
+  // unroll + 1 times on one path.
+  int active = s.func == callee;
+  for (const State::Frame& fr : s.frames) active += fr.func == callee;
+  if (active > lim_.unroll) {
+    ++out_.cut;
+    return false;
+  }
+  if (s.frames.size() >= 1024) fail(in, "call depth limit (1024) exceeded");
+  std::vector<uint64_t> regs(f.nregs, 0);
+  std::vector<Deps> deps(f.nregs);
+  const uint64_t fp = (s.sp + 15) & ~uint64_t{15};
+  // Copy the arguments into the callee's formals (PTX ISA 5.1.6.4), as Machine::do_call.
+  for (size_t k = 0; k < f.params.size(); ++k) {
+    const Formal& fm = f.params[k];
+    const CallArg& a = cs.args[k];
+    const unsigned n = std::min(8u, fm.size);
+    if (a.in_frame) {
+      if (fm.is_reg) {
+        Deps d;
+        regs[fm.slot] = read_local(s, s.fp + a.frame_off, n, d);
+        deps[fm.slot] = std::move(d);
+      } else {
+        copy_local(s, fp + fm.frame_off, s.fp + a.frame_off, fm.size);
+      }
+    } else {
+      const uint64_t v = val(s, a.value);
+      Deps d;
+      deps_of(s, a.value, d);
+      if (fm.is_reg) {
+        regs[fm.slot] = v;
+        deps[fm.slot] = std::move(d);
+      } else {
+        write_local(s, fp + fm.frame_off, n, v, d);
+      }
+    }
+    if (fm.is_reg && fm.width == 128) {  // the high half of a .b128 formal
+      Deps d;
+      uint64_t hi = 0;
+      if (a.in_frame) {
+        hi = read_local(s, s.fp + a.frame_off + 8, 8, d);
+      } else if (a.value.kind == Opnd::Reg) {
+        hi = s.regs[a.value.slot + 1];
+        d = s.deps[a.value.slot + 1];
+      }
+      regs[fm.slot + 1] = hi;
+      deps[fm.slot + 1] = std::move(d);
+    }
+  }
+  State::Frame fr;
+  fr.ret_pc = s.pc + 1;
+  fr.call = in.target;
+  fr.func = s.func;
+  fr.fp = s.fp;
+  fr.sp = s.sp;
+  fr.regs = std::move(s.regs);
+  fr.deps = std::move(s.deps);
+  fr.back_jumps = std::move(s.back_jumps);
+  fr.arrivals = std::move(s.arrivals);
+  s.frames.push_back(std::move(fr));
+  s.regs = std::move(regs);
+  s.deps = std::move(deps);
+  s.back_jumps.clear();
+  s.arrivals.clear();
+  s.func = callee;
+  s.fp = fp;
+  s.sp = fp + f.frame_bytes;
+  s.pc = f.entry_pc;
+  return true;
+}
+
+void Tracer::ret(State& s) {
+  State::Frame fr = std::move(s.frames.back());
+  s.frames.pop_back();
+  const Function& f = prog_.funcs[s.func];
+  const CallSite& cs = prog_.calls[fr.call];
+  for (size_t k = 0; k < f.rets.size() && k < cs.rets.size(); ++k) {
+    const Formal& fm = f.rets[k];
+    const CallArg& a = cs.rets[k];
+    const unsigned n = std::min(8u, fm.size);
+    uint64_t v = 0;
+    Deps d;
+    if (fm.is_reg) {
+      v = s.regs[fm.slot];
+      d = s.deps[fm.slot];
+    } else if (!a.in_frame) {
+      v = read_local(s, s.fp + fm.frame_off, n, d);
+    }
+    if (a.in_frame) {
+      if (fm.is_reg) write_local(s, fr.fp + a.frame_off, n, v, d);
+      else copy_local(s, fr.fp + a.frame_off, s.fp + fm.frame_off, fm.size);
+    } else if (a.value.kind == Opnd::Reg) {
+      fr.regs[a.value.slot] = v;
+      fr.deps[a.value.slot] = std::move(d);
+    }
+    if (fm.is_reg && fm.width == 128) {  // the high half of a .b128 return value
+      const uint64_t hi = s.regs[fm.slot + 1];
+      if (a.in_frame) write_local(s, fr.fp + a.frame_off + 8, 8, hi, s.deps[fm.slot + 1]);
+      else if (a.value.kind == Opnd::Reg) {
+        fr.regs[a.value.slot + 1] = hi;
+        fr.deps[a.value.slot + 1] = s.deps[fm.slot + 1];
+      }
+    }
+  }
+  s.regs = std::move(fr.regs);
+  s.deps = std::move(fr.deps);
+  s.back_jumps = std::move(fr.back_jumps);
+  s.arrivals = std::move(fr.arrivals);
+  s.func = fr.func;
+  s.fp = fr.fp;
+  s.sp = fr.sp;
+  s.pc = fr.ret_pc;
+}
+
 void Tracer::step(State s) {
-  while (s.pc < r_.end) {
+  while (s.pc < prog_.code.size()) {
     if (++steps_ > lim_.max_steps)
       throw LimitError("more than " + std::to_string(lim_.max_steps) + " instructions executed in one thread");
     const Inst& in = prog_.code[s.pc];
-    if (head_[s.pc - r_.begin]) s.arrivals[s.pc] = {s.tr.events.size(), s.regs, s.deps};
+    const FnTables& tab = tables(s.func);
+    if (s.pc >= tab.r.begin && s.pc < tab.r.end && tab.head[s.pc - tab.r.begin])
+      s.arrivals[s.pc] = {s.tr.events.size(), s.regs, s.deps, below(s.local, s.sp)};
     if (in.guarded) {
       // The instruction's effect depends on its guard: control dependency.
       merge(s.ctrl, s.deps[in.guard]);
@@ -527,8 +734,32 @@ void Tracer::step(State s) {
         s.pc = in.target;
         continue;
       }
-      case IrOp::Exit:
-      case IrOp::Ret: finish(s); return;
+      case IrOp::Call:
+        if (!call(s, in)) return;
+        continue;
+      case IrOp::Ret:
+        if (s.frames.empty()) {
+          finish(s);
+          return;
+        }
+        ret(s);
+        continue;
+      case IrOp::Exit: finish(s); return;
+      // alloca, stacksave, stackrestore (PTX ISA Stack Manipulation Instructions): the stack pointer
+      // of the thread's own memory, as the interpreter moves it (exec.cpp).
+      case IrOp::Alloca: {
+        uint64_t sz = val(s, in.src[0]), al = std::max<uint64_t>(1, val(s, in.src[1]));
+        uint64_t p = (s.sp + al - 1) / al * al;
+        if (p + sz > (1u << 20)) fail(in, "alloca exceeds the 1 MiB per-thread stack");
+        s.sp = p + sz;
+        Deps d;
+        deps_of(s, in.src[0], d);
+        deps_of(s, in.src[1], d);
+        put(s, in.dst[0], p, in.dwidth, std::move(d));
+        break;
+      }
+      case IrOp::StackSave: put(s, in.dst[0], s.sp, in.dwidth, {}); break;
+      case IrOp::StackRestore: s.sp = val(s, in.src[0]) & 0xffff'ffffull; break;
       default: fail(in, std::string("instruction not supported here (IR ") + op_text(in.op) + ")");
     }
     ++s.pc;
@@ -561,12 +792,6 @@ const char* form_limit(IrOp op) {
 const char* trace_limit(IrOp op) {
   switch (op) {
     case IrOp::BrxIdx: return "brx.idx needs a .branchtargets directive, which a litmus thread body cannot declare";
-    case IrOp::Call:
-    case IrOp::Alloca:
-    case IrOp::StackSave:
-    case IrOp::StackRestore:
-      return "calls and the stack need frames (.param and .local per call, a register file per function); a "
-             "symbolic thread runs one function without frames";
     case IrOp::Trap: return "trap aborts the whole launch: no final state to list";
     case IrOp::BarRed:
       return "bar.red exchanges values among the threads of a CTA at a barrier; only warp collectives exchange values";
@@ -599,7 +824,9 @@ using trace_detail::op_text;
 using trace_detail::range_of;
 using trace_detail::supported;
 
-void trace_check(const Program& prog, uint32_t func) {
+namespace {
+
+void check_function(const Program& prog, uint32_t func) {
   Range r = range_of(prog, func);
   for (uint32_t pc = r.begin; pc < r.end; ++pc) {
     const Inst& in = prog.code[pc];
@@ -614,6 +841,32 @@ void trace_check(const Program& prog, uint32_t func) {
       throw InputError(prog.file, SourcePos{in.line, in.col},
                        std::string("instruction not supported in a symbolic thread (IR ") + op_text(in.op) + ")" +
                            (why ? std::string(": ") + why : std::string()));
+    }
+  }
+}
+
+}  // namespace
+
+void trace_check(const Program& prog, uint32_t func) {
+  // The function and every function it may call: direct callees, and with
+  // an indirect call every defined function.
+  std::vector<char> seen(prog.funcs.size(), 0);
+  std::vector<uint32_t> todo{func};
+  seen[func] = 1;
+  while (!todo.empty()) {
+    const uint32_t f = todo.back();
+    todo.pop_back();
+    check_function(prog, f);
+    const Range r = range_of(prog, f);
+    for (uint32_t pc = r.begin; pc < r.end; ++pc) {
+      const Inst& in = prog.code[pc];
+      if (in.op != IrOp::Call) continue;
+      const uint32_t c = prog.calls[in.target].callee;
+      for (uint32_t g = 0; g < prog.funcs.size(); ++g)
+        if ((c == ~0u || c == g) && prog.funcs[g].defined && !seen[g]) {
+          seen[g] = 1;
+          todo.push_back(g);
+        }
     }
   }
 }

@@ -10,16 +10,21 @@
 //   ctrl  a branch (or an instruction's guard) before the event depended on
 //         the read's value.
 // Loops are bounded: a backward jump is taken at most `unroll` times per
-// path; paths that would take it again are cut and counted. A spin-loop
-// iteration that only loads and comes back to the loop head with the same
-// live registers (values and dependencies) is dropped as redundant: it can
-// only add constraints, never a new final state (see subsumed()).
+// path and call; paths that would take it again are cut and counted, and so
+// are calls that would make a function active more than unroll + 1 times
+// (recursion). A spin-loop iteration that only loads and comes back to the
+// loop head with the same live registers (values and dependencies) and the
+// same own memory is dropped as redundant: it can only add constraints,
+// never a new final state (see subsumed()).
+// Calls (PTX ISA 9.7.12.5) run as Machine::do_call runs them: a register
+// file per call and a frame of .param/.local bytes in the thread's own
+// memory; dependencies flow through arguments and return values.
 // Contract: the caller owns the value sets (and their fixpoint across
 // threads) and the location table; TraceEnv says which location an access
-// touches. Accesses to .local memory (and the frame) are the thread's own:
+// touches. Accesses to .local memory (and the frames) are the thread's own:
 // they take their single value and create no event. An instruction the
-// executor cannot run symbolically (calls, mbarrier arrivals, tensor
-// copies, ...) is rejected by trace_check() before running. Warp
+// executor cannot run symbolically (tensor copies, mbarrier.init, ...) is
+// rejected by trace_check() before running. Warp
 // collectives (TraceColl) assume their result: one path per result the
 // partner lanes' possible operands give.
 // Asynchronous operations (PTX ISA 8.9.1.1: cp.async, cp.async.bulk) stay
@@ -153,7 +158,8 @@ struct TraceLimits {
 const char* trace_limit(IrOp op);
 
 // Throws InputError (prog.file, the instruction's line) for the first
-// instruction of function `func` that trace_paths() cannot execute.
+// instruction of function `func`, or of a function it may call, that
+// trace_paths() cannot execute.
 void trace_check(const Program& prog, uint32_t func);
 
 // Enumerates the paths of function `func` of `prog`, entered with register

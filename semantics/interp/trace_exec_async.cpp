@@ -75,7 +75,7 @@ void Tracer::mbar_wait(State& s, const Inst& in) {
     const bool done = parity ? phases >= 1 && ((phases - 1) & 1) == (arg & 1) : phases > arg;
     Deps pd = d;
     merge(pd, Deps{id});
-    put(f, in.dst[0], done ? 1 : 0, reg_width(in.dst[0]), std::move(pd));
+    put(f, in.dst[0], done ? 1 : 0, reg_width(f, in.dst[0]), std::move(pd));
   });
 }
 
@@ -166,7 +166,7 @@ void Tracer::copy(State s, const Inst& in) {
 }
 
 void Tracer::async_access(State s, const Inst& in) {
-  if (s.pc + 1 >= r_.end || prog_.code[s.pc + 1].op != IrOp::Mbarrier ||
+  if (s.pc + 1 >= prog_.code.size() || prog_.code[s.pc + 1].op != IrOp::Mbarrier ||
       prog_.code[s.pc + 1].mbar != MbarOp::CompleteTx)
     fail(in, "st.async/red.async without its complete_tx");
   const Inst& tx = prog_.code[s.pc + 1];

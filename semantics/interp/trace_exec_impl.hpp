@@ -52,19 +52,37 @@ struct Range {
   uint32_t begin = 0, end = 0;
 };
 
+using LocalBytes = std::map<uint64_t, std::pair<uint8_t, Deps>>;  // local offset -> byte, deps
+
 struct State {
   uint32_t pc = 0;
+  // The current call's function, register file (one slot per register of
+  // that function) and frame: local bytes [fp, sp) hold its .local and
+  // .param variables (PTX ISA 5.1.6.4), as in the interpreter (do_call).
+  uint32_t func = 0;
+  uint64_t fp = 0, sp = 0;
   std::vector<uint64_t> regs;
   std::vector<Deps> deps;
   Deps ctrl;                           // reads the control flow depends on so far
-  std::map<uint32_t, int> back_jumps;  // branch pc -> times taken
+  std::map<uint32_t, int> back_jumps;  // branch pc -> times taken (in this call)
   struct Arrival {
     size_t events = 0;
     std::vector<uint64_t> regs;
     std::vector<Deps> deps;
+    LocalBytes local;  // the bytes below sp
   };
-  std::map<uint32_t, Arrival> arrivals;                // per loop head: the state at the last arrival
-  std::map<uint64_t, std::pair<uint8_t, Deps>> local;  // the thread's own bytes (.local, frame)
+  std::map<uint32_t, Arrival> arrivals;  // per loop head: the state at the last arrival (in this call)
+  LocalBytes local;                      // the thread's own bytes (.local, frames)
+  // The callers' calls: what `ret` restores.
+  struct Frame {
+    uint32_t ret_pc = 0, call = 0, func = 0;
+    uint64_t fp = 0, sp = 0;
+    std::vector<uint64_t> regs;
+    std::vector<Deps> deps;
+    std::map<uint32_t, int> back_jumps;
+    std::map<uint32_t, Arrival> arrivals;
+  };
+  std::vector<Frame> frames;
   size_t writes = 0;
   uint32_t coll_with[32] = {};  // per lane: collectives so far whose membermask includes it
   int po_events = 0;            // events in program order so far (not of asynchronous operations)
@@ -81,10 +99,12 @@ class Tracer {
 
   ThreadPaths run(std::vector<uint64_t> regs) {
     State s;
-    s.pc = r_.begin;
-    regs.resize(fn_.nregs, 0);
+    s.func = func_;
+    s.pc = prog_.funcs[func_].entry_pc;
+    s.sp = prog_.funcs[func_].frame_bytes;
+    regs.resize(prog_.funcs[func_].nregs, 0);
     s.regs = std::move(regs);
-    s.deps.resize(fn_.nregs);
+    s.deps.resize(prog_.funcs[func_].nregs);
     step(std::move(s));
     return std::move(out_);
   }
@@ -102,7 +122,7 @@ class Tracer {
       }
       case Opnd::Imm: return o.imm;
       case Opnd::Special: return env_.sreg(o.sreg);
-      case Opnd::FrameAddr: return o.imm;  // the frame starts at local address 0
+      case Opnd::FrameAddr: return s.fp + o.imm;
       case Opnd::None: return 0;
     }
     return 0;
@@ -115,13 +135,17 @@ class Tracer {
     s.regs[d.slot] = v & wmask(width);
     s.deps[d.slot] = std::move(deps);
   }
-  unsigned reg_width(const Opnd& d) const { return d.kind == Opnd::Reg ? fn_.reg_width[d.slot] : 64; }
+  unsigned reg_width(const State& s, const Opnd& d) const {
+    return d.kind == Opnd::Reg ? prog_.funcs[s.func].reg_width[d.slot] : 64;
+  }
 
   uint64_t address(const State& s, const Inst& in, Deps& d) const {
     uint64_t a = static_cast<uint64_t>(in.addr.off);
     if (in.addr.base == Addr::Reg) {
       a = in.addr.wrap(a + s.regs[in.addr.slot]);
       merge(d, s.deps[in.addr.slot]);
+    } else if (in.addr.base == Addr::Frame) {
+      a += s.fp;
     }
     return a;
   }
@@ -150,7 +174,30 @@ class Tracer {
   // redundant: the path that skipped it reaches the same states with a
   // subset of the events, and dropping plain reads never makes a consistent
   // execution inconsistent (they only add rf/fr/causality constraints).
-  bool subsumed(const State& s, uint32_t head) const;
+  bool subsumed(const State& s, uint32_t head);
+
+  // A function's code range, its loop heads (targets of backward branches)
+  // and the registers live at each instruction (built on first use).
+  struct FnTables {
+    Range r;
+    std::vector<char> head;
+    std::vector<std::vector<char>> live;
+  };
+  const FnTables& tables(uint32_t func);
+
+  // call (PTX ISA 9.7.12.5 call): a new register file and frame for the callee,
+  // the arguments copied into its formals as the interpreter does
+  // (Machine::do_call), their dependencies with them. A direct or indirect
+  // recursion deeper than the unroll bound is cut like a loop. Returns
+  // false when the path ended here.
+  bool call(State& s, const Inst& in);
+  // ret (9.7.12.6) from a called function: the return values go to the caller's
+  // registers or .param variables (Machine::do_ret).
+  void ret(State& s);
+  // Bytes of the thread's own memory.
+  static uint64_t read_local(const State& s, uint64_t off, unsigned n, Deps& d);
+  static void write_local(State& s, uint64_t off, unsigned n, uint64_t v, const Deps& d);
+  static void copy_local(State& s, uint64_t to, uint64_t from, unsigned n);
 
   // The read of a load or atom/red: forks the state over the location's
   // values; `apply` finishes the instruction for one value.
@@ -254,12 +301,10 @@ class Tracer {
   void step(State s);
 
   const Program& prog_;
-  const Function& fn_;
-  Range r_;
+  uint32_t func_;
   const TraceEnv& env_;
   const TraceLimits& lim_;
-  std::vector<char> head_;
-  std::vector<std::vector<char>> live_;
+  std::map<uint32_t, FnTables> tables_;
   uint64_t steps_ = 0;
   ThreadPaths out_;
 };

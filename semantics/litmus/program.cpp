@@ -225,9 +225,7 @@ Program lower(const Test& t) {
     try {
       interp::trace_check(tir.prog, tir.prog.kernel);
     } catch (const InputError& e) {
-      const auto& code = t.threads[ti].code;
-      SourcePos at = e.pos().line >= 1 && e.pos().line <= code.size() ? code[e.pos().line - 1].pos : t.threads[ti].pos;
-      throw InputError(t.file, at, std::string(e.what()) + " in a litmus thread");
+      throw InputError(t.file, e.pos(), std::string(e.what()) + " in a litmus thread");
     }
   }
   return p;

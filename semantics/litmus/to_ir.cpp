@@ -2,6 +2,7 @@
 // to_ir.hpp).
 #include "semantics/litmus/to_ir.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "parser/litmus/instr_names.hpp"
@@ -160,8 +161,19 @@ class Writer {
   const Test& t_;
 };
 
+// The width of a register that a formal parameter takes or returns: its
+// type's bits (a .param's whole size, at most 64; 1 for .pred).
+unsigned formal_bits(const ast::VarDecl& d) {
+  if (d.type == Mod::pred) return 1;
+  uint64_t b = table::is_type(d.type) ? table::type_bits(d.type) : 64;
+  b *= d.vec ? d.vec : 1;
+  for (const auto& n : d.dims) b *= n.value_or(1);
+  return static_cast<unsigned>(std::min<uint64_t>(b, 64));
+}
+
 // Registers an instruction names, and the width of the ones it writes.
 struct RegUse {
+  const std::vector<ast::Function>* funcs = nullptr;  // the prelude's (call)
   std::map<std::string, unsigned> width;  // 0: no typed write seen; 1: predicate
   std::vector<std::string> order;         // first appearance
   void see(const std::string& n, unsigned w) {
@@ -180,7 +192,34 @@ struct RegUse {
       if (a->reg) see(a->reg->name, 0);
     }
   }
+  // call: a register in its argument or return list has the width of the
+  // callee's formal there (the prelude's last declaration of that name).
+  void call(const ast::Instruction& in) {
+    const ast::Function* f = nullptr;
+    for (const auto& o : in.operands)
+      if (auto* sym = std::get_if<ast::Symbol>(&o.v); sym && funcs)
+        for (const auto& g : *funcs)
+          if (g.name == sym->name) f = &g;
+    bool rets = true;
+    for (const auto& o : in.operands) {
+      auto* l = std::get_if<ast::ArgList>(&o.v);
+      if (!l) {
+        if (std::holds_alternative<ast::Reg>(o.v)) operand(o, 0);  // an indirect call's address
+        rets = false;
+        continue;
+      }
+      const std::vector<ast::VarDecl>* formals = f ? (rets ? &f->rets : &f->params) : nullptr;
+      for (size_t k = 0; k < l->elems.size(); ++k)
+        operand(l->elems[k], formals && k < formals->size() ? formal_bits((*formals)[k]) : 0);
+      rets = false;
+    }
+  }
   void instruction(const ast::Instruction& in) {
+    if (in.op == Opcode::call) {
+      if (in.guard) see(in.guard->reg, 1);
+      call(in);
+      return;
+    }
     if (in.guard) see(in.guard->reg, 1);
     bool writes = true;
     switch (in.op) {
@@ -205,6 +244,11 @@ struct RegUse {
     for (size_t k = 0; k < in.operands.size(); ++k) operand(in.operands[k], writes && k == 0 ? w : 0);
   }
 };
+
+// Thread statements are lowered with line kThreadLine + their Instr's
+// index (then given their Instr's position back); prelude functions keep
+// their own positions, which are lines of the file, far below.
+constexpr uint32_t kThreadLine = 1u << 30;
 
 ast::Instruction relined(ast::Instruction in, uint32_t line) {
   in.pos.line = line;
@@ -233,17 +277,22 @@ TestIr to_ir(const Test& t, const Program& p) {
     d.init = init;
     m.items.push_back(ast::TopLevel{{}, d});
   }
+  for (const ast::Function& f : t.funcs) m.items.push_back(ast::TopLevel{f.pos, f});
   const size_t nglob = m.items.size();
+  std::map<std::pair<uint32_t, uint32_t>, int> func_stmt;
+  for (size_t k = 0; k < t.func_stmts.size(); ++k)
+    func_stmt.emplace(std::make_pair(t.func_stmts[k].pos.line, t.func_stmts[k].pos.col), static_cast<int>(k));
   for (size_t ti = 0; ti < t.threads.size(); ++ti) {
     const Thread& th = t.threads[ti];
     const LThread& lt = p.threads[ti];
     Writer w(t);
     std::vector<ast::Statement> body;
     RegUse regs;
+    regs.funcs = &t.funcs;
     for (const std::string& r : lt.regs) regs.see(reg_name(r), 0);
     for (size_t j = 0; j < th.code.size(); ++j) {
       const Instr& in = th.code[j];
-      const uint32_t line = static_cast<uint32_t>(j + 1);
+      const uint32_t line = kThreadLine + static_cast<uint32_t>(j);
       if (in.kind == InstrKind::Label) {
         ast::Statement s;
         s.pos.line = line;
@@ -279,6 +328,13 @@ TestIr to_ir(const Test& t, const Program& p) {
       s.v = d;
       decls.push_back(std::move(s));
     }
+    // The thread's .param/.local variables (a call sequence's).
+    for (const ast::VarDecl& d : th.decls) {
+      ast::Statement s;
+      s.pos = d.pos;
+      s.v = d;
+      decls.push_back(std::move(s));
+    }
     body.insert(body.begin(), decls.begin(), decls.end());
     ast::Function f;
     f.is_entry = true;
@@ -291,23 +347,38 @@ TestIr to_ir(const Test& t, const Program& p) {
     try {
       ir.prog = interp::lower(m, "__litmus_P" + std::to_string(ti), {}, t.file);
     } catch (const InputError& e) {
-      SourcePos at = e.pos().line >= 1 && e.pos().line <= th.code.size() ? th.code[e.pos().line - 1].pos : th.pos;
+      const uint32_t l = e.pos().line;
+      SourcePos at = l >= kThreadLine && l - kThreadLine < th.code.size() ? th.code[l - kThreadLine].pos
+                     : l >= 1 && l < kThreadLine                          ? e.pos()
+                                                                          : th.pos;
       throw InputError(t.file, at, e.what());
     }
-    // Errors of the symbolic executor name IR positions (line = instruction
-    // index + 1); semantics/litmus maps them back by this file name.
-    ir.prog.file = t.file + " (litmus thread IR)";
+    ir.prog.file = t.file;
     const interp::Function& fn = ir.prog.funcs[ir.prog.kernel];
     if (fn.nregs != regs.order.size() + 1) throw std::logic_error("litmus registers: unexpected slot layout");
     std::map<std::string, uint32_t> slot;
     for (size_t k = 0; k < regs.order.size(); ++k) slot[regs.order[k]] = static_cast<uint32_t>(k + 1);
     for (const std::string& r : lt.regs) ir.slot_of.push_back(slot.at(reg_name(r)));
     ir.instr_of_pc.assign(ir.prog.code.size(), -1);
-    for (size_t pc = fn.entry_pc; pc < ir.prog.code.size(); ++pc) {
+    ir.func_stmt_of_pc.assign(ir.prog.code.size(), -1);
+    for (size_t pc = 0; pc < ir.prog.code.size(); ++pc) {
       interp::Inst& in = ir.prog.code[pc];
-      if (in.line < 1 || in.line > th.code.size() || in.op == interp::IrOp::Exit) continue;
-      const Instr& src = th.code[in.line - 1];
-      ir.instr_of_pc[pc] = static_cast<int>(in.line - 1);
+      if (pc < fn.entry_pc) {
+        auto it = func_stmt.find({in.line, in.col});
+        if (it != func_stmt.end()) ir.func_stmt_of_pc[pc] = it->second;
+        continue;
+      }
+      if (in.line < kThreadLine || in.line - kThreadLine >= th.code.size()) {
+        in.line = th.pos.line;
+        in.col = th.pos.col;
+        continue;
+      }
+      const size_t j = in.line - kThreadLine;
+      const Instr& src = th.code[j];
+      in.line = src.pos.line;
+      in.col = src.pos.col;
+      if (in.op == interp::IrOp::Exit) continue;
+      ir.instr_of_pc[pc] = static_cast<int>(j);
       bool mem = in.op == interp::IrOp::Ld || in.op == interp::IrOp::St || in.op == interp::IrOp::Atom ||
                  in.op == interp::IrOp::Red || in.op == interp::IrOp::Fence;
       bool decoded = src.kind == InstrKind::Load || src.kind == InstrKind::Store || src.kind == InstrKind::Rmw ||

@@ -12,8 +12,13 @@
 //  * Registers are declared with the width of the widest type that writes
 //    them (a predicate when only setp or a guard uses them; 64 bits when
 //    nothing typed writes them).
-//  * Each IR instruction's `line` is its Instr's index + 1 (instr_of_pc
-//    maps back); an InputError of the lowering names the Instr's position.
+//  * The functions of the test's prelude (Test::funcs) are lowered into
+//    every thread's program, before the thread, so that threads may call
+//    them (the symbolic executor runs calls with frames).
+//  * Every IR instruction's line:col is its position in the test file: a
+//    thread instruction's is its Instr's (instr_of_pc maps back), a prelude
+//    function's its own (func_stmt_of_pc gives its Test::func_stmts entry).
+//    An InputError of the lowering names the same positions.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -27,9 +32,10 @@ namespace ptxcheck::litmus {
 struct Program;
 
 struct ThreadIr {
-  interp::Program prog;           // the thread is prog.kernel
-  std::vector<int> instr_of_pc;   // code index -> index into Thread::code (-1: none)
-  std::vector<uint32_t> slot_of;  // LThread register slot -> IR register slot
+  interp::Program prog;              // the thread is prog.kernel
+  std::vector<int> instr_of_pc;      // code index -> index into Thread::code (-1: none)
+  std::vector<int> func_stmt_of_pc;  // code index -> index into Test::func_stmts (-1: none)
+  std::vector<uint32_t> slot_of;     // LThread register slot -> IR register slot
 };
 
 struct TestIr {

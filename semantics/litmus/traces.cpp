@@ -2,9 +2,11 @@
 #include "semantics/litmus/traces.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
+#include "memmodel/names.hpp"
 #include "semantics/interp/trace_exec.hpp"
 
 namespace ptxcheck::litmus {
@@ -78,10 +80,8 @@ class LitmusEnv : public interp::TraceEnv {
   }
 
  private:
-  SourcePos pos(const interp::Inst& in) const {
-    const auto& code = p_.test->threads[t_].code;
-    return in.line >= 1 && in.line <= code.size() ? code[in.line - 1].pos : p_.test->threads[t_].pos;
-  }
+  // IR positions are the test file's (to_ir.hpp).
+  SourcePos pos(const interp::Inst& in) const { return SourcePos{in.line, in.col}; }
   const Program& p_;
   const TestIr& ir_;
   const TraceSet& ts_;
@@ -116,10 +116,6 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
     paths = interp::trace_paths(tir.prog, tir.prog.kernel, std::move(regs), env, il);
   } catch (const LimitError& e) {
     throw LimitError(std::string(e.what()) + " (thread P" + std::to_string(t) + ")");
-  } catch (const InputError& e) {
-    if (e.file() == p.test->file) throw;
-    SourcePos at = e.pos().line >= 1 && e.pos().line <= th.code.size() ? th.code[e.pos().line - 1].pos : th.pos;
-    throw InputError(p.test->file, at, e.what());
   }
   Run out;
   out.traces.cut = paths.cut;
@@ -135,7 +131,25 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
       mm::Event& ev = tr.events[e];
       ev.thread = t;
       int j = tir.instr_of_pc[x.pcs[e]];
-      if (j < 0) continue;
+      if (j < 0) {
+        // An event of a called function: an ordinary event of this thread,
+        // labelled with its instruction and source line.
+        const int k = tir.func_stmt_of_pc[x.pcs[e]];
+        if (k < 0) continue;
+        const FuncStmt& fs = p.test->func_stmts[static_cast<size_t>(k)];
+        ev.label = fs.text + " (line " + std::to_string(fs.pos.line) + ")";
+        if (ev.loc >= 0 && ev.async_op < 0) ev.proxy = p.locations[ev.loc].proxy;
+        if (ev.kind == mm::EventKind::ProxyFence && ev.async_op < 0 && ev.pfence == mm::ProxyFenceKind::Other) {
+          // fence.proxy.<kind>: the lowering keeps only that it is one.
+          const size_t q = fs.text.find("fence.proxy.");
+          if (q != std::string::npos) {
+            size_t e2 = q + 12;
+            while (e2 < fs.text.size() && (std::isalnum(static_cast<unsigned char>(fs.text[e2])) || fs.text[e2] == '_')) ++e2;
+            if (auto k2 = mm::proxy_fence_from_name(fs.text.substr(q + 12, e2 - q - 12))) ev.pfence = *k2;
+          }
+        }
+        continue;
+      }
       const Instr& in = th.code[j];
       ev.label = in.text;
       // Events of an asynchronous operation keep the operation's proxy

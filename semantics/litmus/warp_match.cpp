@@ -16,9 +16,8 @@ const interp::Inst& coll_inst(const Program& p, int t, const interp::TraceColl& 
 }
 
 SourcePos coll_pos(const Program& p, int t, const interp::TraceColl& c) {
-  const auto& code = p.test->threads[static_cast<size_t>(t)].code;
-  uint32_t line = coll_inst(p, t, c).line;
-  return line >= 1 && line <= code.size() ? code[line - 1].pos : p.test->threads[static_cast<size_t>(t)].pos;
+  const interp::Inst& in = coll_inst(p, t, c);
+  return SourcePos{in.line, in.col};  // the test file's position (to_ir.hpp)
 }
 
 }  // namespace

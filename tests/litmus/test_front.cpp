@@ -261,6 +261,53 @@ std::string flat_doc(const std::string& rel) {
 }
 }  // namespace
 
+TEST_CASE("native format: calls to prelude functions", "[native]") {
+  const std::string head = "PTX c\n{\n  .global .u32 x = 0;\n  .global .u32 y = 0;\n}\n"
+                           ".func (.param .b32 r) twice(.param .b32 v)\n{\n  .reg .b32 %a;\n"
+                           "  ld.param.u32 %a, [v];\n  add.u32 %a, %a, %a;\n  st.global.u32 [y], %a;\n"
+                           "  st.param.b32 [r], %a;\n  ret;\n}\n"
+                           ".extern .func nobody(.param .b32 v);\n";
+  auto thread = [&](const std::string& body) {
+    return head + "T0 @ cta 0, gpu 0 {\n  ld.global.u32 %r0, [x];\n  " + body + "\n}\nexists (0 == 0)\n";
+  };
+  // The function's store is an event of the thread, with its source line,
+  // and depends (data) on the thread's load through argument and frame.
+  Test t = parse_litmus_text(thread("call (%r1), twice, (%r0);"), "c.litmus");
+  REQUIRE(t.funcs.size() == 2);
+  Program p = lower(t);
+  TraceSet ts = build_traces(p, TraceLimits{});
+  REQUIRE(ts.threads[0].traces.size() == 1);
+  const Trace& tr = ts.threads[0].traces[0];
+  REQUIRE(tr.events.size() == 2);
+  CHECK(tr.events[1].kind == mm::EventKind::Write);
+  CHECK(tr.events[1].label == "st.global.u32 [y], %a (line 11)");
+  CHECK(tr.data == std::vector<std::pair<int, int>>{{0, 1}});
+  // Errors at the call: count, size, no body; the interpreter's lowering
+  // reports the first two as well.
+  auto err = [&](const std::string& body) {
+    try {
+      Program q = lower(parse_litmus_text(thread(body), "c.litmus"));
+      build_traces(q, TraceLimits{});
+    } catch (const InputError& e) {
+      return std::make_pair(e.pos(), std::string(e.what()));
+    }
+    return std::make_pair(SourcePos{}, std::string());
+  };
+  auto [p1, m1] = err("call (%r1), twice, (%r0, %r0);");
+  CHECK(p1.line == 18);
+  CHECK(p1.col == 3);
+  CHECK(m1.find("with 2 argument(s); it takes 1") != std::string::npos);
+  auto [p2, m2] = err("cvt.u64.u32 %rd0, %r0;\n  call (%r1), twice, (%rd0);");
+  CHECK(p2.line == 19);
+  CHECK(m2.find("argument 1 is a 64-bit register") != std::string::npos);
+  auto [p3, m3] = err("call nobody, (%r0);");
+  CHECK(p3.line == 18);
+  CHECK(m3.find("'nobody' that has no body") != std::string::npos);
+  auto [p4, m4] = err("call (%r1), nosuch, (%r0);");
+  CHECK(p4.line == 18);
+  CHECK(m4.find("unknown function 'nosuch'") != std::string::npos);
+}
+
 TEST_CASE("every IR operation runs in a litmus thread or is refused with a documented reason", "[native]") {
   using interp::IrOp;
   // One thread body per operation that symbolic threads run (in some form).
@@ -276,6 +323,10 @@ TEST_CASE("every IR operation runs in a litmus thread or is refused with a docum
       {IrOp::Red, "red.global.add.u32 [x], 1;"},
       {IrOp::Bra, "L0: bra L0;"},
       {IrOp::Ret, "ret;"},
+      {IrOp::Call, "call (%r0), f, (%r1);"},
+      {IrOp::Alloca, "alloca.u64 %rd0, 16, 8;"},
+      {IrOp::StackSave, "stacksave.u64 %rd0;"},
+      {IrOp::StackRestore, "stackrestore.u64 %rd0;"},
       {IrOp::Exit, "exit;"},
       {IrOp::Fence, "fence.sc.gpu;"},
       {IrOp::Cvta, "cvta.global.u64 %rd0, %rd1;"},
@@ -312,6 +363,7 @@ TEST_CASE("every IR operation runs in a litmus thread or is refused with a docum
     }
     REQUIRE(sample.count(op));
     const std::string text = "PTX c\n{\n  .global .u32 x = 0;\n  .shared .u32 s = 0;\n  .shared .b64 bar = 0;\n}\n"
+                             ".func (.reg .b32 r) f(.reg .b32 a) { mov.b32 r, a; ret; }\n"
                              "T0 @ cta 0, gpu 0 {\n  " +
                              sample.at(op) + "\n}\nexists (0 == 0)\n";
     INFO(text);
