@@ -39,12 +39,7 @@ bool is_target(const litmus::Test& t, bool sat) { return t.quant == litmus::Quan
 
 // The final value of each location under `ex`.
 std::vector<uint64_t> final_values(const litmus::Program& p, const mm::Skeleton& sk, const mm::Execution& ex) {
-  std::vector<uint64_t> fin(p.locations.size());
-  for (size_t l = 0; l < p.locations.size(); ++l) {
-    int w = ex.final_write[p.locations[l].physical];
-    fin[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
-  }
-  return fin;
+  return p.final_values(sk.events, ex.final_write);
 }
 
 }  // namespace

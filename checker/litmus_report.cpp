@@ -38,6 +38,25 @@ std::string fmt_time(double s) {
   return buf;
 }
 
+// One access of a mixed-size data race: "P0 line 12 (st.global.u32 [x], 1)".
+std::string race_access(const litmus::Test& t, const litmus::RaceAccess& a) {
+  const litmus::Thread& th = t.threads[a.thread];
+  std::string o = th.place.name;
+  if (a.instr >= 0 && a.instr < static_cast<int>(th.code.size()))
+    o += " line " + std::to_string(th.code[a.instr].pos.line) + " (" + th.code[a.instr].text + ")";
+  return o;
+}
+
+nlohmann::json race_access_json(const litmus::Test& t, const litmus::RaceAccess& a) {
+  const litmus::Thread& th = t.threads[a.thread];
+  nlohmann::json j = {{"thread", th.place.name}};
+  if (a.instr >= 0 && a.instr < static_cast<int>(th.code.size())) {
+    j["line"] = th.code[a.instr].pos.line;
+    j["instruction"] = th.code[a.instr].text;
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string herd_text(const LitmusRun& r) {
@@ -57,6 +76,10 @@ std::string herd_text(const LitmusRun& r) {
   const char* obs = res.positive == 0 ? "Never" : res.negative == 0 ? "Always" : "Sometimes";
   o += "Observation " + t.name + " " + obs + " " + std::to_string(res.positive) + " " +
        std::to_string(res.negative) + "\n";
+  // PTX ISA 8.7.2: the axioms do not apply to a program with a mixed-size data race.
+  for (const auto& m : res.mixed_races)
+    o += "Undefined " + t.name + " mixed-size data race (PTX ISA 8.7.2) between " + race_access(t, m.a) + " and " +
+         race_access(t, m.b) + ": the memory model does not apply, the states above are not guaranteed\n";
   if (res.bound_hit)
     o += "Bound " + t.name + " loops cut at --unroll " + std::to_string(r.unroll) +
          ": executions beyond the bound were not explored\n";
@@ -90,6 +113,14 @@ std::string json_line(const LitmusRun& r) {
     j["executions"] = res.executions;
     j["skeletons"] = res.skeletons;
     j["bound_hit"] = res.bound_hit;
+    // PTX ISA 8.7.2 (only when true: the other tests' JSON is unchanged).
+    if (res.undefined()) {
+      j["undefined"] = true;
+      nlohmann::json races = nlohmann::json::array();
+      for (const auto& m : res.mixed_races)
+        races.push_back({{"kind", "mixed-size"}, {"a", race_access_json(*r.test, m.a)}, {"b", race_access_json(*r.test, m.b)}});
+      j["mixed_size_races"] = races;
+    }
   }
   if (r.expected >= 0) {
     j["expected"] = r.expected ? "Ok" : "No";

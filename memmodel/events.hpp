@@ -110,6 +110,14 @@ struct Event {
   int bar_id = 0;        // barrier resource id
   int bar_count = -1;    // expected thread count, -1 = all threads of the CTA
   std::string label;     // instruction text for --explain/--dot ("st.relaxed.gpu x, 1")
+  // Mixed-size accesses (PTX ISA 8.2.1 Overlap): a front end that splits a
+  // variable into granules (the byte ranges its accesses delimit) gives an
+  // access one event per granule it covers, each with the same `span`: the
+  // access's whole byte range in the variable, (offset << 16) | size; 0 for
+  // an access of a location that is not split. Two memory events overlap
+  // completely (8.7 condition 3) only when they have one location and one
+  // span: partially overlapping accesses are never morally strong.
+  uint32_t span = 0;
 };
 
 // An asynchronous operation (PTX ISA 8.9.1.1): a cp.async, a bulk copy, a

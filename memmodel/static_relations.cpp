@@ -300,6 +300,15 @@ StaticRelations build_static(const Skeleton& s, const Model& m) {
     Relation same_proxy = m.kind == ModelKind::PTX6 ? Relation::product(all, all) : r.same_proxy;
     r.ms = ms1 & same_proxy & (overlap | nonmem);
     for (int e = 0; e < n; ++e) r.ms.remove(e, e);
+    // Granule events of accesses of two threads with different byte ranges
+    // (Event::span) overlap only partially (8.2.1): not morally strong. In
+    // one thread, program order already orders them (8.9.5 base causality;
+    // kept morally strong so that 8.10.5 orders them under PTX6 too, whose
+    // causality order has no bare program order).
+    if (std::any_of(s.events.begin(), s.events.end(), [](const Event& e) { return e.span != 0; }))
+      for (auto [a, b] : r.ms.pairs())
+        if (s.events[a].span != s.events[b].span && r.mem.has(a) && r.mem.has(b) && !r.same_thread.has(a, b))
+          r.ms.remove(a, b);
   }
 
   for (auto [a, b] : s.addr) r.dep.add(a, b);

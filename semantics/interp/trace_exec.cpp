@@ -57,16 +57,15 @@ bool supported(const Inst& in) {
 const char* op_text(IrOp op) {
   switch (op) {
 #define IR_OP(id) \
-  case IrOp::id: return #id;
+  case IrOp::id:  \
+    return #id;
 #include "semantics/interp/ir_ops.def"
 #undef IR_OP
   }
   return "?";
 }
 
-LocalBytes below(const LocalBytes& m, uint64_t sp) {
-  return LocalBytes(m.begin(), m.lower_bound(sp));
-}
+LocalBytes below(const LocalBytes& m, uint64_t sp) { return LocalBytes(m.begin(), m.lower_bound(sp)); }
 
 Range range_of(const Program& prog, uint32_t func) {
   Range r{prog.funcs[func].entry_pc, static_cast<uint32_t>(prog.code.size())};
@@ -97,7 +96,8 @@ void uses_defs(const Program& prog, const Inst& in, std::vector<uint32_t>& use, 
     // The high half of a .b128 argument (Machine::do_call); an indirect
     // call's callee is not known here: both halves then.
     const Function* f = cs.callee == ~0u ? nullptr : &prog.funcs[cs.callee];
-    if (!f || (k < f->params.size() && f->params[k].is_reg && f->params[k].width == 128)) use.push_back(a.value.slot + 1);
+    if (!f || (k < f->params.size() && f->params[k].is_reg && f->params[k].width == 128))
+      use.push_back(a.value.slot + 1);
   }
   // The return registers are written (not read): not added to `use`, and
   // not killed either (a call that returns fewer values leaves them).
@@ -135,16 +135,18 @@ const Tracer::FnTables& Tracer::tables(uint32_t func) {
         for (size_t k = 0; k < nr; ++k) out[k] |= t.live[std::min(succ, n)][k];
       };
       bool ends = in.op == IrOp::Exit || in.op == IrOp::Ret;
-      if (ends) add(n);
-      else if (in.op == IrOp::Bra && !in.guarded) add(in.target - r.begin);
-      else add(i + 1);
+      if (ends)
+        add(n);
+      else if (in.op == IrOp::Bra && !in.guarded)
+        add(in.target - r.begin);
+      else
+        add(i + 1);
       if (in.op == IrOp::Bra && in.guarded) add(in.target - r.begin);
       if (ends && in.guarded) add(i + 1);
       uses_defs(prog_, in, use, def);
       if (!in.guarded)
         for (uint32_t d : def) out[d] = 0;
-      for (uint32_t u : use)
-        if (u < nr) out[u] = 1;  // (an indirect call names both halves of each register argument)
+      for (uint32_t u : use) out[u] = 1;
       if (out != t.live[i]) {
         t.live[i] = std::move(out);
         changed = true;
@@ -163,6 +165,7 @@ int Tracer::push(State& s, mm::Event e, uint32_t pc) {
   if (e.async_op < 0) ++s.po_events;
   s.tr.events.push_back(std::move(e));
   s.tr.pcs.push_back(pc);
+  s.tr.access.push_back(id);
   for (int d : s.ctrl) s.tr.ctrl.emplace_back(d, id);
   return id;
 }
@@ -211,16 +214,26 @@ void Tracer::load(State& s, const Inst& in) {
     return;
   }
   if (in.ndst != 1) fail(in, "a vector access to shared memory is not supported here");
-  int loc = env_.locate(in.addr.space, a, es, in);
+  uint32_t span = 0;
+  const std::vector<TraceEnv::Piece> ps = env_.pieces(in.addr.space, a, es, in, span);
   uint32_t pc = s.pc;
-  fork_read(s, loc, [&, pc](State& f, uint64_t v) {
-    mm::Event e = access(in, mm::EventKind::Read, in.order, loc);
-    e.value = v & wmask(es * 8);
-    int id = push(f, std::move(e), pc);
-    for (int x : ad) f.tr.addr.emplace_back(x, id);
+  auto done = [&, pc](State& f, const std::vector<uint64_t>& vals) {
+    uint64_t v = 0;
+    Deps ids;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      mm::Event e = access(in, mm::EventKind::Read, in.order, ps[k].loc);
+      e.value = vals[k];
+      e.span = span;
+      int id = push(f, std::move(e), pc);
+      if (k > 0) f.tr.access[id] = ids.front();
+      for (int x : ad) f.tr.addr.emplace_back(x, id);
+      ids.push_back(id);
+      v |= vals[k] << (8 * ps[k].at);
+    }
     uint64_t r = sx ? sext(v, es * 8) : v & wmask(es * 8);
-    put(f, in.dst[0], r, reg_width(f, in.dst[0]), Deps{id});
-  });
+    put(f, in.dst[0], r, reg_width(f, in.dst[0]), std::move(ids));
+  };
+  fork_pieces(s, ps, {}, done);
 }
 
 void Tracer::store(State& s, const Inst& in) {
@@ -238,14 +251,22 @@ void Tracer::store(State& s, const Inst& in) {
     return;
   }
   if (in.nsrc != 1) fail(in, "a vector access to shared memory is not supported here");
-  int loc = env_.locate(in.addr.space, a, es, in);
-  mm::Event e = access(in, mm::EventKind::Write, in.order, loc);
-  e.value = val(s, in.src[0]) & wmask(es * 8);
+  uint32_t span = 0;
+  const std::vector<TraceEnv::Piece> ps = env_.pieces(in.addr.space, a, es, in, span);
+  const uint64_t v = val(s, in.src[0]) & wmask(es * 8);
   Deps d;
   deps_of(s, in.src[0], d);
-  int id = push(s, std::move(e), s.pc);
-  for (int x : ad) s.tr.addr.emplace_back(x, id);
-  for (int x : d) s.tr.data.emplace_back(x, id);
+  int first = -1;
+  for (const TraceEnv::Piece& pc : ps) {
+    mm::Event e = access(in, mm::EventKind::Write, in.order, pc.loc);
+    e.value = (v >> (8 * pc.at)) & wmask(pc.size * 8);
+    e.span = span;
+    int id = push(s, std::move(e), s.pc);
+    if (first < 0) first = id;
+    s.tr.access[id] = first;
+    for (int x : ad) s.tr.addr.emplace_back(x, id);
+    for (int x : d) s.tr.data.emplace_back(x, id);
+  }
 }
 
 void Tracer::rmw(State& s, const Inst& in) {
@@ -266,27 +287,47 @@ void Tracer::rmw(State& s, const Inst& in) {
   deps_of(s, in.src[0], d);
   if (op == AtomOp::Cas) deps_of(s, in.src[1], d);
   if (is_local(in.addr.space, a)) fail(in, "an atomic on local memory is not supported here");
-  int loc = env_.locate(in.addr.space, a, es, in);
+  uint32_t span = 0;
+  const std::vector<TraceEnv::Piece> ps = env_.pieces(in.addr.space, a, es, in, span);
   auto [ro, wo] = split_rmw(in.order);
   uint32_t pc = s.pc;
-  fork_read(s, loc, [&, pc, ro = ro, wo = wo](State& f, uint64_t v) {
+  // A mixed-size atomic is one read and one write per granule, each pair an
+  // atomic operation on its granule (PTX ISA 8.7.2 Atomicity of mixed-size
+  // RMW operations orders overlapping atomics on the bytes they share).
+  auto done = [&, pc, ro = ro, wo = wo](State& f, const std::vector<uint64_t>& vals) {
+    uint64_t v = 0;
+    std::vector<int> rids;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      mm::Event r = access(in, mm::EventKind::Read, ro, ps[k].loc);
+      r.value = vals[k];
+      r.reduction = in.op == IrOp::Red;
+      r.span = span;
+      int rid = push(f, std::move(r), pc);
+      if (k > 0) f.tr.access[rid] = rids.front();
+      for (int x : ad) f.tr.addr.emplace_back(x, rid);
+      rids.push_back(rid);
+      v |= vals[k] << (8 * ps[k].at);
+    }
     v &= wmask(es * 8);
-    mm::Event r = access(in, mm::EventKind::Read, ro, loc);
-    r.value = v;
-    r.reduction = in.op == IrOp::Red;
-    int rid = push(f, std::move(r), pc);
-    for (int x : ad) f.tr.addr.emplace_back(x, rid);
-    if (in.op == IrOp::Atom) put(f, in.dst[0], v, 64, Deps{rid});
+    if (in.op == IrOp::Atom) put(f, in.dst[0], v, 64, Deps(rids.begin(), rids.end()));
     if (op == AtomOp::Cas && v != b) return;  // a failing cas only reads
-    mm::Event w = access(in, mm::EventKind::Write, wo, loc);
-    w.value = arith::atom_apply(op, in.ety, v, b, c);
-    w.reduction = in.op == IrOp::Red;
-    w.rmw_pair = rid;
-    int wid = push(f, std::move(w), pc);
-    f.tr.events[rid].rmw_pair = wid;
-    for (int x : ad) f.tr.addr.emplace_back(x, wid);
-    for (int x : d) f.tr.data.emplace_back(x, wid);
-  });
+    const uint64_t nv = arith::atom_apply(op, in.ety, v, b, c);
+    int first = -1;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      mm::Event w = access(in, mm::EventKind::Write, wo, ps[k].loc);
+      w.value = (nv >> (8 * ps[k].at)) & wmask(ps[k].size * 8);
+      w.reduction = in.op == IrOp::Red;
+      w.rmw_pair = rids[k];
+      w.span = span;
+      int wid = push(f, std::move(w), pc);
+      if (first < 0) first = wid;
+      f.tr.access[wid] = first;
+      f.tr.events[rids[k]].rmw_pair = wid;
+      for (int x : ad) f.tr.addr.emplace_back(x, wid);
+      for (int x : d) f.tr.data.emplace_back(x, wid);
+    }
+  };
+  fork_pieces(s, ps, {}, done);
 }
 
 static const char* coll_section(IrOp op) {
@@ -303,7 +344,9 @@ static const char* coll_section(IrOp op) {
 bool Tracer::collective(State& s, const Inst& in) {
   const uint32_t L = env_.lane(), n = env_.nlanes();
   const uint32_t lanes = n >= 32 ? ~0u : (1u << n) - 1;
-  const Opnd& mo = in.op == IrOp::Shfl ? in.src[3] : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0] : in.src[1];
+  const Opnd& mo = in.op == IrOp::Shfl                               ? in.src[3]
+                   : in.op == IrOp::WarpSync || in.op == IrOp::Elect ? in.src[0]
+                                                                     : in.src[1];
   // As the interpreter: membermask bits of lanes the warp lacks are dropped (warp_ops.cpp).
   const uint32_t M = static_cast<uint32_t>(val(s, mo)) & lanes;
   if (!((M >> L) & 1))
@@ -378,7 +421,8 @@ bool Tracer::collective(State& s, const Inst& in) {
   std::vector<size_t> at(who.size(), 0);
   for (uint64_t combos = 0;; ++combos) {
     if (combos > lim_.max_traces)
-      throw LimitError("more than " + std::to_string(lim_.max_traces) + " operand combinations for one warp collective");
+      throw LimitError("more than " + std::to_string(lim_.max_traces) +
+                       " operand combinations for one warp collective");
     for (size_t i = 0; i < who.size(); ++i) op.a[who[i]] = (*sets[i])[at[i]];
     CollResult r;
     warp_collective_values(in, M, M, n, op, r);
@@ -448,8 +492,10 @@ void Tracer::copy_local(State& s, uint64_t to, uint64_t from, unsigned n) {
     if (it != s.local.end()) bytes[b] = {true, it->second};
   }
   for (unsigned b = 0; b < n; ++b) {
-    if (bytes[b].first) s.local[to + b] = std::move(bytes[b].second);
-    else s.local.erase(to + b);  // not initialised (as Machine::do_call copies the init marks)
+    if (bytes[b].first)
+      s.local[to + b] = std::move(bytes[b].second);
+    else
+      s.local.erase(to + b);  // not initialised (as Machine::do_call copies the init marks)
   }
 }
 
@@ -469,8 +515,8 @@ bool Tracer::call(State& s, const Inst& in) {
   const Function& f = prog_.funcs[callee];
   if (!f.defined) {
     if (cs.builtin_vprintf || f.name == "vprintf" || f.name == "malloc" || f.name == "free")
-      fail(in, "call to '" + f.name +
-                   "': vprintf and the device heap (malloc, free) are not modelled in a litmus thread");
+      fail(in,
+           "call to '" + f.name + "': vprintf and the device heap (malloc, free) are not modelled in a litmus thread");
     fail(in, "call to function '" + f.name + "' that has no body (define it with its body before the threads)");
   }
   // PTX ISA 9.7.12.5 call: the lowering checks a direct call against its
@@ -570,15 +616,18 @@ void Tracer::ret(State& s) {
       v = read_local(s, s.fp + fm.frame_off, n, d);
     }
     if (a.in_frame) {
-      if (fm.is_reg) write_local(s, fr.fp + a.frame_off, n, v, d);
-      else copy_local(s, fr.fp + a.frame_off, s.fp + fm.frame_off, fm.size);
+      if (fm.is_reg)
+        write_local(s, fr.fp + a.frame_off, n, v, d);
+      else
+        copy_local(s, fr.fp + a.frame_off, s.fp + fm.frame_off, fm.size);
     } else if (a.value.kind == Opnd::Reg) {
       fr.regs[a.value.slot] = v;
       fr.deps[a.value.slot] = std::move(d);
     }
     if (fm.is_reg && fm.width == 128) {  // the high half of a .b128 return value
       const uint64_t hi = s.regs[fm.slot + 1];
-      if (a.in_frame) write_local(s, fr.fp + a.frame_off + 8, 8, hi, s.deps[fm.slot + 1]);
+      if (a.in_frame)
+        write_local(s, fr.fp + a.frame_off + 8, 8, hi, s.deps[fm.slot + 1]);
       else if (a.value.kind == Opnd::Reg) {
         fr.regs[a.value.slot + 1] = hi;
         fr.deps[a.value.slot + 1] = s.deps[fm.slot + 1];
@@ -686,8 +735,10 @@ void Tracer::step(State s) {
           async_access(std::move(s), in);
           return;
         }
-        if (in.op == IrOp::St) store(s, in);
-        else rmw(s, in);
+        if (in.op == IrOp::St)
+          store(s, in);
+        else
+          rmw(s, in);
         break;
       case IrOp::Atom: rmw(s, in); break;
       case IrOp::Fence: {
@@ -699,8 +750,9 @@ void Tracer::step(State s) {
           // orders only accesses to objects in that state space.
           if (in.fence == FenceKind::ProxyAsync)
             e.fspace = in.addr.space == Space::Global ? mm::StateSpace::Global
-                     : in.addr.space == Space::Shared || in.addr.space == Space::SharedCluster ? mm::StateSpace::Shared
-                     : mm::StateSpace::Any;
+                       : in.addr.space == Space::Shared || in.addr.space == Space::SharedCluster
+                           ? mm::StateSpace::Shared
+                           : mm::StateSpace::Any;
         } else {
           e.kind = mm::EventKind::Fence;
           e.order = in.order;
@@ -819,11 +871,11 @@ const char* trace_limit(IrOp op) {
   }
 }
 
-using trace_detail::Range;
-using trace_detail::Tracer;
 using trace_detail::op_text;
+using trace_detail::Range;
 using trace_detail::range_of;
 using trace_detail::supported;
+using trace_detail::Tracer;
 
 namespace {
 
@@ -835,7 +887,8 @@ void check_function(const Program& prog, uint32_t func) {
       throw InputError(prog.file, SourcePos{in.line, in.col}, "instruction not supported: " + prog.messages[in.target]);
     // The complete_tx of st.async/red.async (MbarOp::CompleteTx after the access, lower_sync.cpp)
     // belongs to that instruction; the mbarrier.complete_tx instruction alone is refused.
-    const bool async_tx = in.op == IrOp::Mbarrier && in.mbar == MbarOp::CompleteTx && pc > r.begin && prog.code[pc - 1].async_tx;
+    const bool async_tx =
+        in.op == IrOp::Mbarrier && in.mbar == MbarOp::CompleteTx && pc > r.begin && prog.code[pc - 1].async_tx;
     if (!async_tx && !supported(in)) {
       const char* why = trace_limit(in.op);
       if (!why) why = form_limit(in.op);

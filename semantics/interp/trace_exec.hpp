@@ -54,6 +54,20 @@ class TraceEnv {
   // (Generic resolved by the caller's address map) touches. Throws
   // InputError when the access reaches no location or mixes sizes.
   virtual int locate(Space space, uint64_t addr, unsigned size, const Inst& in) const = 0;
+  // Mixed-size accesses (PTX ISA 8.2.1 Overlap): a load, store or atom/red
+  // of `size` bytes at `addr` as the granule locations it covers, in address
+  // order (a caller that splits a variable into the byte ranges its accesses
+  // delimit), each with its byte offset in the access and its size; `span`
+  // gets mm::Event::span of the access. The default is locate()'s one
+  // location, whole, with span 0.
+  struct Piece {
+    int loc = -1;
+    unsigned at = 0, size = 0;
+  };
+  virtual std::vector<Piece> pieces(Space space, uint64_t addr, unsigned size, const Inst& in, uint32_t& span) const {
+    span = 0;
+    return {Piece{locate(space, addr, size, in), 0, size}};
+  }
   // The location that starts at `addr` and its size, or -1 when none does
   // (a copy's byte range is copied location by location; the bytes between
   // a test's locations are not modelled).
@@ -118,6 +132,9 @@ struct ThreadTrace {
   // `loc` is TraceEnv::locate's answer, `rmw_pair` a local index.
   std::vector<mm::Event> events;
   std::vector<uint32_t> pcs;  // per event: code index of the instruction
+  // Per event: the index of the first event of its access (itself, except
+  // for the later granule events of a mixed-size access, TraceEnv::pieces).
+  std::vector<int> access;
   std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
   std::vector<uint64_t> regs;  // final value of each register slot
   std::vector<TraceAsyncOp> async_ops;

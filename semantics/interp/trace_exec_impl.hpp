@@ -213,6 +213,22 @@ class Tracer {
     apply(s, vals.back());
   }
 
+  // The reads of an access's granules (TraceEnv::pieces): forks over each
+  // granule's values in turn; `done(f, vals)` finishes the instruction with
+  // one value per piece.
+  template <class F>
+  void fork_pieces(State& s, const std::vector<TraceEnv::Piece>& ps, std::vector<uint64_t> vals, F& done) {
+    const size_t i = vals.size();
+    fork_read(s, ps[i].loc, [&, vals](State& f, uint64_t v) {
+      std::vector<uint64_t> next = vals;
+      next.push_back(ps[i].size >= 8 ? v : v & ((uint64_t{1} << (8 * ps[i].size)) - 1));
+      if (next.size() == ps.size())
+        done(f, next);
+      else
+        fork_pieces(f, ps, std::move(next), done);
+    });
+  }
+
   void load(State& s, const Inst& in);
 
   void store(State& s, const Inst& in);

@@ -92,10 +92,11 @@ mm::Skeleton make_skeleton(const Program& p, const std::vector<const Trace*>& pi
   s.locations = p.locations;
   for (const auto& th : p.threads) s.threads.push_back(th.place);
   // PTX ISA 8.2.6: one initial write per physical location, first in coherence.
+  // A split location's granules carry its events and initial writes (Split).
   std::vector<bool> seen(p.nphys, false);
   for (size_t i = 0; i < p.locations.size(); ++i) {
     const auto& l = p.locations[i];
-    if (seen[l.physical]) continue;
+    if (seen[l.physical] || p.split(static_cast<int>(i)) >= 0) continue;
     seen[l.physical] = true;
     mm::Event e;
     e.kind = mm::EventKind::Init;
@@ -356,14 +357,10 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     return pick;
   };
   auto loc_final_of = [&](const mm::Skeleton& sk, const mm::Execution& ex) {
-    std::vector<uint64_t> loc_final(p.locations.size());
-    for (size_t l = 0; l < p.locations.size(); ++l) {
-      int ph = p.locations[l].physical;
-      int w = ph < static_cast<int>(ex.final_write.size()) ? ex.final_write[ph] : -1;
-      loc_final[l] = w >= 0 ? sk.events[w].value : p.locations[l].init;
-    }
-    return loc_final;
+    return p.final_values(sk.events, ex.final_write);
   };
+  const bool mixed = !p.splits.empty();
+  std::set<std::pair<std::pair<int, int>, std::pair<int, int>>> races_seen;
   // herd style: "1:r0=1; x=2;"
   auto state_text = [&](const std::vector<const Trace*>& pk, const std::vector<uint64_t>& loc_final) {
     std::string text;
@@ -432,8 +429,17 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
       (sat ? res.positive : res.negative) += 1;
       return std::make_pair(sat, text);
     };
+    std::optional<MixedSize> ms;
+    if (mixed) ms.emplace(pick, sk, opt.model);
     engine.enumerate(sk, opt.model, lim, [&](const mm::Execution& ex) {
       if (!guessed(sk, ex)) return true;
+      if (ms && !ms->whole(ex)) return true;
+      if (ms && res.mixed_races.size() < kMaxMixedRaces)
+        if (auto r = ms->race(ex)) {
+          std::pair<int, int> a{r->a.thread, r->a.instr}, b{r->b.thread, r->b.instr};
+          if (b < a) std::swap(a, b);
+          if (races_seen.insert({a, b}).second) res.mixed_races.push_back(*r);
+        }
       if (cm.status == CollMatch::Anomaly) {
         anomalous = true;
         return false;
@@ -447,7 +453,7 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
       }
       found[sat] = true;
       finals.push_back(std::move(loc_final));
-      return opt.count_executions || observes_location;
+      return opt.count_executions || observes_location || mixed;
     });
     // The combination has an execution but its collectives are not modelled.
     if (anomalous) throw InputError(p.test->file, cm.pos, cm.message);
@@ -470,8 +476,11 @@ CheckResult check(const Program& p, mm::Engine& engine, const CheckOptions& opt)
     if (!best_missing[sat]) continue;
     const std::vector<const Trace*> pk = pick_of(*best[sat]);
     mm::Skeleton sk = make_skeleton(p, pk);
+    std::optional<MixedSize> ms;
+    if (mixed) ms.emplace(pk, sk, opt.model);
     engine.enumerate(sk, opt.model, opt.limits, [&](const mm::Execution& ex) {
       if (!guessed(sk, ex)) return true;
+      if (ms && !ms->whole(ex)) return true;
       const std::vector<uint64_t> lf = loc_final_of(sk, ex);
       if (eval_cond(p.test->cond, p, pk, lf) != static_cast<bool>(sat)) return true;
       (sat ? res.positive_witness : res.negative_witness) = Witness{sk, ex, state_text(pk, lf)};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "semantics/litmus/mixed.hpp"
 #include "semantics/litmus/program.hpp"
 #include "semantics/litmus/traces.hpp"
 
@@ -57,7 +58,14 @@ struct CheckResult {
   uint64_t skeletons = 0;          // trace combinations handed to the engine
   uint64_t executions = 0;         // consistent executions
   std::optional<Witness> positive_witness, negative_witness;
+  // PTX ISA 8.7.2: some execution has a mixed-size data race (mixed.hpp),
+  // so the axioms do not apply and the test is undefined; the states above
+  // are those of the granules, not a guarantee. The races found (at most
+  // kMaxMixedRaces distinct pairs of instructions).
+  std::vector<MixedRace> mixed_races;
+  bool undefined() const { return !mixed_races.empty(); }
 };
+inline constexpr size_t kMaxMixedRaces = 8;
 
 // Evaluates `c` on a final state given by register/location lookups.
 bool eval_cond(const Cond& c, const Program& p, const std::vector<const Trace*>& traces,

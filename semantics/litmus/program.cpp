@@ -2,6 +2,7 @@
 #include "semantics/litmus/program.hpp"
 
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "semantics/interp/trace_exec.hpp"
@@ -36,7 +37,81 @@ std::optional<arith::AtomOp> atom_of(AluOp op) {
   }
 }
 
+std::vector<uint64_t> Program::final_values(const std::vector<mm::Event>& events,
+                                            const std::vector<int>& final_write) const {
+  std::vector<uint64_t> fin(locations.size());
+  for (size_t l = 0; l < locations.size(); ++l) {
+    const int ph = locations[l].physical;
+    const int w = ph < static_cast<int>(final_write.size()) ? final_write[ph] : -1;
+    fin[l] = w >= 0 ? events[w].value : locations[l].init;
+  }
+  for (size_t l = 0; l < split_of.size(); ++l) {
+    if (split_of[l] < 0) continue;
+    const Split& sp = splits[split_of[l]];
+    uint64_t v = 0;
+    for (size_t g = 0; g < sp.granules.size(); ++g) v |= fin[sp.granules[g]] << (8 * sp.cuts[g]);
+    fin[l] = v;
+  }
+  return fin;
+}
+
 namespace {
+
+// Mixed-size accesses (Split): the byte offsets at which the threads' loads,
+// stores and atomics with a constant address ([x+N]) start and end inside
+// each location; a location with a cut other than 0 is split there.
+void split_locations(Program& p) {
+  const TestIr& ir = *p.ir;
+  const size_t nloc = ir.loc_addr.size();
+  std::vector<std::set<uint32_t>> cuts(nloc);
+  for (const ThreadIr& tir : ir.threads)
+    for (const interp::Inst& in : tir.prog.code) {
+      if (in.op != interp::IrOp::Ld && in.op != interp::IrOp::St && in.op != interp::IrOp::Atom &&
+          in.op != interp::IrOp::Red)
+        continue;
+      if (in.addr.base != interp::Addr::Abs || in.size == 0) continue;
+      const uint64_t a = static_cast<uint64_t>(in.addr.off);
+      for (size_t l = 0; l < nloc; ++l) {
+        if (a < ir.loc_addr[l] || a >= ir.loc_addr[l] + ir.loc_size[l]) continue;
+        const uint64_t off = a - ir.loc_addr[l], end = off + in.size;
+        if (off == 0 && end == ir.loc_size[l]) break;
+        cuts[l].insert(static_cast<uint32_t>(off));
+        if (end < ir.loc_size[l]) cuts[l].insert(static_cast<uint32_t>(end));
+        break;
+      }
+    }
+  p.split_of.assign(p.locations.size(), -1);
+  for (size_t l = 0; l < nloc; ++l) {
+    cuts[l].erase(0);
+    if (cuts[l].empty()) continue;
+    const mm::Location var = p.locations[l];
+    for (size_t o = 0; o < p.locations.size(); ++o)
+      if (o != l && p.locations[o].physical == var.physical) {
+        SourcePos at;
+        for (const LocDecl& d : p.test->locs)
+          if (d.name == p.locations[o].name) at = d.pos;
+        throw InputError(p.test->file, at,
+                         "location '" + var.name + "' has an alias and mixed-size accesses, which are not modelled together");
+      }
+    Split sp;
+    sp.cuts.push_back(0);
+    sp.cuts.insert(sp.cuts.end(), cuts[l].begin(), cuts[l].end());
+    for (size_t g = 0; g < sp.cuts.size(); ++g) {
+      const uint32_t lo = sp.cuts[g], hi = g + 1 < sp.cuts.size() ? sp.cuts[g + 1] : var.size;
+      mm::Location gl = var;
+      gl.name = var.name + "[" + std::to_string(lo) + ":" + std::to_string(hi) + "]";
+      gl.physical = p.nphys++;
+      gl.vaddr = -1;
+      gl.size = hi - lo;
+      gl.init = mask_to(var.init >> (8 * lo), hi - lo);
+      sp.granules.push_back(static_cast<int>(p.locations.size()));
+      p.locations.push_back(gl);
+      p.split_of.push_back(-1);
+    }
+    p.split_of[l] = static_cast<int>(p.splits.size());
+    p.splits.push_back(std::move(sp));
+  }
+}
 
 }  // namespace
 
@@ -228,6 +303,7 @@ Program lower(const Test& t) {
       throw InputError(t.file, e.pos(), std::string(e.what()) + " in a litmus thread");
     }
   }
+  split_locations(p);
   return p;
 }
 

@@ -45,14 +45,33 @@ struct LThread {
   uint32_t lane = 0;
 };
 
+// Mixed-size accesses (PTX ISA 8.2.1 Overlap): a location that some access
+// reaches at another offset or with another size is split into granules,
+// the byte ranges its accesses' boundaries delimit. Each granule is a
+// location of its own (appended to Program::locations, named "x[0:2]", its
+// own physical location, the initial value's bytes); an access is one
+// event per granule it covers (interp::TraceEnv::pieces), values combined
+// little-endian, and the location itself carries no event.
+struct Split {
+  std::vector<uint32_t> cuts;  // granule start offsets, ascending, the first 0
+  std::vector<int> granules;   // per granule: its index in Program::locations
+};
+
 struct Program {
   const Test* test = nullptr;
   std::vector<mm::Location> locations;
+  std::vector<int> split_of;  // per location: index into `splits`, or -1
+  std::vector<Split> splits;
   std::vector<LThread> threads;
   int nphys = 0;
   std::vector<std::vector<int>> warps;  // per warp: its threads by lane
   std::shared_ptr<const TestIr> ir;  // the threads lowered to the interpreter's IR
   int loc_index(const std::string& name) const;  // -1 if unknown
+  int split(int loc) const { return loc < static_cast<int>(split_of.size()) ? split_of[loc] : -1; }
+  // The final value of each location given each physical location's final
+  // write (-1: the initial value); a split location's value is its
+  // granules' bytes.
+  std::vector<uint64_t> final_values(const std::vector<mm::Event>& events, const std::vector<int>& final_write) const;
 };
 
 Program lower(const Test& t);

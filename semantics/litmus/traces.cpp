@@ -30,19 +30,49 @@ namespace {
 // place in the grid.
 class LitmusEnv : public interp::TraceEnv {
  public:
-  LitmusEnv(const Program& p, const TestIr& ir, const TraceSet& ts, int thread)
-      : p_(p), ir_(ir), ts_(ts), t_(thread) {}
+  LitmusEnv(const Program& p, const TestIr& ir, const TraceSet& ts, int thread) : p_(p), ir_(ir), ts_(ts), t_(thread) {}
   int locate(interp::Space, uint64_t addr, unsigned size, const interp::Inst& in) const override {
     for (size_t l = 0; l < ir_.loc_addr.size(); ++l) {
       if (addr < ir_.loc_addr[l] || addr >= ir_.loc_addr[l] + ir_.loc_size[l]) continue;
+      if (p_.split(static_cast<int>(l)) >= 0) split_refused(l, in);
       if (addr != ir_.loc_addr[l] || size != ir_.loc_size[l])
         throw InputError(p_.test->file, pos(in),
-                         "a " + std::to_string(size) + "-byte access at offset " + std::to_string(addr - ir_.loc_addr[l]) +
-                             " of the " + std::to_string(ir_.loc_size[l]) + "-byte location '" + p_.locations[l].name +
-                             "' (mixed-size accesses are not modelled)");
+                         "a " + std::to_string(size) + "-byte access at offset " +
+                             std::to_string(addr - ir_.loc_addr[l]) + " of the " + std::to_string(ir_.loc_size[l]) +
+                             "-byte location '" + p_.locations[l].name + "' (mixed-size accesses are not modelled)");
       return static_cast<int>(l);
     }
     throw InputError(p_.test->file, pos(in), "the access reaches no location of the test");
+  }
+  // Mixed-size accesses (Split): the granules a load, store or atomic covers.
+  std::vector<Piece> pieces(interp::Space space, uint64_t addr, unsigned size, const interp::Inst& in,
+                            uint32_t& span) const override {
+    span = 0;
+    for (size_t l = 0; l < ir_.loc_addr.size(); ++l) {
+      if (addr < ir_.loc_addr[l] || addr >= ir_.loc_addr[l] + ir_.loc_size[l]) continue;
+      const int sp = p_.split(static_cast<int>(l));
+      if (sp < 0) break;
+      const Split& split = p_.splits[sp];
+      const uint32_t lo = static_cast<uint32_t>(addr - ir_.loc_addr[l]), hi = lo + size, n = ir_.loc_size[l];
+      const std::string what = "a " + std::to_string(size) + "-byte access at offset " + std::to_string(lo) +
+                               " of the " + std::to_string(n) + "-byte location '" + p_.locations[l].name + "'";
+      if (hi > n) throw InputError(p_.test->file, pos(in), what + " reaches past its end");
+      auto cut = [&](uint32_t o) { return o == n || std::binary_search(split.cuts.begin(), split.cuts.end(), o); };
+      if (!cut(lo) || !cut(hi))
+        throw InputError(p_.test->file, pos(in),
+                         what +
+                             " through a computed address (mixed-size accesses are modelled at the offsets "
+                             "that the threads name as [x+N])");
+      std::vector<Piece> out;
+      for (size_t g = 0; g < split.cuts.size(); ++g) {
+        const uint32_t glo = split.cuts[g], ghi = g + 1 < split.cuts.size() ? split.cuts[g + 1] : n;
+        if (glo >= lo && ghi <= hi) out.push_back({split.granules[g], glo - lo, ghi - glo});
+      }
+      span = (lo << 16) | size;
+      return out;
+    }
+    span = 0;
+    return {Piece{locate(space, addr, size, in), 0, size}};
   }
   uint32_t lane() const override { return p_.threads[t_].lane; }
   uint32_t nlanes() const override { return static_cast<uint32_t>(p_.warps[p_.threads[t_].warp].size()); }
@@ -56,11 +86,17 @@ class LitmusEnv : public interp::TraceEnv {
   int locate_start(interp::Space, uint64_t addr, unsigned& size, const interp::Inst& in) const override {
     for (size_t l = 0; l < ir_.loc_addr.size(); ++l)
       if (addr == ir_.loc_addr[l]) {
+        if (p_.split(static_cast<int>(l)) >= 0) split_refused(l, in);
         size = ir_.loc_size[l];
         return static_cast<int>(l);
       }
     (void)in;
     return -1;
+  }
+  [[noreturn]] void split_refused(size_t l, const interp::Inst& in) const {
+    throw InputError(p_.test->file, pos(in),
+                     "location '" + p_.locations[l].name +
+                         "' has mixed-size accesses: only ld, st, atom and red are modelled on it");
   }
   const std::vector<uint64_t>& values(int loc) const override { return ts_.values[p_.locations[loc].physical]; }
   uint64_t sreg(interp::SReg s) const override {
@@ -127,10 +163,13 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
   for (interp::ThreadTrace& x : paths.traces) {
     Trace tr;
     tr.events = std::move(x.events);
+    tr.access = std::move(x.access);
+    tr.instr.assign(tr.events.size(), -1);
     for (size_t e = 0; e < tr.events.size(); ++e) {
       mm::Event& ev = tr.events[e];
       ev.thread = t;
       int j = tir.instr_of_pc[x.pcs[e]];
+      tr.instr[e] = j;
       if (j < 0) {
         // An event of a called function: an ordinary event of this thread,
         // labelled with its instruction and source line.
@@ -144,7 +183,8 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
           const size_t q = fs.text.find("fence.proxy.");
           if (q != std::string::npos) {
             size_t e2 = q + 12;
-            while (e2 < fs.text.size() && (std::isalnum(static_cast<unsigned char>(fs.text[e2])) || fs.text[e2] == '_')) ++e2;
+            while (e2 < fs.text.size() && (std::isalnum(static_cast<unsigned char>(fs.text[e2])) || fs.text[e2] == '_'))
+              ++e2;
             if (auto k2 = mm::proxy_fence_from_name(fs.text.substr(q + 12, e2 - q - 12))) ev.pfence = *k2;
           }
         }
@@ -155,7 +195,8 @@ Run run_thread(const Program& p, int t, const TraceSet& ts, const TraceLimits& l
       // Events of an asynchronous operation keep the operation's proxy
       // (trace_exec: the async proxy of a bulk copy, the generic proxy of its
       // complete-tx and of cp.async).
-      if (ev.loc >= 0 && ev.async_op < 0)  // Dat3M names the proxy with the mnemonic (tld, suld); the native format with the location
+      if (ev.loc >= 0 &&
+          ev.async_op < 0)  // Dat3M names the proxy with the mnemonic (tld, suld); the native format with the location
         ev.proxy = in.proxy != mm::Proxy::Generic ? in.proxy : p.locations[ev.loc].proxy;
       if (ev.kind == mm::EventKind::ProxyFence && in.kind == InstrKind::ProxyFence && ev.async_op < 0)
         ev.pfence = in.pfence;

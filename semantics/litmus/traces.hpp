@@ -26,6 +26,9 @@ struct Trace {
   // Events of one thread in program order. `thread` is set; `loc` indexes
   // Program::locations; `rmw_pair` is a local index into this vector.
   std::vector<mm::Event> events;
+  // Per event: the first event of its access (interp::ThreadTrace::access)
+  // and its instruction (index into Thread::code, -1 for none).
+  std::vector<int> access, instr;
   std::vector<std::pair<int, int>> addr, data, ctrl;  // local event indices
   std::vector<uint64_t> regs;                         // final register values by slot
   // Asynchronous operations (PTX ISA 8.9.1.1): their events are in `events`

@@ -24,7 +24,8 @@ PATH is a golden file or a folder searched for goldens. Kinds:
     corpus/spec/), herd7's `X.litmus.expected` with GenMC's execution counts:
     the herd block `ptxcheck NAME.litmus` prints under the default model (its
     Time line left out), then one line per model
-    `Model M: VERDICT Positive: P Negative: N Executions: E`;
+    `Model M: VERDICT Positive: P Negative: N Executions: E`, ending in
+    ` Undefined` when the test has a mixed-size data race (PTX ISA 8.7.2);
     part "litmus": ptxcheck must print the same block and, with
       `--json --model M` under both engines, the same verdict and counts.
     `golden.py PTXCHECK --update PATH...` writes these goldens (read the
@@ -251,7 +252,8 @@ def litmus_batch(exe, folder):
                 f = next((x for x in files if os.path.samefile(x, j["file"])), None)
                 if f is not None:
                     out[f][1][(model, engine)] = (f"Model {model}: {j['verdict']} Positive: {j['positive']} "
-                                                  f"Negative: {j['negative']} Executions: {j['executions']}")
+                                                  f"Negative: {j['negative']} Executions: {j['executions']}"
+                                                  + (" Undefined" if j.get("undefined") else ""))
     _LITMUS_CACHE[folder] = out
     return out
 

@@ -67,7 +67,8 @@ TEST_CASE("Dat3M dialect constructs map to the model's vocabulary", "[dat3m-synt
  red.relaxed.sys.add x, 1       | bar.cta.sync 1, r3, 2    ;
  fence.proxy.texture            | LC00:                    ;
 exists (P1:r0 == 2 \/ ~(x != 3))
-)", "demo.litmus");
+)",
+                             "demo.litmus");
   REQUIRE(t.threads.size() == 2);
   CHECK(t.threads[1].place.cta == 1);
   const Instr& cas = t.threads[0].code[0];
@@ -99,7 +100,8 @@ TEST_CASE("Dat3M dialect: ptxcheck's async-proxy extension", "[dat3m-syntax]") {
  cp.async.bulk.global.shared::cta.bulk_group g, s, 4 | fence.proxy.async.global ;
  cp.async.bulk.wait_group.read 0                     | fence.proxy.async ;
 exists (P1:r0 == 1)
-)", "async.litmus");
+)",
+                             "async.litmus");
   const Instr& f = t.threads[0].code[0];
   CHECK(f.kind == InstrKind::ProxyFence);
   CHECK(f.pfence == mm::ProxyFenceKind::Async);
@@ -117,9 +119,11 @@ exists (P1:r0 == 1)
   CHECK(p.locations[p.loc_index("g")].space == mm::StateSpace::Global);
   CHECK(p.locations[p.loc_index("bar")].space == mm::StateSpace::Shared);
   // Malformed forms.
-  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.global.shared::cta g, s, 4 ;\nexists (s == 1)\n").line == 4);
+  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.global.shared::cta g, s, 4 ;\nexists (s == 1)\n")
+            .line == 4);
   CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.async.local ;\nexists (s == 1)\n").line == 4);
-  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.wait_group.all 0 ;\nexists (s == 1)\n").line == 4);
+  CHECK(error_pos("PTX t\n{ s=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.wait_group.all 0 ;\nexists (s == 1)\n").line ==
+        4);
 }
 
 TEST_CASE("malformed litmus input reports file:line:col", "[litmus-errors]") {
@@ -130,7 +134,9 @@ TEST_CASE("malformed litmus input reports file:line:col", "[litmus-errors]") {
   CHECK(p.line == 4);
   CHECK_THROWS_AS(lower(parse_litmus_text("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n goto LC09 ;\nexists (x == 1)\n", "t")),
                   InputError);
-  p = error_pos("PTX t\n{\n  .global .u32 x = 0;\n}\nT0 @ cta 0 {\n  st.global.u32 [x], 1;\n  ld.global.u32 %r0 [x];\n}\nexists (x == 1)\n");
+  p = error_pos(
+      "PTX t\n{\n  .global .u32 x = 0;\n}\nT0 @ cta 0 {\n  st.global.u32 [x], 1;\n  ld.global.u32 %r0 [x];\n}\nexists "
+      "(x == 1)\n");
   CHECK(p.line == 7);
   p = error_pos("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r0 == )\n");
   CHECK(p.line == 5);
@@ -142,8 +148,9 @@ TEST_CASE("malformed litmus input reports file:line:col", "[litmus-errors]") {
 TEST_CASE("doc strings and comments do not decide the dialect", "[native]") {
   // A brace pair then a newline inside the doc string once sent a native
   // test to the Dat3M reader ("expected declaration").
-  const char* native = "PTX t\n\"a {}\nb\"\n(* c { } *)\n{\n  .global .u32 d = 0;\n}\n"
-                       "T0 @ cta 0 {\n  st.global.u32 [d], 1;\n}\nexists (d == 1)\n";
+  const char* native =
+      "PTX t\n\"a {}\nb\"\n(* c { } *)\n{\n  .global .u32 d = 0;\n}\n"
+      "T0 @ cta 0 {\n  st.global.u32 [d], 1;\n}\nexists (d == 1)\n";
   Test t = parse_litmus_text(native, "t.litmus");
   REQUIRE(t.threads.size() == 1);
   CHECK(t.threads[0].code.size() == 1);
@@ -170,7 +177,8 @@ DONE:
   red.global.add.u32 [d1], 1;
 }
 exists (T0:%r1 == 1)
-)", "n.litmus");
+)",
+                             "n.litmus");
   REQUIRE(t.threads.size() == 1);
   CHECK(t.threads[0].place.cta == 2);
   CHECK(t.threads[0].place.cluster == 1);
@@ -200,14 +208,16 @@ T0 @ cta 0 {
   st.global.u64 [d], %rd0;
 }
 exists (d == 8589934593)
-)", "pack.litmus");
+)",
+                             "pack.litmus");
   REQUIRE(t.threads.size() == 1);
   const auto& c = t.threads[0].code;
   REQUIRE(c.size() == 4);
   CHECK(c[2].text == "mov.b64 %rd0, {%r0, %r1}");
   CHECK(c[3].kind == InstrKind::Store);
   CHECK(error_pos("PTX t\n{\n  .global .u32 d = 0;\n}\nT0 @ cta 0 {\n  mov.b64 %rd0, {%r0, %r1;\n}\n"
-                  "exists (d == 1)\n").line >= 5);
+                  "exists (d == 1)\n")
+            .line >= 5);
 }
 
 TEST_CASE("traces: values, dependencies, RMW pairing and the loop bound", "[traces]") {
@@ -220,7 +230,8 @@ TEST_CASE("traces: values, dependencies, RMW pairing and the loop bound", "[trac
  atom.relaxed.gpu.add r1, y, 1 | ;
  bne r1, 0, LC00         | ;
 exists (P0:r0 == 2)
-)", "tr.litmus");
+)",
+                             "tr.litmus");
   Program p = lower(t);
   TraceLimits lim;
   lim.unroll = 1;
@@ -243,6 +254,82 @@ exists (P0:r0 == 2)
   CHECK(ts.threads[1].traces.size() == 1);
 }
 
+TEST_CASE("mixed-size accesses: granules, events per granule, refusals", "[native]") {
+  // PTX ISA 8.2.1: .u32 x accessed whole, as [x+1] (u8) and [x+2] (u16):
+  // granules [0:1] [1:2] [2:4], one event per granule an access covers.
+  Test t = parse_litmus_text(R"(PTX m
+{
+  .global .u32 x = 0x04030201;
+  .global .u32 y = 0;
+}
+T0 @ cta 0, gpu 0 {
+  st.global.u32 [x], 0x12345678;
+  ld.global.u16 %r0, [x+2];
+  st.global.u8 [x+1], 0xab;
+  atom.global.relaxed.gpu.add.u32 %r1, [x], 1;
+  st.global.u32 [y], 7;
+}
+exists (T0:%r0 == 4660)
+)",
+                             "m.litmus");
+  Program p = lower(t);
+  const int x = p.loc_index("x"), y = p.loc_index("y");
+  REQUIRE(p.split(x) >= 0);
+  CHECK(p.split(y) < 0);
+  const Split& sp = p.splits[p.split(x)];
+  CHECK(sp.cuts == std::vector<uint32_t>{0, 1, 2});
+  REQUIRE(sp.granules.size() == 3);
+  CHECK(p.locations[sp.granules[0]].name == "x[0:1]");
+  CHECK(p.locations[sp.granules[2]].name == "x[2:4]");
+  CHECK(p.locations[sp.granules[0]].init == 0x01);
+  CHECK(p.locations[sp.granules[2]].init == 0x0403);
+  TraceSet ts = build_traces(p, TraceLimits{});
+  REQUIRE(ts.threads[0].traces.size() >= 1);
+  const Trace& tr = ts.threads[0].traces[0];
+  // st.u32: 3 writes; ld.u16: 1 read; st.u8: 1 write; atom.u32: 3 reads + 3 writes; st y: 1.
+  REQUIRE(tr.events.size() == 12);
+  CHECK(tr.events[0].value == 0x78);
+  CHECK(tr.events[1].value == 0x56);
+  CHECK(tr.events[2].value == 0x1234);
+  CHECK(tr.access[2] == 0);
+  CHECK(tr.events[0].span == 4);
+  CHECK(tr.events[3].span == ((2u << 16) | 2));
+  CHECK(tr.events[4].span == ((1u << 16) | 1));
+  for (int k = 0; k < 3; ++k) CHECK(tr.events[5 + k].rmw_pair == 8 + k);
+  CHECK(tr.events[11].span == 0);
+  // The final value of a split location is its granules' bytes.
+  std::vector<mm::Event> ev(3);
+  ev[0].value = 0x11, ev[1].value = 0x22, ev[2].value = 0x4433;
+  std::vector<int> fin(static_cast<size_t>(p.nphys), -1);
+  fin[p.locations[sp.granules[0]].physical] = 0;
+  fin[p.locations[sp.granules[1]].physical] = 1;
+  fin[p.locations[sp.granules[2]].physical] = 2;
+  CHECK(p.final_values(ev, fin)[x] == 0x44332211);
+
+  auto error_of = [](const char* text) {
+    try {
+      Test u = parse_litmus_text(text, "e.litmus");
+      Program q = lower(u);
+      (void)build_traces(q, TraceLimits{});
+    } catch (const InputError& e) {
+      return std::to_string(e.pos().line) + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  // An offset that no thread names as [x+N]: a computed address.
+  CHECK(error_of("PTX e\n{\n  .global .u32 x = 0;\n}\nT0 @ cta 0 {\n  ld.global.u16 %r0, [x];\n"
+                 "  mov.u64 %rd0, x;\n  ld.global.u8 %r1, [%rd0+3];\n}\nexists (T0:%r0 == 0)\n")
+            .starts_with("8: a 1-byte access at offset 3 of the 4-byte location 'x' through a computed address"));
+  // A location with an alias.
+  CHECK(error_of("PTX e\n{\n  .global .u32 x = 0;\n  .global .u32 z aliases x;\n}\nT0 @ cta 0 {\n"
+                 "  ld.global.u16 %r0, [x+2];\n}\nexists (T0:%r0 == 0)\n")
+            .find("has an alias and mixed-size accesses") != std::string::npos);
+  // Past the end of the location.
+  CHECK(error_of("PTX e\n{\n  .global .u32 x = 0;\n  .global .u32 w = 0;\n}\nT0 @ cta 0 {\n"
+                 "  ld.global.u32 %r0, [x+2];\n}\nexists (T0:%r0 == 0)\n")
+            .find("reaches past its end") != std::string::npos);
+}
+
 namespace {
 // Whitespace-normalised text of a file of the source tree.
 std::string flat_doc(const std::string& rel) {
@@ -262,11 +349,12 @@ std::string flat_doc(const std::string& rel) {
 }  // namespace
 
 TEST_CASE("native format: calls to prelude functions", "[native]") {
-  const std::string head = "PTX c\n{\n  .global .u32 x = 0;\n  .global .u32 y = 0;\n}\n"
-                           ".func (.param .b32 r) twice(.param .b32 v)\n{\n  .reg .b32 %a;\n"
-                           "  ld.param.u32 %a, [v];\n  add.u32 %a, %a, %a;\n  st.global.u32 [y], %a;\n"
-                           "  st.param.b32 [r], %a;\n  ret;\n}\n"
-                           ".extern .func nobody(.param .b32 v);\n";
+  const std::string head =
+      "PTX c\n{\n  .global .u32 x = 0;\n  .global .u32 y = 0;\n}\n"
+      ".func (.param .b32 r) twice(.param .b32 v)\n{\n  .reg .b32 %a;\n"
+      "  ld.param.u32 %a, [v];\n  add.u32 %a, %a, %a;\n  st.global.u32 [y], %a;\n"
+      "  st.param.b32 [r], %a;\n  ret;\n}\n"
+      ".extern .func nobody(.param .b32 v);\n";
   auto thread = [&](const std::string& body) {
     return head + "T0 @ cta 0, gpu 0 {\n  ld.global.u32 %r0, [x];\n  " + body + "\n}\nexists (0 == 0)\n";
   };
@@ -362,10 +450,11 @@ TEST_CASE("every IR operation runs in a litmus thread or is refused with a docum
       continue;
     }
     REQUIRE(sample.count(op));
-    const std::string text = "PTX c\n{\n  .global .u32 x = 0;\n  .shared .u32 s = 0;\n  .shared .b64 bar = 0;\n}\n"
-                             ".func (.reg .b32 r) f(.reg .b32 a) { mov.b32 r, a; ret; }\n"
-                             "T0 @ cta 0, gpu 0 {\n  " +
-                             sample.at(op) + "\n}\nexists (0 == 0)\n";
+    const std::string text =
+        "PTX c\n{\n  .global .u32 x = 0;\n  .shared .u32 s = 0;\n  .shared .b64 bar = 0;\n}\n"
+        ".func (.reg .b32 r) f(.reg .b32 a) { mov.b32 r, a; ret; }\n"
+        "T0 @ cta 0, gpu 0 {\n  " +
+        sample.at(op) + "\n}\nexists (0 == 0)\n";
     INFO(text);
     Test t = parse_litmus_text(text, "c.litmus");
     Program p = lower(t);  // trace_check accepts the thread
