@@ -111,6 +111,20 @@ class InsnLowering {
         return o;
       }
     }
+    // PTX ISA 10.29 %reserved_smem_offset_begin/_end/_cap/_<2>: offsets of
+    // the reserved shared memory (memory.hpp kReservedSmemBegin), its size,
+    // and two offsets in it (<0> at its start, <1> in its second half).
+    if (r.sel.empty() && r.name.rfind("%reserved_smem_offset_", 0) == 0) {
+      const std::string k = r.name.substr(22);
+      o.kind = Opnd::Imm;
+      if (width) *width = 32;
+      if (k == "begin" || k == "0") o.imm = kReservedSmemBegin;
+      else if (k == "1") o.imm = kReservedSmemBegin + kReservedSmemBytes / 2;
+      else if (k == "end") o.imm = kReservedSmemBegin + kReservedSmemBytes;
+      else if (k == "cap") o.imm = kReservedSmemBytes;
+      else ctx.fail(pos, "unknown register '" + r.name + "'");
+      return o;
+    }
     if (r.name.rfind("%pm", 0) == 0) {  // performance counters (PTX ISA 10.25, 10.26): read 0
       o.kind = Opnd::Special;
       o.sreg = SReg::zero;

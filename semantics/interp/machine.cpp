@@ -43,7 +43,7 @@ HookAccess Machine::hook_access(const Inst& in, HookKind k, const Where& wh, con
   } else {
     const Cta& owner = wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c;
     a.owner_cta = static_cast<int>(owner.uid);
-    a.key = kHookSharedKey | (uint64_t{owner.uid} << 32) | (wh.off + byte_off);
+    a.key = kHookSharedKey | (uint64_t{owner.uid} << 32) | (wh.region->base + wh.off + byte_off);
   }
   return a;
 }
@@ -521,12 +521,14 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   // Finished CTAs go back to a pool: their vectors keep their capacity, so a
   // large grid does not allocate per thread.
   for (auto& c : ctas) {
-    // The next CTA's shared memory starts afresh: no generic-proxy write
-    // history, no mbarrier transaction counts of the CTA before.
-    const Region* sh = c->shared.get();
-    races.forget(sh);
-    gwrites_.erase(sh);
-    for (auto it = txcount_.lower_bound({sh, 0}); it != txcount_.end() && it->first.first == sh;) it = txcount_.erase(it);
+    // The next CTA's shared memory (its reserved part too) starts afresh: no
+    // race history, generic-proxy write history or mbarrier transaction
+    // counts of the CTA before.
+    for (const Region* sh : {c->shared.get(), c->reserved.get()}) {
+      races.forget(sh);
+      gwrites_.erase(sh);
+      for (auto it = txcount_.lower_bound({sh, 0}); it != txcount_.end() && it->first.first == sh;) it = txcount_.erase(it);
+    }
     pool_.push_back(std::move(c));
   }
   ctas.clear();
@@ -543,6 +545,9 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     if (pool_.empty()) {
       c = std::make_unique<Cta>();
       c->shared = std::make_unique<Region>();
+      c->reserved = std::make_unique<Region>();
+      c->reserved->name = "shared (reserved)";
+      c->reserved->base = kReservedSmemBegin;  // its offset in the shared window
     } else {
       c = std::move(pool_.back());
       pool_.pop_back();
@@ -563,6 +568,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->shared->name = "shared";
     c->shared->bytes.assign(shared_bytes, 0);
     c->shared->init.assign(shared_bytes, 0);
+    c->reserved->bytes.assign(kReservedSmemBytes, 0);  // zeroed, initialised (memory.hpp)
     uint32_t cta_uid = static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
     c->threads.resize(nthreads);
     for (uint32_t i = 0; i < nthreads; ++i) {

@@ -90,6 +90,7 @@ struct Cta {
   std::vector<Thread> threads;
   std::vector<Warp> warps;
   std::unique_ptr<Region> shared;
+  std::unique_ptr<Region> reserved;  // reserved shared memory (memory.hpp kReservedSmemBegin)
   BarrierState bars[16];
   uint32_t exited = 0;
   uint32_t bar_generation = 0;
@@ -211,8 +212,8 @@ class Machine {
   uint64_t get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const;
   uint64_t sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) const;
   ThreadMem tmem(Thread& t, Cta& c) {
-    if (coop_) return ThreadMem{&t.local, &c.own_shared, 0, static_cast<int>(c.slot)};
-    return ThreadMem{&t.local, &cluster_shared, static_cast<int>(c.rank), 0};
+    if (coop_) return ThreadMem{&t.local, &c.own_shared, 0, static_cast<int>(c.slot), c.reserved.get()};
+    return ThreadMem{&t.local, &cluster_shared, static_cast<int>(c.rank), 0, c.reserved.get()};
   }
   bool access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr, unsigned size, bool write,
               bool atomic, Where& out);

@@ -146,6 +146,10 @@ Where Memory::translate(Space space, uint64_t addr, unsigned size, unsigned alig
       r = (*tm.cluster_shared)[static_cast<size_t>(cta)];
       off = addr & ((1u << kRankShift) - 1);
       w.cta = tm.slot_base + cta;
+      if (rank == 0 && tm.reserved && off >= kReservedSmemBegin) {  // the own CTA's reserved shared memory
+        r = tm.reserved;
+        off -= kReservedSmemBegin;
+      }
       if (off + size > r->bytes.size()) r = nullptr;
       break;
     }

@@ -31,6 +31,15 @@ inline constexpr uint64_t kConstWin = 0x7200'0000'0000ull;
 inline constexpr uint64_t kParamWin = 0x7300'0000'0000ull;
 inline constexpr uint64_t kWinSize = 0x1'0000'0000ull;
 inline constexpr uint32_t kRankShift = 24;
+// The CTA's reserved shared memory (PTX ISA 10.29 %reserved_smem_offset_*:
+// shared memory reserved for NVIDIA system software; cooperative groups keep
+// their multi-warp tile barriers there on sm_80+). 1 KiB per CTA, as
+// CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK says, placed at
+// shared offset 227 KiB: above the most a CTA's own shared memory can reach
+// (sm_90's opt-in limit), so it never overlaps it. It is a region of its own
+// and starts zeroed and initialised: cooperative groups skip initialising
+// their barriers there on sm_80+ (cooperative_groups.h, thread_block).
+inline constexpr uint32_t kReservedSmemBegin = 227 * 1024, kReservedSmemBytes = 1024;
 // The grid workspace of a cooperative launch (%envreg1:%envreg2), a global
 // allocation above the generic windows.
 inline constexpr uint64_t kGridWorkspace = 0x7400'0000'0000ull;
@@ -75,6 +84,7 @@ struct ThreadMem {
   std::vector<Region*>* cluster_shared = nullptr;  // shared memory of each CTA of the cluster
   int cta_rank = 0;                                  // rank of the own CTA in its cluster
   int slot_base = 0;  // index of the cluster's rank 0 among the machine's running CTAs
+  Region* reserved = nullptr;  // the own CTA's reserved shared memory (kReservedSmemBegin)
 };
 
 class Memory {

@@ -55,7 +55,7 @@ void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, u
   info->space = !shared ? "global" : clustered ? "shared::cluster" : "shared::cta";
   info->shared = shared;
   if (shared && wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size()) info->owner = ctas[static_cast<size_t>(wh.cta)]->id;
-  const uint64_t base = shared ? 0 : wh.region->base;
+  const uint64_t base = wh.region->base;  // shared: 0, or kReservedSmemBegin for the reserved part
   auto fill = [&](RaceAccess& r, const AccessInfo& x, uint64_t off, unsigned sz, bool wr) {
     const uint32_t lin = races.lin_of(x.gid);
     r.cta = unlinear(races.cta_of(x.gid), spec.grid);

@@ -146,7 +146,8 @@ const Tracer::FnTables& Tracer::tables(uint32_t func) {
       uses_defs(prog_, in, use, def);
       if (!in.guarded)
         for (uint32_t d : def) out[d] = 0;
-      for (uint32_t u : use) out[u] = 1;
+      for (uint32_t u : use)
+        if (u < nr) out[u] = 1;  // (an indirect call names both halves of each register argument)
       if (out != t.live[i]) {
         t.live[i] = std::move(out);
         changed = true;
