@@ -374,7 +374,8 @@ TEST_CASE("native format: calls to prelude functions", "[native]") {
   // reports the first two as well.
   auto err = [&](const std::string& body) {
     try {
-      Program q = lower(parse_litmus_text(thread(body), "c.litmus"));
+      Test tq = parse_litmus_text(thread(body), "c.litmus");  // lower() keeps a pointer to it
+      Program q = lower(tq);
       build_traces(q, TraceLimits{});
     } catch (const InputError& e) {
       return std::make_pair(e.pos(), std::string(e.what()));
