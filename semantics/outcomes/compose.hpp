@@ -48,7 +48,8 @@ struct UnitTrace {
   std::vector<std::pair<std::pair<size_t, size_t>, uint8_t>> det_bytes;  // ((output, offset), byte)
   std::vector<std::vector<uint8_t>> buffers;  // the whole grid as one unit: the launch's output bytes
   uint64_t writes = 0;
-  std::vector<int> proj;  // per communicating location: id of this trace's accesses there
+  std::vector<uint64_t> loc_writes;  // writes per communicating location
+  std::vector<int> proj;             // per communicating location: id of this trace's accesses there
 };
 
 // The composition of one trace per unit, as the launch that made these

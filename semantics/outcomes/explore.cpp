@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
-#include <sstream>
 
 #include "memmodel/relations.hpp"
 #include "memmodel/static_relations.hpp"
@@ -54,7 +54,8 @@ std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::
   std::vector<std::vector<uint8_t>> out = r.buffers;
   for (const auto& [loc, at] : r.placement) {
     int w = loc < static_cast<int>(ex.final_write.size()) ? ex.final_write[static_cast<size_t>(loc)] : -1;
-    uint64_t v = w >= 0 ? r.skeleton.events[static_cast<size_t>(w)].value : r.skeleton.locations[static_cast<size_t>(loc)].init;
+    uint64_t v =
+        w >= 0 ? r.skeleton.events[static_cast<size_t>(w)].value : r.skeleton.locations[static_cast<size_t>(loc)].init;
     std::memcpy(&out[at.first][at.second], &v, r.skeleton.locations[static_cast<size_t>(loc)].size);
   }
   return out;
@@ -160,8 +161,10 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       sh.allocs.push_back({mem.add_global(b.name, b.init), b.init, b.name, interp::elem_size(b.type)});
   }
   std::vector<uint64_t> out_base;
-  for (const auto& name : spec.outputs) out_base.push_back(sh.allocs[prog.globals.size() + static_cast<size_t>(spec.buffer_index(name))].base);
-  const uint64_t nthreads = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2] * spec.block[0] * spec.block[1] * spec.block[2];
+  for (const auto& name : spec.outputs)
+    out_base.push_back(sh.allocs[prog.globals.size() + static_cast<size_t>(spec.buffer_index(name))].base);
+  const uint64_t nthreads =
+      uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2] * spec.block[0] * spec.block[1] * spec.block[2];
   if (nthreads > 4096)
     throw LimitError("outcomes explores at most 4096 threads; the launch has " + std::to_string(nthreads));
 
@@ -170,8 +173,12 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   const uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
   bool decompose = opt.decompose && nctas > 1 && spec.cluster == std::array<uint32_t, 3>{1, 1, 1};
   std::vector<std::vector<uint8_t>> init_out;
-  for (const auto& name : spec.outputs) init_out.push_back(sh.allocs[prog.globals.size() + static_cast<size_t>(spec.buffer_index(name))].bytes);
+  for (const auto& name : spec.outputs)
+    init_out.push_back(sh.allocs[prog.globals.size() + static_cast<size_t>(spec.buffer_index(name))].bytes);
 
+  // PTXCHECK_OUTCOMES_NO_CHAIN_BOUND: every written value joins the value
+  // sets (the value-chain bound off; for cross-checks of the bound).
+  const bool chain_bound = std::getenv("PTXCHECK_OUTCOMES_NO_CHAIN_BOUND") == nullptr;
   interp::RunOptions ro;
   ro.check_races = false;
   ro.max_steps = opt.max_steps;
@@ -191,6 +198,8 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     std::vector<Shared::Path> dfs(nunits), replay(nunits);
     std::vector<char> done(nunits, 0), has_replay(nunits, 0);
     std::vector<uint64_t> unit_writes(nunits, 0);
+    std::vector<std::vector<uint64_t>> unit_loc_writes(nunits);  // most writes of a trace, per location
+    sh.chain_changed = false;
     uint64_t cut = 0, subsumed = 0, nruns = 0;
     bool restart = false;
     for (auto& l : sh.locs) l.written.clear();
@@ -210,13 +219,15 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       interp::RunResult rr = interp::run_program(prog, spec, ro);
       ++res.stats.runs;
       if (std::getenv("PTXCHECK_OUTCOMES_DEBUG")) {
-        std::fprintf(stderr, "run %llu: restart=%d killed=%d cut=%llu stop=%d diags=%zu path=", (unsigned long long)res.stats.runs,
-                     hook.restart, hook.killed, (unsigned long long)hook.cut, rr.stopped_by_hook, rr.diagnostics.size());
+        std::fprintf(stderr, "run %llu: restart=%d killed=%d cut=%llu stop=%d diags=%zu path=",
+                     (unsigned long long)res.stats.runs, hook.restart, hook.killed, (unsigned long long)hook.cut,
+                     rr.stopped_by_hook, rr.diagnostics.size());
         for (uint32_t u = 0; u < nunits; ++u) {
           if (u) std::fprintf(stderr, "| ");
           for (auto [x, y] : sh.path[u]) std::fprintf(stderr, "%u/%u ", x, y);
         }
-        for (const auto& d : rr.diagnostics) std::fprintf(stderr, " [%s:%u %s]", d.kind.c_str(), d.line, d.message.c_str());
+        for (const auto& d : rr.diagnostics)
+          std::fprintf(stderr, " [%s:%u %s]", d.kind.c_str(), d.line, d.message.c_str());
         std::fprintf(stderr, "\n");
       }
       if (hook.restart) {
@@ -233,7 +244,8 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       for (const auto& d : rr.diagnostics) {
         if (d.severity != "error") continue;
         if (stop < 0)
-          stop = decompose ? static_cast<int>((uint64_t{d.cta[2]} * spec.grid[1] + d.cta[1]) * spec.grid[0] + d.cta[0]) : 0;
+          stop = decompose ? static_cast<int>((uint64_t{d.cta[2]} * spec.grid[1] + d.cta[1]) * spec.grid[0] + d.cta[0])
+                           : 0;
         if (d.kind != deadlock) fault = true;
         if (d.kind != deadlock && res.stats.first_fault.empty())
           res.stats.first_fault =
@@ -278,13 +290,20 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           killed = killed || r.killed;
           cut_here = cut_here || r.cut;
           subsumed += r.subsumed;
-          for (const auto& e : r.events) t.writes += e.kind == mm::EventKind::Write;
+          for (const auto& e : r.events)
+            if (e.kind == mm::EventKind::Write) {
+              ++t.writes;
+              if (t.loc_writes.size() <= static_cast<size_t>(e.loc))
+                t.loc_writes.resize(static_cast<size_t>(e.loc) + 1, 0);
+              ++t.loc_writes[static_cast<size_t>(e.loc)];
+            }
           for (auto [k, n] : r.det_writes)
             for (uint64_t b = k; b < k + n; ++b)
               for (size_t o = 0; o < out_base.size(); ++o)
                 if (b >= out_base[o] && b < out_base[o] + init_out[o].size()) {
                   const size_t off = b - out_base[o];
-                  t.det_bytes.push_back({{o, off}, rr.buffers[static_cast<size_t>(spec.buffer_index(spec.outputs[o]))][off]});
+                  t.det_bytes.push_back(
+                      {{o, off}, rr.buffers[static_cast<size_t>(spec.buffer_index(spec.outputs[o]))][off]});
                 }
           r.t = nullptr;
           r.vc.clear();
@@ -295,6 +314,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           r.back.clear();
           r.rdeps.clear();
           r.ctrl_on.clear();
+          r.read_chain.clear();
           r.cur_addr.clear();
           for (Deps& d : r.cur_data) d.clear();
           t.th.emplace_back(g, std::move(r));
@@ -309,11 +329,18 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
             t.buffers.push_back(b < rr.buffers.size() ? rr.buffers[b] : std::vector<uint8_t>{});
           }
         const bool stopped = static_cast<int>(u) == stop;
-        if (killed) t.st = UnitTrace::St::Killed;
-        else if (stopped && fault) t.st = UnitTrace::St::Fault;
-        else if (cut_here) t.st = UnitTrace::St::Cut;
-        else if (stopped) t.st = UnitTrace::St::Deadlock;
+        if (killed)
+          t.st = UnitTrace::St::Killed;
+        else if (stopped && fault)
+          t.st = UnitTrace::St::Fault;
+        else if (cut_here)
+          t.st = UnitTrace::St::Cut;
+        else if (stopped)
+          t.st = UnitTrace::St::Deadlock;
         unit_writes[u] = std::max(unit_writes[u], t.writes);
+        std::vector<uint64_t>& ulw = unit_loc_writes[u];
+        if (ulw.size() < t.loc_writes.size()) ulw.resize(t.loc_writes.size(), 0);
+        for (size_t x = 0; x < t.loc_writes.size(); ++x) ulw[x] = std::max(ulw[x], t.loc_writes[x]);
         // A path that stopped no launch: a finished one, else (until one
         // finishes) a dropped or cut one, whose parked threads end their CTA
         // quietly. Replaying it lets the units after this one run even when
@@ -333,8 +360,10 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
         Shared::Path& p = dfs[u];
         p = sh.path[u];
         while (!p.empty() && p.back().first + 1 >= p.back().second) p.pop_back();
-        if (p.empty()) done[u] = 1;
-        else ++p.back().first;
+        if (p.empty())
+          done[u] = 1;
+        else
+          ++p.back().first;
       }
     }
     if (restart) {
@@ -342,17 +371,42 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       since_restart = 0;
       continue;
     }
-    bool changed = false;
-    for (auto& l : sh.locs) {
+    // Value chains (explore.hpp): a value whose chain needs more writes to
+    // some location than any trace of this round has (summed over the
+    // units) is read in no execution; it joins no value set (yet: its
+    // bound may fall, or the most writes grow, in a later round).
+    std::vector<uint64_t> most_loc_writes(sh.locs.size(), 0);
+    for (const auto& ulw : unit_loc_writes)
+      for (size_t x = 0; x < ulw.size() && x < most_loc_writes.size(); ++x) most_loc_writes[x] += ulw[x];
+    auto within = [&](const std::vector<uint32_t>& c) {
+      if (!chain_bound) return true;
+      for (size_t x = 0; x < c.size(); ++x)
+        if (c[x] > (x < most_loc_writes.size() ? most_loc_writes[x] : 0)) return false;
+      return true;
+    };
+    bool changed = false, pending = false;
+    for (size_t li = 0; li < sh.locs.size(); ++li) {
+      CommLoc& l = sh.locs[li];
       std::vector<uint64_t> v{l.init};
-      for (uint64_t x : l.values) if (x != l.init) l.written.insert(x);
+      std::set<uint64_t> keep;
+      for (uint64_t x : l.values)
+        if (x != l.init) keep.insert(x);  // once in, a value stays
       for (uint64_t x : l.written)
-        if (x != l.init) v.push_back(x);
+        if (x != l.init && !keep.count(x)) {
+          if (within(sh.chain_of(static_cast<int>(li), x)))
+            keep.insert(x);
+          else
+            pending = true;
+        }
+      for (uint64_t x : keep) v.push_back(x);
       if (static_cast<int>(v.size()) > opt.max_values)
         throw LimitError("more than " + std::to_string(opt.max_values) + " candidate values for " + l.name);
       changed |= v != l.values;
       l.values = std::move(v);
     }
+    // A lower chain bound matters only to a value left out: the next round
+    // runs with the bounds lowered in this one.
+    changed = changed || (pending && sh.chain_changed);
     res.stats.cut = cut;
     res.stats.subsumed = subsumed;
     // Values found after W+1 rounds need a longer write chain than any
@@ -409,8 +463,11 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
         it = memo[x].emplace(key, feasible(p, engine, opt.model, plim)).first;
         if (debug) miss_s[x] += elapsed() - t0, ++misses[x];
         if (debug && elapsed() - t0 > 0.1) {
-          std::fprintf(stderr, "  slow check %s %.3f s -> %d:", sh.locs[x].name.c_str(), elapsed() - t0, (int)it->second);
-          for (const auto& e : p.skeleton.events) std::fprintf(stderr, " %d:%d%c%llu", e.thread, (int)e.kind, e.rmw_pair >= 0 ? 'r' : ' ', (unsigned long long)e.value);
+          std::fprintf(stderr, "  slow check %s %.3f s -> %d:", sh.locs[x].name.c_str(), elapsed() - t0,
+                       (int)it->second);
+          for (const auto& e : p.skeleton.events)
+            std::fprintf(stderr, " %d:%d%c%llu", e.thread, (int)e.kind, e.rmw_pair >= 0 ? 'r' : ' ',
+                         (unsigned long long)e.value);
           std::fprintf(stderr, "\n");
         }
       }
@@ -471,7 +528,8 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
                  (unsigned long long)res.stats.finished_runs, (unsigned long long)res.stats.pruned, runs.size());
   if (debug)
     for (size_t x = 0; x < nlocs; ++x)
-      std::fprintf(stderr, "  %s: %llu checks, %.3f s\n", sh.locs[x].name.c_str(), (unsigned long long)misses[x], miss_s[x]);
+      std::fprintf(stderr, "  %s: %llu checks, %.3f s\n", sh.locs[x].name.c_str(), (unsigned long long)misses[x],
+                   miss_s[x]);
   // Decide every finished run.
   std::map<OutKey, Outcome> states;
   for (auto& run : runs) {

@@ -17,7 +17,18 @@
 //    them through the registers; PTX ISA 8.10.4).
 // A run that meets an unordered conflict on a deterministic location makes
 // it communicating and the exploration restarts; value sets grow over
-// rounds until stable. Each finished run is one mm::Skeleton (its
+// rounds until stable.
+//
+// Value chains: each written value keeps a lower bound, per location, on
+// the writes of a chain of reads and dependent writes that produces it
+// (CommLoc::chain: one write of its location more than the componentwise
+// greatest bound of the reads its write depends on, the least over its
+// writes; the initial value has none). A consistent execution that reads
+// the value has at least that many writes to each location in the rf/dep
+// ancestry of its source (acyclic, 8.10.4), so a value whose bound exceeds
+// the most writes of some location in any path of the round (summed over
+// the units) joins no value set (docs/outcomes.md "How the search
+// scales"; the W+1 rounds argument below, per location). Each finished run is one mm::Skeleton (its
 // communicating accesses, fences, barriers) decided by an mm::Engine; each
 // consistent execution gives a final state: the machine's memory with the
 // final writes of the communicating locations.
@@ -71,7 +82,7 @@ struct Options {
 struct EventSource {
   std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
   uint32_t line = 0, col = 0;
-  std::string text;  // the PTX line, trimmed
+  std::string text;                          // the PTX line, trimmed
   uint32_t cta_uid = 0, warp = 0, lane = 0;  // warp in the CTA, lane in the warp
   uint32_t coll_seq = 0;  // warp-collective .sync instructions its warp had executed before the access
 };

@@ -102,6 +102,14 @@ int Shared::promote(uint64_t key, unsigned size, uint32_t line) {
   return idx;
 }
 
+const std::vector<uint32_t>& Shared::chain_of(int li, uint64_t v) const {
+  static const std::vector<uint32_t> none;
+  const CommLoc& l = locs[static_cast<size_t>(li)];
+  if (v == l.init) return none;
+  auto it = l.chain.find(v);
+  return it == l.chain.end() ? none : it->second;
+}
+
 Hook::Hook(Shared& sh, uint32_t nthreads) : sh_(sh), nthreads_(nthreads) { th.resize(nthreads); }
 
 ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
@@ -364,6 +372,10 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   }
   int id = push(r, std::move(e), &in);
   r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
+  if (!any) {
+    if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
+    r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(li, v);
+  }
   add_deps(r, id, addr_deps(r), nullptr);
   // The destination that receives the value read depends on this read:
   // element `elem` of ld's register destinations, of atom's destinations,
@@ -429,6 +441,38 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   }
   int id = push(r, std::move(e), &in);
   add_deps(r, id, addr_deps(r), r.snap == serial_ && elem < 4 ? &r.cur_data[elem] : nullptr);
+  // The chain bound of this write (explore.hpp "Value chains"): one write
+  // of its location more than the longest chain of a read it depends on
+  // (addr, data, ctrl: the edges just added end at `id`).
+  std::vector<uint32_t> chain;
+  auto take = [&](const std::vector<std::pair<int, int>>& edges) {
+    for (size_t k = edges.size(); k-- > 0 && edges[k].second == id;) {
+      const size_t from = static_cast<size_t>(edges[k].first);
+      if (from >= r.read_chain.size()) continue;
+      const std::vector<uint32_t>& c = r.read_chain[from];
+      if (chain.size() < c.size()) chain.resize(c.size(), 0);
+      for (size_t x = 0; x < c.size(); ++x) chain[x] = std::max(chain[x], c[x]);
+    }
+  };
+  take(r.dep_addr);
+  take(r.dep_data);
+  take(r.dep_ctrl);
+  if (chain.size() <= static_cast<size_t>(li)) chain.resize(static_cast<size_t>(li) + 1, 0);
+  ++chain[static_cast<size_t>(li)];
+  if (auto [it, fresh] = l.chain.emplace(v, chain); fresh) {
+    sh_.chain_changed = true;
+  } else {
+    // Keep the least bound of every write seen (componentwise; entries
+    // past a vector's end are 0, and none ends in 0).
+    std::vector<uint32_t>& old = it->second;
+    bool lower = false;
+    for (size_t x = 0; x < old.size(); ++x) {
+      const uint32_t c = x < chain.size() ? chain[x] : 0;
+      if (c < old[x]) old[x] = c, lower = true;
+    }
+    while (!old.empty() && old.back() == 0) old.pop_back();
+    sh_.chain_changed = sh_.chain_changed || lower;
+  }
   if (a.kind == HookKind::RmwWrite) {
     if (r.pending_rmw == -2) {
       // The read half was deterministic (its bytes became communicating in

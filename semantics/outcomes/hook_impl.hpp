@@ -2,9 +2,9 @@
 // launch into events (explore.hpp explains the method).
 #pragma once
 #include <map>
-#include <tuple>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -19,8 +19,12 @@ struct CommLoc {
   unsigned size = 0;
   std::string name;
   uint64_t init = 0;
-  std::vector<uint64_t> values;   // may be read: init first, then sorted
-  std::set<uint64_t> written;     // written in the current round
+  std::vector<uint64_t> values;  // may be read: init first, then sorted
+  std::set<uint64_t> written;    // written in the current round
+  // Per value written (any round): a lower bound on the number of writes to
+  // each location (by locs index; missing entries 0) that a chain of reads
+  // and dependent writes producing it has (explore.hpp "Value chains").
+  std::map<uint64_t, std::vector<uint32_t>> chain;
 };
 
 // Shared by all runs of an exploration.
@@ -28,9 +32,13 @@ struct Shared {
   const Options* opt = nullptr;
   const interp::Program* prog = nullptr;
   std::vector<CommLoc> locs;
-  std::map<uint64_t, int> loc_at;             // first byte key -> locs index
+  std::map<uint64_t, int> loc_at;               // first byte key -> locs index
   std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
   std::vector<std::string> ptx_lines;
+  bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
+  // The chain bound of value `v` of location `li` (CommLoc::chain; the
+  // initial value: none).
+  const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
   // Choice sequences of the current run, one per unit (explore.hpp: the
   // CTAs when the launch decomposes, else one for the whole grid):
   // (taken, count) per choice point, in the unit's schedule order.
@@ -77,17 +85,18 @@ using Deps = std::vector<int>;
 
 struct ThreadRec {
   const interp::Thread* t = nullptr;  // valid only during the launch
-  bool seen = false;                // the thread reached the hook
-  bool killed = false, cut = false; // parked: redundant spin / loop bound
+  bool seen = false;                  // the thread reached the hook
+  bool killed = false, cut = false;   // parked: redundant spin / loop bound
   uint64_t subsumed = 0;
   std::vector<std::pair<uint64_t, unsigned>> det_writes;  // deterministic writes (key, size)
   std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
   uint32_t cta_uid = 0, cluster = 0, warp = 0;
-  std::vector<uint32_t> vc;         // vector clock over barrier arrivals
+  std::vector<uint32_t> vc;  // vector clock over barrier arrivals
   std::vector<mm::Event> events;
   std::vector<EventSource> src;
-  std::vector<int> any_value;       // events whose value is not used (Result::Run::any_value)
-  int pending_rmw = -1;             // read half waiting for its write half
+  std::vector<int> any_value;                     // events whose value is not used (Result::Run::any_value)
+  int pending_rmw = -1;                           // read half waiting for its write half
+  std::vector<std::vector<uint32_t>> read_chain;  // per event: the chain bound of the value a read read
   // Dependencies (PTX ISA 8.10.4), followed through the registers along the
   // executed path as semantics/litmus follows them (Hook::step): the reads
   // each register's value depends on (by absolute slot), the reads the
@@ -106,22 +115,22 @@ struct ThreadRec {
   std::array<Deps, 4> cur_data;
   unsigned cur_reads = 0, cur_writes = 0;
   uint64_t side = 0, comm_reads = 0, choices = 0;
-  uint32_t last_choice_pc = ~0u;    // code index of the latest read that made a choice
+  uint32_t last_choice_pc = ~0u;  // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;
   std::vector<uint32_t> det_read_pcs;  // code index of each det_reads entry
   struct Arrival {
     std::vector<uint64_t> regs;
-    std::vector<uint8_t> local;     // the thread's .local bytes
+    std::vector<uint8_t> local;  // the thread's .local bytes
     uint32_t reg_base = 0, fp = 0, sp = 0;
     size_t frames = 0;
     uint64_t side = 0, comm_reads = 0, choices = 0;
     size_t det_reads = 0;
-    uint64_t quiet_iters = 0;       // iterations without a choice (unbounded; checked for det spins)
-    std::vector<Deps> rdeps;        // ThreadRec::rdeps at the arrival
-    std::vector<Arrival> older;     // earlier arrivals with no side effect since, latest first (Hook::back_jump)
+    uint64_t quiet_iters = 0;    // iterations without a choice (unbounded; checked for det spins)
+    std::vector<Deps> rdeps;     // ThreadRec::rdeps at the arrival
+    std::vector<Arrival> older;  // earlier arrivals with no side effect since, latest first (Hook::back_jump)
   };
   std::map<uint32_t, Arrival> arrivals;
-  std::map<uint32_t, int> back;     // head -> bounded backward jumps taken
+  std::map<uint32_t, int> back;  // head -> bounded backward jumps taken
   int cluster_phase_arrived = -1;
 };
 
@@ -145,9 +154,9 @@ class Hook : public interp::ExecHook {
   bool wants_steps() const override { return true; }
 
   // Outcome of the run, read by the explorer.
-  bool restart = false;   // a deterministic location turned out to communicate
-  bool killed = false;    // redundant or non-terminating path
-  uint64_t cut = 0;       // threads parked by the loop bound
+  bool restart = false;  // a deterministic location turned out to communicate
+  bool killed = false;   // redundant or non-terminating path
+  uint64_t cut = 0;      // threads parked by the loop bound
   uint64_t subsumed = 0;
   std::vector<ThreadRec> th;  // by Thread::gid
   // Barrier instances: event (gid, index) lists of the full-CTA check.
