@@ -1,5 +1,4 @@
-// Driver API entry points that are trivial on the interpreter: host memory
-// (ordinary memory: there is no DMA to pin it for), cache and limit
+// Driver API entry points that are trivial on the interpreter: cache and limit
 // preferences, and the per-thread-default-stream (_ptds/_ptsz) aliases that
 // a host program built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls. Every
 // stream is the same synchronous queue, so the aliases forward unchanged.
@@ -9,13 +8,6 @@
 #include "cuda/shim/state.hpp"
 
 using namespace shim;
-
-namespace {
-std::set<void*>& host_blocks() {
-  static auto* s = new std::set<void*>;
-  return *s;
-}
-}  // namespace
 
 SHIM_API CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice dev) {
   if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
@@ -98,32 +90,6 @@ SHIM_API CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (CUresult r = resolve_function(s, f)) return r;
   return static_cast<unsigned>(config) <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
-// ---- host memory ---------------------------------------------------------------------
-
-SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!pp || bytesize == 0 || (flags & ~0x7u)) return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  void* p = std::aligned_alloc(4096, (bytesize + 4095) / 4096 * 4096);
-  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
-  host_blocks().insert(p);
-  *pp = p;
-  return CUDA_SUCCESS;
-}
-
-SHIM_API CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
-
-SHIM_API CUresult cuMemFreeHost(void* p) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!host_blocks().erase(p)) return CUDA_ERROR_INVALID_VALUE;
-  std::free(p);
-  return CUDA_SUCCESS;
 }
 
 // ---- stream-ordered extras ---------------------------------------------------------------

@@ -262,7 +262,9 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_INTEGRATED: v = 0; break;
-    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: v = 0; break;
+    // Mapped pinned memory (runtime.cpp "mapped host memory"): kernels reach
+    // it through a device copy refreshed around each launch.
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: v = 0; break;
@@ -310,6 +312,15 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
         case 79: case 80: v = 1; break;                      // L1 caches
         case 87: v = 2; break;                               // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
         case 111: v = 1024; break;                           // RESERVED_SHARED_MEMORY_PER_BLOCK
+        case 99: v = 1; break;                               // HOST_REGISTER_SUPPORTED
+        // 113 READ_ONLY_HOST_REGISTER_SUPPORTED stays 0 (the device's writes
+        // to such a range would have to fault): cuMemHostRegister refuses
+        // READ_ONLY with CUDA_ERROR_NOT_SUPPORTED, as documented for 0.
+        // 91 CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM stays 0: a registered
+        // range is reached at another device address (its device copy,
+        // runtime.cpp), and with 0 the driver API documents that
+        // cuMemHostGetDevicePointer's pointer differs from the host pointer
+        // (a GPU on an x86 Linux system reports 1 and uses the host address).
         case 126: v = d.sm_major >= 9 ? 4 : 1; break;        // MEM_SYNC_DOMAIN_COUNT
         case 127: v = d.sm_major >= 9; break;                // TENSOR_MAP_ACCESS_SUPPORTED
         case 131: case 134: v = -1; break;                   // NUMA ids

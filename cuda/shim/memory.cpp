@@ -15,7 +15,7 @@ namespace {
 // Host access to n bytes at a device address, or nullptr when they are not
 // all inside one allocation.
 uint8_t* device_bytes(State& s, CUdeviceptr p, size_t n) {
-  if (is_managed(s, p, n)) return reinterpret_cast<uint8_t*>(p);  // the host copy is current between launches
+  if (uint8_t* h = host_side(s, p, n)) return h;  // managed or mapped host memory: current between launches
   return s.session->host_bytes(p, n);
 }
 
@@ -94,7 +94,8 @@ void index_loc(CUmod_st& m, const std::string& text) {
     if (end == std::string::npos) end = text.size();
     std::string_view l(text.data() + pos, end - pos);
     size_t i = l.find_first_not_of(" \t");
-    if (i != std::string_view::npos && l.size() > i + 4 && l.substr(i, 4) == ".loc" && std::isspace(static_cast<unsigned char>(l[i + 4]))) {
+    if (i != std::string_view::npos && l.size() > i + 4 && l.substr(i, 4) == ".loc" &&
+        std::isspace(static_cast<unsigned char>(l[i + 4]))) {
       unsigned f = 0, n = 0, c = 0;
       const int got = std::sscanf(std::string(l.substr(i + 4)).c_str(), "%u %u %u", &f, &n, &c);
       if (got >= 2) file = f, line = n, col = got == 3 ? c : 0;
@@ -158,8 +159,9 @@ CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::st
                         " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it: build for " + dev +
                         " or emulate a newer device";
       if (m.target.back() == 'a' || m.target.back() == 'f')
-        msg = name + ": .target " + m.target + " (architecture- or family-specific) does not run on the emulated device " +
-              dev + " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it";
+        msg = name + ": .target " + m.target +
+              " (architecture- or family-specific) does not run on the emulated device " + dev +
+              " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it";
       s.session->unload_module(&m);
       report(msg);
       write_log(nopt, options, values, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, msg);

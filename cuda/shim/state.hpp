@@ -65,13 +65,13 @@ struct CUmipmappedArray_st {
 // (semantics/interp/texture.hpp).
 struct CUref_st {
   CUmodule mod = nullptr;
-  uint64_t var = 0;           // the variable's global address
-  bool bound = false;         // a resource is set
+  uint64_t var = 0;    // the variable's global address
+  bool bound = false;  // a resource is set
   ptxcheck::interp::TexDesc desc;
-  unsigned flags = 0;         // CU_TRSF_*
+  unsigned flags = 0;            // CU_TRSF_*
   int format = 0, channels = 0;  // cuTexRefSetFormat (0: not set)
-  CUDA_RESOURCE_DESC res{};   // the bound resource (cuTexRefGet*, cuSurfRefGetArray)
-  unsigned max_aniso = 0;     // cuTexRefSetMaxAnisotropy (0 or 1; more is refused)
+  CUDA_RESOURCE_DESC res{};      // the bound resource (cuTexRefGet*, cuSurfRefGetArray)
+  unsigned max_aniso = 0;        // cuTexRefSetMaxAnisotropy (0 or 1; more is refused)
 };
 struct CUtexref_st : CUref_st {};
 struct CUsurfref_st : CUref_st {};
@@ -79,7 +79,7 @@ struct CUsurfref_st : CUref_st {};
 struct CUmod_st {
   CUcontext ctx = nullptr;
   ptxcheck::interp::SessionModule* m = nullptr;
-  std::vector<CUref_st*> refs;  // made on first cuModuleGetTexRef/SurfRef
+  std::vector<CUref_st*> refs;    // made on first cuModuleGetTexRef/SurfRef
   std::vector<CUfunction> funcs;  // created on first cuModuleGetFunction
   // CUDA source positions from the PTX's .loc/.file directives (nvcc
   // -lineinfo or -G): for each PTX line, the .file index and line of the
@@ -248,11 +248,11 @@ struct State {
   std::unordered_map<const void*, Kind> live;
   CUcontext primary = nullptr;  // created on first retain, kept (reset on release to 0)
   int primary_refs = 0;
-  uint32_t modules_loaded = 0;  // names "<module N>" for cuModuleLoadData
-  uint64_t launches = 0;        // numbers launches in reports
+  uint32_t modules_loaded = 0;                 // names "<module N>" for cuModuleLoadData
+  uint64_t launches = 0;                       // numbers launches in reports
   std::vector<std::shared_ptr<void>> handles;  // every handle ever made (never freed, see above)
-  ptxcheck::interp::TexTable textures;  // live texture and surface objects (texture.cpp)
-  uint64_t next_texture = 1;            // handles are never reused
+  ptxcheck::interp::TexTable textures;         // live texture and surface objects (texture.cpp)
+  uint64_t next_texture = 1;                   // handles are never reused
   // Stream-ordered allocation (mempool.cpp): the device's default and
   // current pools, and each live allocation's pool and size.
   CUmemoryPool default_pool = nullptr, current_pool = nullptr;
@@ -265,11 +265,11 @@ struct State {
   // associated with graphs (USED) is all the graph allocator holds (RESERVED).
   struct GraphAlloc {
     uint64_t bytes = 0;
-    CUgraph owner = nullptr;      // the graph of its allocation node
-    CUgraphNode node = nullptr;   // that node
-    bool freed_in_owner = false;  // a free node in the owning graph
+    CUgraph owner = nullptr;       // the graph of its allocation node
+    CUgraphNode node = nullptr;    // that node
+    bool freed_in_owner = false;   // a free node in the owning graph
     bool freed_elsewhere = false;  // a free node in another graph
-    bool live = false;            // allocated by a launch and not freed since
+    bool live = false;             // allocated by a launch and not freed since
   };
   std::map<uint64_t, GraphAlloc> graph_allocs;
   cuuint64_t graph_live = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
@@ -343,6 +343,10 @@ inline constexpr uint32_t kOptinSharedLimit = 227 * 1024;  // sm_90 opt-in maxim
 void managed_to_device(State& s);
 void managed_from_device(State& s);
 bool is_managed(const State& s, uint64_t addr, uint64_t n);
+// The host bytes behind n device bytes at `addr` that live on the host
+// between launches: managed memory, or the device copy of mapped host
+// memory (runtime.cpp); nullptr for anything else.
+uint8_t* host_side(const State& s, uint64_t addr, uint64_t n);
 // The device memory of a live array for a 2D/3D copy: its address, row
 // pitch and rows per slice (texture.cpp); false for anything else.
 bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& height);

@@ -493,6 +493,81 @@ TEST_CASE("memory calls check addresses and sizes", "[memory]") {
   cap.text();
 }
 
+TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error codes", "[memory]") {
+  Ctx ctx;
+  int v = 0;
+  CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 0) == CUDA_SUCCESS);
+  CHECK(v == 1);
+  CUmodule m = load(kernel("st.global.u32 [%rd1], 7;\n"));
+  // cuMemHostAlloc(DEVICEMAP): the device pointer is the host pointer.
+  void* h = nullptr;
+  REQUIRE(cuMemHostAlloc(&h, 100, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS);
+  CUdeviceptr d = 0;
+  CHECK(cuMemHostGetDevicePointer(&d, h, 1) == CUDA_ERROR_INVALID_VALUE);  // flags must be 0
+  REQUIRE(cuMemHostGetDevicePointer(&d, static_cast<char*>(h) + 8, 0) == CUDA_SUCCESS);
+  CHECK(d == reinterpret_cast<CUdeviceptr>(h) + 8);
+  unsigned flags = 0;
+  CHECK(cuMemHostGetFlags(&flags, h) == CUDA_SUCCESS);
+  CHECK(flags == (CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+  CHECK(launch(m, d) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(static_cast<unsigned*>(h)[2] == 7u);                               // the kernel's write, seen by the host
+  CHECK(cuMemHostUnregister(h) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);  // allocated, not registered
+  // Pinned but not mapped, or not pinned at all: no device pointer.
+  void* unmapped = nullptr;
+  REQUIRE(cuMemAllocHost(&unmapped, 64) == CUDA_SUCCESS);
+  CHECK(cuMemHostGetDevicePointer(&d, unmapped, 0) == CUDA_ERROR_INVALID_VALUE);
+  std::vector<unsigned char> buf(256, 0);
+  CHECK(cuMemHostGetDevicePointer(&d, buf.data(), 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemHostGetFlags(&flags, buf.data()) == CUDA_ERROR_INVALID_VALUE);
+  // A registered range, not page-aligned: its device copy is elsewhere, at
+  // the same offset modulo the page size.
+  unsigned char* r = buf.data() + 4;
+  REQUIRE(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_SUCCESS);
+  CHECK(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+  CHECK(cuMemHostRegister(r + 60, 16, 0) == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);  // overlaps
+  CHECK(cuMemHostRegister(r - 4, 8, 0) == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+  CHECK(cuMemHostRegister(r + 64, 4, CU_MEMHOSTREGISTER_READ_ONLY) == CUDA_ERROR_NOT_SUPPORTED);
+  REQUIRE(cuMemHostGetDevicePointer(&d, r + 8, 0) == CUDA_SUCCESS);
+  CHECK(d != reinterpret_cast<CUdeviceptr>(r + 8));
+  CHECK(d % 4096 == reinterpret_cast<uintptr_t>(r + 8) % 4096);
+  CHECK(cuMemHostGetFlags(&flags, r) == CUDA_ERROR_INVALID_VALUE);  // not from cuMemHostAlloc
+  unsigned type = 0;
+  void* host = nullptr;
+  CHECK(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d) == CUDA_SUCCESS);
+  CHECK(type == CU_MEMORYTYPE_HOST);
+  CHECK(cuPointerGetAttribute(&host, CU_POINTER_ATTRIBUTE_HOST_POINTER, d) == CUDA_SUCCESS);
+  CHECK(host == r + 8);
+  CUdeviceptr dp = 0;
+  CHECK(cuPointerGetAttribute(&dp, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, reinterpret_cast<CUdeviceptr>(r + 8)) ==
+        CUDA_SUCCESS);
+  CHECK(dp == d);
+  r[8] = 1;  // a host write before the launch is overwritten by the kernel's
+  CHECK(launch(m, d) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  unsigned got = 0;
+  std::memcpy(&got, r + 8, 4);
+  CHECK(got == 7u);
+  CHECK(cuMemcpyDtoH(&got, d, 4) == CUDA_SUCCESS);  // a copy from the device pointer reads the host's bytes
+  CHECK(got == 7u);
+  CHECK(cuMemHostUnregister(buf.data()) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);  // not the range's start
+  CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
+  CHECK(cuMemHostUnregister(r) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  CHECK(cuMemHostGetDevicePointer(&d, r + 8, 0) == CUDA_ERROR_INVALID_VALUE);
+  // A kernel store past the mapped range is out of bounds.
+  REQUIRE(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_SUCCESS);
+  REQUIRE(cuMemHostGetDevicePointer(&d, r + 60, 0) == CUDA_SUCCESS);
+  CUmodule past = load(kernel("st.global.u32 [%rd1+4], 7;\n"));
+  StderrCapture cap;
+  CHECK(launch(past, d) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
+  CHECK(cap.text().find("out-of-bounds") != std::string::npos);
+  CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(unmapped) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(h) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(h) == CUDA_ERROR_INVALID_VALUE);
+}
+
 TEST_CASE("stream-ordered allocation and memory pools: error codes and accounting", "[memory]") {
   Ctx ctx;
   CUstream st = nullptr;
