@@ -332,7 +332,7 @@ uint64_t map_range(State& s, uintptr_t h, size_t n, bool same) {
 }
 
 // Frees the device copy of a mapped range at host address h.
-void unmap_range(State& s, uintptr_t h, const HostRange& r) { s.session->free(r.dev - (r.alloc ? 0 : h % kPage)); }
+void unmap_range(State& s, uintptr_t h, const HostRange& r) { s.session->free(r.dev - h % kPage); }
 
 }  // namespace
 
@@ -341,6 +341,8 @@ void unmap_range(State& s, uintptr_t h, const HostRange& r) { s.session->free(r.
 // under unified addressing): the device memory is taken first and the host
 // side mmapped at its address, as for managed memory. Without DEVICEMAP the
 // memory is not reachable from kernels (cuMemHostGetDevicePointer refuses it).
+// Where the host address is taken (under ASan: its shadow gap), the
+// allocation gets a device copy at another address instead.
 SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags) {
   State& s = state();
   std::lock_guard lk(s.mu);
@@ -359,16 +361,27 @@ SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags)
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
     p = mmap(reinterpret_cast<void*>(a), rounded, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p != reinterpret_cast<void*>(a)) {
+    if (p == reinterpret_cast<void*>(a)) {
+      r.dev = a;
+    } else {  // the address is taken on the host (e.g. by ASan's shadow)
       if (p != MAP_FAILED) munmap(p, rounded);
       s.session->free(a);
-      report("cuMemHostAlloc: host address 0x" + std::to_string(a) + " is taken; mapped host memory unavailable");
-      return CUDA_ERROR_OUT_OF_MEMORY;
+      p = nullptr;
     }
-    r.dev = a;
-  } else {
+  }
+  if (!p) {
     p = std::aligned_alloc(kPage, rounded);
     if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+    // DEVICEMAP where the same address was not free: a device copy at
+    // another address, as for a registered range (the driver API's
+    // WRITECOMBINED case, where the pointers may differ, too).
+    if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
+      r.dev = map_range(s, reinterpret_cast<uintptr_t>(p), bytesize, false);
+      if (!r.dev) {
+        std::free(p);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+      }
+    }
   }
   host_ranges()[reinterpret_cast<uintptr_t>(p)] = r;
   *pp = p;
@@ -383,12 +396,11 @@ SHIM_API CUresult cuMemFreeHost(void* p) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   auto it = host_ranges().find(reinterpret_cast<uintptr_t>(p));
   if (it == host_ranges().end() || !it->second.alloc) return CUDA_ERROR_INVALID_VALUE;
-  if (it->second.dev) {
-    unmap_range(s, it->first, it->second);
+  if (it->second.dev) unmap_range(s, it->first, it->second);
+  if (it->second.dev == it->first)  // mmapped at its device address
     munmap(p, (it->second.bytes + kPage - 1) / kPage * kPage);
-  } else {
+  else
     std::free(p);
-  }
   host_ranges().erase(it);
   return CUDA_SUCCESS;
 }

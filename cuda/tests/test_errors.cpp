@@ -505,7 +505,11 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CUdeviceptr d = 0;
   CHECK(cuMemHostGetDevicePointer(&d, h, 1) == CUDA_ERROR_INVALID_VALUE);  // flags must be 0
   REQUIRE(cuMemHostGetDevicePointer(&d, static_cast<char*>(h) + 8, 0) == CUDA_SUCCESS);
+#if defined(__SANITIZE_ADDRESS__)  // ASan's shadow gap holds the address: a device copy elsewhere
+  CHECK(d % 4096 == 8);
+#else
   CHECK(d == reinterpret_cast<CUdeviceptr>(h) + 8);
+#endif
   unsigned flags = 0;
   CHECK(cuMemHostGetFlags(&flags, h) == CUDA_SUCCESS);
   CHECK(flags == (CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
