@@ -105,6 +105,11 @@ struct ThreadRec {
   // communicating read a thread has no dependency (tracking false).
   bool tracking = false;
   std::vector<Deps> rdeps;
+  // The reads each byte of the thread's own memory (Thread::local: .local
+  // variables, the .param variables of call sequences and callee frames,
+  // alloca'd stack) depends on, by byte offset; bytes without any are
+  // absent (Hook::step, local_*).
+  std::map<uint64_t, Deps> ldeps;
   Deps ctrl_on;
   std::vector<std::pair<int, int>> dep_addr, dep_data, dep_ctrl;
   // The executing instruction (Hook::step serial): its address and
@@ -125,9 +130,10 @@ struct ThreadRec {
     size_t frames = 0;
     uint64_t side = 0, comm_reads = 0, choices = 0;
     size_t det_reads = 0;
-    uint64_t quiet_iters = 0;    // iterations without a choice (unbounded; checked for det spins)
-    std::vector<Deps> rdeps;     // ThreadRec::rdeps at the arrival
-    std::vector<Arrival> older;  // earlier arrivals with no side effect since, latest first (Hook::back_jump)
+    uint64_t quiet_iters = 0;        // iterations without a choice (unbounded; checked for det spins)
+    std::vector<Deps> rdeps;         // ThreadRec::rdeps at the arrival
+    std::map<uint64_t, Deps> ldeps;  // ThreadRec::ldeps at the arrival
+    std::vector<Arrival> older;      // earlier arrivals with no side effect since, latest first (Hook::back_jump)
   };
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;  // head -> bounded backward jumps taken
@@ -175,6 +181,12 @@ class Hook : public interp::ExecHook {
   unsigned element(ThreadRec& r, bool write);
   const Deps& addr_deps(const ThreadRec& r) const;
   void add_deps(ThreadRec& r, int id, const Deps& addr, const Deps* data);
+  // Dependencies through the thread's own memory (Hook::step): the .local
+  // offset instruction `in` accesses in thread `t`, if it is one; the call
+  // sequence of a call and ret.
+  static std::optional<uint64_t> local_off(const interp::Thread& t, const interp::Inst& in);
+  void call_deps(ThreadRec& r, const interp::Thread& t, const interp::Inst& in);
+  void ret_deps(ThreadRec& r, const interp::Thread& t);
 
   Shared& sh_;
   struct Shadow {
