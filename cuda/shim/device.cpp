@@ -262,8 +262,8 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_INTEGRATED: v = 0; break;
-    // Mapped pinned memory (runtime.cpp "mapped host memory"): kernels reach
-    // it through a device copy refreshed around each launch.
+    // Page-locked host memory (hostmem.cpp): kernels reach it at its host
+    // address, through a device copy refreshed around each launch.
     case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = 0; break;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 0; break;
@@ -316,11 +316,11 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
         // 113 READ_ONLY_HOST_REGISTER_SUPPORTED stays 0 (the device's writes
         // to such a range would have to fault): cuMemHostRegister refuses
         // READ_ONLY with CUDA_ERROR_NOT_SUPPORTED, as documented for 0.
-        // 91 CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM stays 0: a registered
-        // range is reached at another device address (its device copy,
-        // runtime.cpp), and with 0 the driver API documents that
-        // cuMemHostGetDevicePointer's pointer differs from the host pointer
-        // (a GPU on an x86 Linux system reports 1 and uses the host address).
+        // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: kernels reach a
+        // registered range at its host address (hostmem.cpp), and
+        // cuMemHostGetDevicePointer gives that address, as the driver API
+        // documents for 1 (a GPU on an x86 Linux system reports 1 too).
+        case 91: v = 1; break;
         case 126: v = d.sm_major >= 9 ? 4 : 1; break;        // MEM_SYNC_DOMAIN_COUNT
         case 127: v = d.sm_major >= 9; break;                // TENSOR_MAP_ACCESS_SUPPORTED
         case 131: case 134: v = -1; break;                   // NUMA ids

@@ -273,12 +273,12 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     return capture_work(s, hStream, std::move(w));
   }
   interp::RunResult res;
-  managed_to_device(s);
+  host_ranges_to_device(s);
   try {
     interp::RunOptions opt = s.dev.run;
     opt.textures = &s.textures;
     res = s.session->launch(*f->mod->m, *f->k, cfg, std::move(params), opt);
-    managed_from_device(s);
+    host_ranges_from_device(s);
   } catch (const ptxcheck::InputError& e) {  // launch configuration the kernel refuses
     report("cuLaunchKernel(" + f->k->name + "): " + e.what());
     return std::string_view(e.what()).find("cluster") != std::string_view::npos ? CUDA_ERROR_INVALID_CLUSTER_SIZE

@@ -1,19 +1,17 @@
 // Driver API used by the CUDA runtime beyond the basics (cuda/README.md
-// "Runtime API"): unified-address and 2D/3D copies, 2D memsets, managed and
-// registered memory, pointer attributes, host callbacks, occupancy, and
-// stream, context and device queries.
+// "Runtime API"): unified-address and 2D/3D copies, 2D memsets, pointer
+// attributes, host callbacks, occupancy, and stream, context and device
+// queries. Managed, page-locked and registered host memory are in
+// hostmem.cpp.
 //
 // Every stream is complete when a call returns (kernels run inside the
 // launch), so a host callback runs when it is enqueued: everything before it
 // in its stream has finished, as the API requires. It runs without the
 // shim's lock, so it may call back into the driver.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 
 #include "cuda/shim/state.hpp"
 
@@ -21,62 +19,12 @@ using namespace shim;
 
 namespace {
 
-constexpr uint64_t kPage = 4096;
-
-std::map<uint64_t, uint64_t>& managed() {  // base -> bytes (the host mapping is page-rounded)
-  static auto* m = new std::map<uint64_t, uint64_t>;
-  return *m;
-}
-
-// Page-locked host memory (cuMemHostAlloc, cuMemHostRegister): host base ->
-// its range. A mapped range (DEVICEMAP) has a device copy at `dev` of
-// `bytes` bytes, an interpreter allocation refreshed from the host before
-// each launch and written back after it, as managed memory is. For
-// cuMemHostAlloc the device copy has the host's address (`dev` == base: the
-// host side is mmapped there), as the driver API gives under unified
-// addressing; a registered range keeps its own address, so its copy is
-// elsewhere (CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM is 0).
-// Kernel accesses past `bytes` are outside the allocation: out of bounds.
-struct HostRange {
-  size_t bytes = 0;
-  unsigned flags = 0;
-  bool alloc = false;       // from cuMemHostAlloc (else registered)
-  uint64_t dev = 0;         // the device copy, 0 when not mapped
-  CUcontext ctx = nullptr;  // current when it was made
-};
-
-std::map<uintptr_t, HostRange>& host_ranges() {
-  static auto* m = new std::map<uintptr_t, HostRange>;
-  return *m;
-}
-
-// The range holding host address `p`, or end().
-std::map<uintptr_t, HostRange>::iterator host_range(uintptr_t p) {
-  auto& m = host_ranges();
-  auto it = m.upper_bound(p);
-  if (it == m.begin()) return m.end();
-  --it;
-  return p - it->first < it->second.bytes ? it : m.end();
-}
-
-// The host bytes behind n bytes at device address `dev` of a mapped
-// range's device copy, or nullptr.
-uint8_t* mapped_host(uint64_t dev, size_t n) {
-  for (const auto& [h, r] : host_ranges())
-    if (r.dev && dev - r.dev < r.bytes && n <= r.bytes - (dev - r.dev))
-      return reinterpret_cast<uint8_t*>(h + (dev - r.dev));
-  return nullptr;
-}
-
-// Host-accessible bytes at a unified address: a managed allocation (its
-// host copy), device memory, or else host memory.
+// Host-accessible bytes at a unified address: host-visible memory (managed,
+// page-locked or registered: its host bytes), device memory, or else host
+// memory.
 uint8_t* unified(State& s, uint64_t addr, size_t n, bool& device) {
   device = true;
-  if (is_managed(s, addr, n)) return reinterpret_cast<uint8_t*>(addr);
-  if (uint8_t* h = mapped_host(addr, n)) {  // mapped host memory: the host side is current between launches
-    device = false;
-    return h;
-  }
+  if (uint8_t* h = host_side(s, addr, n)) return h;  // host-visible memory: the host bytes are current between launches
   uint64_t base = 0, size = 0;
   if (s.session->allocation(addr, base, size)) return s.session->host_bytes(addr, n);
   if (uint8_t* p = s.session->host_bytes(addr, n)) return p;  // a module's const bank
@@ -214,77 +162,6 @@ CUresult check_stream(CUstream st, CUcontext* out = nullptr) {
 
 }  // namespace
 
-// ---- managed memory --------------------------------------------------------------------
-
-bool shim::is_managed(const State&, uint64_t addr, uint64_t n) {
-  auto& m = managed();
-  auto it = m.upper_bound(addr);
-  if (it == m.begin()) return false;
-  --it;
-  return addr - it->first < it->second && n <= it->second - (addr - it->first);
-}
-
-uint8_t* shim::host_side(const State& s, uint64_t addr, uint64_t n) {
-  if (is_managed(s, addr, n)) return reinterpret_cast<uint8_t*>(addr);
-  return mapped_host(addr, n);
-}
-
-// Managed memory and mapped host memory alike: the host side is copied in
-// before a launch and out after it.
-void shim::managed_to_device(State& s) {
-  for (const auto& [base, bytes] : managed())
-    if (uint8_t* d = s.session->host_bytes(base, bytes)) std::memcpy(d, reinterpret_cast<void*>(base), bytes);
-  for (const auto& [h, r] : host_ranges())
-    if (r.dev)
-      if (uint8_t* d = s.session->host_bytes(r.dev, r.bytes)) std::memcpy(d, reinterpret_cast<void*>(h), r.bytes);
-}
-
-void shim::managed_from_device(State& s) {
-  for (const auto& [base, bytes] : managed())
-    if (uint8_t* d = s.session->host_bytes(base, bytes)) std::memcpy(reinterpret_cast<void*>(base), d, bytes);
-  for (const auto& [h, r] : host_ranges())
-    if (r.dev)
-      if (uint8_t* d = s.session->host_bytes(r.dev, r.bytes)) std::memcpy(reinterpret_cast<void*>(h), d, r.bytes);
-}
-
-// The device address is mapped at the same host address, so host code
-// dereferences it directly; kernels see the interpreter's copy, refreshed
-// from the host before each launch and written back after it.
-SHIM_API CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
-    return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  uint64_t mapped = (bytesize + kPage - 1) / kPage * kPage;
-  uint64_t a = 0;
-  try {
-    a = s.session->alloc(mapped, kPage);
-  } catch (const ptxcheck::LimitError&) {
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  void* p = mmap(reinterpret_cast<void*>(a), mapped, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p != reinterpret_cast<void*>(a)) {
-    if (p != MAP_FAILED) munmap(p, mapped);
-    s.session->free(a);
-    report("cuMemAllocManaged: host address 0x" + std::to_string(a) + " is taken; managed memory unavailable");
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  managed()[a] = mapped;
-  c->allocs.insert(a);
-  *dptr = a;
-  return CUDA_SUCCESS;
-}
-
-void shim::release_managed(uint64_t a) {
-  auto it = managed().find(a);
-  if (it == managed().end()) return;
-  munmap(reinterpret_cast<void*>(a), it->second);
-  managed().erase(it);
-}
-
 SHIM_API CUresult cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height,
                                      unsigned int ElementSizeBytes) {
   if (!pPitch || !WidthInBytes || !Height || (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
@@ -307,204 +184,13 @@ SHIM_API CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUd
   return CUDA_SUCCESS;
 }
 
-// ---- page-locked and mapped host memory ------------------------------------------------
-// Ordinary memory: nothing to pin. A mapped range (DEVICEMAP) gets its
-// device copy (host_ranges above).
-
-namespace {
-
-// The device copy of a mapped range of n bytes at host address h: at the
-// same address for cuMemHostAlloc (`same`: the host side is mmapped there),
-// elsewhere for a registered range, at the same offset in its page as the
-// host address (so aligned host data is aligned on the device too; the bytes
-// of that page before the range are not copied). 0 when the device memory
-// is full.
-uint64_t map_range(State& s, uintptr_t h, size_t n, bool same) {
-  const uint64_t off = same ? 0 : h % kPage;
-  uint64_t a = 0;
-  try {
-    a = s.session->alloc(off + n, kPage);  // exactly: accesses past the range are out of bounds
-  } catch (const ptxcheck::LimitError&) {
-    return 0;
-  }
-  if (!same) std::memcpy(s.session->host_bytes(a + off, n), reinterpret_cast<void*>(h), n);
-  return a + off;
-}
-
-// Frees the device copy of a mapped range at host address h.
-void unmap_range(State& s, uintptr_t h, const HostRange& r) { s.session->free(r.dev - h % kPage); }
-
-}  // namespace
-
-// PORTABLE, DEVICEMAP and WRITECOMBINED. A DEVICEMAP allocation is
-// addressed by the device at its host address (the driver API gives that
-// under unified addressing): the device memory is taken first and the host
-// side mmapped at its address, as for managed memory. Without DEVICEMAP the
-// memory is not reachable from kernels (cuMemHostGetDevicePointer refuses it).
-// Where the host address is taken (under ASan: its shadow gap), the
-// allocation gets a device copy at another address instead.
-SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!pp || bytesize == 0 || (flags & ~0x7u)) return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  const uint64_t rounded = (bytesize + kPage - 1) / kPage * kPage;
-  HostRange r;
-  r.bytes = bytesize;
-  r.flags = flags;
-  r.alloc = true;
-  r.ctx = c;
-  void* p = nullptr;
-  if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
-    uint64_t a = map_range(s, 0, bytesize, true);
-    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
-    p = mmap(reinterpret_cast<void*>(a), rounded, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p == reinterpret_cast<void*>(a)) {
-      r.dev = a;
-    } else {  // the address is taken on the host (e.g. by ASan's shadow)
-      if (p != MAP_FAILED) munmap(p, rounded);
-      s.session->free(a);
-      p = nullptr;
-    }
-  }
-  if (!p) {
-    p = std::aligned_alloc(kPage, rounded);
-    if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
-    // DEVICEMAP where the same address was not free: a device copy at
-    // another address, as for a registered range (the driver API's
-    // WRITECOMBINED case, where the pointers may differ, too).
-    if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
-      r.dev = map_range(s, reinterpret_cast<uintptr_t>(p), bytesize, false);
-      if (!r.dev) {
-        std::free(p);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-      }
-    }
-  }
-  host_ranges()[reinterpret_cast<uintptr_t>(p)] = r;
-  *pp = p;
-  return CUDA_SUCCESS;
-}
-
-SHIM_API CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
-
-SHIM_API CUresult cuMemFreeHost(void* p) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  auto it = host_ranges().find(reinterpret_cast<uintptr_t>(p));
-  if (it == host_ranges().end() || !it->second.alloc) return CUDA_ERROR_INVALID_VALUE;
-  if (it->second.dev) unmap_range(s, it->first, it->second);
-  if (it->second.dev == it->first)  // mmapped at its device address
-    munmap(p, (it->second.bytes + kPage - 1) / kPage * kPage);
-  else
-    std::free(p);
-  host_ranges().erase(it);
-  return CUDA_SUCCESS;
-}
-
-// PORTABLE and DEVICEMAP. IOMEMORY and READ_ONLY are not supported
-// (CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED is 0).
-// Overlapping an earlier range is CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED.
-SHIM_API CUresult cuMemHostRegister_v2(void* p, size_t bytesize, unsigned int Flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!p || !bytesize || (Flags & ~0xfu)) return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  if (Flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY)) return CUDA_ERROR_NOT_SUPPORTED;
-  const auto h = reinterpret_cast<uintptr_t>(p);
-  if (h + bytesize < h) return CUDA_ERROR_INVALID_VALUE;
-  auto& m = host_ranges();
-  auto next = m.lower_bound(h);
-  if (host_range(h) != m.end() || (next != m.end() && next->first < h + bytesize))
-    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-  HostRange r;
-  r.bytes = bytesize;
-  r.flags = Flags;
-  r.ctx = c;
-  if (Flags & CU_MEMHOSTREGISTER_DEVICEMAP) {
-    r.dev = map_range(s, h, bytesize, false);
-    if (!r.dev) return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  m[h] = r;
-  return CUDA_SUCCESS;
-}
-
-SHIM_API CUresult cuMemHostUnregister(void* p) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  auto it = host_ranges().find(reinterpret_cast<uintptr_t>(p));
-  if (it == host_ranges().end() || it->second.alloc) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
-  if (it->second.dev) unmap_range(s, it->first, it->second);
-  host_ranges().erase(it);
-  return CUDA_SUCCESS;
-}
-
-// The device address of host address p inside a mapped range (any offset).
-SHIM_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsigned int Flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!pdptr || !p || Flags) return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
-  auto it = host_range(reinterpret_cast<uintptr_t>(p));
-  if (it == host_ranges().end() || !it->second.dev) return CUDA_ERROR_INVALID_VALUE;
-  *pdptr = it->second.dev + (reinterpret_cast<uintptr_t>(p) - it->first);
-  return CUDA_SUCCESS;
-}
-
-// The flags a cuMemHostAlloc allocation was made with (p anywhere in it).
-SHIM_API CUresult cuMemHostGetFlags(unsigned int* pFlags, void* p) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!pFlags || !p) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  auto it = host_range(reinterpret_cast<uintptr_t>(p));
-  if (it == host_ranges().end() || !it->second.alloc) return CUDA_ERROR_INVALID_VALUE;
-  *pFlags = it->second.flags;
-  return CUDA_SUCCESS;
-}
-
 SHIM_API CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!data) return CUDA_ERROR_INVALID_VALUE;
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  // Page-locked host memory, by its host address or (mapped) its device
-  // address: host memory whose device pointer is its device copy's.
-  auto hr = host_range(ptr);
-  if (hr == host_ranges().end())
-    for (auto it = host_ranges().begin(); it != host_ranges().end(); ++it)
-      if (it->second.dev && ptr - it->second.dev < it->second.bytes) {
-        hr = it;
-        ptr = it->first + (ptr - it->second.dev);
-      }
-  if (hr != host_ranges().end()) {
-    const HostRange& r = hr->second;
-    const uint64_t off = ptr - hr->first;
-    switch (attribute) {
-      case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = s.live.count(r.ctx) ? r.ctx : nullptr; break;
-      case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data) = CU_MEMORYTYPE_HOST; break;
-      case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-        if (!r.dev) return CUDA_ERROR_INVALID_VALUE;
-        *static_cast<CUdeviceptr*>(data) = r.dev + off;
-        break;
-      case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = reinterpret_cast<void*>(ptr); break;
-      case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<int*>(data) = 1; break;
-      case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = hr->first; break;
-      case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = 0; break;
-      case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
-      case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data) = hr->first; break;
-      case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t*>(data) = r.bytes; break;
-      case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = r.dev != 0; break;
-      default: return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
-  }
+  CUresult res = CUDA_SUCCESS;
+  if (host_pointer_attribute(s, data, attribute, ptr, res)) return res;  // page-locked or registered (hostmem.cpp)
   uint64_t base = 0, size = 0;
   const bool man = is_managed(s, ptr, 1);
   if (!s.session->allocation(ptr, base, size)) return CUDA_ERROR_INVALID_VALUE;  // host or unknown memory

@@ -338,15 +338,19 @@ int max_active_blocks(const CUfunc_st* f, int block_size, size_t dyn);
 inline constexpr int kThreadsPerSm = 2048, kBlocksPerSm = 32;
 inline constexpr size_t kSharedPerSm = 228 * 1024, kReservedPerBlock = 1024;
 inline constexpr uint32_t kOptinSharedLimit = 227 * 1024;  // sm_90 opt-in maximum per block
-// Managed allocations (cuMemAllocManaged): the device address is the host
-// address; the interpreter's copy is refreshed around each launch.
-void managed_to_device(State& s);
-void managed_from_device(State& s);
+// Host-visible memory (hostmem.cpp): managed, page-locked and registered
+// host memory, which kernels reach at its host address. Its host bytes are
+// copied into the interpreter's allocation at the same address before each
+// launch and back after it.
+void host_ranges_to_device(State& s);
+void host_ranges_from_device(State& s);
 bool is_managed(const State& s, uint64_t addr, uint64_t n);
-// The host bytes behind n device bytes at `addr` that live on the host
-// between launches: managed memory, or the device copy of mapped host
-// memory (runtime.cpp); nullptr for anything else.
+// The host bytes behind n device bytes at `addr` when they lie in
+// host-visible memory (current between launches); nullptr otherwise.
 uint8_t* host_side(const State& s, uint64_t addr, uint64_t n);
+// cuPointerGetAttribute for page-locked or registered memory: true, with
+// the answer in `res`, when `ptr` lies in such memory.
+bool host_pointer_attribute(State& s, void* data, CUpointer_attribute attribute, uint64_t ptr, CUresult& res);
 // The device memory of a live array for a 2D/3D copy: its address, row
 // pitch and rows per slice (texture.cpp); false for anything else.
 bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& height);

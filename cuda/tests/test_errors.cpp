@@ -498,6 +498,15 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   int v = 0;
   CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 0) == CUDA_SUCCESS);
   CHECK(v == 1);
+  // Unified addressing: kernels reach page-locked and registered memory at
+  // its host address (hostmem.cpp), also under ASan.
+  CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 0) == CUDA_SUCCESS);
+  CHECK(v == 1);
+  // CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM (91; not named in cuda/include/cuda.h)
+  CHECK(cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(91), 0) == CUDA_SUCCESS);
+  CHECK(v == 1);
+  size_t free0 = 0, free1 = 0, total = 0;
+  CHECK(cuMemGetInfo(&free0, &total) == CUDA_SUCCESS);
   CUmodule m = load(kernel("st.global.u32 [%rd1], 7;\n"));
   // cuMemHostAlloc(DEVICEMAP): the device pointer is the host pointer.
   void* h = nullptr;
@@ -505,11 +514,7 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CUdeviceptr d = 0;
   CHECK(cuMemHostGetDevicePointer(&d, h, 1) == CUDA_ERROR_INVALID_VALUE);  // flags must be 0
   REQUIRE(cuMemHostGetDevicePointer(&d, static_cast<char*>(h) + 8, 0) == CUDA_SUCCESS);
-#if defined(__SANITIZE_ADDRESS__)  // ASan's shadow gap holds the address: a device copy elsewhere
-  CHECK(d % 4096 == 8);
-#else
   CHECK(d == reinterpret_cast<CUdeviceptr>(h) + 8);
-#endif
   unsigned flags = 0;
   CHECK(cuMemHostGetFlags(&flags, h) == CUDA_SUCCESS);
   CHECK(flags == (CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
@@ -517,15 +522,25 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
   CHECK(static_cast<unsigned*>(h)[2] == 7u);                               // the kernel's write, seen by the host
   CHECK(cuMemHostUnregister(h) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);  // allocated, not registered
-  // Pinned but not mapped, or not pinned at all: no device pointer.
+  // Pinned without DEVICEMAP: no device pointer from
+  // cuMemHostGetDevicePointer (as documented), but kernels use the host
+  // pointer all the same, and the memory is not device memory.
   void* unmapped = nullptr;
-  REQUIRE(cuMemAllocHost(&unmapped, 64) == CUDA_SUCCESS);
+  REQUIRE(cuMemAllocHost(&unmapped, 1 << 20) == CUDA_SUCCESS);
+  CHECK(cuMemGetInfo(&free1, &total) == CUDA_SUCCESS);
+  CHECK(free1 == free0);
   CHECK(cuMemHostGetDevicePointer(&d, unmapped, 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(launch(m, reinterpret_cast<CUdeviceptr>(unmapped) + 12) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(static_cast<unsigned*>(unmapped)[3] == 7u);
+  CHECK(cuMemsetD32(reinterpret_cast<CUdeviceptr>(unmapped), 5, 4) == CUDA_SUCCESS);
+  CHECK(static_cast<unsigned*>(unmapped)[3] == 5u);
+  // Not pinned at all: no device pointer.
   std::vector<unsigned char> buf(256, 0);
   CHECK(cuMemHostGetDevicePointer(&d, buf.data(), 0) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cuMemHostGetFlags(&flags, buf.data()) == CUDA_ERROR_INVALID_VALUE);
-  // A registered range, not page-aligned: its device copy is elsewhere, at
-  // the same offset modulo the page size.
+  // A registered range, not page-aligned: its device pointer is its host
+  // pointer.
   unsigned char* r = buf.data() + 4;
   REQUIRE(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_SUCCESS);
   CHECK(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
@@ -533,8 +548,7 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuMemHostRegister(r - 4, 8, 0) == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
   CHECK(cuMemHostRegister(r + 64, 4, CU_MEMHOSTREGISTER_READ_ONLY) == CUDA_ERROR_NOT_SUPPORTED);
   REQUIRE(cuMemHostGetDevicePointer(&d, r + 8, 0) == CUDA_SUCCESS);
-  CHECK(d != reinterpret_cast<CUdeviceptr>(r + 8));
-  CHECK(d % 4096 == reinterpret_cast<uintptr_t>(r + 8) % 4096);
+  CHECK(d == reinterpret_cast<CUdeviceptr>(r + 8));
   CHECK(cuMemHostGetFlags(&flags, r) == CUDA_ERROR_INVALID_VALUE);  // not from cuMemHostAlloc
   unsigned type = 0;
   void* host = nullptr;
@@ -558,7 +572,18 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
   CHECK(cuMemHostUnregister(r) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
   CHECK(cuMemHostGetDevicePointer(&d, r + 8, 0) == CUDA_ERROR_INVALID_VALUE);
-  // A kernel store past the mapped range is out of bounds.
+  // Registered without DEVICEMAP: the kernel stores through the host
+  // pointer itself.
+  REQUIRE(cuMemHostRegister(r, 64, 0) == CUDA_SUCCESS);
+  CHECK(cuMemHostGetDevicePointer(&d, r, 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(launch(m, reinterpret_cast<CUdeviceptr>(r + 16)) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  std::memcpy(&got, r + 16, 4);
+  CHECK(got == 7u);
+  CHECK(cuMemGetInfo(&free1, &total) == CUDA_SUCCESS);
+  CHECK(free1 == free0);
+  CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
+  // A kernel store past a registered range is out of bounds.
   REQUIRE(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_SUCCESS);
   REQUIRE(cuMemHostGetDevicePointer(&d, r + 60, 0) == CUDA_SUCCESS);
   CUmodule past = load(kernel("st.global.u32 [%rd1+4], 7;\n"));
@@ -570,6 +595,43 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuMemFreeHost(unmapped) == CUDA_SUCCESS);
   CHECK(cuMemFreeHost(h) == CUDA_SUCCESS);
   CHECK(cuMemFreeHost(h) == CUDA_ERROR_INVALID_VALUE);
+}
+
+// Managed memory has its host pages wherever mmap puts them and the
+// device allocation at the same address (hostmem.cpp); under ASan the
+// session's own heap addresses are in ASan's shadow gap, so this also checks
+// that managed memory does not need them.
+TEST_CASE("managed memory: one address for host and kernels, bounds", "[memory]") {
+  Ctx ctx;
+  CUmodule m = load(kernel("st.global.u32 [%rd1], 7;\n"));
+  CUdeviceptr p = 0;
+  CHECK(cuMemAllocManaged(&p, 0, CU_MEM_ATTACH_GLOBAL) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuMemAllocManaged(&p, 64, 3) == CUDA_ERROR_INVALID_VALUE);
+  REQUIRE(cuMemAllocManaged(&p, 64, CU_MEM_ATTACH_GLOBAL) == CUDA_SUCCESS);
+  auto* host = reinterpret_cast<unsigned*>(p);
+  host[2] = 1;
+  CHECK(launch(m, p + 8) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(host[2] == 7u);
+  int managed = 0;
+  CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p + 4) == CUDA_SUCCESS);
+  CHECK(managed == 1);
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CHECK(cuMemGetAddressRange(&base, &size, p + 4) == CUDA_SUCCESS);
+  CHECK((base == p && size == 64));
+  unsigned got = 0;
+  CHECK(cuMemcpyDtoH(&got, p + 8, 4) == CUDA_SUCCESS);
+  CHECK(got == 7u);
+  CHECK(cuMemFree(p) == CUDA_SUCCESS);
+  CHECK(cuMemGetAddressRange(&base, &size, p) == CUDA_ERROR_NOT_FOUND);
+  // A store just past the allocation is out of bounds (the host pages are
+  // page-rounded; the device allocation is exact).
+  REQUIRE(cuMemAllocManaged(&p, 60, CU_MEM_ATTACH_GLOBAL) == CUDA_SUCCESS);
+  StderrCapture cap;
+  CHECK(launch(m, p + 60) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
+  CHECK(cap.text().find("out-of-bounds") != std::string::npos);
 }
 
 TEST_CASE("stream-ordered allocation and memory pools: error codes and accounting", "[memory]") {

@@ -51,16 +51,37 @@ void Session::alloc_at(uint64_t addr, uint64_t bytes) {
   used_ += bytes;
 }
 
+bool Session::alloc_fixed(uint64_t addr, uint64_t bytes, bool counted) {
+  if (bytes == 0) throw LimitError("device memory exhausted");
+  if (counted && bytes > capacity_ - used_) throw LimitError("device memory exhausted");
+  const uint64_t end = addr + bytes;
+  auto overlaps = [&](uint64_t lo, uint64_t hi) { return addr < hi && lo < end; };
+  if (end < addr || overlaps(kGlobalBase, kDeviceHeapBase + kDeviceHeapWin) ||
+      overlaps(kSharedWin, kGridWorkspace + kWinSize))
+    return false;
+  for (const auto& [slot, m] : modules_)  // the module's .global variables
+    if (overlaps(kModuleBase + slot * kModuleSlot, kModuleBase + (slot + 1) * kModuleSlot)) return false;
+  if (heap_.count(addr) ||
+      !mem_.add_global_at("host@" + std::to_string(fixed_.size()), addr, std::vector<uint8_t>(bytes, 0)))
+    return false;
+  heap_[addr] = counted ? bytes : 0;
+  fixed_[addr] = bytes;
+  used_ += heap_[addr];
+  return true;
+}
+
 bool Session::free(uint64_t addr) {
   auto it = heap_.find(addr);
   if (it == heap_.end()) return false;
   used_ -= it->second;
   heap_.erase(it);
+  fixed_.erase(addr);
   mem_.remove_global(addr);
   return true;
 }
 
 uint8_t* Session::host_bytes(uint64_t addr, uint64_t n) {
+  if (Region* r = mem_.global_at(addr, n)) return r->bytes.data() + (addr - r->base);
   if (addr >= kConstAlias && addr < kConstAlias + uint64_t{kMaxModules} * kModuleSlot) {
     auto it = modules_.find(static_cast<uint32_t>((addr - kConstAlias) / kModuleSlot));
     if (it == modules_.end()) return nullptr;
@@ -69,8 +90,7 @@ uint8_t* Session::host_bytes(uint64_t addr, uint64_t n) {
     if (off > bank.size() || n > bank.size() - off) return nullptr;
     return bank.data() + off;
   }
-  Region* r = mem_.global_at(addr, n);
-  return r ? r->bytes.data() + (addr - r->base) : nullptr;
+  return nullptr;
 }
 
 bool Session::allocation(uint64_t addr, uint64_t& base, uint64_t& size) {
@@ -83,7 +103,13 @@ bool Session::allocation(uint64_t addr, uint64_t& base, uint64_t& size) {
 
 SessionModule& Session::load_module(std::string_view text, const std::string& file) {
   uint32_t slot = 0;
-  while (modules_.count(slot)) ++slot;
+  // A slot is free when no module and no alloc_fixed range holds it.
+  auto taken = [&](uint32_t k) {
+    const uint64_t lo = kModuleBase + k * kModuleSlot, hi = lo + kModuleSlot;
+    auto it = fixed_.lower_bound(hi);
+    return modules_.count(k) || (it != fixed_.begin() && std::prev(it)->first + std::prev(it)->second > lo);
+  };
+  while (slot < kMaxModules && taken(slot)) ++slot;
   if (slot >= kMaxModules) throw LimitError("too many modules loaded (" + std::to_string(kMaxModules) + ")");
   ast::Module am = parse_module(text, file);
   am.file = file;

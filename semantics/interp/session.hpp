@@ -14,6 +14,9 @@
 //   modules  module slot k's .global variables from kModuleBase + k * 4 GiB
 //            (lower(..., global_base)), so modules loaded together never
 //            overlap.
+//   fixed    alloc_fixed(): allocations at addresses the caller chooses
+//            outside the ranges above and below (the shim's host memory
+//            that kernels reach at its host address, cuda/shim/hostmem.cpp).
 //   const    module slot k's .const bank is host-visible (var(), host_bytes())
 //            at kConstAlias + k * 4 GiB; kernels read it through the const
 //            space as usual. The alias exists for host copies only: a kernel
@@ -87,6 +90,16 @@ class Session {
   // A zero-filled heap allocation of `bytes` at `addr` (from reserve, not
   // allocated now); throws LimitError when it does not fit in the capacity.
   void alloc_at(uint64_t addr, uint64_t bytes);
+  // A zero-filled allocation of `bytes` (> 0) at `addr`, an address the
+  // caller chose: the device side of host memory that kernels reach at its
+  // host address (the shim's managed, page-locked and registered memory).
+  // Counted in the capacity only when `counted` (LimitError when it does not
+  // fit). False when the range overlaps an allocation or the addresses the
+  // session keeps for itself: its heap and the device heap (kGlobalBase up to
+  // kDeviceHeapBase + kDeviceHeapWin), the generic windows and the grid
+  // workspace (memory.hpp). A module loaded later skips the module slots
+  // such a range falls in, and the range hides a const alias it overlaps.
+  bool alloc_fixed(uint64_t addr, uint64_t bytes, bool counted);
   // The heap allocation or module variable holding `addr`: its base and size.
   bool allocation(uint64_t addr, uint64_t& base, uint64_t& size);
   // Frees the heap allocation starting at `addr`; false if there is none.
@@ -117,7 +130,8 @@ class Session {
  private:
   Memory mem_;
   std::map<uint32_t, std::unique_ptr<SessionModule>> modules_;  // by slot
-  std::map<uint64_t, uint64_t> heap_;                           // base -> size
+  std::map<uint64_t, uint64_t> heap_;                           // base -> size counted in used_
+  std::map<uint64_t, uint64_t> fixed_;                          // alloc_fixed: base -> size
   uint64_t next_heap_ = kGlobalBase;
   uint64_t capacity_ = 0, used_ = 0;
   DeviceHeap dheap_;

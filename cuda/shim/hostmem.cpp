@@ -1,0 +1,282 @@
+// Host memory that kernels reach (cuda/README.md "Host memory"): managed
+// memory (cuMemAllocManaged), page-locked memory (cuMemAllocHost,
+// cuMemHostAlloc) and registered host ranges (cuMemHostRegister).
+//
+// The emulated device has unified addressing, so kernels reach all three at
+// their host addresses: the CUDA driver API documents that all
+// cuMemAllocHost and cuMemHostAlloc memory is accessible from every device
+// with unified addressing "regardless of whether or not the flags
+// CU_MEMHOSTALLOC_PORTABLE and CU_MEMHOSTALLOC_DEVICEMAP are specified", at
+// the same pointer value as on the host (cuda.h, "Automatic Mapping of Host
+// Allocated Host Memory"; the runtime's cudaMallocHost/cudaHostAlloc the
+// same, https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__UNIFIED.html),
+// and a registered range can be accessed from the device at its host
+// pointer when CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+// is 1 (cuMemHostRegister, cuMemHostGetDevicePointer), as it is here.
+//
+// One table holds them all ("host-visible ranges"). Each range has an
+// interpreter allocation at its own host address and of its exact size
+// (Session::alloc_fixed), so a kernel access past the range is out of
+// bounds. The host bytes are the memory between launches: they are copied
+// into the allocation before each launch and back after it, and host copies
+// and memsets through the address use the host bytes. Managed and
+// page-locked memory get their host pages here with mmap at an address the
+// kernel chooses (never inside ASan's shadow gap, which holds the session's
+// own heap addresses); a registered range is the caller's memory. Managed
+// memory counts against the device's memory, page-locked and registered
+// memory do not.
+#include <sys/mman.h>
+
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "cuda/shim/state.hpp"
+
+using namespace shim;
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+enum class HostKind : uint8_t { Managed, Pinned, Registered };
+
+struct HostVisible {
+  size_t bytes = 0;   // the range, also its device allocation's size
+  size_t mapped = 0;  // the host pages mmapped here (managed and pinned memory), 0 for a registered range
+  HostKind kind = HostKind::Managed;
+  unsigned flags = 0;       // cuMemHostAlloc's or cuMemHostRegister's flags
+  CUcontext ctx = nullptr;  // current when it was made
+};
+
+// Host (= device) address -> range; ranges never overlap.
+std::map<uint64_t, HostVisible>& visible() {
+  static auto* m = new std::map<uint64_t, HostVisible>;
+  return *m;
+}
+
+// The range holding all n bytes at `a`, or end().
+std::map<uint64_t, HostVisible>::iterator range_of(uint64_t a, uint64_t n) {
+  auto& m = visible();
+  auto it = m.upper_bound(a);
+  if (it == m.begin()) return m.end();
+  --it;
+  return a - it->first < it->second.bytes && n <= it->second.bytes - (a - it->first) ? it : m.end();
+}
+
+// True when [a, a + n) overlaps a range.
+bool overlaps(uint64_t a, uint64_t n) {
+  auto& m = visible();
+  auto it = m.lower_bound(a);
+  if (it != m.end() && it->first < a + n) return true;
+  return it != m.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a;
+}
+
+std::string hex(uint64_t a) {
+  std::ostringstream o;
+  o << "0x" << std::hex << a;
+  return o.str();
+}
+
+// Host pages of `bytes` (rounded up to whole pages) with a device
+// allocation at their address; 0 with `err` set when either fails.
+uint64_t map_new(State& s, const char* api, size_t bytes, bool counted, size_t& mapped, CUresult& err) {
+  mapped = (bytes + kPage - 1) / kPage * kPage;
+  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  err = CUDA_ERROR_OUT_OF_MEMORY;
+  if (p == MAP_FAILED) return 0;
+  const auto a = reinterpret_cast<uint64_t>(p);
+  try {
+    if (s.session->alloc_fixed(a, bytes, counted)) return a;
+    report(std::string(api) + ": host address " + hex(a) +
+           " lies among the emulated device's own addresses; cannot map it for kernels");
+  } catch (const ptxcheck::LimitError&) {}
+  munmap(p, mapped);
+  return 0;
+}
+
+}  // namespace
+
+// ---- the table, for copies and launches (state.hpp) ------------------------------------------
+
+bool shim::is_managed(const State&, uint64_t addr, uint64_t n) {
+  auto it = range_of(addr, n);
+  return it != visible().end() && it->second.kind == HostKind::Managed;
+}
+
+uint8_t* shim::host_side(const State&, uint64_t addr, uint64_t n) {
+  return range_of(addr, n) != visible().end() ? reinterpret_cast<uint8_t*>(addr) : nullptr;
+}
+
+void shim::host_ranges_to_device(State& s) {
+  for (const auto& [a, r] : visible())
+    if (uint8_t* d = s.session->host_bytes(a, r.bytes)) std::memcpy(d, reinterpret_cast<void*>(a), r.bytes);
+}
+
+void shim::host_ranges_from_device(State& s) {
+  for (const auto& [a, r] : visible())
+    if (uint8_t* d = s.session->host_bytes(a, r.bytes)) std::memcpy(reinterpret_cast<void*>(a), d, r.bytes);
+}
+
+// ---- managed memory ------------------------------------------------------------------------------
+
+SHIM_API CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  HostVisible r;
+  CUresult err = CUDA_SUCCESS;
+  const uint64_t a = map_new(s, "cuMemAllocManaged", bytesize, true, r.mapped, err);
+  if (!a) return err;
+  r.bytes = bytesize;
+  r.kind = HostKind::Managed;
+  r.flags = flags;
+  r.ctx = c;
+  visible()[a] = r;
+  c->allocs.insert(a);  // freed by cuMemFree, or with its context
+  *dptr = a;
+  return CUDA_SUCCESS;
+}
+
+void shim::release_managed(uint64_t a) {
+  auto it = visible().find(a);
+  if (it == visible().end() || it->second.kind != HostKind::Managed) return;
+  munmap(reinterpret_cast<void*>(a), it->second.mapped);
+  visible().erase(it);
+}
+
+// ---- page-locked and registered host memory ------------------------------------------------------
+
+// PORTABLE, DEVICEMAP and WRITECOMBINED; kernels reach the memory at its
+// host address whatever the flags (cuMemHostGetDevicePointer gives that
+// address when DEVICEMAP was given).
+SHIM_API CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pp || bytesize == 0 || (flags & ~0x7u)) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  HostVisible r;
+  CUresult err = CUDA_SUCCESS;
+  const uint64_t a = map_new(s, "cuMemHostAlloc", bytesize, false, r.mapped, err);
+  if (!a) return err;
+  r.bytes = bytesize;
+  r.kind = HostKind::Pinned;
+  r.flags = flags;
+  r.ctx = c;
+  visible()[a] = r;
+  *pp = reinterpret_cast<void*>(a);
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
+
+SHIM_API CUresult cuMemFreeHost(void* p) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto it = visible().find(reinterpret_cast<uint64_t>(p));
+  if (it == visible().end() || it->second.kind != HostKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  s.session->free(it->first);
+  munmap(p, it->second.mapped);
+  visible().erase(it);
+  return CUDA_SUCCESS;
+}
+
+// Any host range, with PORTABLE and DEVICEMAP. IOMEMORY and READ_ONLY are
+// not supported (CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED is
+// 0). Overlapping an earlier range (registered, managed or page-locked) is
+// CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED. A range inside the addresses
+// the emulated device keeps for itself (Session::alloc_fixed; under ASan and
+// on ordinary Linux layouts no host memory lies there) is refused with
+// CUDA_ERROR_NOT_SUPPORTED and a message.
+SHIM_API CUresult cuMemHostRegister_v2(void* p, size_t bytesize, unsigned int Flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!p || !bytesize || (Flags & ~0xfu)) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  if (Flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY)) return CUDA_ERROR_NOT_SUPPORTED;
+  const auto h = reinterpret_cast<uint64_t>(p);
+  if (h + bytesize < h) return CUDA_ERROR_INVALID_VALUE;
+  if (overlaps(h, bytesize)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  if (!s.session->alloc_fixed(h, bytesize, false)) {
+    report("cuMemHostRegister: host range " + hex(h) + " + " + std::to_string(bytesize) +
+           " lies among the emulated device's own addresses; cannot map it for kernels");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  HostVisible r;
+  r.bytes = bytesize;
+  r.kind = HostKind::Registered;
+  r.flags = Flags;
+  r.ctx = c;
+  visible()[h] = r;
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemHostUnregister(void* p) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto it = visible().find(reinterpret_cast<uint64_t>(p));
+  if (it == visible().end() || it->second.kind != HostKind::Registered) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  s.session->free(it->first);
+  visible().erase(it);
+  return CUDA_SUCCESS;
+}
+
+// The device address of host address p inside memory allocated or
+// registered with DEVICEMAP (any offset): p itself. Without DEVICEMAP it
+// fails, as documented, though kernels reach the memory at p all the same.
+SHIM_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsigned int Flags) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pdptr || !p || Flags) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = current(s, c)) return r;
+  auto it = range_of(reinterpret_cast<uint64_t>(p), 1);
+  if (it == visible().end() || it->second.kind == HostKind::Managed ||
+      !(it->second.flags & CU_MEMHOSTALLOC_DEVICEMAP))  // == CU_MEMHOSTREGISTER_DEVICEMAP
+    return CUDA_ERROR_INVALID_VALUE;
+  *pdptr = reinterpret_cast<uint64_t>(p);
+  return CUDA_SUCCESS;
+}
+
+// The flags a cuMemHostAlloc allocation was made with (p anywhere in it).
+SHIM_API CUresult cuMemHostGetFlags(unsigned int* pFlags, void* p) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!pFlags || !p) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  auto it = range_of(reinterpret_cast<uint64_t>(p), 1);
+  if (it == visible().end() || it->second.kind != HostKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  *pFlags = it->second.flags;
+  return CUDA_SUCCESS;
+}
+
+// cuPointerGetAttribute for page-locked and registered memory: host memory
+// whose device pointer is its host pointer. False for other addresses.
+bool shim::host_pointer_attribute(State& s, void* data, CUpointer_attribute attribute, uint64_t ptr, CUresult& res) {
+  auto it = range_of(ptr, 1);
+  if (it == visible().end() || it->second.kind == HostKind::Managed) return false;
+  const HostVisible& r = it->second;
+  res = CUDA_SUCCESS;
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = s.live.count(r.ctx) ? r.ctx : nullptr; break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data) = CU_MEMORYTYPE_HOST; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr*>(data) = ptr; break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = reinterpret_cast<void*>(ptr); break;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<int*>(data) = 1; break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = it->first; break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = 0; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data) = it->first; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t*>(data) = r.bytes; break;
+    case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = 1; break;
+    default: res = CUDA_ERROR_INVALID_VALUE;
+  }
+  return true;
+}
