@@ -1,8 +1,10 @@
 // Internals of the symbolic thread executor (trace_exec.hpp), shared by
-// trace_exec.cpp (plain accesses, control flow, the step loop) and
+// trace_exec.cpp (plain accesses, control flow, the step loop),
 // trace_exec_async.cpp (asynchronous operations: bulk and cp.async groups,
-// mbarrier waits, cp.async{.bulk} copies, st.async/red.async). Not an
-// interface for other code.
+// mbarrier waits, cp.async{.bulk} copies, st.async/red.async),
+// trace_call.cpp (calls and frames), trace_coll.cpp (warp collectives) and
+// trace_check.cpp (the operations supported, checked before a thread runs).
+// Not an interface for other code.
 #pragma once
 #include <algorithm>
 #include <iterator>
@@ -51,6 +53,12 @@ inline std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
 struct Range {
   uint32_t begin = 0, end = 0;
 };
+
+// A function's code: from its entry to the next defined function's (trace_check.cpp).
+Range range_of(const Program& prog, uint32_t func);
+
+// The IR operation's name, for messages (trace_check.cpp).
+const char* op_text(IrOp op);
 
 using LocalBytes = std::map<uint64_t, std::pair<uint8_t, Deps>>;  // local offset -> byte, deps
 
