@@ -113,7 +113,7 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
       r.second_write = s.events[static_cast<size_t>(y)].kind == mm::EventKind::Write;
       r.location = s.locations[static_cast<size_t>(ea.loc)].name;
       const Between bw = between(run, r.first, r.second);
-      if (bw == Between::WarpBarrier) continue;  // ordered by bar.warp.sync (no event in the skeleton)
+      if (bw == Between::WarpBarrier) continue;  // ordered by bar.warp.sync (its barrier events order them too)
       r.warp_sync = bw == Between::Collective;
       bool dup = false;
       for (Race& o : races)

@@ -138,7 +138,7 @@ const std::vector<uint32_t>& Shared::chain_of(int li, uint64_t v) const {
 
 Hook::Hook(Shared& sh, uint32_t nthreads) : sh_(sh), nthreads_(nthreads) { th.resize(nthreads); }
 
-ThreadRec& Hook::rec(interp::Thread& t, const interp::Cta& c) {
+ThreadRec& Hook::rec(const interp::Thread& t, const interp::Cta& c) {
   if (t.gid >= th.size()) th.resize(t.gid + 1);
   ThreadRec& r = th[t.gid];
   r.t = &t;
@@ -171,6 +171,34 @@ bool Hook::ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const {
 
 void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) {
   colls[{c.uid, warp}].push_back(lanes | (orders ? kCollOrders : 0));
+  if (!orders) return;
+  // bar.warp.sync (PTX ISA 9.7.13.3) "guarantees memory ordering among
+  // threads participating in barrier": a barrier of the lanes `lanes`,
+  // one instance, every lane arriving and waiting (8.9.4 item 2, as for
+  // bar.sync), as semantics/interp/trace_exec.cpp models it for litmus
+  // threads. Each lane's event is labelled with its own instruction (a lane
+  // may join from another bar.warp.sync with the same membermask).
+  const int inst = ++bar_inst_;
+  std::vector<uint32_t> join(nthreads_, 0);
+  std::vector<ThreadRec*> part;
+  for (uint32_t b = lanes; b; b &= b - 1) {
+    const size_t idx = size_t{warp} * 32 + static_cast<size_t>(std::countr_zero(b));
+    if (idx >= c.threads.size()) continue;
+    const interp::Thread& t = c.threads[idx];
+    ThreadRec& r = rec(t, c);
+    ++r.side;
+    mm::Event e;
+    e.kind = mm::EventKind::Barrier;
+    e.bar = mm::BarrierOp::Sync;
+    e.scope = mm::Scope::CTA;
+    e.bar_id = inst;
+    push(r, std::move(e), t.pc < sh_.prog->code.size() ? &sh_.prog->code[t.pc] : nullptr);
+    for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], r.vc[k]);
+    ++r.vc[t.gid];
+    part.push_back(&r);
+  }
+  for (ThreadRec* r : part)
+    for (size_t k = 0; k < join.size(); ++k) r->vc[k] = std::max(r->vc[k], join[k]);
 }
 
 // Dependencies (PTX ISA 8.10.4 No Thin Air: "chains of instruction

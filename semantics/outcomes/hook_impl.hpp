@@ -170,7 +170,7 @@ class Hook : public interp::ExecHook {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;  // as Result::Run::colls
 
  private:
-  ThreadRec& rec(interp::Thread& t, const interp::Cta& c);
+  ThreadRec& rec(const interp::Thread& t, const interp::Cta& c);
   uint32_t choose(uint32_t n, uint32_t unit);
   bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
   bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write);
