@@ -213,11 +213,9 @@ SHIM_API CUresult cuDeviceGet(CUdevice* device, int ordinal) {
 }
 
 SHIM_API CUresult cuDeviceGetName(char* name, int len, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
   size_t n = std::min(sizeof kDeviceName - 1, static_cast<size_t>(len) - 1);
   std::memcpy(name, kDeviceName, n);
   name[n] = '\0';
@@ -225,24 +223,20 @@ SHIM_API CUresult cuDeviceGetName(char* name, int len, CUdevice dev) {
 }
 
 SHIM_API CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!bytes) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *bytes = s.dev.total_mem;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  *bytes = e.s.dev.total_mem;
   return CUDA_SUCCESS;
 }
 
 // Attributes of an sm_90-class part, except those the interpreter fixes
 // (one SM: %nsmid is 1; see docs/interpreter.md).
 SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pi) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  const Device& d = s.dev;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  const Device& d = e.s.dev;
   int v = 0;
   switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
@@ -337,58 +331,48 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
 // ---- contexts ---------------------------------------------------------------------
 
 SHIM_API CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  primary_ctx(s);
-  ++s.primary_refs;
-  *pctx = s.primary;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  primary_ctx(e.s);
+  ++e.s.primary_refs;
+  *pctx = e.s.primary;
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  if (s.primary_refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  if (e.s.primary_refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
   // The last release destroys the primary context's resources; the handle
   // stays valid and the next retain finds a fresh context.
-  if (--s.primary_refs == 0) release_resources(s, s.primary);
+  if (--e.s.primary_refs == 0) release_resources(e.s, e.s.primary);
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  if (s.primary) release_resources(s, s.primary);
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  if (e.s.primary) release_resources(e.s, e.s.primary);
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!flags || !active) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *flags = s.primary ? s.primary->flags : 0;
-  *active = s.primary_refs > 0;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  *flags = e.s.primary ? e.s.primary->flags : 0;
+  *active = e.s.primary_refs > 0;
   return CUDA_SUCCESS;
 }
 
 namespace {
 CUresult create_ctx(CUcontext* pctx, unsigned flags, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
   if (flags & ~static_cast<unsigned>(CU_CTX_FLAGS_MASK)) return CUDA_ERROR_INVALID_VALUE;
-  CUcontext c = new_ctx(s, false, flags);
+  CUcontext c = new_ctx(e.s, false, flags);
   ctx_stack().push_back(c);  // the new context becomes current
   *pctx = c;
   return CUDA_SUCCESS;

@@ -47,9 +47,7 @@ struct KernelNodeParamsV1 {
 thread_local CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 
 // The lock and the current context for an entry point.
-struct Entry {
-  State& s = state();
-  std::unique_lock<std::mutex> lk{s.mu};
+struct Entry : Locked {
   CUcontext c = nullptr;
   CUresult r = current(s, c);
 };
@@ -1088,26 +1086,22 @@ SHIM_API CUresult cuGraphMemFreeNodeGetParams(CUgraphNode n, CUdeviceptr* dptr) 
 
 // Graph memory no allocation holds goes back to the device.
 SHIM_API CUresult cuDeviceGraphMemTrim(CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  s.graph_reserved = s.graph_live;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  e.s.graph_reserved = e.s.graph_live;
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
   if (!value) return CUDA_ERROR_INVALID_VALUE;
   cuuint64_t v = 0;
   switch (attr) {
     case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:  // no launch runs concurrently: what is associated is reserved
-    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: v = s.graph_reserved; break;
-    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = s.graph_used_high; break;
-    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: v = s.graph_reserved_high; break;
+    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: v = e.s.graph_reserved; break;
+    case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = e.s.graph_used_high; break;
+    case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: v = e.s.graph_reserved_high; break;
     default: return CUDA_ERROR_INVALID_VALUE;
   }
   std::memcpy(value, &v, sizeof v);
@@ -1117,18 +1111,16 @@ SHIM_API CUresult cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribut
 // Only the high watermarks can be set, and only to 0 (a reset to the current
 // amount).
 SHIM_API CUresult cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
   if (!value) return CUDA_ERROR_INVALID_VALUE;
   cuuint64_t v = 0;
   std::memcpy(&v, value, sizeof v);
   if (v) return CUDA_ERROR_INVALID_VALUE;
   if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
-    s.graph_used_high = s.graph_reserved;
+    e.s.graph_used_high = e.s.graph_reserved;
   else if (attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
-    s.graph_reserved_high = s.graph_reserved;
+    e.s.graph_reserved_high = e.s.graph_reserved;
   else
     return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;

@@ -37,6 +37,17 @@ CUmemoryPool new_pool(State& s, const CUmemPoolProps& props, bool is_default) {
 
 bool live_pool(const State& s, CUmemoryPool p) { return is_live(s, p, Kind::MemPool); }
 
+// The checks of an entry point that names a pool, under the lock: `r` is
+// NOT_INITIALIZED before cuInit, INVALID_VALUE for a pool handle that is not
+// live, else CUDA_SUCCESS.
+struct PoolEntry : Locked {
+  CUresult r;
+  explicit PoolEntry(CUmemoryPool pool)
+      : r(!s.initialized        ? CUDA_ERROR_NOT_INITIALIZED
+          : !live_pool(s, pool) ? CUDA_ERROR_INVALID_VALUE
+                                : CUDA_SUCCESS) {}
+};
+
 void note_used(CUmemoryPool p, uint64_t bytes) {
   const uint64_t idle = p->reserved - p->used;
   if (idle < bytes) p->reserved += bytes - idle;
@@ -211,50 +222,42 @@ SHIM_API CUresult cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* prop
 // A pool with outstanding allocations goes once they are freed: its handle
 // is invalid at once, its allocations stay valid until freed.
 SHIM_API CUresult cuMemPoolDestroy(CUmemoryPool pool) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!live_pool(s, pool) || pool->is_default) return CUDA_ERROR_INVALID_VALUE;
-  if (s.current_pool == pool) s.current_pool = nullptr;  // the default pool is current again
-  s.live.erase(pool);
+  PoolEntry e(pool);
+  if (e.r) return e.r;
+  if (pool->is_default) return CUDA_ERROR_INVALID_VALUE;
+  if (e.s.current_pool == pool) e.s.current_pool = nullptr;  // the default pool is current again
+  e.s.live.erase(pool);
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pool) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *pool = default_pool(s);
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  *pool = default_pool(e.s);
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDeviceGetMemPool(CUmemoryPool* pool, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pool) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *pool = s.current_pool ? s.current_pool : default_pool(s);
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  *pool = e.s.current_pool ? e.s.current_pool : default_pool(e.s);
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  if (!live_pool(s, pool)) return CUDA_ERROR_INVALID_VALUE;
-  s.current_pool = pool->is_default ? nullptr : pool;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  if (!live_pool(e.s, pool)) return CUDA_ERROR_INVALID_VALUE;
+  e.s.current_pool = pool->is_default ? nullptr : pool;
   return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!live_pool(s, pool) || !value) return CUDA_ERROR_INVALID_VALUE;
+  PoolEntry e(pool);
+  if (e.r) return e.r;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
   int i = 0;
   cuuint64_t u = 0;
   std::memcpy(&i, value, sizeof i);
@@ -280,10 +283,9 @@ SHIM_API CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute a
 }
 
 SHIM_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!live_pool(s, pool) || !value) return CUDA_ERROR_INVALID_VALUE;
+  PoolEntry e(pool);
+  if (e.r) return e.r;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
   int i = 0;
   cuuint64_t u = 0;
   switch (attr) {
@@ -305,10 +307,8 @@ SHIM_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute a
 }
 
 SHIM_API CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!live_pool(s, pool)) return CUDA_ERROR_INVALID_VALUE;
+  PoolEntry e(pool);
+  if (e.r) return e.r;
   trim(pool, keep);
   return CUDA_SUCCESS;
 }
@@ -316,10 +316,9 @@ SHIM_API CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep) {
 // The pool's own device always has read-write access; there is no other
 // device to grant access to.
 SHIM_API CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!live_pool(s, pool) || (count && !map)) return CUDA_ERROR_INVALID_VALUE;
+  PoolEntry e(pool);
+  if (e.r) return e.r;
+  if (count && !map) return CUDA_ERROR_INVALID_VALUE;
   for (size_t k = 0; k < count; ++k) {
     if (CUresult r = device_location(map[k].location)) return r;
     if (map[k].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) return CUDA_ERROR_INVALID_VALUE;
@@ -328,10 +327,9 @@ SHIM_API CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* m
 }
 
 SHIM_API CUresult cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool pool, CUmemLocation* location) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!flags || !location || !live_pool(s, pool)) return CUDA_ERROR_INVALID_VALUE;
+  PoolEntry e(pool);
+  if (e.r) return e.r;
+  if (!flags || !location) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = device_location(*location)) return r;
   *flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   return CUDA_SUCCESS;

@@ -71,12 +71,10 @@ CUresult unknown_slot() {
 
 // cudart interface, slot 2: the primary context of a device (not retained).
 CUresult cudart_primary_ctx(CUcontext* pctx, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-  *pctx = primary_ctx(s);
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
+  *pctx = primary_ctx(e.s);
   return CUDA_SUCCESS;
 }
 

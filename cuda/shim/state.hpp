@@ -296,6 +296,21 @@ T* make_handle(State& s, Kind k) {
 // The current context, checked: NOT_INITIALIZED, INVALID_CONTEXT, or the
 // context's sticky error.
 CUresult current(State& s, CUcontext& c);
+// The state and its lock, held by an entry point while it runs.
+struct Locked {
+  State& s = state();
+  std::lock_guard<std::mutex> lk{s.mu};
+};
+// The checks of an entry point that names a device, under the lock: `r` is
+// NOT_INITIALIZED before cuInit, INVALID_DEVICE for a device other than 0
+// (the only one), else CUDA_SUCCESS.
+struct DeviceEntry : Locked {
+  CUresult r;
+  explicit DeviceEntry(CUdevice dev)
+      : r(!s.initialized ? CUDA_ERROR_NOT_INITIALIZED
+          : dev != 0     ? CUDA_ERROR_INVALID_DEVICE
+                         : CUDA_SUCCESS) {}
+};
 bool valid_stream(State& s, CUstream st, CUcontext c);
 // Releases everything a context owns (modules, allocations, streams, events).
 void release_resources(State& s, CUcontext c);
