@@ -29,8 +29,7 @@ struct Cfg {
   bool ordered = false, kind = false;
 };
 
-// A canonical layout of one operand (R rows of 32 bytes of K: every wgmma
-// shape's K extent is 32 bytes) and its descriptor fields.
+// A canonical layout of one operand and its descriptor fields.
 struct Layout {
   unsigned mode = 0;  // descriptor swizzle field
   uint32_t lbo = 0, sbo = 0, kofs = 0, bytes = 0;
@@ -42,8 +41,10 @@ unsigned in_bits(const std::string& t);
 // n 32-bit words of random operands of type t (special values per mille).
 std::vector<uint32_t> pack(Rng& rng, const std::string& t, unsigned words, unsigned special_permille);
 uint32_t accumulator(Rng& rng, const Cfg& c);
-Layout pick_layout(Rng& rng, unsigned rows, bool mn_major);
-Layout pick_layout_sp_b(Rng& rng, unsigned rows, bool mn_major);
+// A random canonical layout of `rows` rows of `chunks` 16-byte chunks of K
+// (2: 32 bytes, every dense wgmma operand and the packed A of .sp; 4: the
+// B operand of wgmma.mma_async.sp), K-major or MN-major.
+Layout pick_layout(Rng& rng, unsigned rows, bool mn_major, unsigned chunks);
 uint32_t sp_meta_word(Rng& rng, bool tf32, bool unordered);
 uint64_t desc_const(const Layout& l);
 std::string hex64(uint64_t v);

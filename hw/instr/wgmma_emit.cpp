@@ -13,6 +13,82 @@
 
 namespace ptxcheck::instrgen::wgmma_detail {
 
+namespace {
+
+// One instruction line of a kernel body.
+void emit(std::string& body, const std::string& s) { body += "\t" + s + "\n"; }
+
+// The start of every kernel: %r0 the thread's index, %rd0 and %rd1 the
+// global addresses of the `in` and `out` buffers.
+void emit_params(std::string& body) {
+  emit(body, "mov.u32 %r0, %tid.x;");
+  emit(body, "ld.param.u64 %rd0, [in_ptr];");
+  emit(body, "cvta.to.global.u64 %rd0, %rd0;");
+  emit(body, "ld.param.u64 %rd1, [out_ptr];");
+  emit(body, "cvta.to.global.u64 %rd1, %rd1;");
+}
+
+// Loads registers reg0..reg<n-1> (type ty) from the thread's n words of
+// `in` at byte offset off (the words of all threads lie in thread order).
+void emit_loads(std::string& body, const std::string& reg, unsigned n, unsigned off, const char* ty) {
+  emit(body, "mul.wide.u32 %rd2, %r0, " + std::to_string(4 * n) + ";");
+  emit(body, "add.s64 %rd3, %rd0, %rd2;");
+  for (unsigned i = 0; i < n; ++i)
+    emit(body, std::string("ld.global.") + ty + " " + reg + std::to_string(i) + ", [%rd3+" +
+                   std::to_string(off + 4 * i) + "];");
+}
+
+// Stores the thread's nd D registers dreg0.. to its own 64-bit slots of
+// `out` (address register rd) and returns.
+void emit_stores(std::string& body, unsigned nd, bool f32d, const std::string& dreg, const std::string& rd) {
+  emit(body, "mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 8) + ";");
+  emit(body, "add.s64 " + rd + ", %rd1, %rd2;");
+  for (unsigned i = 0; i < nd; ++i)
+    emit(body, std::string("st.global.") + (f32d ? "f32" : "b32") + " [" + rd + "+" + std::to_string(8 * i) + "], " +
+                   dreg + std::to_string(i) + ";");
+  emit(body, "ret;");
+}
+
+// The rest of test t for kernel k of instruction mn: nd result slots per
+// thread (D registers of type c.d), the launch spec (one block of
+// `threads`, `in` holding in_values) and the manifest.
+void finish_test(Test& t, Kernel k, const Cfg& c, const std::string& mn, unsigned threads, unsigned nd,
+                 const nlohmann::json& in_values) {
+  Slot s;
+  s.mnemonic = mn;
+  s.ty = c.d == "f16" ? "f16x2" : c.d;
+  s.bits = 32;
+  s.nan_any = c.special;
+  nlohmann::json slots = nlohmann::json::array();
+  for (unsigned i = 0; i < nd; ++i) {
+    t.slots.push_back(s);
+    slots.push_back(
+        {{"mnemonic", s.mnemonic}, {"type", s.ty}, {"bits", s.bits}, {"approx", false}, {"nan_any", s.nan_any}});
+  }
+  t.mnemonics.push_back(mn);
+  nlohmann::json spec = {{"ptx", k.name + ".ptx"},
+                         {"kernel", "instr"},
+                         {"grid", {1, 1, 1}},
+                         {"block", {threads, 1, 1}},
+                         {"dynamic_shared_bytes", 0},
+                         {"buffers",
+                          {{"in", {{"type", "u32"}, {"count", in_values.size()}, {"init", {{"values", in_values}}}}},
+                           {"out", {{"type", "u64"}, {"count", threads * nd}, {"init", "zero"}}}}},
+                         {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
+                         {"outputs", {"out"}}};
+  k.spec_json = spec.dump(1) + "\n";
+  nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"},
+                        {"spec", k.name + ".json"},
+                        {"output", "out"},
+                        {"threads", threads},
+                        {"slots_per_thread", nd},
+                        {"slots", slots}};
+  k.manifest_json = man.dump(1) + "\n";
+  t.variants.push_back(std::move(k));
+}
+
+}  // namespace
+
 Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   Test t;
   char stem[64];
@@ -24,10 +100,10 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   // every swizzle pattern starts at its region (descriptor base offset 0).
   // .sp: A is the packed 64 x K/2 matrix (rows of 32 bytes as in the dense
   // forms), B has rows of 64 bytes of K.
-  Layout la, lb = c.sparse ? pick_layout_sp_b(rng, c.n, c.trans_b) : pick_layout(rng, c.n, c.trans_b);
+  Layout la, lb = pick_layout(rng, c.n, c.trans_b, c.sparse ? 4 : 2);
   uint32_t a_off = 0, b_off = 0;
   if (!c.a_regs) {
-    la = pick_layout(rng, 64, c.trans_a);
+    la = pick_layout(rng, 64, c.trans_a, 2);
     b_off = (la.bytes + 1023) / 1024 * 1024;
   }
   const uint32_t img_bytes = (b_off + lb.bytes + 1023) / 1024 * 1024;
@@ -75,12 +151,8 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   const unsigned acc_base = img_words * 4, a_base = (img_words + kThreads * nd) * 4;
   const unsigned meta_base = (img_words + kThreads * nd + static_cast<unsigned>(afrag.size())) * 4;
   std::string body;
-  auto L = [&](const std::string& s) { body += "\t" + s + "\n"; };
-  L("mov.u32 %r0, %tid.x;");
-  L("ld.param.u64 %rd0, [in_ptr];");
-  L("cvta.to.global.u64 %rd0, %rd0;");
-  L("ld.param.u64 %rd1, [out_ptr];");
-  L("cvta.to.global.u64 %rd1, %rd1;");
+  auto L = [&](const std::string& s) { emit(body, s); };
+  emit_params(body);
   L("mov.u32 %r1, smem;");
   L("mov.u32 %r2, %r0;");
   body += "COPY:\t// the image, word by word (generic-proxy writes)\n";
@@ -93,17 +165,8 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   L("add.u32 %r2, %r2, 128;");
   L("setp.lt.u32 %p0, %r2, " + std::to_string(img_words) + ";");
   L("@%p0 bra COPY;");
-  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 4) + ";");
-  L("add.s64 %rd3, %rd0, %rd2;");
-  for (unsigned i = 0; i < nd; ++i)
-    L(std::string("ld.global.") + (f32d ? "f32 " : "b32 ") + dreg + std::to_string(i) + ", [%rd3+" +
-      std::to_string(acc_base + 4 * i) + "];");
-  if (c.a_regs) {
-    L("mul.wide.u32 %rd2, %r0, 16;");
-    L("add.s64 %rd3, %rd0, %rd2;");
-    for (unsigned j = 0; j < 4; ++j)
-      L("ld.global.b32 %a" + std::to_string(j) + ", [%rd3+" + std::to_string(a_base + 4 * j) + "];");
-  }
+  emit_loads(body, dreg, nd, acc_base, f32d ? "f32" : "b32");
+  if (c.a_regs) emit_loads(body, "%a", 4, a_base, "b32");
   if (c.sparse) {
     L("mul.wide.u32 %rd2, %r0, 4;");
     L("add.s64 %rd3, %rd0, %rd2;");
@@ -127,12 +190,7 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   L(mn + " " + ops + ";");
   L("wgmma.commit_group.sync.aligned;");
   L("wgmma.wait_group.sync.aligned 0;");
-  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 8) + ";");
-  L("add.s64 %rd6, %rd1, %rd2;");
-  for (unsigned i = 0; i < nd; ++i)
-    L(std::string("st.global.") + (f32d ? "f32" : "b32") + " [%rd6+" + std::to_string(8 * i) + "], " + dreg +
-      std::to_string(i) + ";");
-  L("ret;");
+  emit_stores(body, nd, f32d, dreg, "%rd6");
 
   std::string decls = "\t.shared .align 1024 .b8 smem[" + std::to_string(img_bytes) +
                       "];\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<" + (c.sparse ? "8" : "7") + ">;\n\t.reg .b64 %rd<7>;\n";
@@ -144,19 +202,6 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   for (uint32_t w : acc) in_values.push_back(w);
   for (uint32_t w : afrag) in_values.push_back(w);
   for (uint32_t w : meta) in_values.push_back(w);
-
-  Slot s;
-  s.mnemonic = mn;
-  s.ty = c.d == "f16" ? "f16x2" : c.d;
-  s.bits = 32;
-  s.nan_any = c.special;
-  nlohmann::json slots = nlohmann::json::array();
-  for (unsigned i = 0; i < nd; ++i) {
-    t.slots.push_back(s);
-    slots.push_back(
-        {{"mnemonic", s.mnemonic}, {"type", s.ty}, {"bits", s.bits}, {"approx", false}, {"nan_any", s.nan_any}});
-  }
-  t.mnemonics.push_back(mn);
 
   // wgmma needs PTX ISA 8.0; mixed .s8/.u8 operands 8.4 (ptxas: "WGMMA with
   // mixed integer types requires PTX ISA .version 8.4").
@@ -175,25 +220,7 @@ Test build_test(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
           "\n.target sm_90a\n.address_size 64\n\n.visible .entry instr(\n\t.param .u64 in_ptr,\n\t"
           ".param .u64 out_ptr\n)\n.reqntid 128\n{\n" +
           decls + body + "}\n";
-  nlohmann::json spec = {{"ptx", k.name + ".ptx"},
-                         {"kernel", "instr"},
-                         {"grid", {1, 1, 1}},
-                         {"block", {kThreads, 1, 1}},
-                         {"dynamic_shared_bytes", 0},
-                         {"buffers",
-                          {{"in", {{"type", "u32"}, {"count", in_values.size()}, {"init", {{"values", in_values}}}}},
-                           {"out", {{"type", "u64"}, {"count", kThreads * nd}, {"init", "zero"}}}}},
-                         {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
-                         {"outputs", {"out"}}};
-  k.spec_json = spec.dump(1) + "\n";
-  nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"},
-                        {"spec", k.name + ".json"},
-                        {"output", "out"},
-                        {"threads", kThreads},
-                        {"slots_per_thread", nd},
-                        {"slots", slots}};
-  k.manifest_json = man.dump(1) + "\n";
-  t.variants.push_back(std::move(k));
+  finish_test(t, std::move(k), c, mn, kThreads, nd, in_values);
   return t;
 }
 
@@ -228,33 +255,17 @@ Test build_mma_sp(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   };
   const unsigned boff = 32 * na * 4, coff = boff + 32 * nb * 4, eoff = coff + 32 * nd * 4;
   std::string body;
-  auto L = [&](const std::string& s) { body += "\t" + s + "\n"; };
-  L("mov.u32 %r0, %tid.x;");
-  L("ld.param.u64 %rd0, [in_ptr];");
-  L("cvta.to.global.u64 %rd0, %rd0;");
-  L("ld.param.u64 %rd1, [out_ptr];");
-  L("cvta.to.global.u64 %rd1, %rd1;");
-  auto load = [&](const std::string& reg, unsigned n, unsigned off, const char* ty) {
-    L("mul.wide.u32 %rd2, %r0, " + std::to_string(4 * n) + ";");
-    L("add.s64 %rd3, %rd0, %rd2;");
-    for (unsigned i = 0; i < n; ++i)
-      L(std::string("ld.global.") + ty + " " + reg + std::to_string(i) + ", [%rd3+" + std::to_string(off + 4 * i) +
-        "];");
-  };
-  load("%a", na, 0, "b32");
-  load("%b", nb, boff, "b32");
-  load(creg, nd, coff, f32d ? "f32" : "b32");
+  auto L = [&](const std::string& s) { emit(body, s); };
+  emit_params(body);
+  emit_loads(body, "%a", na, 0, "b32");
+  emit_loads(body, "%b", nb, boff, "b32");
+  emit_loads(body, creg, nd, coff, f32d ? "f32" : "b32");
   L("mul.wide.u32 %rd2, %r0, 4;");
   L("add.s64 %rd3, %rd0, %rd2;");
   L("ld.global.b32 %e, [%rd3+" + std::to_string(eoff) + "];\t// metadata");
   L(mn + " " + list(dreg, nd) + ", " + list("%a", na) + ", " + list("%b", nb) + ", " + list(creg, nd) + ", %e, " +
     std::to_string(c.sel) + ";");
-  L("mul.wide.u32 %rd2, %r0, " + std::to_string(nd * 8) + ";");
-  L("add.s64 %rd4, %rd1, %rd2;");
-  for (unsigned i = 0; i < nd; ++i)
-    L(std::string("st.global.") + (f32d ? "f32" : "b32") + " [%rd4+" + std::to_string(8 * i) + "], " + dreg +
-      std::to_string(i) + ";");
-  L("ret;");
+  emit_stores(body, nd, f32d, dreg, "%rd4");
   const std::string cd = f32d ? ".f32" : ".b32";
   std::string decls = "\t.reg .b32 %r<1>;\n\t.reg .b64 %rd<5>;\n\t.reg .b32 %a<" + std::to_string(na) +
                       ">;\n\t.reg .b32 %b<" + std::to_string(nb) + ">;\n\t.reg " + cd + " " + creg + "<" +
@@ -264,18 +275,6 @@ Test build_mma_sp(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
   nlohmann::json in_values = nlohmann::json::array();
   for (const auto* v : {&a, &b, &acc, &meta})
     for (uint32_t w : *v) in_values.push_back(w);
-  Slot s;
-  s.mnemonic = mn;
-  s.ty = c.d == "f16" ? "f16x2" : c.d;
-  s.bits = 32;
-  s.nan_any = c.special;
-  nlohmann::json slots = nlohmann::json::array();
-  for (unsigned i = 0; i < nd; ++i) {
-    t.slots.push_back(s);
-    slots.push_back(
-        {{"mnemonic", s.mnemonic}, {"type", s.ty}, {"bits", s.bits}, {"approx", false}, {"nan_any", s.nan_any}});
-  }
-  t.mnemonics.push_back(mn);
   // Targets as ptxas 13 accepts them: fp8 needs sm_89, .kind::f8f6f4 sm_120a
   // (PTX ISA 8.8); ::ordered_metadata needs PTX ISA 8.5.
   const bool fp8 = c.a == "e4m3" || c.a == "e5m2";
@@ -290,25 +289,7 @@ Test build_mma_sp(Rng& rng, const Cfg& c, uint64_t seed, unsigned index) {
           "\n.address_size 64\n\n.visible .entry instr(\n\t.param .u64 in_ptr,\n\t.param .u64 out_ptr\n)\n"
           ".reqntid 32\n{\n" +
           decls + body + "}\n";
-  nlohmann::json spec = {{"ptx", k.name + ".ptx"},
-                         {"kernel", "instr"},
-                         {"grid", {1, 1, 1}},
-                         {"block", {32, 1, 1}},
-                         {"dynamic_shared_bytes", 0},
-                         {"buffers",
-                          {{"in", {{"type", "u32"}, {"count", in_values.size()}, {"init", {{"values", in_values}}}}},
-                           {"out", {{"type", "u64"}, {"count", 32 * nd}, {"init", "zero"}}}}},
-                         {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
-                         {"outputs", {"out"}}};
-  k.spec_json = spec.dump(1) + "\n";
-  nlohmann::json man = {{"format", "ptxcheck-instrgen-manifest/1"},
-                        {"spec", k.name + ".json"},
-                        {"output", "out"},
-                        {"threads", 32},
-                        {"slots_per_thread", nd},
-                        {"slots", slots}};
-  k.manifest_json = man.dump(1) + "\n";
-  t.variants.push_back(std::move(k));
+  finish_test(t, std::move(k), c, mn, 32, nd, in_values);
   return t;
 }
 

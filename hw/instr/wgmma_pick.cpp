@@ -118,19 +118,21 @@ uint32_t accumulator(Rng& rng, const Cfg& c) {
   return f32_bits(static_cast<int>(rng.below(513)) - 256);
 }
 
-Layout pick_layout(Rng& rng, unsigned rows, bool mn_major) {
+Layout pick_layout(Rng& rng, unsigned rows, bool mn_major, unsigned chunks) {
   Layout l;
-  l.bytes = 32 * rows;
+  const uint32_t kbytes = 16 * chunks;
+  l.bytes = kbytes * rows;
   if (!mn_major) {
-    // K-major: rows of 32 bytes; no swizzle: 8x16-byte core matrices with
-    // the two K chunks LBO apart and 8-row groups SBO apart; swizzled: one
-    // row per swizzle line (W x 16 bytes), 8-row groups SBO = 8 lines apart,
-    // the K extent starting kofs bytes into the line.
-    static const unsigned kModes[] = {0, 1, 2, 3};
-    l.mode = kModes[rng.below(4)];
+    // K-major: rows of K; no swizzle: 8x16-byte core matrices with the K
+    // chunks LBO apart and 8-row groups SBO apart; swizzled: one row per
+    // swizzle line (W x 16 bytes), 8-row groups SBO = 8 lines apart, the K
+    // extent starting kofs bytes into the line. A swizzle is drawn only when
+    // its line holds the K extent (a 32-byte line cannot hold four chunks,
+    // 9.7.15.5.1.2 formula; docs/mma.md).
+    l.mode = static_cast<unsigned>(rng.below(kbytes <= 32 ? 4 : kbytes <= 64 ? 3 : 2));
     if (l.mode == 0) {
       if (rng.chance(50)) {
-        l.lbo = 128, l.sbo = 256;
+        l.lbo = 128, l.sbo = 128 * chunks;
       } else {
         l.lbo = rows / 8 * 128, l.sbo = 128;
       }
@@ -140,13 +142,13 @@ Layout pick_layout(Rng& rng, unsigned rows, bool mn_major) {
     const unsigned line = l.mode == 1 ? 128 : l.mode == 2 ? 64 : 32;
     l.lbo = 16;  // not used by swizzled K-major layouts (encoded 1)
     l.sbo = 8 * line;
-    l.kofs = 32 * static_cast<uint32_t>(rng.below(line / 32));
+    l.kofs = 32 * static_cast<uint32_t>(rng.below((line - kbytes) / 32 + 1));
     l.bytes = line * rows;
     l.what = "K-major, " + std::to_string(line) + "B swizzle, K at +" + std::to_string(l.kofs);
     return l;
   }
   // MN-major (.f16/.bf16 with imm-trans 1): no swizzle: core matrices of 8
-  // MN elements (16 bytes) x 8 K rows, MN chunks SBO apart, the two 8-row K
+  // MN elements (16 bytes) x 8 K rows, MN chunks SBO apart, the 8-row K
   // groups LBO apart; swizzled with W chunks per line: atoms of 8 K rows x W
   // chunks, atoms along MN LBO apart, K groups SBO apart. A swizzle is drawn
   // only when the MN extent fills whole lines.
@@ -162,67 +164,14 @@ Layout pick_layout(Rng& rng, unsigned rows, bool mn_major) {
     if (rng.chance(50)) {
       l.sbo = 128, l.lbo = rows / 8 * 128;
     } else {
-      l.lbo = 128, l.sbo = 256;
+      l.lbo = 128, l.sbo = 128 * chunks;
     }
     l.what = "MN-major, no swizzle";
   } else {
     if (rng.chance(50)) {
       l.lbo = atom, l.sbo = atoms * atom;
     } else {
-      l.sbo = atom, l.lbo = 2 * atom;
-    }
-    l.what = "MN-major, " + std::to_string(16 * w) + "B swizzle";
-  }
-  return l;
-}
-
-// A canonical layout of the B operand of wgmma.mma_async.sp: N rows of 64
-// bytes of K (four 16-byte chunks). K-major: no swizzle (chunks LBO apart),
-// 64B or 128B swizzle (a 32-byte line cannot hold four chunks, 9.7.15.5.1.2
-// formula; docs/mma.md); MN-major: four 8-row K groups.
-Layout pick_layout_sp_b(Rng& rng, unsigned rows, bool mn_major) {
-  Layout l;
-  l.bytes = 64 * rows;
-  if (!mn_major) {
-    static const unsigned kModes[] = {0, 1, 2};
-    l.mode = kModes[rng.below(3)];
-    if (l.mode == 0) {
-      if (rng.chance(50)) {
-        l.lbo = 128, l.sbo = 512;
-      } else {
-        l.lbo = rows / 8 * 128, l.sbo = 128;
-      }
-      l.what = "K-major, no swizzle";
-      return l;
-    }
-    const unsigned line = l.mode == 1 ? 128 : 64;
-    l.lbo = 16;
-    l.sbo = 8 * line;
-    l.kofs = 32 * static_cast<uint32_t>(rng.below(line / 32 - 1));
-    l.bytes = line * rows;
-    l.what = "K-major, " + std::to_string(line) + "B swizzle, K at +" + std::to_string(l.kofs);
-    return l;
-  }
-  std::vector<unsigned> modes = {0};
-  for (unsigned m : {1u, 2u, 3u}) {
-    const unsigned w = m == 1 ? 8 : m == 2 ? 4 : 2;
-    if ((rows / 8) % w == 0) modes.push_back(m);
-  }
-  l.mode = modes[rng.below(modes.size())];
-  const unsigned w = l.mode == 0 ? 1 : l.mode == 1 ? 8 : l.mode == 2 ? 4 : 2;
-  const uint32_t atom = 128 * w, atoms = rows / (8 * w);
-  if (l.mode == 0) {
-    if (rng.chance(50)) {
-      l.sbo = 128, l.lbo = rows / 8 * 128;
-    } else {
-      l.lbo = 128, l.sbo = 512;
-    }
-    l.what = "MN-major, no swizzle";
-  } else {
-    if (rng.chance(50)) {
-      l.lbo = atom, l.sbo = atoms * atom;
-    } else {
-      l.sbo = atom, l.lbo = 4 * atom;
+      l.sbo = atom, l.lbo = chunks * atom;
     }
     l.what = "MN-major, " + std::to_string(16 * w) + "B swizzle";
   }
@@ -259,10 +208,14 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
-Cfg pick_cfg(Rng& rng) {
-  Cfg c;
-  // Types in the proportions of the ISA's families.
-  switch (rng.below(8)) {
+namespace {
+
+// The operand and accumulator types of a wgmma test, in the proportions of
+// the ISA's families (.b1 only if with_b1), and the dense K (32 bytes of
+// the operand type; 256 for .b1).
+void pick_types(Rng& rng, Cfg& c, bool with_b1) {
+  static const unsigned kFamily[] = {0, 1, 2, 3, 3, 4, 4, 5};
+  switch (kFamily[rng.below(with_b1 ? 8 : 7)]) {
     case 0:
       c.a = c.b = "f16";
       c.d = rng.chance(50) ? "f16" : "f32";
@@ -279,14 +232,12 @@ Cfg pick_cfg(Rng& rng) {
       c.k = 8;
       break;
     case 3:
-    case 4:
       c.a = rng.chance(50) ? "e4m3" : "e5m2";
       c.b = rng.chance(50) ? "e4m3" : "e5m2";
       c.d = rng.chance(50) ? "f16" : "f32";
       c.k = 32;
       break;
-    case 5:
-    case 6:
+    case 4:
       c.a = rng.chance(50) ? "s8" : "u8";
       c.b = rng.chance(50) ? "s8" : "u8";
       c.d = "s32";
@@ -299,6 +250,10 @@ Cfg pick_cfg(Rng& rng) {
       c.k = 256;
       break;
   }
+}
+
+// N, the operand sources and the flags of a wgmma test of c's types.
+void pick_shape_flags(Rng& rng, Cfg& c) {
   // N: 8..256 in steps of 8 (integer and .b1: 8, 16, 24, then steps of 16),
   // mostly small so that the specs stay small.
   std::vector<unsigned> ns;
@@ -317,6 +272,14 @@ Cfg pick_cfg(Rng& rng) {
     c.trans_a = !c.a_regs && rng.chance(40);
     c.trans_b = rng.chance(40);
   }
+}
+
+}  // namespace
+
+Cfg pick_cfg(Rng& rng) {
+  Cfg c;
+  pick_types(rng, c, true);
+  pick_shape_flags(rng, c);
   return c;
 }
 
@@ -326,53 +289,9 @@ Cfg pick_cfg(Rng& rng) {
 Cfg pick_cfg_sp(Rng& rng) {
   Cfg c;
   c.sparse = true;
-  switch (rng.below(7)) {
-    case 0:
-      c.a = c.b = "f16";
-      c.d = rng.chance(50) ? "f16" : "f32";
-      c.k = 32;
-      break;
-    case 1:
-      c.a = c.b = "bf16";
-      c.d = "f32";
-      c.k = 32;
-      break;
-    case 2:
-      c.a = c.b = "tf32";
-      c.d = "f32";
-      c.k = 16;
-      break;
-    case 3:
-    case 4:
-      c.a = rng.chance(50) ? "e4m3" : "e5m2";
-      c.b = rng.chance(50) ? "e4m3" : "e5m2";
-      c.d = rng.chance(50) ? "f16" : "f32";
-      c.k = 64;
-      break;
-    default:
-      c.a = rng.chance(50) ? "s8" : "u8";
-      c.b = rng.chance(50) ? "s8" : "u8";
-      c.d = "s32";
-      c.k = 64;
-      c.satfinite = rng.chance(50);
-      break;
-  }
-  std::vector<unsigned> ns;
-  for (unsigned n = 8; n <= 256; n += 8)
-    if (is_float_in(c.a) || n <= 24 || n % 16 == 0) ns.push_back(n);
-  const unsigned small = rng.chance(75) ? 8 : static_cast<unsigned>(ns.size());
-  c.n = ns[rng.below(std::min<size_t>(small, ns.size()))];
-  c.a_regs = rng.chance(30);
-  c.scale_d = rng.chance(75);
-  if (is_float_in(c.a)) {
-    c.scale_a = rng.chance(25) ? -1 : 1;
-    c.scale_b = rng.chance(25) ? -1 : 1;
-    c.special = c.d == "f32" && rng.chance(25);
-  }
-  if (c.a == "f16" || c.a == "bf16") {
-    c.trans_a = !c.a_regs && rng.chance(40);
-    c.trans_b = rng.chance(40);
-  }
+  pick_types(rng, c, false);
+  c.k *= 2;
+  pick_shape_flags(rng, c);
   c.sel = in_bits(c.a) == 8 ? 0 : static_cast<unsigned>(rng.below(2));
   c.unordered = c.a != "tf32" && rng.chance(20);
   return c;
