@@ -138,10 +138,14 @@ void Tracer::load(State& s, const Inst& in) {
   uint64_t a = address(s, in, ad);
   const unsigned es = in.size;
   const bool sx = in.nk == NumKind::S;
+  // The thread's own memory makes no events: a value read back carries the
+  // dependencies of the bytes (store_local) and of the address, as the
+  // chain address -> store -> rf -> load would carry them through a
+  // location only this thread accesses (PTX ISA 8.10.4).
   if (is_local(in.addr.space, a)) {
     for (unsigned k = 0; k < in.ndst; ++k) {
       uint64_t v = 0;
-      Deps d;
+      Deps d = ad;
       for (unsigned b = 0; b < es; ++b) {
         auto it = s.local.find(local_off(in.addr.space, a) + k * es + b);
         if (it == s.local.end()) continue;
@@ -180,10 +184,10 @@ void Tracer::store(State& s, const Inst& in) {
   Deps ad;
   uint64_t a = address(s, in, ad);
   const unsigned es = in.size;
-  if (is_local(in.addr.space, a)) {
+  if (is_local(in.addr.space, a)) {  // the bytes depend on the value and the address (load)
     for (unsigned k = 0; k < in.nsrc; ++k) {
       uint64_t v = val(s, in.src[k]);
-      Deps d;
+      Deps d = ad;
       deps_of(s, in.src[k], d);
       for (unsigned b = 0; b < es; ++b)
         s.local[local_off(in.addr.space, a) + k * es + b] = {static_cast<uint8_t>(v >> (8 * b)), d};
