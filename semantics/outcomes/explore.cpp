@@ -407,6 +407,12 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     // A lower chain bound matters only to a value left out: the next round
     // runs with the bounds lowered in this one.
     changed = changed || (pending && sh.chain_changed);
+    if (std::getenv("PTXCHECK_OUTCOMES_DEBUG"))
+      for (const CommLoc& l : sh.locs) {
+        std::fprintf(stderr, "round %d: %s =", round, l.name.c_str());
+        for (uint64_t x : l.values) std::fprintf(stderr, " %#llx", (unsigned long long)x);
+        std::fprintf(stderr, "\n");
+      }
     res.stats.cut = cut;
     res.stats.subsumed = subsumed;
     // Values found after W+1 rounds need a longer write chain than any

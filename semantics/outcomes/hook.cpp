@@ -667,6 +667,18 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   take(r.dep_addr);
   take(r.dep_data);
   take(r.dep_ctrl);
+  // The write half of an RMW computes its value from what its read half
+  // read (every atom/red but exch; mbarrier.arrive's count): the value
+  // descends from that read as through a data dependency (PTX ISA 8.10.4
+  // No Thin Air: no value out of a cycle of instruction dependencies and
+  // communication). Without this, a counter of RMWs (a ticket, the arrival
+  // word of cooperative_groups' grid.sync) gained a value every round.
+  if (a.kind == HookKind::RmwWrite && r.pending_rmw >= 0 && !(in.op == IrOp::Atom && in.atom == arith::AtomOp::Exch) &&
+      static_cast<size_t>(r.pending_rmw) < r.read_chain.size()) {
+    const std::vector<uint32_t>& c = r.read_chain[static_cast<size_t>(r.pending_rmw)];
+    if (chain.size() < c.size()) chain.resize(c.size(), 0);
+    for (size_t x = 0; x < c.size(); ++x) chain[x] = std::max(chain[x], c[x]);
+  }
   if (chain.size() <= static_cast<size_t>(li)) chain.resize(static_cast<size_t>(li) + 1, 0);
   ++chain[static_cast<size_t>(li)];
   if (auto [it, fresh] = l.chain.emplace(v, chain); fresh) {
