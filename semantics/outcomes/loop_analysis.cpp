@@ -172,8 +172,12 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
 // reduction (explore.hpp): a slot is live at `head` if some path from it
 // reads the slot before writing it. Conservative where the IR hides
 // register traffic: a call, an mma/tensor site, wgmma registers or an
-// unsupported instruction make every slot live; only unguarded
-// instructions that overwrite their whole destination kill it.
+// unsupported instruction read every slot and kill none (so every slot is
+// live just before it; a call elsewhere in the function no longer makes
+// the whole function opaque: nvcc -G calls __threadfence_block() after a
+// spin loop, which then was never reduced); only unguarded instructions
+// that overwrite their whole destination kill a slot. A register operand
+// outside the function's slots gives no liveness (all live).
 const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
   auto key = std::make_pair(func, head);
   auto cached = live_cache.find(key);
@@ -191,11 +195,13 @@ const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
     for (const interp::Formal& r : f.rets)
       if (r.is_reg && r.slot < nr) ret_use[r.slot] = 1;
   auto reg_ok = [&](const interp::Opnd& o) { return o.kind != interp::Opnd::Reg || o.slot < nr; };
+  auto hides = [](const Inst& in) {
+    return in.op == IrOp::Call || in.op == IrOp::Mma || in.op == IrOp::Tensor || in.op == IrOp::Unsupported ||
+           in.wg_reg;
+  };
   for (size_t i = 0; i < n; ++i) {
     const Inst& in = prog->code[begin + i];
-    bool opaque = in.op == IrOp::Call || in.op == IrOp::Mma || in.op == IrOp::Tensor || in.op == IrOp::Unsupported ||
-                  in.wg_reg || (in.guarded && in.guard >= nr) ||
-                  (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr) ||
+    bool opaque = (in.guarded && in.guard >= nr) || (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr) ||
                   (in.addr2.base == interp::Addr::Reg && in.addr2.slot >= nr);
     for (unsigned k = 0; k < 4; ++k) opaque = opaque || !reg_ok(in.src[k]) || !reg_ok(in.dst[k]);
     if (opaque) return nullptr;  // (slot stays empty: all live)
@@ -231,7 +237,8 @@ const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
         default: break;
       }
       if (falls) add(pc + 1);
-      bool kills = !in.guarded &&
+      if (hides(in)) std::fill(out.begin(), out.end(), 1);
+      bool kills = !in.guarded && !hides(in) &&
                    (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld || in.op == IrOp::Pack ||
                     in.op == IrOp::Unpack || in.op == IrOp::Cvta || in.op == IrOp::Mapa || in.op == IrOp::Getctarank ||
                     in.op == IrOp::Isspacep || in.op == IrOp::Atom);  // atom writes every destination (the old value)
