@@ -131,6 +131,15 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
           if (in.dst[k].kind == interp::Opnd::Reg && !taint[in.dst[k].slot]) taint[in.dst[k].slot] = 1, changed = true;
       const bool branch_t = (in.op == IrOp::Bra && guard_t) || (in.op == IrOp::BrxIdx && (guard_t || src_t));
       if (!branch_t) continue;
+      // A way out of the loop that they decide: the iteration's end (back
+      // to the head or out) is one node below, so check the targets. nvcc
+      // keeps `for (k = 0; k < 2; ++k) { v = *flag; if (v) break; }` as a
+      // loop whose exit tests a first-iteration predicate; its failed
+      // first iteration is not redundant (the second may leave with 0).
+      bool leaves = false;
+      targets(in, [&](uint32_t t) { leaves = leaves || t < head || t > from; });
+      if (in.guarded && (head + i + 1 < head || head + i + 1 > from)) leaves = true;
+      if (leaves) return ok;
       // The nodes this branch decides: reachable from it before the first
       // node that post-dominates it; none may end the iteration.
       std::vector<uint32_t> work(succ[i]);
@@ -241,7 +250,11 @@ const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
       bool kills = !in.guarded && !hides(in) &&
                    (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld || in.op == IrOp::Pack ||
                     in.op == IrOp::Unpack || in.op == IrOp::Cvta || in.op == IrOp::Mapa || in.op == IrOp::Getctarank ||
-                    in.op == IrOp::Isspacep || in.op == IrOp::Atom);  // atom writes every destination (the old value)
+                    in.op == IrOp::Isspacep || in.op == IrOp::Atom ||  // atom writes every destination (the old value)
+                    (in.op == IrOp::Mbarrier &&  // test/try_wait's predicate, pending_count, arrive's state
+                     (in.mbar == interp::MbarOp::Wait || in.mbar == interp::MbarOp::WaitParity ||
+                      in.mbar == interp::MbarOp::PendingCount || in.mbar == interp::MbarOp::Arrive ||
+                      in.mbar == interp::MbarOp::ArriveDrop)));
       if (kills)
         for (unsigned k = 0; k < 4; ++k)
           if (in.dst[k].kind == interp::Opnd::Reg) out[in.dst[k].slot] = 0;
