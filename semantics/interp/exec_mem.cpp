@@ -24,7 +24,8 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.space = Space::Global;
     out.cta = -1;
     out.fault = Fault::None;
-    if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
+    if (par_ && (&in != par_claimed_ || out.region != hot) && !claim(out.region, out.off, size, write || atomic))
+      return false;
   } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
              !(addr & (size - 1))) {
     out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
@@ -159,29 +160,10 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
   Region* const sh =
       !hook_ && !races.enabled && !proxy_on_ && in.addr.space == Space::Shared ? c.shared.get() : nullptr;
   Where hw;  // the resolved access, for the hook
-  // CTAs on all cores: when every lane takes the global fast path, claim
-  // each run of lanes whose accesses follow each other as one range (a
-  // coalesced access is one run) before any lane accesses.
+  // CTAs on all cores: claim the lanes' accesses to `hot` before any lane
+  // accesses (parallel.cpp).
   bool claimed = false;
-  if (par_ && gfast && hot && in.addr.base == Addr::Reg) {
-    uint64_t lo = 0, hi = 0;  // the current run [lo, hi)
-    claimed = true;
-    FOR_LANES(m) {
-      const uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + w.rp[l][in.addr.slot]);
-      if (!(a >= hot->base && a - hot->base + total <= hot->bytes.size() && !(a & (total - 1)))) {
-        claimed = false;  // a lane leaves the fast path: each lane claims for itself
-        break;
-      }
-      if (a == hi && hi != lo) {
-        hi += total;
-        continue;
-      }
-      if (hi != lo && !claim(hot, lo - hot->base, static_cast<unsigned>(hi - lo), st)) return true;
-      lo = a;
-      hi = a + total;
-    }
-    if (claimed && hi != lo && !claim(hot, lo - hot->base, static_cast<unsigned>(hi - lo), st)) return true;
-  }
+  if (par_ && !par_claim_lanes(w, in, m, hot, total, st, claimed)) return true;
   FOR_LANES(m) {
     Thread& t = T[l];
     uint64_t a = static_cast<uint64_t>(in.addr.off);

@@ -119,6 +119,12 @@ class Machine {
   size_t par_index_ = 0;
   uint32_t par_cta_ = 0;
   bool claim(const Region* r, uint64_t off, unsigned size, bool write);
+  // ld/st: claims each run of the lanes' consecutive accesses to `hot` (when
+  // null: the allocation of the first lane's address) as one range;
+  // `claimed` when every lane's access lies in it (then par_claimed_ = &in:
+  // access() does not claim them again). False on a conflict.
+  bool par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, unsigned total, bool st, bool& claimed);
+  const Inst* par_claimed_ = nullptr;
   void par_order_dependent(const char* why) const;
 
   // exec.cpp

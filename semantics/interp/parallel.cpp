@@ -14,6 +14,7 @@
 // from the launch's start.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -52,11 +53,19 @@ struct ParShared {
   };
   // Claim words, one per 4-byte granule of each global allocation: 0 no
   // claim; (uid + 1) << 2 | kRead / kWrite; kShared: read by several CTAs.
+  // A word per block of kBlockGranules granules says whether all of them are
+  // in one state, that word's (then their own words are not used: a
+  // coalesced access claims a block with one operation), or each is in the
+  // state of its own word (kFine). kLocked: being split (the granules' words
+  // get the block's state). A block never returns to uniform.
   static constexpr uint32_t kRead = 1, kWrite = 2, kShared = ~0u & ~kWrite;
-  uintptr_t gbase = 0;  // &Memory::global(0)
+  static constexpr uint32_t kFine = ~0u & ~1u, kLocked = ~0u, kFail = 3;  // kFail: no state (a conflict)
+  static constexpr uint64_t kBlockGranules = 8;                           // 32 bytes
+  uintptr_t gbase = 0;                                                    // &Memory::global(0)
   size_t nglobal = 0;
   std::vector<uint32_t*> claims;
-  std::vector<Saved> saved;  // per global allocation, as claims
+  std::vector<uint32_t*> blocks;  // per global allocation, as claims
+  std::vector<Saved> saved;       // per global allocation, as claims
   uint64_t nctas = 0;
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
@@ -105,6 +114,7 @@ struct ParShared {
   }
   ~ParShared() {
     for (uint32_t* c : claims) std::free(c);
+    for (uint32_t* c : blocks) std::free(c);
     for (Saved& sv : saved) {
       std::free(sv.state);
       std::free(sv.bytes);
@@ -149,38 +159,129 @@ Machine::Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t inde
   par_index_ = index;
 }
 
+// The claim transition of one granule (or of a block whose granules are
+// all in state v): the new state, v when nothing changes, kFail on a conflict.
+static uint32_t transition(uint32_t v, uint32_t mine, bool write) {
+  if ((v & ~3u) == mine) return !write || (v & ParShared::kWrite) ? v : v | ParShared::kWrite;
+  if (!v) return mine | (write ? ParShared::kWrite : ParShared::kRead);
+  if (!write && !(v & ParShared::kWrite)) return ParShared::kShared;  // kShared stays kShared
+  return ParShared::kFail;
+}
+
 bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
   ParShared& ps = *par_;
   const uintptr_t d = reinterpret_cast<uintptr_t>(r) - ps.gbase;
   const size_t i = d / sizeof(Region);
   if (d % sizeof(Region) || i >= ps.nglobal || !size) return true;  // not a global allocation
   uint32_t* const cl = ps.claims[i];
+  uint32_t* const bl = ps.blocks[i];
   const uint32_t mine = par_cta_ << 2;
-  for (uint64_t g = off >> 2, e = (off + size - 1) >> 2; g <= e; ++g) {
-    std::atomic_ref<uint32_t> a(cl[g]);
-    uint32_t v = a.load(std::memory_order_acquire);
+  constexpr uint64_t B = ParShared::kBlockGranules;
+  uint64_t saved_chunk = ~0ull;  // the chunk this call saved last
+  auto save = [&](uint64_t g) {
+    if (g * 4 / ParShared::kChunk == saved_chunk) return;
+    saved_chunk = g * 4 / ParShared::kChunk;
+    ps.save(i, r, g);
+  };
+  auto conflict = [&] {
+    ps.fail(write ? "a CTA wrote global memory that another CTA accessed"
+                  : "a CTA read global memory that another CTA wrote");
+    stop_ = true;
+    return false;
+  };
+  const uint64_t g0 = off >> 2, g1 = (off + size - 1) >> 2;  // granules [g0, g1]
+  for (uint64_t b = g0 / B; b <= g1 / B; ++b) {
+    const uint64_t gs = std::max(g0, b * B), ge = std::min(g1, b * B + B - 1);
+    std::atomic_ref<uint32_t> blk(bl[b]);
+    uint32_t v = blk.load(std::memory_order_acquire);
     for (;;) {
-      uint32_t nv;
-      if ((v & ~3u) == mine) {
-        if (!write || (v & ParShared::kWrite)) break;
-        nv = v | ParShared::kWrite;
-      } else if (!v) {
-        nv = mine | (write ? ParShared::kWrite : ParShared::kRead);
-      } else if (!write && !(v & ParShared::kWrite)) {
-        if (v == ParShared::kShared) break;
-        nv = ParShared::kShared;
-      } else {
-        ps.fail(write ? "a CTA wrote global memory that another CTA accessed"
-                      : "a CTA read global memory that another CTA wrote");
-        stop_ = true;
-        return false;
+      if (v == ParShared::kFine) break;
+      if (v == ParShared::kLocked) {
+        std::this_thread::yield();
+        v = blk.load(std::memory_order_acquire);
+        continue;
       }
-      if (a.compare_exchange_weak(v, nv, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        if (write) ps.save(i, r, g);  // the first write of this CTA to the granule
-        break;
+      // The block is uniform: each of its granules is in state v.
+      const uint32_t nv = transition(v, mine, write);
+      if (nv == ParShared::kFail) return conflict();
+      if (nv == v) break;                        // nothing changes for these granules
+      if (gs == b * B && ge == b * B + B - 1) {  // the access covers the block: it stays uniform
+        if (blk.compare_exchange_weak(v, nv, std::memory_order_acq_rel, std::memory_order_acquire)) {
+          if (write) save(gs);  // the first write of this CTA to the block
+          break;
+        }
+        continue;
+      }
+      // Part of the block changes: its granules get their own words (all
+      // zero while the block was never split), then the block is kFine.
+      if (!v) {
+        if (!blk.compare_exchange_weak(v, ParShared::kFine, std::memory_order_acq_rel, std::memory_order_acquire))
+          continue;
+      } else {
+        if (!blk.compare_exchange_weak(v, ParShared::kLocked, std::memory_order_acq_rel, std::memory_order_acquire))
+          continue;
+        for (uint64_t g = b * B; g < b * B + B; ++g)
+          std::atomic_ref<uint32_t>(cl[g]).store(v, std::memory_order_relaxed);
+        blk.store(ParShared::kFine, std::memory_order_release);
+      }
+      v = ParShared::kFine;
+      break;
+    }
+    if (v != ParShared::kFine) continue;  // the block's word holds the claim
+    for (uint64_t g = gs; g <= ge; ++g) {
+      std::atomic_ref<uint32_t> a(cl[g]);
+      uint32_t gv = a.load(std::memory_order_acquire);
+      for (;;) {
+        const uint32_t nv = transition(gv, mine, write);
+        if (nv == ParShared::kFail) return conflict();
+        if (nv == gv) break;
+        if (a.compare_exchange_weak(gv, nv, std::memory_order_acq_rel, std::memory_order_acquire)) {
+          if (write) save(g);  // the first write of this CTA to the granule
+          break;
+        }
       }
     }
   }
+  return true;
+}
+
+bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, unsigned total, bool st,
+                              bool& claimed) {
+  par_claimed_ = nullptr;
+  if (hook_ || (in.addr.space != Space::Global && in.addr.space != Space::Generic) || in.addr.base != Addr::Reg)
+    return true;
+  const uint64_t off = static_cast<uint64_t>(in.addr.off);
+  const uint32_t slot = in.addr.slot;
+  if (!hot) {  // the instruction's first access in this worker: the allocation the first lane's address is in
+    const uint64_t a = in.addr.wrap(off + w.rp[std::countr_zero(m)][slot]);
+    for (size_t i = 0; i < par_->nglobal && !hot; ++i)
+      if (Region& g = mem.global(i); a >= g.base && a - g.base < g.bytes.size()) hot = &g;
+    if (!hot) return true;
+  }
+  // Each run [lo, hi) of consecutive accesses is checked and claimed when
+  // it ends (a run of aligned accesses is aligned when its start is).
+  const uint64_t base = hot->base, size = hot->bytes.size();
+  uint64_t lo = 0, hi = 0;
+  // 1: [lo, hi) is claimed; 0: it leaves `hot` (each lane then claims for
+  // itself); -1: a conflict (stop_ is set).
+  auto flush = [&]() -> int {
+    if (!(lo >= base && hi > lo && hi - base <= size && !(lo & (total - 1)))) return 0;
+    return claim(hot, lo - base, static_cast<unsigned>(hi - lo), st) ? 1 : -1;
+  };
+  for (uint32_t b = m; b; b &= b - 1) {
+    const uint64_t a = in.addr.wrap(off + w.rp[std::countr_zero(b)][slot]);
+    if (a == hi && hi != lo) {
+      hi += total;
+      continue;
+    }
+    if (hi != lo)
+      if (const int f = flush(); f < 1) return f == 0;
+    lo = a;
+    hi = a + total;
+  }
+  if (const int f = flush(); f < 1) return f == 0;
+  claimed = true;
+  par_claimed_ = &in;
   return true;
 }
 
@@ -251,13 +352,17 @@ bool Machine::run_parallel() {
     // zero until touched.
     const Region& r = mem.global(i);
     const size_t n = r.bytes.size();
-    auto* c = static_cast<uint32_t*>(std::calloc((n + 3) / 4 + 1, sizeof(uint32_t)));
+    // (whole blocks: splitting one writes all its granules' words)
+    const size_t nblocks = (n + 3) / 4 / ParShared::kBlockGranules + 1;
+    auto* c = static_cast<uint32_t*>(std::calloc(nblocks * ParShared::kBlockGranules, sizeof(uint32_t)));
     ps.claims.push_back(c);
+    auto* bk = static_cast<uint32_t*>(std::calloc(nblocks, sizeof(uint32_t)));
+    ps.blocks.push_back(bk);
     ParShared::Saved& sv = ps.saved.emplace_back();
     sv.state = static_cast<uint32_t*>(std::calloc(n / ParShared::kChunk + 1, sizeof(uint32_t)));
     sv.bytes = static_cast<uint8_t*>(std::calloc(n + 1, 1));
     if (!r.init.empty()) sv.init = static_cast<uint8_t*>(std::calloc(n + 1, 1));
-    if (!c || !sv.state || !sv.bytes || (!r.init.empty() && !sv.init)) {
+    if (!c || !bk || !sv.state || !sv.bytes || (!r.init.empty() && !sv.init)) {
       res.schedule = "sequential after a parallel attempt: no memory for the claims";
       return false;
     }

@@ -72,15 +72,20 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
   const std::string fallback = "sequential after a parallel attempt: ";
   // CTA-independent kernels (each CTA reads its inputs and writes its own
   // outputs) ran in parallel.
-  for (const char* name : {"saxpy.json", "vecadd_f32.json", "matmul_tiled.json", "stencil2d.json", "grid3d.json",
-                           "reverse_block.json", "scan_block.json", "loops.json", "par_mix.json"}) {
+  for (const char* name :
+       {"saxpy.json", "vecadd_f32.json", "matmul_tiled.json", "stencil2d.json", "grid3d.json", "reverse_block.json",
+        "scan_block.json", "loops.json", "par_mix.json",
+        // CTAs that share a 32-byte claim block without a conflict
+        "block_split_store.json", "block_shared_read.json", "block_shared_part.json", "block_own_rw.json"}) {
     INFO(name);
     CHECK(ran(name) == "parallel");
   }
   // CTAs that communicate through global memory fell back (whether the
   // write or the read came first depends on the threads' timing).
   for (const char* name :
-       {"histogram.json", "atomic_ref_counters.json", "user_mix.json", "last_block.json", "spin_cta0.json"}) {
+       {"histogram.json", "atomic_ref_counters.json", "user_mix.json", "last_block.json", "spin_cta0.json",
+        // one granule of a block another CTA claimed whole
+        "block_read_write.json", "block_write_read.json", "block_write_part.json"}) {
     INFO(name);
     CHECK(ran(name).rfind(fallback, 0) == 0);
   }
@@ -99,8 +104,9 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
   CHECK(parallel >= 20);
 }
 
-// Race detection off: ld/st take the global fast path, which claims a
-// warp's coalesced accesses as ranges (exec_mem.cpp).
+// Race detection off: ld/st take the global fast path; with it on, through
+// access(). Either way a warp's coalesced accesses are claimed as ranges
+// before any lane accesses (Machine::par_claim_lanes).
 TEST_CASE("parallel CTAs without race detection", "[parallel]") {
   const fs::path src(src_dir());
   const std::string fallback = "sequential after a parallel attempt: ";
@@ -111,6 +117,12 @@ TEST_CASE("parallel CTAs without race detection", "[parallel]") {
       {src / "corpus/kernels/reverse_block.json", "parallel"},
       {src / "tests/interp/parallel/overlap_store.json", "a CTA wrote global memory that another CTA accessed"},
       {src / "tests/interp/parallel/spin_cta0.json", nullptr},  // either reason: timing
+      {src / "tests/interp/parallel/block_split_store.json", "parallel"},
+      {src / "tests/interp/parallel/block_shared_part.json", "parallel"},
+      {src / "tests/interp/parallel/block_own_rw.json", "parallel"},
+      {src / "tests/interp/parallel/block_read_write.json", nullptr},
+      {src / "tests/interp/parallel/block_write_read.json", nullptr},
+      {src / "tests/interp/parallel/block_write_part.json", "a CTA wrote global memory that another CTA accessed"},
   };
   for (const auto& [spec, want] : cases) {
     INFO(spec.filename().string());
