@@ -28,10 +28,6 @@ std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
   }
 }
 
-constexpr uint64_t kClusterBarKey = 2ull << 62;
-// The virtual 8-byte location of cluster barrier phase `n`: phases lie 8
-// bytes apart, so that their byte ranges do not overlap.
-uint64_t cluster_bar_key(uint64_t n) { return kClusterBarKey | n << 3; }
 constexpr uint64_t kQuietIterLimit = 1'000'000;
 // Earlier arrivals at a loop head (with no side effect since) that back_jump
 // compares a state with: polls of up to this many locations in turn.
@@ -726,117 +722,6 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   e.scope = in.scope;
   push(r, std::move(e), &in);
   return true;
-}
-
-// PTX ISA 8.9.4 item 2: a completed barrier orders what its participants
-// did before arriving before what the waiting ones do after it.
-bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in, uint32_t id, int, bool waits) {
-  ThreadRec& r = rec(t, c);
-  ++r.side;
-  mm::Event e;
-  e.kind = mm::EventKind::Barrier;
-  e.bar = waits ? mm::BarrierOp::Sync : mm::BarrierOp::Arrive;
-  e.scope = mm::Scope::CTA;
-  e.bar_id = -1;  // the instance, set when it completes
-  int ev = push(r, std::move(e), &in);
-  bar_arr_[{c.uid, id}].push_back({t.gid, waits, ev, r.vc});
-  ++r.vc[t.gid];
-  return true;
-}
-
-void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
-  auto it = bar_arr_.find({c.uid, id});
-  if (it == bar_arr_.end()) return;
-  std::vector<uint32_t> join(nthreads_, 0);
-  for (const Arr& a : it->second)
-    for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], a.vc[k]);
-  int inst = ++bar_inst_;
-  uint32_t live = 0;
-  for (const auto& t : c.threads) live += t.st != interp::TState::Exited;
-  if (it->second.size() < live) cta_partial[c.uid] = true;
-  for (const Arr& a : it->second) {
-    ThreadRec& r = th[a.gid];
-    r.events[static_cast<size_t>(a.event)].bar_id = inst;
-    if (a.waits)
-      for (size_t k = 0; k < join.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
-  }
-  bar_arr_.erase(it);
-}
-
-// barrier.cluster (PTX ISA 9.7.13.3 barrier.cluster): arrive has release and wait acquire
-// semantics at cluster scope. Encoded exactly with a virtual location per
-// phase: each arrive is an RMW (relaxed read, release write) adding one, and
-// each wait an acquire read of the phase's final count, which observes
-// every arrive through the RMW chain (8.9.2).
-bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
-  if (sh_.decompose) {  // phases are numbered over the grid: explore it whole
-    sh_.no_decompose = true;
-    restart = true;
-    return false;
-  }
-  ThreadRec& r = rec(t, c);
-  ++r.side;
-  int li = sh_.promote(cluster_bar_key(phase_serial_), 8, in.line);
-  uint64_t k = static_cast<uint64_t>(cl_arr_.size());
-  mm::Event rd;
-  rd.kind = mm::EventKind::Read;
-  rd.loc = li;
-  rd.value = k;
-  rd.order = mm::Order::Relaxed;
-  rd.scope = mm::Scope::Cluster;
-  int rid = push(r, std::move(rd), &in);
-  mm::Event wr;
-  wr.kind = mm::EventKind::Write;
-  wr.loc = li;
-  wr.value = k + 1;
-  wr.order = mm::Order::Release;
-  wr.scope = mm::Scope::Cluster;
-  int wid = push(r, std::move(wr), &in);
-  r.events[static_cast<size_t>(rid)].rmw_pair = wid;
-  r.events[static_cast<size_t>(wid)].rmw_pair = rid;
-  cl_arr_.push_back({t.gid, true, -1, r.vc});
-  ++r.vc[t.gid];
-  r.cluster_phase_arrived = static_cast<int>(phase_serial_);
-  return true;
-}
-
-bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in) {
-  ThreadRec& r = rec(t, c);
-  if (r.cluster_phase_arrived < 0) return true;
-  ++r.side;
-  int li = sh_.promote(cluster_bar_key(static_cast<uint64_t>(r.cluster_phase_arrived)), 8, in.line);
-  mm::Event rd;
-  rd.kind = mm::EventKind::Read;
-  rd.loc = li;
-  rd.order = mm::Order::Acquire;
-  rd.scope = mm::Scope::Cluster;
-  bool done = static_cast<uint64_t>(r.cluster_phase_arrived) < phase_serial_;
-  rd.value = done ? phase_total_[static_cast<size_t>(r.cluster_phase_arrived)] : 0;
-  int id = push(r, std::move(rd), &in);
-  if (!done)
-    cl_waits_.emplace_back(t.gid, id);
-  else
-    for (size_t k = 0; k < r.vc.size(); ++k)
-      r.vc[k] = std::max(r.vc[k], phase_join_[static_cast<size_t>(r.cluster_phase_arrived)][k]);
-  r.cluster_phase_arrived = -1;
-  return true;
-}
-
-void Hook::cluster_complete() {
-  std::vector<uint32_t> join(nthreads_, 0);
-  for (const Arr& a : cl_arr_)
-    for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], a.vc[k]);
-  uint64_t total = cl_arr_.size();
-  for (auto [gid, ev] : cl_waits_) {
-    ThreadRec& r = th[gid];
-    r.events[static_cast<size_t>(ev)].value = total;
-    for (size_t k = 0; k < r.vc.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
-  }
-  phase_total_.push_back(total);
-  phase_join_.push_back(std::move(join));
-  ++phase_serial_;
-  cl_arr_.clear();
-  cl_waits_.clear();
 }
 
 namespace {

@@ -13,6 +13,10 @@
 
 namespace ptxcheck::outcomes {
 
+// The keys of the virtual locations of cluster barrier phases
+// (hook_barrier.cpp): bit 62 clear (not shared memory), bit 63 set.
+inline constexpr uint64_t kClusterBarKey = 2ull << 62;
+
 // A communicating location: `size` bytes from `key` (hook.hpp keys).
 struct CommLoc {
   uint64_t key = 0;
