@@ -179,6 +179,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   // PTXCHECK_OUTCOMES_NO_CHAIN_BOUND: every written value joins the value
   // sets (the value-chain bound off; for cross-checks of the bound).
   const bool chain_bound = std::getenv("PTXCHECK_OUTCOMES_NO_CHAIN_BOUND") == nullptr;
+  sh.no_canon = std::getenv("PTXCHECK_OUTCOMES_NO_CANON") != nullptr;  // hook_canon.cpp
   interp::RunOptions ro;
   ro.check_races = false;
   ro.max_steps = opt.max_steps;
@@ -230,7 +231,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           std::fprintf(stderr, " [%s:%u %s]", d.kind.c_str(), d.line, d.message.c_str());
         std::fprintf(stderr, "\n");
       }
-      if (hook.restart) {
+      if (hook.restart || !hook.canon_check()) {
         restart = true;
         break;
       }

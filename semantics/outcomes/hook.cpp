@@ -177,6 +177,7 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
   const int inst = ++bar_inst_;
   std::vector<uint32_t> join(nthreads_, 0);
   std::vector<ThreadRec*> part;
+  bool sync_in = false;  // hook_canon.cpp (e)
   for (uint32_t b = lanes; b; b &= b - 1) {
     const size_t idx = size_t{warp} * 32 + static_cast<size_t>(std::countr_zero(b));
     if (idx >= c.threads.size()) continue;
@@ -190,11 +191,14 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
     e.bar_id = inst;
     push(r, std::move(e), t.pc < sh_.prog->code.size() ? &sh_.prog->code[t.pc] : nullptr);
     for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], r.vc[k]);
+    sync_in = sync_in || r.sync_in;
     ++r.vc[t.gid];
     part.push_back(&r);
   }
-  for (ThreadRec* r : part)
+  for (ThreadRec* r : part) {
     for (size_t k = 0; k < join.size(); ++k) r->vc[k] = std::max(r->vc[k], join[k]);
+    r->sync_in = r->sync_in || sync_in;
+  }
 }
 
 // Dependencies (PTX ISA 8.10.4 No Thin Air: "chains of instruction
@@ -554,11 +558,22 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       any = live && in0.dst[0].slot < live->size() && !(*live)[in0.dst[0].slot];
     }
   }
-  uint32_t k = any ? 0 : choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c));
-  v = l.values[k];
+  // The read half of an mbarrier.arrive whose order nothing observes reads
+  // the machine's memory (hook_canon.cpp).
+  bool canon = false;
+  if (a.kind == HookKind::RmwRead && in0.op == IrOp::Mbarrier) {
+    const int k = canon_arrive(r, t, c, a, li);
+    if (k < 0) return false;
+    canon = k > 0;
+  }
+  if (!canon) {
+    r.sync_in = true;
+    v = l.values[any ? 0 : choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
+  }
+  if (a.kind == HookKind::Load) canon_read(r, li, v);
   ++r.comm_reads;
   if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
-  if (!any && l.values.size() > 1) {
+  if (!any && !canon && l.values.size() > 1) {
     ++r.choices;
     r.last_choice_pc = pc;
   }
@@ -629,6 +644,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     r.det_writes.emplace_back(a.key, a.size);
     return true;
   }
+  if (!canon_write(r, a, li, v)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.written.insert(v);
   const Inst& in = *a.in;
@@ -709,6 +725,7 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   if (in.fence == interp::FenceKind::Proxy || (in.fence == interp::FenceKind::ProxyAsync && !fence_async_shared(in)))
     return true;
   ThreadRec& r = rec(t, c);
+  if (!canon_fence(r, in)) return false;
   // A fence is no side effect for the redundancy of a spin iteration
   // (back_jump): dropping a failed iteration's reads and fences removes
   // synchronizes-with, causality and Fence-SC edges but adds none, so the

@@ -26,7 +26,7 @@ bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
   e.scope = mm::Scope::CTA;
   e.bar_id = -1;  // the instance, set when it completes
   int ev = push(r, std::move(e), &in);
-  bar_arr_[{c.uid, id}].push_back({t.gid, waits, ev, r.vc});
+  bar_arr_[{c.uid, id}].push_back({t.gid, waits, ev, r.vc, r.sync_in});
   ++r.vc[t.gid];
   return true;
 }
@@ -35,8 +35,11 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
   auto it = bar_arr_.find({c.uid, id});
   if (it == bar_arr_.end()) return;
   std::vector<uint32_t> join(nthreads_, 0);
-  for (const Arr& a : it->second)
+  bool sync_in = false;  // hook_canon.cpp (e)
+  for (const Arr& a : it->second) {
     for (size_t k = 0; k < join.size(); ++k) join[k] = std::max(join[k], a.vc[k]);
+    sync_in = sync_in || a.sync_in;
+  }
   int inst = ++bar_inst_;
   uint32_t live = 0;
   for (const auto& t : c.threads) live += t.st != interp::TState::Exited;
@@ -44,8 +47,10 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
   for (const Arr& a : it->second) {
     ThreadRec& r = th[a.gid];
     r.events[static_cast<size_t>(a.event)].bar_id = inst;
-    if (a.waits)
+    if (a.waits) {
       for (size_t k = 0; k < join.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
+      r.sync_in = r.sync_in || sync_in;
+    }
   }
   bar_arr_.erase(it);
 }
@@ -89,6 +94,7 @@ bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
 
 bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   ThreadRec& r = rec(t, c);
+  r.sync_in = true;  // hook_canon.cpp (e)
   if (r.cluster_phase_arrived < 0) return true;
   ++r.side;
   int li = sh_.promote(cluster_bar_key(static_cast<uint64_t>(r.cluster_phase_arrived)), 8, in.line);

@@ -29,6 +29,10 @@ struct CommLoc {
   // each location (by locs index; missing entries 0) that a chain of reads
   // and dependent writes producing it has (explore.hpp "Value chains").
   std::map<uint64_t, std::vector<uint32_t>> chain;
+  // The reads of mbarrier.arrive operations here make no choice: a run's
+  // arrives update it in the machine's order (hook_canon.cpp); false once a
+  // run broke a condition of that argument.
+  bool canon = true;
 };
 
 // Shared by all runs of an exploration.
@@ -39,7 +43,9 @@ struct Shared {
   std::map<uint64_t, int> loc_at;               // first byte key -> locs index
   std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
   std::vector<std::string> ptx_lines;
-  bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
+  bool chain_changed = false;
+  bool no_canon = false;  // PTXCHECK_OUTCOMES_NO_CANON: every arrive read chooses (hook_canon.cpp)  // a CommLoc::chain
+                          // entry was added or lowered in this round
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
   const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
@@ -142,6 +148,14 @@ struct ThreadRec {
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;  // head -> bounded backward jumps taken
   int cluster_phase_arrived = -1;
+  // Canonical arrives (hook_canon.cpp): the thread may have synchronized
+  // with another one through memory (a communicating read, fence.sc, a
+  // cluster barrier; joined over CTA barriers); the location of its pending
+  // canonical arrive read; locations it arrived on canonically and has not
+  // read since.
+  bool sync_in = false;
+  int canon_li = -1;
+  std::vector<int> canon_pending;
 };
 
 class Hook : public interp::ExecHook {
@@ -162,6 +176,10 @@ class Hook : public interp::ExecHook {
   void step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group,
             uint32_t exec) override;
   bool wants_steps() const override { return true; }
+  // After the launch: false if a canonical location broke a condition
+  // (hook_canon.cpp); it is then searched by choices, and the exploration
+  // restarts.
+  bool canon_check();
 
   // Outcome of the run, read by the explorer.
   bool restart = false;  // a deterministic location turned out to communicate
@@ -191,6 +209,13 @@ class Hook : public interp::ExecHook {
   static std::optional<uint64_t> local_off(const interp::Thread& t, const interp::Inst& in);
   void call_deps(ThreadRec& r, const interp::Thread& t, const interp::Inst& in);
   void ret_deps(ThreadRec& r, const interp::Thread& t);
+  // Canonical arrives (hook_canon.cpp): 1 the read half of an arrive
+  // makes no choice, 0 it chooses, -1 stop (a broken condition: restart).
+  int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li);
+  bool canon_write(ThreadRec& r, const interp::HookAccess& a, int li, uint64_t v);
+  void canon_read(ThreadRec& r, int li, uint64_t v);
+  bool canon_fence(ThreadRec& r, const interp::Inst& in);
+  bool canon_break(int li);
 
   Shared& sh_;
   struct Shadow {
@@ -204,6 +229,7 @@ class Hook : public interp::ExecHook {
     bool waits;
     int event;
     std::vector<uint32_t> vc;
+    bool sync_in = false;
   };
   std::map<std::pair<uint32_t, uint32_t>, std::vector<Arr>> bar_arr_;  // (cta uid, id)
   std::vector<Arr> cl_arr_;
@@ -215,6 +241,16 @@ class Hook : public interp::ExecHook {
   uint32_t nthreads_;
   uint64_t serial_ = 0;    // Hook::step calls: identifies the executing instruction
   uint32_t tracking_ = 0;  // threads with ThreadRec::tracking
+  // Per canonical location in this run (hook_canon.cpp).
+  struct CanonRun {
+    uint32_t n = 0;                                    // canonical arrives
+    uint64_t count = 0, last = 0;                      // their count; the value the latest wrote
+    std::set<uint64_t> inter;                          // values the others wrote
+    bool other_rmw = false;                            // an update that is not canonical
+    std::vector<std::pair<uint32_t, uint32_t>> plain;  // plain writes (gid, epoch)
+    std::vector<std::pair<uint32_t, uint64_t>> reads;  // other reads (gid, value)
+  };
+  std::map<int, CanonRun> canon_;
 };
 
 }  // namespace ptxcheck::outcomes

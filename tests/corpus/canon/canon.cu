@@ -1,0 +1,194 @@
+// Small mbarrier kernels for tests/corpus/canon_xcheck.py: `ptxcheck
+// outcomes` must list the same outcomes and races with canonical arrives
+// (semantics/outcomes/hook_canon.cpp) and without them
+// (PTXCHECK_OUTCOMES_NO_CANON=1). Each kernel but the first two breaks a
+// condition of hook_canon.cpp, so that the search falls back to choices;
+// without that condition, canon_partial (c), canon_fence (d), canon_flag (e)
+// and canon_pending (a) lose outcomes (checked by disabling each).
+// nvcc -ptx -arch=sm_90 -O3 -lineinfo -o canon.ptx canon.cu
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+  asm volatile("{\n\t.reg .b64 state;\n\tmbarrier.arrive.shared.b64 state, [%0];\n\t}" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ unsigned long long mbar_arrive_state(unsigned bar) {
+  unsigned long long state;
+  asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
+  return state;
+}
+__device__ __forceinline__ bool mbar_try_wait_parity(unsigned bar, unsigned parity) {
+  unsigned done;
+  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+               : "=r"(done)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return done != 0;
+}
+__device__ __forceinline__ bool mbar_test_wait(unsigned bar, unsigned long long state) {
+  unsigned done;
+  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.test_wait.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+               : "=r"(done)
+               : "r"(bar), "l"(state)
+               : "memory");
+  return done != 0;
+}
+__device__ __forceinline__ bool mbar_test_wait_parity(unsigned bar, unsigned parity) {
+  unsigned done;
+  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+               : "=r"(done)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return done != 0;
+}
+#define MBAR                          \
+  __shared__ unsigned long long mbar; \
+  unsigned bar = (unsigned)__cvta_generic_to_shared(&mbar)
+
+// Lanes 0-2 write and arrive (3 expected); thread 63 waits and reads.
+extern "C" __global__ void canon_lanes3(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  if (threadIdx.x < 3) {
+    data[threadIdx.x] = 10 + threadIdx.x;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 63) {
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+    out[1] = data[2];
+  }
+}
+
+// All 3 threads write and arrive; thread 2 waits, reading slot 1 before
+// the wait (a data race) and slot 0 after it.
+extern "C" __global__ void canon_all3_early(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  data[threadIdx.x] = 10 + threadIdx.x;
+  mbar_arrive(bar);
+  if (threadIdx.x == 2) {
+    int early = data[1];
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+    out[1] = early;
+  }
+}
+
+// (c) Lanes 0 and 1 write and arrive, 3 expected (the phase never
+// completes); lane 1 tests the phase once after its arrive and reads slot 0:
+// a read of a partial count observes some of the arrives (lane 0's only if
+// it came first).
+extern "C" __global__ void canon_partial(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    data[threadIdx.x] = 10 + threadIdx.x;
+    mbar_arrive(bar);
+    if (threadIdx.x == 1) {
+      out[1] = mbar_test_wait_parity(bar, 0);
+      out[0] = data[0];
+    }
+  }
+}
+
+// (d) Lanes 0 and 1 write and arrive (3 expected); lane 1 then issues a
+// fence (an acquire pattern with its arrive's read) and reads slot 0.
+extern "C" __global__ void canon_fence(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    data[threadIdx.x] = 10 + threadIdx.x;
+    mbar_arrive(bar);
+    if (threadIdx.x == 1) {
+      __threadfence_block();
+      out[0] = data[0];
+    }
+  }
+}
+
+// (e) Thread 32 reads a flag that thread 0 raises (release/acquire) after
+// its arrive, then arrives: reading 1 puts thread 0's arrive first in the
+// chain, but the machine runs thread 32 first (the warp that completed the
+// CTA barrier goes on first).
+extern "C" __global__ void canon_flag(int* data, int* out) {
+  MBAR;
+  __shared__ int flag;
+  if (threadIdx.x == 0) {
+    mbar_init(bar, 2);
+    flag = 0;
+  }
+  __syncthreads();
+  if (threadIdx.x == 32) {
+    int f;
+    asm volatile("ld.acquire.cta.shared.b32 %0, [%1];"
+                 : "=r"(f)
+                 : "r"((unsigned)__cvta_generic_to_shared(&flag))
+                 : "memory");
+    data[1] = 10 + f;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 0) {
+    data[0] = 12;
+    mbar_arrive(bar);
+    asm volatile("st.release.cta.shared.b32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(&flag)), "r"(1)
+                 : "memory");
+  } else if (threadIdx.x == 63) {
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+    out[1] = data[1];
+  }
+}
+
+// Two phases of one arrival each by thread 0; thread 32 waits for each
+// and reads what thread 0 wrote before it.
+extern "C" __global__ void canon_phases(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 10;
+    mbar_arrive(bar);
+    data[1] = 11;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 32) {
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+    while (!mbar_try_wait_parity(bar, 1)) {}
+    out[1] = data[1];
+  }
+}
+
+// Lane 0 arrives without using the state; thread 32 arrives and waits on
+// the state it got (a used state: searched by choices).
+extern "C" __global__ void canon_state(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 10;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 32) {
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    out[0] = data[0];
+  }
+}
+
+// (a) Lanes 0-2 arrive; lane 2 keeps the state its arrive returned and
+// stores its pending count (how many arrived before it, in the chain).
+extern "C" __global__ void canon_pending(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  if (threadIdx.x < 3) {
+    unsigned long long s = mbar_arrive_state(bar);
+    if (threadIdx.x == 2) {
+      unsigned n;
+      asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(n) : "l"(s));
+      out[0] = n;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Cross-check of the canonical arrives of `ptxcheck outcomes`
+(semantics/outcomes/hook_canon.cpp, docs/outcomes.md "How the search scales",
+item 4): each launch spec must give the same outcomes (final states; the count
+of executions differs: one order of the arrives stands for all), races, complete
+and bound_hit with them on and off (PTXCHECK_OUTCOMES_NO_CANON=1). The launches
+of both are printed (a spec that breaks a condition restarts the exploration
+and may take more). Usage: canon_xcheck.py PTXCHECK SPEC.json..."""
+import json
+import os
+import subprocess
+import sys
+
+ENV = "PTXCHECK_OUTCOMES_NO_CANON"
+
+
+def run(exe, spec, off):
+    env = dict(os.environ)
+    env.pop(ENV, None)
+    if off:
+        env[ENV] = "1"
+    p = subprocess.run([exe, "outcomes", "--json", os.path.basename(spec)], cwd=os.path.dirname(spec) or ".",
+                       env=env, capture_output=True, text=True, timeout=300)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"{spec}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+    j = json.loads(p.stdout)
+    races = sorted(json.dumps(r, sort_keys=True) for r in j["races"])
+    states = sorted(json.dumps(o["buffers"], sort_keys=True) for o in j["outcomes"])
+    return (states, races, j["complete"], j["bound_hit"]), j["stats"]["launches"]
+
+
+def main():
+    exe, specs = os.path.abspath(sys.argv[1]), sys.argv[2:]
+    fails = 0
+    for spec in specs:
+        (on, n_on), (off, n_off) = run(exe, spec, False), run(exe, spec, True)
+        ok = on == off
+        fails += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {os.path.basename(spec)}: {len(on[0])} outcomes, "
+              f"launches {n_on} (canonical) / {n_off} (choices)" + ("" if on == off else ": outcomes or races differ"))
+    print(f"{len(specs) - fails} ok, {fails} FAIL")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
