@@ -584,9 +584,12 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   e.value = v;
   e.scope = in.scope;
   e.order = in.order;
-  if (in.op == IrOp::Mbarrier) {  // mbarrier.test_wait: .acquire.cta; arrive's read half: relaxed.cta
-    e.order = a.kind == HookKind::Load ? mm::Order::Acquire : mm::Order::Relaxed;
-    e.scope = mm::Scope::CTA;
+  if (in.op == IrOp::Mbarrier) {
+    // PTX ISA 9.7.13.15 mbarrier: test_wait/try_wait are .acquire unless
+    // .relaxed, at the scope they name (.cta by default, Inst::scope); an
+    // arrive's read half is relaxed (8.8: it releases).
+    e.order = a.kind == HookKind::Load && in.order != mm::Order::Relaxed ? mm::Order::Acquire : mm::Order::Relaxed;
+    e.scope = in.scope;
   } else if (a.kind == HookKind::RmwRead) {
     e.order = split_rmw(in.order).first;
     e.reduction = in.op == IrOp::Red;
@@ -654,9 +657,13 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   e.value = v;
   e.scope = in.scope;
   e.order = in.order;
-  if (in.op == IrOp::Mbarrier) {  // mbarrier.arrive: .release.cta; init/inval: plain writes
-    e.order = a.kind == HookKind::RmwWrite ? mm::Order::Release : mm::Order::Weak;
-    e.scope = mm::Scope::CTA;
+  if (in.op == IrOp::Mbarrier) {
+    // mbarrier.arrive (and complete_tx): .release unless .relaxed, at its
+    // scope (9.7.13.15); init/inval: plain writes.
+    e.order = a.kind != HookKind::RmwWrite     ? mm::Order::Weak
+              : in.order == mm::Order::Relaxed ? mm::Order::Relaxed
+                                               : mm::Order::Release;
+    e.scope = in.scope;
   } else if (a.kind == HookKind::RmwWrite) {
     e.order = split_rmw(in.order).second;
     e.reduction = in.op == IrOp::Red;
