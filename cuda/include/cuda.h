@@ -972,7 +972,9 @@ typedef enum CUgraphNodeType_enum {
   CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
   CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
   CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
-  CU_GRAPH_NODE_TYPE_MEM_FREE = 11
+  CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+  CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
+  CU_GRAPH_NODE_TYPE_CONDITIONAL = 13
 } CUgraphNodeType;
 typedef enum CUstreamCaptureStatus_enum {
   CU_STREAM_CAPTURE_STATUS_NONE = 0,
@@ -1165,6 +1167,82 @@ typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
   CUdeviceptr dptr; /* out: the allocation's address, fixed for the graph's lifetime */
 } CUDA_MEM_ALLOC_NODE_PARAMS_v1;
 typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+/* Nodes of any type (CUDA 12.2+) and conditional nodes (CUDA 12.3+). The
+   union members the shim does not take (external semaphores, batch memory
+   operations) are left to the padding. */
+typedef cuuint64_t CUgraphConditionalHandle;
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+typedef enum CUgraphConditionalNodeType_enum {
+  CU_GRAPH_COND_TYPE_IF = 0,     /* body 0 when the condition is non-zero, else body 1 when size is 2 */
+  CU_GRAPH_COND_TYPE_WHILE = 1,  /* body 0 while the condition is non-zero */
+  CU_GRAPH_COND_TYPE_SWITCH = 2  /* body n when the condition is n < size */
+} CUgraphConditionalNodeType;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+  CUgraphConditionalHandle handle;
+  CUgraphConditionalNodeType type;
+  unsigned int size;
+  CUgraph* phGraph_out; /* out: the node's body graphs, owned by the node */
+  CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS_v3;
+typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
+  int flags;
+  int reserved;
+  CUcontext copyCtx;
+  CUDA_MEMCPY3D copyParams;
+} CUDA_MEMCPY_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS_v2_st {
+  CUdeviceptr dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+  CUcontext ctx;
+} CUDA_MEMSET_NODE_PARAMS_v2;
+typedef CUDA_HOST_NODE_PARAMS CUDA_HOST_NODE_PARAMS_v2;
+typedef enum CUgraphChildGraphNodeOwnership_enum {
+  CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
+  CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1
+} CUgraphChildGraphNodeOwnership;
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+  CUgraph graph;
+  CUgraphChildGraphNodeOwnership ownership;
+} CUDA_CHILD_GRAPH_NODE_PARAMS;
+typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
+  CUevent event;
+} CUDA_EVENT_WAIT_NODE_PARAMS;
+typedef struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
+  CUevent event;
+} CUDA_EVENT_RECORD_NODE_PARAMS;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS_v2;
+typedef struct CUDA_MEM_FREE_NODE_PARAMS_st {
+  CUdeviceptr dptr;
+} CUDA_MEM_FREE_NODE_PARAMS;
+typedef struct CUgraphNodeParams_st {
+  CUgraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    CUDA_KERNEL_NODE_PARAMS_v3 kernel;
+    CUDA_MEMCPY_NODE_PARAMS memcpy;
+    CUDA_MEMSET_NODE_PARAMS_v2 memset;
+    CUDA_HOST_NODE_PARAMS_v2 host;
+    CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+    CUDA_EVENT_WAIT_NODE_PARAMS eventWait;
+    CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
+    CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
+    CUDA_MEM_FREE_NODE_PARAMS free;
+    CUDA_CONDITIONAL_NODE_PARAMS conditional;
+  };
+  long long reserved2;
+} CUgraphNodeParams;
+#define cuGraphAddNode cuGraphAddNode_v2
+CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                   const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                   CUgraphNodeParams* nodeParams);
+CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle* pHandle_out, CUgraph hGraph, CUcontext ctx,
+                                                unsigned int defaultLaunchValue, unsigned int flags);
 CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                         size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS* nodeParams);
 CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS* params_out);

@@ -26,6 +26,7 @@
 // joined back into the origin stream before the capture ends.
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "cuda/shim/state.hpp"
 
@@ -98,6 +99,7 @@ CUgraph clone_graph(State& s, CUgraph g) {
   for (CUgraphNode n : g->nodes) {
     Work w = n->work;
     if (w.type == CU_GRAPH_NODE_TYPE_GRAPH) w.child = clone_graph(s, w.child);
+    for (CUgraph& b : w.bodies) b = clone_graph(s, b);  // a conditional node's (same handle)
     std::vector<CUgraphNode> deps;
     for (CUgraphNode d : n->deps)
       for (auto& [from, to] : map)
@@ -109,13 +111,42 @@ CUgraph clone_graph(State& s, CUgraph g) {
   return copy;
 }
 
+// Conditional handles (cuGraphConditionalHandleCreate): the handle is the
+// device address of its 4-byte value, which a kernel sets through
+// cudaGraphSetConditional (a store, memory.cpp load_ptx).
+struct CondHandle {
+  CUgraph graph = nullptr;  // the graph it was made for; freed with it
+  unsigned value = 0;       // defaultLaunchValue
+  unsigned flags = 0;       // CU_GRAPH_COND_ASSIGN_DEFAULT
+};
+std::map<uint64_t, CondHandle>& cond_handles() {
+  static auto* m = new std::map<uint64_t, CondHandle>;
+  return *m;
+}
+
 void destroy_graph(State& s, CUgraph g) {
   for (CUgraphNode n : g->nodes) {
     if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) destroy_graph(s, n->work.child);
+    for (CUgraph b : n->work.bodies) destroy_graph(s, b);
     s.live.erase(n);
   }
   g->nodes.clear();
+  auto& h = cond_handles();
+  for (auto it = h.begin(); it != h.end();)
+    if (it->second.graph == g) {
+      s.session->free(it->first);
+      it = h.erase(it);
+    } else {
+      ++it;
+    }
   s.live.erase(g);
+}
+
+// Node types a conditional node's body may hold, at any depth (cuda.h,
+// CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out).
+bool body_node_ok(CUgraphNodeType t) {
+  return t == CU_GRAPH_NODE_TYPE_KERNEL || t == CU_GRAPH_NODE_TYPE_EMPTY || t == CU_GRAPH_NODE_TYPE_GRAPH ||
+         t == CU_GRAPH_NODE_TYPE_MEMSET || t == CU_GRAPH_NODE_TYPE_MEMCPY || t == CU_GRAPH_NODE_TYPE_CONDITIONAL;
 }
 
 bool is_mem_node(CUgraphNode n) {
@@ -146,24 +177,80 @@ bool topological(CUgraph g, std::vector<CUgraphNode>& order) {
   return true;
 }
 
-CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node) {
+CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node,
+                     bool body = false) {
   std::vector<CUgraphNode> order;
   if (!topological(g, order)) return CUDA_ERROR_INVALID_VALUE;  // a cycle (CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE)
   auto x = std::make_shared<CUgraphExec_st>();
   x->ctx = g->ctx;
   x->graph = g;
   for (CUgraphNode n : order) {
-    CUgraphExec_st::Step step{n, n->work, nullptr};
-    if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) {
-      if (CUresult r = instantiate(s, n->work.child, step.child, err_node)) {
-        if (err_node && !*err_node) *err_node = n;
-        return r;
-      }
+    CUgraphExec_st::Step step{n, n->work, nullptr, {}};
+    if (body && !body_node_ok(n->work.type)) {  // inside a conditional node's body
+      if (err_node && !*err_node) *err_node = n;
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult r = CUDA_SUCCESS;
+    if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) r = instantiate(s, n->work.child, step.child, err_node, body);
+    for (CUgraph b : n->work.bodies) {
+      if (r) break;
+      step.bodies.emplace_back();
+      r = instantiate(s, b, step.bodies.back(), err_node, true);
+    }
+    if (r) {
+      if (err_node && !*err_node) *err_node = n;
+      return r;
     }
     x->order.push_back(std::move(step));
   }
   out = std::move(x);
   return CUDA_SUCCESS;
+}
+
+CUresult run(const CUgraphExec_st& x, CUstream st);
+
+// A conditional handle's value now (0 when the handle is gone).
+unsigned cond_value(CUgraphConditionalHandle h) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  unsigned v = 0;
+  if (const uint8_t* p = s.session->host_bytes(h, 4)) std::memcpy(&v, p, 4);
+  return v;
+}
+
+// A conditional node: its value picks the body to run (IF, SWITCH) or
+// whether to run the body again (WHILE), read after the work before it.
+CUresult run_conditional(const CUgraphExec_st::Step& step, CUstream st) {
+  const auto& c = step.work.cond;
+  switch (c.type) {
+    case CU_GRAPH_COND_TYPE_IF: {
+      const unsigned v = cond_value(c.handle);
+      if (v) return run(*step.bodies[0], st);
+      return step.bodies.size() == 2 ? run(*step.bodies[1], st) : CUDA_SUCCESS;
+    }
+    case CU_GRAPH_COND_TYPE_WHILE:
+      while (cond_value(c.handle))
+        if (CUresult r = run(*step.bodies[0], st)) return r;
+      return CUDA_SUCCESS;
+    case CU_GRAPH_COND_TYPE_SWITCH: {
+      const unsigned v = cond_value(c.handle);
+      return v < step.bodies.size() ? run(*step.bodies[v], st) : CUDA_SUCCESS;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+// Sets the default value of every CU_GRAPH_COND_ASSIGN_DEFAULT handle that
+// the conditional nodes of x (at any depth) use: at the start of each launch.
+void assign_defaults(State& s, const CUgraphExec_st& x) {
+  for (const auto& step : x.order) {
+    if (step.child) assign_defaults(s, *step.child);
+    for (const auto& b : step.bodies) assign_defaults(s, *b);
+    if (step.work.type != CU_GRAPH_NODE_TYPE_CONDITIONAL) continue;
+    auto it = cond_handles().find(step.work.cond.handle);
+    if (it == cond_handles().end() || !(it->second.flags & CU_GRAPH_COND_ASSIGN_DEFAULT)) continue;
+    if (uint8_t* p = s.session->host_bytes(it->first, 4)) std::memcpy(p, &it->second.value, 4);
+  }
 }
 
 // Runs an instantiated graph on st (lock not held: each node takes it).
@@ -199,6 +286,7 @@ CUresult run(const CUgraphExec_st& x, CUstream st) {
         }
         break;
       case CU_GRAPH_NODE_TYPE_GRAPH: r = run(*step.child, st); break;
+      case CU_GRAPH_NODE_TYPE_CONDITIONAL: r = run_conditional(step, st); break;
       case CU_GRAPH_NODE_TYPE_EVENT_RECORD: r = cuEventRecord(w.event, st); break;
       case CU_GRAPH_NODE_TYPE_MEM_ALLOC: {
         State& s = state();
@@ -443,6 +531,7 @@ CUresult begin_capture(CUstream st, CUstreamCaptureMode mode, CUgraph into, cons
   static uint64_t next_id = 1;
   auto cap = std::make_shared<Capture>();
   cap->graph = into ? into : new_graph(e.s, e.c);
+  cap->into_graph = into != nullptr;
   cap->origin = st;
   cap->mode = mode;
   cap->id = next_id++;
@@ -527,6 +616,7 @@ CUresult launch_exec(CUgraphExec x, CUstream st) {
     // The steps as they are now: cuGraphExec*NodeSetParams may change the
     // instance while it runs without the lock.
     copy = *x;
+    assign_defaults(e.s, copy);
   }
   return run(copy, st);
 }
@@ -924,6 +1014,114 @@ SHIM_API CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode* fro
   return change_deps(e.s, g, from, to, n, false);
 }
 
+// ---- nodes of any type, conditional nodes -------------------------------------------------
+
+// A 4-byte device value per handle, set to defaultLaunchValue now and (with
+// CU_GRAPH_COND_ASSIGN_DEFAULT) at the start of each launch of a graph that
+// uses it; kernels set it with cudaGraphSetConditional.
+SHIM_API CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle* out, CUgraph g, CUcontext ctx,
+                                                 unsigned int defaultLaunchValue, unsigned int flags) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g) || (flags & ~unsigned{CU_GRAPH_COND_ASSIGN_DEFAULT})) return CUDA_ERROR_INVALID_VALUE;
+  if (ctx && ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
+  uint64_t a = 0;
+  try {
+    a = e.s.session->alloc(4);
+  } catch (const ptxcheck::LimitError&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  std::memcpy(e.s.session->host_bytes(a, 4), &defaultLaunchValue, 4);
+  cond_handles()[a] = {g, defaultLaunchValue, flags};
+  *out = a;
+  return CUDA_SUCCESS;
+}
+
+namespace {
+
+// A conditional node of g: `size` empty body graphs, owned by the node; the
+// handle must have been made for g.
+CUresult add_conditional(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                         CUDA_CONDITIONAL_NODE_PARAMS& p) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
+  if (p.ctx && p.ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
+  auto h = cond_handles().find(p.handle);
+  if (h == cond_handles().end() || h->second.graph != g) return CUDA_ERROR_INVALID_VALUE;
+  const bool size_ok = p.type == CU_GRAPH_COND_TYPE_IF       ? p.size == 1 || p.size == 2
+                       : p.type == CU_GRAPH_COND_TYPE_WHILE  ? p.size == 1
+                       : p.type == CU_GRAPH_COND_TYPE_SWITCH ? p.size >= 1
+                                                             : false;
+  if (!size_ok) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  w.ctx = e.c;
+  w.cond = p;
+  for (unsigned i = 0; i < p.size; ++i) w.bodies.push_back(new_graph(e.s, e.c));
+  *out = new_node(e.s, g, std::move(w), std::move(d));
+  p.phGraph_out = (*out)->work.bodies.data();
+  return CUDA_SUCCESS;
+}
+
+// A child graph node that takes `child` itself (ownership moved: the
+// caller's handle now names the node's graph, destroyed with it).
+CUresult add_moved_child(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n, CUgraph child) {
+  Entry e;
+  if (e.r) return e.r;
+  if (!out || !live(e.s, g) || !live(e.s, child) || child == g || has_mem_nodes(child)) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<CUgraphNode> d;
+  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_GRAPH;
+  w.ctx = e.c;
+  w.child = child;
+  *out = new_node(e.s, g, std::move(w), std::move(d));
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+// Each type through its own entry point; external semaphores and batch
+// memory operations are not provided (CUDA_ERROR_NOT_SUPPORTED).
+SHIM_API CUresult cuGraphAddNode_v2(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, const CUgraphEdgeData* data,
+                                    size_t n, CUgraphNodeParams* p) {
+  if (!p || !default_edges(data, n)) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: return cuGraphAddKernelNode_v2(out, g, deps, n, &p->kernel);
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+      if (p->memcpy.flags) return CUDA_ERROR_INVALID_VALUE;
+      return cuGraphAddMemcpyNode(out, g, deps, n, &p->memcpy.copyParams, p->memcpy.copyCtx);
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+      const auto& m = p->memset;
+      CUDA_MEMSET_NODE_PARAMS v1{m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
+      return cuGraphAddMemsetNode(out, g, deps, n, &v1, m.ctx);
+    }
+    case CU_GRAPH_NODE_TYPE_HOST: return cuGraphAddHostNode(out, g, deps, n, &p->host);
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+      if (p->graph.ownership == CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
+        return cuGraphAddChildGraphNode(out, g, deps, n, p->graph.graph);
+      if (p->graph.ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE) return CUDA_ERROR_INVALID_VALUE;
+      return add_moved_child(out, g, deps, n, p->graph.graph);
+    case CU_GRAPH_NODE_TYPE_EMPTY: return cuGraphAddEmptyNode(out, g, deps, n);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return cuGraphAddEventWaitNode(out, g, deps, n, p->eventWait.event);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuGraphAddEventRecordNode(out, g, deps, n, p->eventRecord.event);
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return cuGraphAddMemAllocNode(out, g, deps, n, &p->alloc);
+    case CU_GRAPH_NODE_TYPE_MEM_FREE: return cuGraphAddMemFreeNode(out, g, deps, n, p->free.dptr);
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: return add_conditional(out, g, deps, n, p->conditional);
+    default:
+      return p->type == 8 || p->type == 9 || p->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP ? CUDA_ERROR_NOT_SUPPORTED
+                                                                                        : CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+#undef cuGraphAddNode
+SHIM_API CUresult cuGraphAddNode(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n, CUgraphNodeParams* p) {
+  return cuGraphAddNode_v2(out, g, deps, nullptr, n, p);
+}
+
 // ---- node parameters ------------------------------------------------------------------------
 
 #undef cuGraphKernelNodeGetParams
@@ -1246,14 +1444,17 @@ SHIM_API CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream st, CUgraph g, const
 
 // Ends the capture begun on st: every stream that forked from it must have
 // been joined back (its last captured work is an ancestor of the origin's).
+// A capture into the caller's graph (cuStreamBeginCaptureToGraph) may pass
+// no `out`: the caller has the graph.
 SHIM_API CUresult cuStreamEndCapture(CUstream st, CUgraph* out) {
   Entry e;
   if (e.r) return e.r;
-  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  if (!out && !(valid_stream(e.s, st, e.c) && capturing(st) && st->capture->into_graph))
+    return CUDA_ERROR_INVALID_VALUE;
   if (!valid_stream(e.s, st, e.c)) return CUDA_ERROR_INVALID_HANDLE;
   if (!capturing(st)) return CUDA_ERROR_ILLEGAL_STATE;
   std::shared_ptr<Capture> cap = st->capture;
-  *out = nullptr;
+  if (out) *out = nullptr;
   if (cap->origin != st) {
     cap->invalidated = true;
     return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
@@ -1271,7 +1472,7 @@ SHIM_API CUresult cuStreamEndCapture(CUstream st, CUgraph* out) {
     other->capture_deps.clear();
   }
   if (r) return r;
-  *out = cap->graph;
+  if (out) *out = cap->graph;
   return CUDA_SUCCESS;
 }
 SHIM_API CUresult cuStreamEndCapture_ptsz(CUstream st, CUgraph* out) { return cuStreamEndCapture(st, out); }

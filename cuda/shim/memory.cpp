@@ -1,5 +1,6 @@
 // Driver API: device memory and modules (cuda/README.md). Device addresses are
 // the interpreter's global addresses (semantics/interp/session.hpp).
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -138,6 +139,28 @@ std::string safe_name(const std::string& n) {
   return out;
 }
 
+// The device runtime's cudaGraphSetConditional(handle, value)
+// (cuda_device_runtime_api.h), which nvcc leaves as an .extern .func: here
+// the handle is the device address of the condition's value
+// (cuGraphConditionalHandleCreate, graph.cpp), so the declaration becomes a
+// function that stores the value there. The definition takes the
+// declaration's lines (one line, then as many empty ones), so the PTX line
+// numbers in diagnostics do not move.
+std::string with_device_runtime(std::string text) {
+  const std::string decl = ".extern .func cudaGraphSetConditional";
+  size_t at = text.find(decl);
+  if (at == std::string::npos) return text;
+  size_t end = text.find(';', at);
+  if (end == std::string::npos) return text;
+  const auto lines = std::count(text.begin() + at, text.begin() + end, '\n');
+  std::string def =
+      ".func cudaGraphSetConditional(.param .b64 ptxcheck_handle, .param .b32 ptxcheck_value) { "
+      ".reg .b64 %ptxcheck_h; .reg .b32 %ptxcheck_v; ld.param.b64 %ptxcheck_h, [ptxcheck_handle]; "
+      "ld.param.b32 %ptxcheck_v, [ptxcheck_value]; st.global.u32 [%ptxcheck_h], %ptxcheck_v; ret; }";
+  def += std::string(static_cast<size_t>(lines), '\n');
+  return text.replace(at, end + 1 - at, def);
+}
+
 }  // namespace
 
 CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& label, unsigned nopt,
@@ -152,7 +175,7 @@ CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::st
     std::ofstream(name, std::ios::binary) << text;
   }
   try {
-    ptxcheck::interp::SessionModule& m = s.session->load_module(text, name);
+    ptxcheck::interp::SessionModule& m = s.session->load_module(with_device_runtime(text), name);
     if (!target_runs_on(m.target, device_arch(s))) {
       const std::string dev = "sm_" + std::to_string(device_arch(s));
       std::string msg = name + ": .target " + m.target + " is newer than the emulated device " + dev +

@@ -164,6 +164,10 @@ struct Work {
   CUDA_MEM_ALLOC_NODE_PARAMS alloc{};
   std::vector<CUmemAccessDesc> access;
   CUdeviceptr free_ptr = 0;
+  // conditional (graph.cpp): cond.phGraph_out is unused here; the bodies are
+  // graphs the node owns
+  CUDA_CONDITIONAL_NODE_PARAMS cond{};
+  std::vector<CUgraph> bodies;
 };
 }  // namespace shim
 
@@ -183,12 +187,13 @@ struct CUgraph_st {
 
 // An instantiated graph: its nodes' work in a topological order (ties in
 // creation order), fixed at instantiation; a child graph node carries its
-// graph instantiated.
+// graph instantiated, a conditional node its bodies.
 struct CUgraphExec_st {
   struct Step {
     CUgraphNode node = nullptr;  // the node of the instantiated graph (for cuGraphExec*SetParams)
     shim::Work work;
     std::shared_ptr<CUgraphExec_st> child;
+    std::vector<std::shared_ptr<CUgraphExec_st>> bodies;  // a conditional node's bodies, instantiated
   };
   CUcontext ctx = nullptr;
   CUgraph graph = nullptr;  // the graph instantiated
@@ -400,6 +405,7 @@ struct Capture {
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
   uint64_t id = 0;
   bool invalidated = false;
+  bool into_graph = false;     // cuStreamBeginCaptureToGraph: the caller's graph
   std::set<CUstream> streams;  // every stream taking part, origin included
 };
 // Whether work issued to `st` is captured rather than run (lock held).
