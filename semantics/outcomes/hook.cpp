@@ -221,9 +221,11 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
 // .param bytes, as Machine::do_call/do_ret copy them, so dependencies flow
 // through nested and recursive calls; an indirect call's code depends on
 // its function address (a control dependency, as in trace_exec.cpp).
+// Deterministic global/shared bytes a thread loads back after writing them
+// carry their store's dependencies the same way (Hook::read/write).
 // Not followed: warp collectives, matrix, tensor and texture instructions
-// (their results depend on nothing), deterministic global/shared locations
-// the thread reads back. That only drops edges of the acyclicity check, so
+// (their results depend on nothing), deterministic bytes another thread
+// wrote. That only drops edges of the acyclicity check, so
 // no permitted state is lost (docs/outcomes.md "Limits").
 void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
   ++serial_;
@@ -542,6 +544,22 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     r.det_reads.emplace_back(a.key, a.size);
     r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
     if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
+    // A plain load of bytes this thread wrote last (a location only it
+    // accesses, or accesses in order): the value carries the dependencies
+    // its store gave them (Hook::write), as through .local (Hook::step).
+    if (r.tracking && a.kind == HookKind::Load && a.in->op == IrOp::Ld) {
+      Deps d = addr_deps(r);
+      for (uint64_t b = a.key; b < a.key + a.size; ++b)
+        if (auto it = r.gdeps.find(b); it != r.gdeps.end() && shadow_[b].w_gid == static_cast<int>(t.gid))
+          merge(d, it->second);
+      unsigned n = 0;
+      for (unsigned k = 0; k < 4; ++k)
+        if (a.in->dst[k].kind == interp::Opnd::Reg && n++ == elem) {
+          if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
+          if (t.reg_base + a.in->dst[k].slot < r.rdeps.size()) r.rdeps[t.reg_base + a.in->dst[k].slot] = std::move(d);
+          break;
+        }
+    }
     return true;
   }
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
@@ -645,6 +663,21 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     r.pending_rmw = -1;
     if (!det_access(r, a, true)) return false;
     r.det_writes.emplace_back(a.key, a.size);
+    if (r.tracking || !r.gdeps.empty()) {
+      // The bytes depend on the value and the address (a plain store; an
+      // atomic's bytes depend on nothing: not followed).
+      Deps d;
+      if (a.kind == HookKind::Store) {
+        d = addr_deps(r);
+        if (r.snap == serial_ && elem < 4) merge(d, r.cur_data[elem]);
+      }
+      for (uint64_t b = a.key; b < a.key + a.size; ++b) {
+        if (d.empty())
+          r.gdeps.erase(b);
+        else
+          r.gdeps[b] = d;
+      }
+    }
     return true;
   }
   if (!canon_write(r, a, li, v)) return false;

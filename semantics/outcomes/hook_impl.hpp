@@ -120,6 +120,10 @@ struct ThreadRec {
   // alloca'd stack) depends on, by byte offset; bytes without any are
   // absent (Hook::step, local_*).
   std::map<uint64_t, Deps> ldeps;
+  // The same for the deterministic global/shared bytes (hook keys) this
+  // thread wrote last (Hook::write, Hook::read; Hook::shadow_ says who
+  // wrote a byte last).
+  std::map<uint64_t, Deps> gdeps;
   Deps ctrl_on;
   std::vector<std::pair<int, int>> dep_addr, dep_data, dep_ctrl;
   // The executing instruction (Hook::step serial): its address and
