@@ -121,17 +121,40 @@ void Tracer::mbar_update(State s, const Inst& in) {
   step(std::move(s));
 }
 
-void Tracer::copy(State s, const Inst& in) {
-  const bool bulk = in.op == IrOp::BulkCopy;
-  Deps ad;
-  const uint64_t dst = address(s, in, ad);
-  uint64_t src = static_cast<uint64_t>(in.addr2.off);
+void Tracer::copy_operands(const State& s, const Inst& in, uint64_t& dst, uint64_t& src, uint64_t& size,
+                           Deps& ad) const {
+  dst = address(s, in, ad);
+  src = static_cast<uint64_t>(in.addr2.off);
   if (in.addr2.base == Addr::Reg) {
     src = in.addr2.wrap(src + s.regs[in.addr2.slot]);
     merge(ad, s.deps[in.addr2.slot]);
   }
-  const uint64_t size = val(s, in.src[0]);
+  size = val(s, in.src[0]);
   deps_of(s, in.src[0], ad);
+}
+
+int Tracer::bulk_mbarrier(const State& s, const Inst& in, Deps& ad) const {
+  if (in.src[1].kind == Opnd::None) return -1;
+  deps_of(s, in.src[1], ad);
+  unsigned bsz = 0;
+  const int bar = env_.locate_start(Space::Shared, val(s, in.src[1]) + in.src[2].imm, bsz, in);
+  if (bar < 0) fail(in, "the mbarrier operand is no location of the test");
+  return bar;
+}
+
+int Tracer::start_async(State& s, mm::AsyncOpKind kind) {
+  TraceAsyncOp op;
+  op.kind = kind;
+  op.issued_after = s.po_events;
+  s.tr.async_ops.push_back(op);
+  return static_cast<int>(s.tr.async_ops.size()) - 1;
+}
+
+void Tracer::copy(State s, const Inst& in) {
+  const bool bulk = in.op == IrOp::BulkCopy;
+  Deps ad;
+  uint64_t dst = 0, src = 0, size = 0;
+  copy_operands(s, in, dst, src, size, ad);
   // The range is copied location by location; bytes outside the test's
   // locations are not modelled, but a destination location must face a
   // source location of its size.
@@ -150,18 +173,8 @@ void Tracer::copy(State s, const Inst& in) {
     off += sz;
   }
   if (pieces.empty()) fail(in, "the asynchronous copy reads no location of the test");
-  int bar = -1;
-  if (bulk && in.src[1].kind != Opnd::None) {
-    deps_of(s, in.src[1], ad);
-    unsigned bsz = 0;
-    bar = env_.locate_start(Space::Shared, val(s, in.src[1]) + in.src[2].imm, bsz, in);
-    if (bar < 0) fail(in, "the mbarrier operand is no location of the test");
-  }
-  TraceAsyncOp op;
-  op.kind = bulk ? mm::AsyncOpKind::Bulk : mm::AsyncOpKind::CpAsync;
-  op.issued_after = s.po_events;
-  const int k = static_cast<int>(s.tr.async_ops.size());
-  s.tr.async_ops.push_back(op);
+  const int bar = bulk ? bulk_mbarrier(s, in, ad) : -1;
+  const int k = start_async(s, bulk ? mm::AsyncOpKind::Bulk : mm::AsyncOpKind::CpAsync);
   copy_piece(std::move(s), in, k, pieces, 0, bar, ad);
 }
 
@@ -185,11 +198,7 @@ void Tracer::async_access(State s, const Inst& in) {
   Deps d;
   deps_of(s, in.src[0], d);
   const uint64_t b = val(s, in.src[0]) & wmask(es * 8);
-  TraceAsyncOp op;
-  op.kind = in.op == IrOp::St ? mm::AsyncOpKind::StAsync : mm::AsyncOpKind::RedAsync;
-  op.issued_after = s.po_events;
-  const int k = static_cast<int>(s.tr.async_ops.size());
-  s.tr.async_ops.push_back(op);
+  const int k = start_async(s, in.op == IrOp::St ? mm::AsyncOpKind::StAsync : mm::AsyncOpKind::RedAsync);
   ++s.pc;  // copy_done steps past the complete_tx
   if (in.op == IrOp::St) {
     mm::Event w = async_event(mm::EventKind::Write, loc, k, mm::Proxy::Generic);
@@ -229,14 +238,8 @@ void Tracer::async_access(State s, const Inst& in) {
 
 void Tracer::reduce(State s, const Inst& in) {
   Deps ad;
-  const uint64_t dst = address(s, in, ad);
-  uint64_t src = static_cast<uint64_t>(in.addr2.off);
-  if (in.addr2.base == Addr::Reg) {
-    src = in.addr2.wrap(src + s.regs[in.addr2.slot]);
-    merge(ad, s.deps[in.addr2.slot]);
-  }
-  const uint64_t size = val(s, in.src[0]);
-  deps_of(s, in.src[0], ad);
+  uint64_t dst = 0, src = 0, size = 0;
+  copy_operands(s, in, dst, src, size, ad);
   const unsigned es = in.size;
   std::vector<Piece> pieces;
   for (uint64_t off = 0; off < size; off += es) {
@@ -251,18 +254,8 @@ void Tracer::reduce(State s, const Inst& in) {
     pieces.push_back({sl, dl, es});
   }
   if (pieces.empty()) fail(in, "the asynchronous reduction reduces no location of the test");
-  int bar = -1;
-  if (in.src[1].kind != Opnd::None) {
-    deps_of(s, in.src[1], ad);
-    unsigned bsz = 0;
-    bar = env_.locate_start(Space::Shared, val(s, in.src[1]) + in.src[2].imm, bsz, in);
-    if (bar < 0) fail(in, "the mbarrier operand is no location of the test");
-  }
-  TraceAsyncOp op;
-  op.kind = mm::AsyncOpKind::BulkReduce;
-  op.issued_after = s.po_events;
-  const int k = static_cast<int>(s.tr.async_ops.size());
-  s.tr.async_ops.push_back(op);
+  const int bar = bulk_mbarrier(s, in, ad);
+  const int k = start_async(s, mm::AsyncOpKind::BulkReduce);
   reduce_piece(std::move(s), in, k, pieces, 0, bar, ad);
 }
 

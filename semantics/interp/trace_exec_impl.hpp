@@ -311,6 +311,18 @@ class Tracer {
 
   mm::Event async_event(mm::EventKind kind, int loc, int k, mm::Proxy proxy) const;
 
+  // The operands an asynchronous copy or reduction starts with: the
+  // destination and source addresses and the size, with their dependencies.
+  void copy_operands(const State& s, const Inst& in, uint64_t& dst, uint64_t& src, uint64_t& size, Deps& ad) const;
+
+  // The location of a bulk operation's mbarrier operand, or -1 without one;
+  // its dependencies join `ad`.
+  int bulk_mbarrier(const State& s, const Inst& in, Deps& ad) const;
+
+  // Starts the thread's next asynchronous operation, ordered after its
+  // events in program order so far; returns its index.
+  static int start_async(State& s, mm::AsyncOpKind kind);
+
   void copy_piece(State s, const Inst& in, int k, const std::vector<Piece>& pieces, size_t i, int bar, const Deps& ad);
 
   void copy_done(State s, const Inst& in, int k, int bar, const Deps& ad);
