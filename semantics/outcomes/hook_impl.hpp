@@ -1,6 +1,8 @@
 // Internal to semantics/outcomes: the ExecHook that turns one replayed
 // launch into events (explore.hpp explains the method).
 #pragma once
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -161,6 +163,22 @@ struct ThreadRec {
   int canon_li = -1;
   std::vector<int> canon_pending;
 };
+
+// Adds the reads of `from` to the sorted set `into`.
+inline void merge(Deps& into, const Deps& from) {
+  if (from.empty()) return;
+  if (into.empty()) {
+    into = from;
+    return;
+  }
+  Deps out;
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
+  into = std::move(out);
+}
+
+// The thread's own memory (ThreadRec::ldeps; hook_deps.cpp).
+void local_read(const ThreadRec& r, uint64_t off, unsigned n, Deps& d);
+void local_write(ThreadRec& r, uint64_t off, unsigned n, const Deps& d);
 
 class Hook : public interp::ExecHook {
  public:

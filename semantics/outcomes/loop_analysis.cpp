@@ -2,7 +2,7 @@
 // `ptxcheck outcomes` (hook_impl.hpp, explore.hpp; docs/outcomes.md "Spin
 // loops"): register liveness (Shared::live_at) and the check that a loop
 // body's failed iterations are redundant (Shared::pure_loop). Hook::back_jump
-// (hook.cpp) uses both.
+// (hook_loop.cpp) uses both.
 #include <algorithm>
 
 #include "semantics/outcomes/hook_impl.hpp"
