@@ -28,11 +28,13 @@
 #include <cstring>
 #include <map>
 
-#include "cuda/shim/state.hpp"
+#include "cuda/shim/graph_impl.hpp"
 
 using namespace shim;
+using namespace shim::graphs;
 
-namespace {
+// The graph files' internal helpers (graph_impl.hpp declares the shared ones).
+namespace shim::graphs {
 
 // The CUDA 10 layout of kernel node parameters (CUDA_KERNEL_NODE_PARAMS_v1):
 // the v2 struct without the trailing kernel and context.
@@ -47,17 +49,6 @@ struct KernelNodeParamsV1 {
 
 thread_local CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 
-// The lock and the current context for an entry point.
-struct Entry : Locked {
-  CUcontext c = nullptr;
-  CUresult r = current(s, c);
-};
-
-bool live(State& s, CUgraph g) { return is_live(s, g, Kind::Graph); }
-bool live(State& s, CUgraphNode n) { return is_live(s, n, Kind::GraphNode); }
-
-// The dependency list `deps[0..n)` of a node of g: live nodes of g, no
-// duplicates.
 CUresult dep_list(State& s, CUgraph g, const CUgraphNode* deps, size_t n, std::vector<CUgraphNode>& out) {
   if (n && !deps) return CUDA_ERROR_INVALID_VALUE;
   out.clear();
@@ -111,19 +102,6 @@ CUgraph clone_graph(State& s, CUgraph g) {
   return copy;
 }
 
-// Conditional handles (cuGraphConditionalHandleCreate): the handle is the
-// device address of its 4-byte value, which a kernel sets through
-// cudaGraphSetConditional (a store, memory.cpp load_ptx).
-struct CondHandle {
-  CUgraph graph = nullptr;  // the graph it was made for; freed with it
-  unsigned value = 0;       // defaultLaunchValue
-  unsigned flags = 0;       // CU_GRAPH_COND_ASSIGN_DEFAULT
-};
-std::map<uint64_t, CondHandle>& cond_handles() {
-  static auto* m = new std::map<uint64_t, CondHandle>;
-  return *m;
-}
-
 void destroy_graph(State& s, CUgraph g) {
   for (CUgraphNode n : g->nodes) {
     if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) destroy_graph(s, n->work.child);
@@ -131,22 +109,8 @@ void destroy_graph(State& s, CUgraph g) {
     s.live.erase(n);
   }
   g->nodes.clear();
-  auto& h = cond_handles();
-  for (auto it = h.begin(); it != h.end();)
-    if (it->second.graph == g) {
-      s.session->free(it->first);
-      it = h.erase(it);
-    } else {
-      ++it;
-    }
+  free_cond_handles(s, g);
   s.live.erase(g);
-}
-
-// Node types a conditional node's body may hold, at any depth (cuda.h,
-// CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out).
-bool body_node_ok(CUgraphNodeType t) {
-  return t == CU_GRAPH_NODE_TYPE_KERNEL || t == CU_GRAPH_NODE_TYPE_EMPTY || t == CU_GRAPH_NODE_TYPE_GRAPH ||
-         t == CU_GRAPH_NODE_TYPE_MEMSET || t == CU_GRAPH_NODE_TYPE_MEMCPY || t == CU_GRAPH_NODE_TYPE_CONDITIONAL;
 }
 
 bool is_mem_node(CUgraphNode n) {
@@ -177,8 +141,7 @@ bool topological(CUgraph g, std::vector<CUgraphNode>& order) {
   return true;
 }
 
-CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node,
-                     bool body = false) {
+CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node, bool body) {
   std::vector<CUgraphNode> order;
   if (!topological(g, order)) return CUDA_ERROR_INVALID_VALUE;  // a cycle (CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE)
   auto x = std::make_shared<CUgraphExec_st>();
@@ -192,11 +155,7 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
     }
     CUresult r = CUDA_SUCCESS;
     if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) r = instantiate(s, n->work.child, step.child, err_node, body);
-    for (CUgraph b : n->work.bodies) {
-      if (r) break;
-      step.bodies.emplace_back();
-      r = instantiate(s, b, step.bodies.back(), err_node, true);
-    }
+    if (!r) r = instantiate_bodies(s, n, step, err_node);
     if (r) {
       if (err_node && !*err_node) *err_node = n;
       return r;
@@ -207,53 +166,6 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
   return CUDA_SUCCESS;
 }
 
-CUresult run(const CUgraphExec_st& x, CUstream st);
-
-// A conditional handle's value now (0 when the handle is gone).
-unsigned cond_value(CUgraphConditionalHandle h) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  unsigned v = 0;
-  if (const uint8_t* p = s.session->host_bytes(h, 4)) std::memcpy(&v, p, 4);
-  return v;
-}
-
-// A conditional node: its value picks the body to run (IF, SWITCH) or
-// whether to run the body again (WHILE), read after the work before it.
-CUresult run_conditional(const CUgraphExec_st::Step& step, CUstream st) {
-  const auto& c = step.work.cond;
-  switch (c.type) {
-    case CU_GRAPH_COND_TYPE_IF: {
-      const unsigned v = cond_value(c.handle);
-      if (v) return run(*step.bodies[0], st);
-      return step.bodies.size() == 2 ? run(*step.bodies[1], st) : CUDA_SUCCESS;
-    }
-    case CU_GRAPH_COND_TYPE_WHILE:
-      while (cond_value(c.handle))
-        if (CUresult r = run(*step.bodies[0], st)) return r;
-      return CUDA_SUCCESS;
-    case CU_GRAPH_COND_TYPE_SWITCH: {
-      const unsigned v = cond_value(c.handle);
-      return v < step.bodies.size() ? run(*step.bodies[v], st) : CUDA_SUCCESS;
-    }
-  }
-  return CUDA_SUCCESS;
-}
-
-// Sets the default value of every CU_GRAPH_COND_ASSIGN_DEFAULT handle that
-// the conditional nodes of x (at any depth) use: at the start of each launch.
-void assign_defaults(State& s, const CUgraphExec_st& x) {
-  for (const auto& step : x.order) {
-    if (step.child) assign_defaults(s, *step.child);
-    for (const auto& b : step.bodies) assign_defaults(s, *b);
-    if (step.work.type != CU_GRAPH_NODE_TYPE_CONDITIONAL) continue;
-    auto it = cond_handles().find(step.work.cond.handle);
-    if (it == cond_handles().end() || !(it->second.flags & CU_GRAPH_COND_ASSIGN_DEFAULT)) continue;
-    if (uint8_t* p = s.session->host_bytes(it->first, 4)) std::memcpy(p, &it->second.value, 4);
-  }
-}
-
-// Runs an instantiated graph on st (lock not held: each node takes it).
 CUresult run(const CUgraphExec_st& x, CUstream st) {
   for (const auto& step : x.order) {
     const Work& w = step.work;
@@ -667,7 +579,7 @@ CUresult exec_set(CUgraphExec x, CUgraphNode n, CUgraphNodeType type, F make) {
   return CUDA_SUCCESS;
 }
 
-}  // namespace
+}  // namespace shim::graphs
 
 // ---- shared with the stream operations ------------------------------------------------------
 
@@ -1014,57 +926,9 @@ SHIM_API CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode* fro
   return change_deps(e.s, g, from, to, n, false);
 }
 
-// ---- nodes of any type, conditional nodes -------------------------------------------------
-
-// A 4-byte device value per handle, set to defaultLaunchValue now and (with
-// CU_GRAPH_COND_ASSIGN_DEFAULT) at the start of each launch of a graph that
-// uses it; kernels set it with cudaGraphSetConditional.
-SHIM_API CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle* out, CUgraph g, CUcontext ctx,
-                                                 unsigned int defaultLaunchValue, unsigned int flags) {
-  Entry e;
-  if (e.r) return e.r;
-  if (!out || !live(e.s, g) || (flags & ~unsigned{CU_GRAPH_COND_ASSIGN_DEFAULT})) return CUDA_ERROR_INVALID_VALUE;
-  if (ctx && ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
-  uint64_t a = 0;
-  try {
-    a = e.s.session->alloc(4);
-  } catch (const ptxcheck::LimitError&) {
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  std::memcpy(e.s.session->host_bytes(a, 4), &defaultLaunchValue, 4);
-  cond_handles()[a] = {g, defaultLaunchValue, flags};
-  *out = a;
-  return CUDA_SUCCESS;
-}
+// ---- nodes of any type (conditional nodes: graph_cond.cpp) ------------------------------
 
 namespace {
-
-// A conditional node of g: `size` empty body graphs, owned by the node; the
-// handle must have been made for g.
-CUresult add_conditional(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
-                         CUDA_CONDITIONAL_NODE_PARAMS& p) {
-  Entry e;
-  if (e.r) return e.r;
-  if (!out || !live(e.s, g)) return CUDA_ERROR_INVALID_VALUE;
-  if (p.ctx && p.ctx != e.c) return CUDA_ERROR_INVALID_CONTEXT;
-  auto h = cond_handles().find(p.handle);
-  if (h == cond_handles().end() || h->second.graph != g) return CUDA_ERROR_INVALID_VALUE;
-  const bool size_ok = p.type == CU_GRAPH_COND_TYPE_IF       ? p.size == 1 || p.size == 2
-                       : p.type == CU_GRAPH_COND_TYPE_WHILE  ? p.size == 1
-                       : p.type == CU_GRAPH_COND_TYPE_SWITCH ? p.size >= 1
-                                                             : false;
-  if (!size_ok) return CUDA_ERROR_INVALID_VALUE;
-  std::vector<CUgraphNode> d;
-  if (CUresult r = dep_list(e.s, g, deps, n, d)) return r;
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
-  w.ctx = e.c;
-  w.cond = p;
-  for (unsigned i = 0; i < p.size; ++i) w.bodies.push_back(new_graph(e.s, e.c));
-  *out = new_node(e.s, g, std::move(w), std::move(d));
-  p.phGraph_out = (*out)->work.bodies.data();
-  return CUDA_SUCCESS;
-}
 
 // A child graph node that takes `child` itself (ownership moved: the
 // caller's handle now names the node's graph, destroyed with it).

@@ -529,25 +529,21 @@ SHIM_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
 SHIM_API CUresult cuCtxResetPersistingL2Cache(void) { return CUDA_SUCCESS; }
 
 SHIM_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  DeviceEntry e(dev);
+  if (e.r) return e.r;
   if (flags & ~static_cast<unsigned>(CU_CTX_FLAGS_MASK)) return CUDA_ERROR_INVALID_VALUE;
-  primary_ctx(s)->flags = flags;
+  primary_ctx(e.s)->flags = flags;
   return CUDA_SUCCESS;
 }
 
 // A fixed UUID: "ptxcheck" + the emulated architecture.
 SHIM_API CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) {
-  State& s = state();
-  std::lock_guard lk(s.mu);
+  DeviceEntry e(dev);
   if (!uuid) return CUDA_ERROR_INVALID_VALUE;
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (e.r) return e.r;
   std::memset(uuid->bytes, 0, 16);
   std::memcpy(uuid->bytes, "ptxcheck", 8);
-  uuid->bytes[8] = static_cast<char>(device_arch(s));
+  uuid->bytes[8] = static_cast<char>(device_arch(e.s));
   return CUDA_SUCCESS;
 }
 #undef cuDeviceGetUuid  // the CUDA 9.2 name, same signature

@@ -1,0 +1,50 @@
+// Internal to the CUDA graph files (graph.cpp, graph_cond.cpp): what they
+// share. Not part of the shim's interface (state.hpp is).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "cuda/shim/state.hpp"
+
+namespace shim::graphs {
+
+// The lock and the current context for an entry point.
+struct Entry : Locked {
+  CUcontext c = nullptr;
+  CUresult r = current(s, c);
+};
+
+inline bool live(State& s, CUgraph g) { return is_live(s, g, Kind::Graph); }
+inline bool live(State& s, CUgraphNode n) { return is_live(s, n, Kind::GraphNode); }
+
+// ---- graph.cpp ----
+// The dependency list `deps[0..n)` of a node of g: live nodes of g, no
+// duplicates.
+CUresult dep_list(State& s, CUgraph g, const CUgraphNode* deps, size_t n, std::vector<CUgraphNode>& out);
+CUgraphNode new_node(State& s, CUgraph g, Work w, std::vector<CUgraphNode> deps);
+CUgraph new_graph(State& s, CUcontext c);
+// Instantiates g into `out` (`body`: g is a conditional node's body, at any
+// depth); on failure *err_node (when null so far) names the node at fault.
+CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node,
+                     bool body = false);
+// Runs an instantiated graph on st (lock not held: each node takes it).
+CUresult run(const CUgraphExec_st& x, CUstream st);
+
+// ---- graph_cond.cpp: conditional nodes ----
+// Frees the conditional handles made for g (g is being destroyed).
+void free_cond_handles(State& s, CUgraph g);
+// Whether a node of this type may be in a conditional node's body.
+bool body_node_ok(CUgraphNodeType t);
+// Instantiates the bodies of n (a conditional node; none for other nodes)
+// into step.bodies.
+CUresult instantiate_bodies(State& s, CUgraphNode n, CUgraphExec_st::Step& step, CUgraphNode* err_node);
+// Runs a conditional node's step.
+CUresult run_conditional(const CUgraphExec_st::Step& step, CUstream st);
+// Assigns the launch defaults of the conditional handles x uses (lock held).
+void assign_defaults(State& s, const CUgraphExec_st& x);
+// cuGraphAddNode of a conditional node; sets p.phGraph_out.
+CUresult add_conditional(CUgraphNode* out, CUgraph g, const CUgraphNode* deps, size_t n,
+                         CUDA_CONDITIONAL_NODE_PARAMS& p);
+
+}  // namespace shim::graphs
