@@ -444,8 +444,16 @@ bool Machine::step(Warp& w) {
         if (hook_ && !hook_->cluster_arrive(T[l], c, in)) return hook_stop();
         T[l].cl_phase = cluster_phase;
         ++cluster_arrived;
-        if (races.enabled && in.order != mm::Order::Relaxed)
-          cluster_rels.push_back(Races::release(T[l].sync, who(T[l], c), mm::Scope::Cluster));
+        if (races.enabled) {
+          // .relaxed (PTX ISA 9.7.13.3) releases nothing by itself, but a
+          // release fence of cluster scope or wider before it makes a
+          // fence-based release pattern with it (8.8, pattern 3).
+          const Rel& f = T[l].sync.fence[static_cast<size_t>(mm::Scope::Cluster)];
+          if (in.order != mm::Order::Relaxed)
+            cluster_rels.push_back(Races::release(T[l].sync, who(T[l], c), mm::Scope::Cluster));
+          else if (f.valid)
+            cluster_rels.push_back(f);
+        }
       }
       leave();
       FOR_LANES(g) T[l].pc = w.pc + 1;

@@ -59,7 +59,10 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 // semantics at cluster scope. Encoded exactly with a virtual location per
 // phase: each arrive is an RMW (relaxed read, release write) adding one, and
 // each wait an acquire read of the phase's final count, which observes
-// every arrive through the RMW chain (8.9.2).
+// every arrive through the RMW chain (8.9.2). barrier.cluster.arrive.relaxed
+// gives "no memory ordering and visibility guarantees" for what came before
+// it (9.7.13.3): its write is relaxed, so only a fence before it (8.8
+// fence-based release pattern) makes it synchronize with the waits.
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   if (sh_.decompose) {  // phases are numbered over the grid: explore it whole
     sh_.no_decompose = true;
@@ -81,12 +84,14 @@ bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
   wr.kind = mm::EventKind::Write;
   wr.loc = li;
   wr.value = k + 1;
-  wr.order = mm::Order::Release;
+  wr.order = in.order == mm::Order::Relaxed ? mm::Order::Relaxed : mm::Order::Release;
   wr.scope = mm::Scope::Cluster;
   int wid = push(r, std::move(wr), &in);
   r.events[static_cast<size_t>(rid)].rmw_pair = wid;
   r.events[static_cast<size_t>(wid)].rmw_pair = rid;
-  cl_arr_.push_back({t.gid, true, -1, r.vc});
+  // A relaxed arrive orders nothing by itself: it adds nothing to the
+  // clocks the waits join (as races_sync.cpp leaves it out of the phase).
+  cl_arr_.push_back({t.gid, true, -1, in.order == mm::Order::Relaxed ? std::vector<uint32_t>(nthreads_, 0) : r.vc});
   ++r.vc[t.gid];
   r.cluster_phase_arrived = static_cast<int>(phase_serial_);
   return true;
