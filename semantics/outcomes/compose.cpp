@@ -1,6 +1,7 @@
 // Runs from launch records, and the per-unit composition (compose.hpp).
 #include "semantics/outcomes/compose.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -33,6 +34,109 @@ void add_init_events(Result::Run& run, const Shared& sh, bool labelled) {
   }
 }
 
+// The virtual location of a cluster barrier phase (hook_barrier.cpp).
+bool cluster_bar(const Shared& sh, int loc) {
+  if (loc < 0) return false;
+  const uint64_t key = sh.locs[static_cast<size_t>(loc)].key;
+  return (key & kClusterBarKey) && !(key & interp::kHookSharedKey);
+}
+
+// Whether leaving out the threads not in `keep` loses no order between the
+// kept threads' barrier operations. Causality (PTX ISA 8.9.5) passes
+// through a thread with no memory event only by its barriers: it
+// synchronizes in one barrier instance or cluster barrier phase (8.9.4
+// items 2 and 3) and, later in program order, in another. The graph: one
+// node per completed barrier operation (bar/barrier arrive, sync or red;
+// barrier.cluster arrive, as the write half of its RMW, and wait), program
+// order between consecutive ones of a thread, and one hub per barrier
+// instance and per cluster phase, with an edge into the hub from each
+// operation that synchronizes (an arrive, sync or red; a cluster arrive)
+// and out of it to each that is synchronized with (a sync or red; a wait
+// that saw the phase complete). This is exactly the barriers' part of
+// causality order, so if every kept node reaches the same kept nodes with
+// and without the dropped threads' nodes, every order between kept events
+// that went through a dropped thread also holds without it. A relaxed
+// cluster arrive may still release through a fence before it (8.8), which
+// the graph does not see: then nothing is left out.
+bool drop_keeps_order(const RunView& h, const Shared& sh, const std::vector<char>& keep) {
+  struct Node {
+    uint32_t thread;
+    std::vector<uint32_t> out;
+  };
+  std::vector<Node> g;
+  std::map<std::pair<uint64_t, int64_t>, uint32_t> hub;  // (cta uid, instance) or (~0, phase location)
+  auto hub_of = [&](uint64_t a, int64_t b) {
+    auto [it, fresh] = hub.try_emplace({a, b}, static_cast<uint32_t>(g.size()));
+    if (fresh) g.push_back({~0u, {}});
+    return it->second;
+  };
+  for (size_t t = 0; t < h.th.size(); ++t) {
+    const ThreadRec& r = h.th[t];
+    if (!r.seen) continue;
+    uint32_t prev = ~0u;
+    for (const mm::Event& e : r.events) {
+      uint32_t into = ~0u, from = ~0u;  // hub this node synchronizes into / is synchronized from
+      if (e.kind == mm::EventKind::Barrier) {
+        if (e.bar_id < 0) continue;  // never completed
+        into = hub_of(r.cta_uid, e.bar_id);
+        if (e.bar != mm::BarrierOp::Arrive) from = into;
+      } else if ((e.kind == mm::EventKind::Write || e.kind == mm::EventKind::Read) && cluster_bar(sh, e.loc)) {
+        if (e.kind == mm::EventKind::Write) {
+          if (e.order == mm::Order::Relaxed) return false;
+          into = hub_of(~0ull, e.loc);
+        } else if (e.rmw_pair >= 0) {
+          continue;  // the read half of an arrive
+        } else if (e.value != 0) {
+          from = hub_of(~0ull, e.loc);  // a wait of a completed phase
+        }
+      } else {
+        continue;
+      }
+      const auto n = static_cast<uint32_t>(g.size());
+      g.push_back({static_cast<uint32_t>(t), {}});
+      if (prev != ~0u) g[prev].out.push_back(n);
+      if (into != ~0u) g[n].out.push_back(into);
+      if (from != ~0u) g[from].out.push_back(n);
+      prev = n;
+    }
+  }
+  auto kept = [&](uint32_t n) { return g[n].thread != ~0u && keep[g[n].thread]; };
+  auto reach = [&](uint32_t from, bool all) {
+    std::vector<char> seen(g.size(), 0);
+    std::vector<uint32_t> stack{from}, hit;
+    seen[from] = 1;
+    while (!stack.empty()) {
+      uint32_t n = stack.back();
+      stack.pop_back();
+      if (kept(n)) hit.push_back(n);
+      for (uint32_t m : g[n].out)
+        if (!seen[m] && (all || g[m].thread == ~0u || keep[g[m].thread])) seen[m] = 1, stack.push_back(m);
+    }
+    std::sort(hit.begin(), hit.end());
+    return hit;
+  };
+  for (uint32_t n = 0; n < g.size(); ++n)
+    if (kept(n) && reach(n, true) != reach(n, false)) return false;
+  return true;
+}
+
+// The barrier operations of a thread as drop_keeps_order's graph sees
+// them: two threads with the same sequence are interchangeable on any
+// path through the graph.
+std::vector<int64_t> barrier_pattern(const Shared& sh, const ThreadRec& r) {
+  std::vector<int64_t> p;
+  for (const mm::Event& e : r.events) {
+    if (e.kind == mm::EventKind::Barrier && e.bar_id >= 0) {
+      p.insert(p.end(), {0, r.cta_uid, e.bar_id, e.bar == mm::BarrierOp::Arrive});
+    } else if ((e.kind == mm::EventKind::Write || e.kind == mm::EventKind::Read) && cluster_bar(sh, e.loc)) {
+      if (e.kind == mm::EventKind::Read && e.rmw_pair >= 0) continue;
+      p.insert(p.end(), {e.kind == mm::EventKind::Write ? 1 : 2, e.loc, e.kind == mm::EventKind::Read && e.value != 0,
+                         e.order == mm::Order::Relaxed});
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::vector<uint8_t>>& buffers,
@@ -44,18 +148,73 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
   // Threads that take part: those with a memory event, and every thread
   // with events of a CTA where some barrier did not gather all live
   // threads (then orders may chain through barrier-only threads).
-  std::vector<char> keep(h.th.size(), 0);
+  // Threads whose only events are barriers and cluster barriers (each
+  // cluster.sync() of every thread is an RMW and a read of a phase
+  // location) are left out too when that loses no order between the others
+  // (drop_keeps_order): 2 CTAs of 64 threads meeting at two cluster.sync()
+  // made runs of about 780 events, where only a few threads communicate.
+  std::vector<char> keep(h.th.size(), 0), barrier_only(h.th.size(), 0);
+  bool some_barrier_only = false;
   for (size_t g = 0; g < h.th.size(); ++g) {
     const ThreadRec& r = h.th[g];
-    for (const auto& e : r.events)
-      if (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) keep[g] = 1;
+    bool mem = false, cl = false, other = false;
+    for (const auto& e : r.events) {
+      if (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write)
+        (cluster_bar(sh, e.loc) ? cl : mem) = true;
+      else if (e.kind != mm::EventKind::Barrier)
+        other = true;
+    }
+    keep[g] = mem || cl;
+    barrier_only[g] = cl && !mem && !other;
   }
   for (size_t g = 0; g < h.th.size(); ++g) {
     const ThreadRec& r = h.th[g];
     if (!r.seen || r.events.empty()) continue;
     auto it = h.cta_partial.find(r.cta_uid);
-    if (it != h.cta_partial.end() && it->second) keep[g] = 1;
+    if (it != h.cta_partial.end() && it->second) keep[g] = 1, barrier_only[g] = 0;
+    some_barrier_only = some_barrier_only || barrier_only[g];
   }
+  if (some_barrier_only) {
+    std::vector<char> fewer = keep;
+    for (size_t g = 0; g < h.th.size(); ++g)
+      if (barrier_only[g]) fewer[g] = 0;
+    if (drop_keeps_order(h, sh, fewer)) {
+      keep = std::move(fewer);
+    } else {
+      // Some order goes through them (a thread left before a cluster
+      // barrier that others of its CTA reach after a CTA barrier with it):
+      // one thread of each barrier pattern is enough to carry it.
+      std::set<std::vector<int64_t>> patterns;
+      for (size_t g = 0; g < h.th.size(); ++g)
+        if (barrier_only[g] && patterns.insert(barrier_pattern(sh, h.th[g])).second) fewer[g] = 1;
+      if (drop_keeps_order(h, sh, fewer)) keep = std::move(fewer);
+    }
+  }
+  // The kept arrives of each cluster barrier phase, renumbered in their
+  // order: the i-th reads i and writes i + 1, and a wait of the completed
+  // phase reads their number (the encoding of hook_barrier.cpp over the
+  // threads that stay; unchanged when all do).
+  std::map<int, std::vector<uint64_t>> arrived;  // phase location -> old values the kept arrives read
+  for (size_t g = 0; g < h.th.size(); ++g)
+    if (keep[g])
+      for (const auto& e : h.th[g].events)
+        if (e.kind == mm::EventKind::Read && e.rmw_pair >= 0 && cluster_bar(sh, e.loc))
+          arrived[e.loc].push_back(e.value);
+  for (auto& [loc, v] : arrived) std::sort(v.begin(), v.end());
+  auto renumber = [&](mm::Event& e) {
+    auto it = arrived.find(e.loc);
+    if (it == arrived.end()) return;
+    const std::vector<uint64_t>& v = it->second;
+    auto rank = [&](uint64_t old) {
+      return static_cast<uint64_t>(std::lower_bound(v.begin(), v.end(), old) - v.begin());
+    };
+    if (e.kind == mm::EventKind::Write)
+      e.value = rank(e.value - 1) + 1;
+    else if (e.rmw_pair >= 0)
+      e.value = rank(e.value);
+    else if (e.value != 0)
+      e.value = v.size();
+  };
   for (size_t g = 0; g < h.th.size(); ++g) {
     if (!keep[g]) continue;
     const ThreadRec& r = h.th[g];
@@ -79,6 +238,7 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
       if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k)
         e.any_value = true;  // the engines take any write of the location as its source
       e.thread = tix;
+      if ((e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) && cluster_bar(sh, e.loc)) renumber(e);
       if (e.rmw_pair >= 0) e.rmw_pair += base;
       s.po.back().push_back(static_cast<int>(s.events.size()));
       s.events.push_back(std::move(e));
