@@ -148,7 +148,7 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
   x->ctx = g->ctx;
   x->graph = g;
   for (CUgraphNode n : order) {
-    CUgraphExec_st::Step step{n, n->work, nullptr, {}};
+    CUgraphExec_st::Step step{n, n->work, nullptr, {}, 0, {}};
     if (body && !body_node_ok(n->work.type)) {  // inside a conditional node's body
       if (err_node && !*err_node) *err_node = n;
       return CUDA_ERROR_INVALID_VALUE;
@@ -160,6 +160,10 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
       if (err_node && !*err_node) *err_node = n;
       return r;
     }
+    step.created = size_t(std::find(g->nodes.begin(), g->nodes.end(), n) - g->nodes.begin());
+    for (CUgraphNode d : n->deps)
+      for (size_t i = 0; i < x->order.size(); ++i)
+        if (x->order[i].node == d) step.deps.push_back(i);
     x->order.push_back(std::move(step));
   }
   out = std::move(x);

@@ -30,6 +30,10 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
                      bool body = false);
 // Runs an instantiated graph on st (lock not held: each node takes it).
 CUresult run(const CUgraphExec_st& x, CUstream st);
+// The step of an instantiated graph that instantiates node n (top level).
+CUgraphExec_st::Step* step_of(CUgraphExec x, CUgraphNode n);
+// INVALID_VALUE for memset node parameters cuGraphAddMemsetNode refuses.
+CUresult memset_check(const CUDA_MEMSET_NODE_PARAMS* p);
 
 // ---- graph_cond.cpp: conditional nodes ----
 // Frees the conditional handles made for g (g is being destroyed).

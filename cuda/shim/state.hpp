@@ -194,6 +194,11 @@ struct CUgraphExec_st {
     shim::Work work;
     std::shared_ptr<CUgraphExec_st> child;
     std::vector<std::shared_ptr<CUgraphExec_st>> bodies;  // a conditional node's bodies, instantiated
+    // The topology at instantiation (cuGraphExecUpdate pairs nodes by it): the
+    // node's place in its graph's creation order, and the steps it depended
+    // on (indices into `order`), in edge order.
+    size_t created = 0;
+    std::vector<size_t> deps;
   };
   CUcontext ctx = nullptr;
   CUgraph graph = nullptr;  // the graph instantiated
