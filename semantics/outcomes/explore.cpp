@@ -231,7 +231,9 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
           std::fprintf(stderr, " [%s:%u %s]", d.kind.c_str(), d.line, d.message.c_str());
         std::fprintf(stderr, "\n");
       }
-      if (hook.restart || !hook.canon_check()) {
+      const bool errored = rr.step_limit || std::any_of(rr.diagnostics.begin(), rr.diagnostics.end(),
+                                                        [](const auto& d) { return d.severity == "error"; });
+      if (hook.restart || !hook.canon_check(errored)) {
         restart = true;
         break;
       }

@@ -187,6 +187,7 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
 // no permitted state is lost (docs/outcomes.md "Limits").
 void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
   ++serial_;
+  if (canon_toks_) canon_step(lanes, in, exec);
   if (!tracking_) return;
   for (uint32_t b = group; b; b &= b - 1) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));
@@ -419,18 +420,29 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // the machine's memory (hook_canon.cpp).
   bool canon = false;
   if (a.kind == HookKind::RmwRead && in0.op == IrOp::Mbarrier) {
-    const int k = canon_arrive(r, t, c, a, li);
+    const int k = canon_arrive(r, t, c, a, li, v);
     if (k < 0) return false;
     canon = k > 0;
   }
+  // A wait whose failed result is redundant reads only the values that
+  // complete its phase (hook_canon.cpp).
+  bool chose = !any && !canon && l.values.size() > 1;
   if (!canon) {
     r.sync_in = true;
-    v = l.values[any ? 0 : choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
+    std::vector<uint32_t> cand;
+    if (any) {
+      v = l.values[0];
+    } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(t, a, li, cand)) {
+      v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
+      chose = cand.size() > 1;
+    } else {
+      v = l.values[choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
+    }
   }
   if (a.kind == HookKind::Load) canon_read(r, li, v);
   ++r.comm_reads;
   if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
-  if (!any && !canon && l.values.size() > 1) {
+  if (chose) {
     ++r.choices;
     r.last_choice_pc = pc;
   }

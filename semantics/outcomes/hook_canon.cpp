@@ -1,5 +1,7 @@
 // Canonical arrives: the read half of an mbarrier.arrive makes no choice
-// when the order of a run's arrives cannot be observed (docs/outcomes.md
+// when the order of a run's arrives cannot be observed; canonical waits:
+// a wait whose failure is redundant reads only values that complete its
+// phase (docs/outcomes.md
 // "How the search scales", item 4).
 //
 // Without this, each arrive's read chooses among the values of the
@@ -13,11 +15,19 @@
 //  (a) Every update of M is an mbarrier.arrive (not arrive_drop, no
 //      expect_tx) with the same count, by a thread of the CTA owning M,
 //      whose returned state is never read (no destination, or a register
-//      dead after it). Then the arrives are pairwise morally strong (8.7:
-//      one CTA, .cta scope), so in a consistent execution X they form one
-//      chain in coherence order, each reading its predecessor (8.10.3,
-//      8.9.6), and the value after the j-th arrive, v_j, depends only on j
-//      (the same update each time). Reordering the chain changes no value a
+//      dead after it) or read only as the state operand of test_wait/
+//      try_wait, also after movs (canon_step checks every use; a call or
+//      a return in between counts as another use), and, when a state is
+//      used, all the run's arrives read the same phase bit. Then the
+//      arrives are pairwise morally strong (8.7: one CTA, .cta scope), so
+//      in a consistent execution X they form one chain in coherence order,
+//      each reading its predecessor (8.10.3, 8.9.6), and the value after
+//      the j-th arrive, v_j, depends only on j (the same update each time).
+//      A wait uses only the phase bit of a state (PTX ISA 9.7.13.15
+//      mbarrier.test_wait/try_wait: waitComplete says whether the phase the
+//      state names has completed), and no phase completes before the
+//      chain's last arrive (one phase bit), so every order gives each
+//      state the same phase bit. Reordering the chain changes no value a
 //      thread uses.
 //  (b) The plain writes of M (mbarrier.init) precede every arrive in
 //      program order or through CTA barriers (8.9.4 item 2), and none
@@ -42,7 +52,8 @@
 //      barriers, which the machine's order respects.
 // Claim: for each consistent execution X of a run that chooses the arrive
 // reads, the run that lets them read the machine's memory (same other
-// choices; the same paths, since no thread uses an arrive's value) has a
+// choices; the same paths, since threads use an arrive's value at most
+// as a wait's state, by its phase bit) has a
 // consistent execution X' with the same final state: the same events,
 // each read of M reading the write at the same position of the chain (the
 // same value), the arrives chained in the machine's order. By (c) and (d),
@@ -58,7 +69,49 @@
 // position n in X (else X breaks 8.10.5 or 8.10.6), so also in X'. A run
 // that breaks a condition turns M back to choices (CommLoc::canon) and
 // the exploration restarts; PTXCHECK_OUTCOMES_NO_CANON=1 turns it off.
+//
+// Canonical waits (canon_wait): a test_wait/try_wait W of M reads only the
+// values that complete its phase when its failure is redundant, checked
+// statically (Shared::wait_redundant): every path from W with its
+// predicate false only computes registers (no memory access, fence,
+// barrier, call or exit) and either
+//  (f1) jumps back to the head of a loop that Hook::back_jump drops at once
+//       (Shared::pure_loop, and so is every other backward jump to that
+//       head, so the thread never records an arrival there): the thread is
+//       parked and the run dropped, whatever W read; or
+//  (f2) reaches a wait W' equal to W (same operation, order, scope, object
+//       and state or parity operand, registers unchanged since W), and,
+//       where W' succeeds, meets the path of W's success at a code index
+//       where no live register was written on either path since W.
+// W's result depends only on the phase bit of what it reads (9.7.13.15),
+// so a failing W leaves the thread in one state whatever failing value it
+// read. Let R_f be a run with the same other choices where W fails and
+// R_t one where W reads the value v that W' read instead. By (f1) R_f is
+// dropped, or by (f2) the thread in R_f does, after W's event, the reads
+// of equal waits and then what it does in R_t after W: a consistent
+// execution of R_f minus the events of W and the failed W's (reads, with
+// the event of W' as W's: the same instruction semantics, at the same place
+// among the thread's other events) is an execution of R_t, consistent
+// because every axiom of 8.10 forbids a cycle or requires an inclusion
+// in coherence order that a restriction keeps (8.9: dropping reads
+// removes observation, synchronizes-with and causality edges, adds none),
+// with the same final state. So R_f adds no final state. R_f also adds no
+// value to the value sets that the runs of R_t's kind lack: the thread
+// writes nothing between W and where R_t resumes, the other threads read
+// communicating locations from the value sets, not from it, deterministic
+// locations only in an order the barriers fix (which the parked thread
+// can only hold back), and canonical arrives write v_1 .. v_n whatever
+// their order; a run of R_t's kind does at least what R_f does unless it
+// stops on an error: (g) a run with a wait reduced that stops on an error
+// (a fault, a deadlock, the step limit) turns the reduction off for M
+// (CommLoc::wait_canon) and restarts the exploration. When no value of M's
+// set completes W's phase yet, W reads one failing value: by (f1) and
+// (f2), every run where it fails is dropped, whichever failing value it
+// read. PTXCHECK_OUTCOMES_NO_CANON=1 turns this off too.
 #include <algorithm>
+#include <bit>
+#include <functional>
+#include <optional>
 
 #include "semantics/outcomes/hook_impl.hpp"
 
@@ -74,17 +127,21 @@ bool Hook::canon_break(int li) {
   return false;
 }
 
-int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li) {
+int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
+                       uint64_t v) {
   const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   if (sh_.no_canon || !l.canon) return 0;
   const interp::Inst& in = *a.in;
   CanonRun& cr = canon_[li];
   bool ok = in.mbar == MbarOp::Arrive && !in.expect_tx && a.space == interp::Space::Shared &&
             a.owner_cta == static_cast<int>(c.uid) && !r.sync_in;
-  if (ok && in.dst[0].kind == interp::Opnd::Reg) {  // (a): the returned state is dead
+  // (a): the returned state is dead, or used only as a wait's state
+  // operand (canon_step checks each use).
+  bool tok = false;
+  if (ok && in.dst[0].kind == interp::Opnd::Reg) {
     const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
     const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
-    ok = live && in.dst[0].slot < live->size() && !(*live)[in.dst[0].slot];
+    tok = !live || in.dst[0].slot >= live->size() || (*live)[in.dst[0].slot];
   }
   uint64_t count = 1;
   if (in.src[0].kind == interp::Opnd::Imm)
@@ -107,6 +164,16 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   }
   cr.count = count;
   r.canon_li = li;
+  // (a): the phase bit of the state this arrive returns; with states in
+  // use, all arrives of the run must return the same one (canon_check).
+  const int ph = static_cast<int>(v >> 63);
+  if (cr.phase >= 0 && cr.phase != ph) cr.phases = 2;
+  cr.phase = ph;
+  if (tok) {
+    cr.tok = true;
+    if (r.canon_tok.empty()) ++canon_toks_;
+    r.canon_tok.emplace_back(t.reg_base + in.dst[0].slot, li);
+  }
   if (std::find(r.canon_pending.begin(), r.canon_pending.end(), li) == r.canon_pending.end())
     r.canon_pending.push_back(li);
   return 1;
@@ -146,16 +213,338 @@ bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
   return canon_break(li);
 }
 
-bool Hook::canon_check() {
+bool Hook::canon_check(bool stopped) {
+  if (stopped && !waits_reduced_.empty()) {  // (g)
+    for (int li : waits_reduced_) sh_.locs[static_cast<size_t>(li)].wait_canon = false;
+    restart = true;
+    return false;
+  }
   std::set<uint32_t> dropped;  // CTAs with a thread dropped as a redundant spin
   for (const ThreadRec& r : th)
     if (r.seen && r.killed) dropped.insert(r.cta_uid);
   for (auto& [li, cr] : canon_) {
     if (cr.n == 0) continue;
-    for (auto [g, v] : cr.reads)  // (c)
+    if (cr.tok && cr.phases > 1) return canon_break(li);  // (a)
+    for (auto [g, v] : cr.reads)                          // (c)
       if (cr.inter.count(v) && !dropped.count(th[g].cta_uid)) return canon_break(li);
   }
   return true;
+}
+
+bool Hook::canon_wait(const interp::Thread& t, const HookAccess& a, int li, std::vector<uint32_t>& cand) {
+  const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  const interp::Inst& in = *a.in;
+  if (sh_.no_canon || !l.wait_canon || l.size != 8 || (in.mbar != MbarOp::Wait && in.mbar != MbarOp::WaitParity))
+    return false;
+  if (!sh_.wait_redundant(t.func, static_cast<uint32_t>(a.in - sh_.prog->code.data()))) return false;
+  uint64_t x = 0;
+  if (in.src[0].kind == interp::Opnd::Reg)
+    x = t.regs[t.reg_base + in.src[0].slot];
+  else if (in.src[0].kind == interp::Opnd::Imm)
+    x = in.src[0].imm;
+  else
+    return false;
+  // The phase the wait waits for has completed when the object's phase
+  // bit differs from the state's (parity's) bit (Machine: exec_async.cpp).
+  const uint64_t want = in.mbar == MbarOp::Wait ? x >> 63 : x & 1;
+  for (uint32_t k = 0; k < l.values.size(); ++k)
+    if ((l.values[k] >> 63) != want) cand.push_back(k);
+  if (!cand.empty()) {
+    waits_reduced_.insert(li);
+    return true;
+  }
+  // No value completes the phase yet: one failing value stands for all
+  // (the run is dropped whichever it reads).
+  cand.push_back(0);
+  return true;
+}
+
+void Hook::canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec) {
+  for (uint32_t b = exec; b; b &= b - 1) {
+    interp::Thread& t = lanes[std::countr_zero(b)];
+    if (t.gid >= th.size() || th[t.gid].canon_tok.empty()) continue;
+    ThreadRec& r = th[t.gid];
+    auto find = [&](uint32_t slot) {
+      const uint32_t abs = t.reg_base + slot;
+      for (size_t k = 0; k < r.canon_tok.size(); ++k)
+        if (r.canon_tok[k].first == abs) return static_cast<int>(k);
+      return -1;
+    };
+    std::vector<std::pair<uint32_t, int>> keep;  // tokens copied by a mov
+    auto use = [&](const interp::Opnd& o, bool as_state) {
+      if (o.kind != interp::Opnd::Reg) return;
+      const int k = find(o.slot);
+      if (k < 0) return;
+      if (as_state) return;
+      if (in.op == IrOp::Mov && &o == &in.src[0] && !o.negate && in.dwidth == 64 &&
+          in.dst[0].kind == interp::Opnd::Reg && !in.guarded) {
+        keep.emplace_back(t.reg_base + in.dst[0].slot, r.canon_tok[static_cast<size_t>(k)].second);
+        return;
+      }
+      canon_break(r.canon_tok[static_cast<size_t>(k)].second);
+    };
+    // Instructions whose register traffic the operands do not show (calls,
+    // returns, matrix and tensor sites, wgmma registers): any state in use
+    // breaks (a).
+    if ((in.op == IrOp::Ret && t.frames.empty()) || in.op == IrOp::Exit) {
+      r.canon_tok.clear();  // the thread ends
+    } else if (in.op == IrOp::Call || in.op == IrOp::Ret || in.op == IrOp::Mma || in.op == IrOp::Tensor ||
+               in.op == IrOp::Tex || in.op == IrOp::Unsupported || in.wg_reg) {
+      for (auto [slot, li] : r.canon_tok) canon_break(li);
+    } else {
+      const bool wait = in.op == IrOp::Mbarrier && in.mbar == MbarOp::Wait;
+      for (unsigned k = 0; k < 4; ++k) use(in.src[k], wait && k == 0);
+      if (in.addr.base == interp::Addr::Reg)
+        use(interp::Opnd{interp::Opnd::Reg, interp::SReg::zero, false, in.addr.slot, 0}, false);
+      if (in.addr2.base == interp::Addr::Reg)
+        use(interp::Opnd{interp::Opnd::Reg, interp::SReg::zero, false, in.addr2.slot, 0}, false);
+      if (in.guarded) use(interp::Opnd{interp::Opnd::Reg, interp::SReg::zero, false, in.guard, 0}, false);
+    }
+    // A register this instruction writes no longer holds a state (unless
+    // guarded: it may keep it).
+    if (!in.guarded)
+      for (unsigned k = 0; k < 4; ++k)
+        if (in.dst[k].kind == interp::Opnd::Reg)
+          if (const int x = find(in.dst[k].slot); x >= 0) r.canon_tok.erase(r.canon_tok.begin() + x);
+    for (auto& e : keep) r.canon_tok.push_back(e);
+    if (r.canon_tok.empty()) --canon_toks_;
+  }
+}
+
+}  // namespace ptxcheck::outcomes
+
+namespace ptxcheck::outcomes {
+
+namespace {
+
+// Instructions that only compute registers: no memory access, no
+// synchronization, no control flow.
+bool reg_only(const interp::Inst& in) {
+  switch (in.op) {
+    case IrOp::Nop:
+    case IrOp::Arith:
+    case IrOp::Mov:
+    case IrOp::Pack:
+    case IrOp::Unpack:
+    case IrOp::Cvta:
+    case IrOp::Isspacep:
+    case IrOp::Mapa:
+    case IrOp::Getctarank: return !in.wg_reg;
+    default: return false;
+  }
+}
+
+// A walk's state: the code index, the registers of known value (those the
+// wait's predicate decides, and constants), the registers written since
+// the wait.
+struct Walk {
+  uint32_t pc = 0;
+  std::map<uint32_t, uint64_t> known;
+  std::vector<char> mod;
+};
+
+std::optional<uint64_t> known_value(const Walk& s, const interp::Opnd& o) {
+  if (o.kind == interp::Opnd::Imm) return o.imm;
+  if (o.kind != interp::Opnd::Reg) return std::nullopt;
+  auto it = s.known.find(o.slot);
+  if (it == s.known.end()) return std::nullopt;
+  return o.negate ? uint64_t{!it->second} : it->second;
+}
+
+// Whether a guarded instruction runs in state s (nullopt: not known).
+std::optional<bool> runs(const Walk& s, const interp::Inst& in) {
+  if (!in.guarded) return true;
+  std::optional<uint64_t> g = known_value(s, interp::Opnd{interp::Opnd::Reg, interp::SReg::zero, false, in.guard, 0});
+  if (!g) return std::nullopt;
+  return (*g != 0) != in.guard_neg;
+}
+
+// Executes the register-only instruction `in` on the known values.
+void compute(Walk& s, const interp::Inst& in) {
+  const std::optional<bool> active = runs(s, in);
+  std::optional<uint64_t> v, aux;
+  if (active == true) {
+    const uint64_t wmask = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+    if (in.op == IrOp::Mov) {
+      if (std::optional<uint64_t> x = known_value(s, in.src[0])) v = *x & wmask;
+    } else if (in.op == IrOp::Arith && in.fn.fn) {
+      uint64_t src[5] = {0, 0, 0, 0, 0};
+      bool all = in.nsrc <= 4;
+      for (unsigned k = 0; k < in.nsrc && all; ++k) {
+        std::optional<uint64_t> x = known_value(s, in.src[k]);
+        all = x.has_value();
+        if (all) src[k] = *x;
+      }
+      if (all) {
+        uint64_t a = 0;
+        v = in.fn.fn(src, &a, in.fn.cfg) & wmask;
+        aux = a;
+      }
+    }
+  }
+  if (active == false) return;
+  for (unsigned k = 0; k < 4; ++k) {
+    if (in.dst[k].kind != interp::Opnd::Reg) continue;
+    s.mod[in.dst[k].slot] = 1;
+    s.known.erase(in.dst[k].slot);
+  }
+  if (in.dst[0].kind == interp::Opnd::Reg && v) s.known[in.dst[0].slot] = *v;
+  if (in.ndst > 1 && in.dst[1].kind == interp::Opnd::Reg && aux) s.known[in.dst[1].slot] = *aux;
+}
+
+}  // namespace
+
+bool Shared::wait_redundant(uint32_t func, uint32_t pc0) {
+  auto key = std::make_pair(func, pc0);
+  auto cached = wait_cache.find(key);
+  if (cached != wait_cache.end()) return cached->second;
+  bool result = false;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  const std::vector<interp::Inst>& code = prog->code;
+  const interp::Inst& w = code[pc0];
+  const size_t nr = f.nregs;
+  auto slot_ok = [&](const interp::Opnd& o) { return o.kind != interp::Opnd::Reg || o.slot < nr; };
+  bool shape = w.op == IrOp::Mbarrier && (w.mbar == MbarOp::Wait || w.mbar == MbarOp::WaitParity) &&
+               w.dst[0].kind == interp::Opnd::Reg && !w.guarded && pc0 >= begin && pc0 < end;
+  for (uint32_t pc = begin; pc < end && shape; ++pc) {  // register operands within the frame
+    const interp::Inst& in = code[pc];
+    shape = !(in.guarded && in.guard >= nr) && !(in.addr.base == interp::Addr::Reg && in.addr.slot >= nr);
+    for (unsigned k = 0; k < 4 && shape; ++k) shape = slot_ok(in.src[k]) && slot_ok(in.dst[k]);
+  }
+  if (!shape) return wait_cache[key] = false;
+  // A wait equal to `w`: same operation, order, scope, object and state
+  // (or parity) operand, its registers unchanged since `w`.
+  auto equal = [&](const Walk& s, const interp::Inst& in) {
+    if (in.op != IrOp::Mbarrier || in.mbar != w.mbar || in.guarded || in.dst[0].kind != interp::Opnd::Reg ||
+        in.order != w.order || in.scope != w.scope || in.addr.space != w.addr.space || in.addr.base != w.addr.base ||
+        in.addr.slot != w.addr.slot || in.addr.off != w.addr.off || in.addr.addr32 != w.addr.addr32 ||
+        in.src[0].kind != w.src[0].kind || in.src[0].slot != w.src[0].slot || in.src[0].imm != w.src[0].imm)
+      return false;
+    if (in.addr.base == interp::Addr::Reg && s.mod[in.addr.slot]) return false;
+    return in.src[0].kind != interp::Opnd::Reg || !s.mod[in.src[0].slot];
+  };
+  // The end of a failed iteration: a backward jump from `from` to `head`
+  // that Hook::back_jump drops (a pure loop, and so is every other
+  // backward jump to `head`: the thread never records an arrival there).
+  auto dropped = [&](uint32_t head, uint32_t from) {
+    if (!pure_loop(func, head, from)) return false;
+    for (uint32_t pc = head; pc < end; ++pc) {
+      const interp::Inst& in = code[pc];
+      if (in.op == IrOp::Bra && in.target == head && !pure_loop(func, head, pc)) return false;
+      if (in.op == IrOp::BrxIdx)
+        for (uint32_t t : prog->branch_tables[in.target])
+          if (t == head) return false;
+    }
+    return true;
+  };
+  // Follows the decided path from `s` (register-only code, branches on
+  // known predicates), calling at(s) at each code index before executing
+  // it; stops when at() returns true or the path is no longer decided.
+  auto straight = [&](Walk s, auto&& at) {
+    for (int n = 0; n < 256 && s.pc >= begin && s.pc < end; ++n) {
+      if (at(s)) return;
+      const interp::Inst& in = code[s.pc];
+      if (in.op == IrOp::Bra) {
+        const std::optional<bool> taken = runs(s, in);
+        if (!taken) return;
+        s.pc = *taken ? in.target : s.pc + 1;
+        continue;
+      }
+      if (!reg_only(in)) return;
+      compute(s, in);
+      ++s.pc;
+    }
+  };
+  Walk start;
+  start.mod.assign(nr, 0);
+  start.mod[w.dst[0].slot] = 1;
+  // The path of the wait's success, with the registers written on it.
+  std::map<uint32_t, std::vector<char>> success;
+  {
+    Walk s = start;
+    s.pc = pc0 + 1;
+    s.known[w.dst[0].slot] = 1;
+    straight(s, [&](const Walk& x) { return !success.emplace(x.pc, x.mod).second; });
+  }
+  // Every path of its failure: dropped, or an equal wait succeeds and
+  // meets the success path where no register live there was written on
+  // either path.
+  std::vector<Walk> work;
+  {
+    Walk s = start;
+    s.pc = pc0 + 1;
+    s.known[w.dst[0].slot] = 0;
+    work.push_back(std::move(s));
+  }
+  int budget = 4096;
+  bool ok = true;
+  while (ok && !work.empty()) {
+    Walk s = std::move(work.back());
+    work.pop_back();
+    for (;;) {
+      if (--budget < 0 || s.pc < begin || s.pc >= end) {
+        ok = false;
+        break;
+      }
+      const interp::Inst& in = code[s.pc];
+      if (equal(s, in)) {
+        const uint32_t p = in.dst[0].slot;
+        s.mod[p] = 1;
+        Walk t = s;
+        t.pc = s.pc + 1;
+        t.known[p] = 1;
+        bool met = false;
+        straight(t, [&](const Walk& x) {
+          auto it = success.find(x.pc);
+          if (it == success.end()) return false;
+          const std::vector<char>* live = live_at(func, x.pc);
+          met = live != nullptr;
+          for (size_t k = 0; k < nr && met; ++k) met = !((*live)[k] && (x.mod[k] || it->second[k]));
+          return true;
+        });
+        if (!met) {
+          ok = false;
+          break;
+        }
+        s.known[p] = 0;
+        ++s.pc;
+        continue;
+      }
+      if (in.op == IrOp::Bra) {
+        const std::optional<bool> taken = runs(s, in);
+        const bool back = in.target <= s.pc;
+        if (!taken || *taken) {
+          if (back) {
+            if (!dropped(in.target, s.pc)) {
+              ok = false;
+              break;
+            }
+            if (taken) break;  // the path ends here
+          } else if (taken) {
+            s.pc = in.target;
+            continue;
+          } else {
+            Walk j = s;
+            j.pc = in.target;
+            work.push_back(std::move(j));
+          }
+        }
+        ++s.pc;
+        continue;
+      }
+      if (!reg_only(in)) {
+        ok = false;
+        break;
+      }
+      compute(s, in);
+      ++s.pc;
+    }
+  }
+  result = ok;
+  return wait_cache[key] = result;
 }
 
 }  // namespace ptxcheck::outcomes

@@ -35,6 +35,11 @@ struct CommLoc {
   // arrives update it in the machine's order (hook_canon.cpp); false once a
   // run broke a condition of that argument.
   bool canon = true;
+  // The waits on it (test_wait/try_wait) whose failed result only leads to
+  // a dropped spin iteration or to an equal wait are offered only the
+  // values that complete their phase (hook_canon.cpp); false once a run
+  // that relied on it stopped on an error.
+  bool wait_canon = true;
 };
 
 // Shared by all runs of an exploration.
@@ -45,9 +50,9 @@ struct Shared {
   std::map<uint64_t, int> loc_at;               // first byte key -> locs index
   std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
   std::vector<std::string> ptx_lines;
-  bool chain_changed = false;
-  bool no_canon = false;  // PTXCHECK_OUTCOMES_NO_CANON: every arrive read chooses (hook_canon.cpp)  // a CommLoc::chain
-                          // entry was added or lowered in this round
+  bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
+  // PTXCHECK_OUTCOMES_NO_CANON: every arrive and wait read chooses (hook_canon.cpp).
+  bool no_canon = false;
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
   const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
@@ -87,6 +92,13 @@ struct Shared {
   // Cached.
   bool pure_loop(uint32_t func, uint32_t head, uint32_t from);
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> pure_cache;
+  // The mbarrier wait at code index `pc` of function `func` is redundant
+  // when it fails (hook_canon.cpp): every path from it with its predicate
+  // false computes registers only, until it ends the iteration of a pure
+  // spin loop or an equal wait succeeds and rejoins the path of its
+  // success with the same live registers. Cached.
+  bool wait_redundant(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, bool> wait_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -162,6 +174,10 @@ struct ThreadRec {
   bool sync_in = false;
   int canon_li = -1;
   std::vector<int> canon_pending;
+  // Registers (absolute slots) holding the state a canonical arrive on
+  // location `second` returned, used only as a wait's state operand so far
+  // (hook_canon.cpp, condition (a)).
+  std::vector<std::pair<uint32_t, int>> canon_tok;
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -201,7 +217,8 @@ class Hook : public interp::ExecHook {
   // After the launch: false if a canonical location broke a condition
   // (hook_canon.cpp); it is then searched by choices, and the exploration
   // restarts.
-  bool canon_check();
+  // `stopped`: an error stopped the launch.
+  bool canon_check(bool stopped);
 
   // Outcome of the run, read by the explorer.
   bool restart = false;  // a deterministic location turned out to communicate
@@ -233,11 +250,17 @@ class Hook : public interp::ExecHook {
   void ret_deps(ThreadRec& r, const interp::Thread& t);
   // Canonical arrives (hook_canon.cpp): 1 the read half of an arrive
   // makes no choice, 0 it chooses, -1 stop (a broken condition: restart).
-  int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li);
+  int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
+                   uint64_t v);
   bool canon_write(ThreadRec& r, const interp::HookAccess& a, int li, uint64_t v);
   void canon_read(ThreadRec& r, int li, uint64_t v);
   bool canon_fence(ThreadRec& r, const interp::Inst& in);
   bool canon_break(int li);
+  // Canonical waits: the indices of l.values a wait may read, if it is
+  // reduced (false: every value).
+  bool canon_wait(const interp::Thread& t, const interp::HookAccess& a, int li, std::vector<uint32_t>& cand);
+  // Canonical arrive states (the use check of condition (a)).
+  void canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
 
   Shared& sh_;
   struct Shadow {
@@ -271,7 +294,11 @@ class Hook : public interp::ExecHook {
     bool other_rmw = false;                            // an update that is not canonical
     std::vector<std::pair<uint32_t, uint32_t>> plain;  // plain writes (gid, epoch)
     std::vector<std::pair<uint32_t, uint64_t>> reads;  // other reads (gid, value)
+    bool tok = false;                                  // an arrive's state is used as a wait's
+    int phase = -1, phases = 0;                        // phase bit the arrives read; 2: they differ
   };
+  std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
+  uint32_t canon_toks_ = 0;      // threads with ThreadRec::canon_tok
   std::map<int, CanonRun> canon_;
 };
 

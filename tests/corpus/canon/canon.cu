@@ -1,11 +1,17 @@
 // Small mbarrier kernels for tests/corpus/canon_xcheck.py: `ptxcheck
 // outcomes` must list the same outcomes and races with canonical arrives
 // (semantics/outcomes/hook_canon.cpp) and without them
-// (PTXCHECK_OUTCOMES_NO_CANON=1). Each kernel but the first two breaks a
-// condition of hook_canon.cpp, so that the search falls back to choices;
-// without that condition, canon_partial (c), canon_fence (d), canon_flag (e)
-// and canon_pending (a) lose outcomes (checked by disabling each).
+// (PTXCHECK_OUTCOMES_NO_CANON=1). Each kernel but the first two and the
+// last breaks a condition of hook_canon.cpp, so that the search falls back
+// to choices; without that condition, canon_partial (c), canon_fence (d),
+// canon_flag (e) and canon_pending (a: a state used by pending_count) lose
+// outcomes, and without the static check of canonical waits canon_partial,
+// canon_tok2 and canon_wait_first do, canon_wait_first also without its
+// check of the registers where the paths meet (checked by disabling each).
+// canon_cbar2 (cuda::barrier) is canonical: used states, reduced waits.
 // nvcc -ptx -arch=sm_90 -O3 -lineinfo -o canon.ptx canon.cu
+#include <cuda/barrier>
+#pragma nv_diag_suppress static_var_with_dynamic_init
 __device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
   asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
@@ -190,5 +196,52 @@ extern "C" __global__ void canon_pending(int* data, int* out) {
       asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(n) : "l"(s));
       out[0] = n;
     }
+  }
+}
+
+// (a) Threads 0 and 32 arrive on an mbarrier expecting one arrival (each
+// arrive completes a phase) and test the state it returned once: which
+// phase a state names depends on the order of the arrives.
+extern "C" __global__ void canon_tok2(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 32) {
+    unsigned long long s = mbar_arrive_state(bar);
+    out[threadIdx.x / 32] = mbar_test_wait(bar, s);
+  }
+}
+
+// Waits (hook_canon.cpp): thread 32 arrives, tests its state once and
+// keeps the result, then spins on the same state until the phase
+// completes: a failed first test is not redundant (its result is stored).
+extern "C" __global__ void canon_wait_first(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 10;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 32) {
+    unsigned long long s = mbar_arrive_state(bar);
+    int first = mbar_test_wait(bar, s);
+    if (!first)
+      while (!mbar_test_wait(bar, s)) {}
+    out[0] = data[0];
+    out[1] = first;
+  }
+}
+
+// libcu++'s cuda::barrier: threads 0 and 32 write their slot and call
+// arrive_and_wait (its state goes to try_wait; a first try_wait, then a
+// backoff loop), then read the other's slot.
+extern "C" __global__ void canon_cbar2(int* data, int* out) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> b;
+  if (threadIdx.x == 0) init(&b, 2);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 32) {
+    data[threadIdx.x / 32] = 10 + threadIdx.x;
+    b.arrive_and_wait();
+    out[threadIdx.x / 32] = data[1 - threadIdx.x / 32];
   }
 }
