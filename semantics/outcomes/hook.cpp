@@ -336,7 +336,7 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write) {
       // Two CTAs are never ordered (no barrier spans them without
       // clusters): a conflict in any two launches of the exploration is a
       // conflict of some launch of the whole product (explore.hpp).
-      auto& [w, rd] = sh_.det_units[b];
+      auto& [w, rd] = sh_.det_units.try_emplace(b, -1, -1).first->second;  // new: no writer, no reader
       race = race || (w != -1 && w != unit) || (write && rd != -1 && rd != unit);
       if (!race) {
         if (write)
