@@ -45,6 +45,7 @@ void release_resources(State& s, CUcontext c) {
     s.session->free(a);
     release_managed(a);
   }
+  release_host_ranges(s, c);
   for (CUarray a : c->arrays) {
     s.session->free(a->addr);
     s.live.erase(a);

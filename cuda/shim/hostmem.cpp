@@ -18,15 +18,36 @@
 // interpreter allocation at its own host address and of its exact size
 // (Session::alloc_fixed), so a kernel access past the range is out of
 // bounds. The host bytes are the memory between launches: they are copied
-// into the allocation before each launch and back after it, and host copies
-// and memsets through the address use the host bytes. Managed and
+// into the allocation before each launch, and host copies and memsets
+// through the address use the host bytes. After the launch only the bytes
+// the launch changed are copied back (each range keeps the bytes it was
+// given), so host bytes a kernel did not write are never overwritten, even
+// when another host thread changed them meanwhile.
+//
+// Registered memory stays the program's: the Driver API says it "must be
+// unregistered with cuMemHostUnregister()" (cuda.h, cuMemHostRegister), and
+// freeing it before is undefined. The shim copies it with process_vm_readv
+// and process_vm_writev on its own process, which fail (EFAULT) where a page
+// is not mapped instead of faulting, so a buffer freed and unmapped without
+// unregistering never crashes the shim: the range is reported and dropped.
+// A freed buffer whose pages stay mapped (a small malloc block) cannot be
+// told apart; it is copied in, and only bytes a kernel wrote are written back.
+//
+// cuCtxDestroy "destroys and cleans up all resources associated with the
+// context", among them "memory allocations by cuMemAllocHost() [and]
+// cuMemAllocManaged()" (cuda.h, cuCtxDestroy): a context's page-locked
+// memory is freed with it and its registered ranges are unregistered
+// (release_host_ranges), as its managed memory already was. Managed and
 // page-locked memory get their host pages here with mmap at an address the
 // kernel chooses (never inside ASan's shadow gap, which holds the session's
 // own heap addresses); a registered range is the caller's memory. Managed
 // memory counts against the device's memory, page-locked and registered
 // memory do not.
 #include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -45,8 +66,9 @@ struct HostVisible {
   size_t bytes = 0;   // the range, also its device allocation's size
   size_t mapped = 0;  // the host pages mmapped here (managed and pinned memory), 0 for a registered range
   HostKind kind = HostKind::Managed;
-  unsigned flags = 0;       // cuMemHostAlloc's or cuMemHostRegister's flags
-  CUcontext ctx = nullptr;  // current when it was made
+  unsigned flags = 0;          // cuMemHostAlloc's or cuMemHostRegister's flags
+  CUcontext ctx = nullptr;     // current when it was made
+  std::vector<uint8_t> given;  // the bytes copied in before the last launch (kept for the next)
 };
 
 // Host (= device) address -> range; ranges never overlap.
@@ -108,14 +130,102 @@ uint8_t* shim::host_side(const State&, uint64_t addr, uint64_t n) {
   return range_of(addr, n) != visible().end() ? reinterpret_cast<uint8_t*>(addr) : nullptr;
 }
 
-void shim::host_ranges_to_device(State& s) {
-  for (const auto& [a, r] : visible())
-    if (uint8_t* d = s.session->host_bytes(a, r.bytes)) std::memcpy(d, reinterpret_cast<void*>(a), r.bytes);
+namespace {
+
+// Copies n bytes between this process's memory at `local` and at host
+// address `remote` (read: remote -> local) without faulting: false when a
+// page of `remote` is not mapped with the access needed. Where the kernel
+// does not allow process_vm_readv/writev on this process, mincore checks
+// that the pages are mapped and memcpy copies.
+bool copy_host(void* local, uint64_t remote, size_t n, bool read) {
+  iovec l{local, n}, r{reinterpret_cast<void*>(remote), n};
+  const ssize_t got = read ? process_vm_readv(getpid(), &l, 1, &r, 1, 0) : process_vm_writev(getpid(), &l, 1, &r, 1, 0);
+  if (got == static_cast<ssize_t>(n)) return true;
+  if (got >= 0 || (errno != ENOSYS && errno != EPERM)) return false;
+  const uint64_t first = remote / kPage * kPage;
+  std::vector<unsigned char> vec((remote + n - first + kPage - 1) / kPage);
+  if (mincore(reinterpret_cast<void*>(first), remote + n - first, vec.data()) != 0) return false;
+  if (read)
+    std::memcpy(local, reinterpret_cast<const void*>(remote), n);
+  else
+    std::memcpy(reinterpret_cast<void*>(remote), local, n);
+  return true;
 }
 
+// Drops a range whose host pages are gone (lock held).
+void drop_unmapped(State& s, std::map<uint64_t, HostVisible>::iterator it) {
+  report("host memory at " + hex(it->first) + " + " + std::to_string(it->second.bytes) +
+         " (registered with cuMemHostRegister) is no longer mapped: freed without cuMemHostUnregister? "
+         "Kernels no longer reach it");
+  s.session->free(it->first);
+  visible().erase(it);
+}
+
+}  // namespace
+
+void shim::host_ranges_to_device(State& s) {
+  auto& m = visible();
+  for (auto it = m.begin(); it != m.end();) {
+    HostVisible& r = it->second;
+    uint8_t* d = s.session->host_bytes(it->first, r.bytes);
+    if (!d) {
+      ++it;
+      continue;
+    }
+    r.given.resize(r.bytes);
+    if (!copy_host(r.given.data(), it->first, r.bytes, true)) {
+      drop_unmapped(s, it++);
+      continue;
+    }
+    std::memcpy(d, r.given.data(), r.bytes);
+    ++it;
+  }
+}
+
+// Writes back the 256-byte blocks in which the device bytes differ from
+// those given to the launch.
 void shim::host_ranges_from_device(State& s) {
-  for (const auto& [a, r] : visible())
-    if (uint8_t* d = s.session->host_bytes(a, r.bytes)) std::memcpy(reinterpret_cast<void*>(a), d, r.bytes);
+  constexpr size_t kBlock = 256;
+  auto& m = visible();
+  for (auto it = m.begin(); it != m.end();) {
+    HostVisible& r = it->second;
+    const uint8_t* d = s.session->host_bytes(it->first, r.bytes);
+    bool mapped = true;
+    if (d && r.given.size() == r.bytes)
+      for (size_t off = 0; off < r.bytes && mapped;) {
+        const size_t n = std::min(kBlock, r.bytes - off);
+        if (std::memcmp(d + off, r.given.data() + off, n) == 0) {
+          off += n;
+          continue;
+        }
+        size_t end = off + n;  // a run of changed blocks: one copy
+        while (end < r.bytes) {
+          const size_t k = std::min(kBlock, r.bytes - end);
+          if (std::memcmp(d + end, r.given.data() + end, k) == 0) break;
+          end += k;
+        }
+        mapped = copy_host(const_cast<uint8_t*>(d + off), it->first + off, end - off, false);
+        off = end;
+      }
+    if (!mapped) {
+      drop_unmapped(s, it++);
+      continue;
+    }
+    ++it;
+  }
+}
+
+void shim::release_host_ranges(State& s, CUcontext c) {
+  auto& m = visible();
+  for (auto it = m.begin(); it != m.end();) {
+    if (it->second.ctx != c || it->second.kind == HostKind::Managed) {  // managed: with c->allocs
+      ++it;
+      continue;
+    }
+    s.session->free(it->first);
+    if (it->second.kind == HostKind::Pinned) munmap(reinterpret_cast<void*>(it->first), it->second.mapped);
+    it = m.erase(it);
+  }
 }
 
 // ---- managed memory ------------------------------------------------------------------------------

@@ -366,7 +366,8 @@ inline constexpr uint32_t kOptinSharedLimit = 227 * 1024;  // sm_90 opt-in maxim
 // Host-visible memory (hostmem.cpp): managed, page-locked and registered
 // host memory, which kernels reach at its host address. Its host bytes are
 // copied into the interpreter's allocation at the same address before each
-// launch and back after it.
+// launch, and the bytes the launch changed are copied back after it; a
+// registered range whose host pages are gone is dropped with a message.
 void host_ranges_to_device(State& s);
 void host_ranges_from_device(State& s);
 bool is_managed(const State& s, uint64_t addr, uint64_t n);
@@ -383,6 +384,9 @@ bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& he
 void drop_refs(State& s, CUmodule m);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
+// Frees the page-locked memory and unregisters the registered ranges that
+// context c made (its managed memory goes with c->allocs).
+void release_host_ranges(State& s, CUcontext c);
 
 // ---- stream-ordered allocation (mempool.cpp) ---------------------------------
 // The device's default pool, made on first use (lock held).

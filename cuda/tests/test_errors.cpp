@@ -4,6 +4,7 @@
 // faulting kernel poisons its context with the GPU's error code.
 // Each tag runs in its own process (cuda/tests/meson.build).
 #include <cuda.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -595,6 +596,65 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuMemFreeHost(unmapped) == CUDA_SUCCESS);
   CHECK(cuMemFreeHost(h) == CUDA_SUCCESS);
   CHECK(cuMemFreeHost(h) == CUDA_ERROR_INVALID_VALUE);
+}
+
+// Host-visible ranges (hostmem.cpp): a context's page-locked memory is
+// freed and its registered ranges unregistered with it (cuCtxDestroy); a
+// registered buffer unmapped without cuMemHostUnregister is reported and
+// dropped at the next launch instead of crashing the shim; after a launch
+// only the bytes it changed are written back, so a registered page made
+// read-only by the program is left alone when no kernel wrote it.
+TEST_CASE("host memory ranges: released with their context, unmapped or read-only buffers", "[memory]") {
+  REQUIRE(cuInit(0) == CUDA_SUCCESS);
+  CUcontext c = nullptr;
+  REQUIRE(cuCtxCreate(&c, nullptr, 0, 0) == CUDA_SUCCESS);
+  void* pinned = nullptr;
+  REQUIRE(cuMemAllocHost(&pinned, 4096) == CUDA_SUCCESS);
+  std::vector<unsigned char> buf(128, 0);
+  REQUIRE(cuMemHostRegister(buf.data(), buf.size(), 0) == CUDA_SUCCESS);
+  REQUIRE(cuCtxDestroy(c) == CUDA_SUCCESS);
+  Ctx ctx;
+  CHECK(cuMemHostRegister(buf.data(), buf.size(), 0) == CUDA_SUCCESS);  // unregistered with its context
+  CHECK(cuMemHostUnregister(buf.data()) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(pinned) == CUDA_ERROR_INVALID_VALUE);  // freed with its context
+
+  CUmodule m = load(kernel("st.global.u32 [%rd1], 7;\n"));
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* other = nullptr;
+  REQUIRE(cuMemAllocHost(&other, 64) == CUDA_SUCCESS);
+  // A registered page the program makes read-only: kernels only read it.
+  void* ro = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(ro != MAP_FAILED);
+  static_cast<unsigned*>(ro)[0] = 5;
+  REQUIRE(cuMemHostRegister(ro, page, 0) == CUDA_SUCCESS);
+  REQUIRE(mprotect(ro, page, PROT_READ) == 0);
+  {
+    StderrCapture cap;
+    CHECK(launch(m, reinterpret_cast<CUdeviceptr>(other)) == CUDA_SUCCESS);
+    CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+    CHECK(cap.text().find("no longer mapped") == std::string::npos);
+  }
+  CHECK(static_cast<unsigned*>(other)[0] == 7u);
+  CHECK(cuMemHostUnregister(ro) == CUDA_SUCCESS);
+  // Two registered pages unmapped without cuMemHostUnregister.
+  void* gone = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(gone != MAP_FAILED);
+  REQUIRE(cuMemHostRegister(gone, 2 * page, 0) == CUDA_SUCCESS);
+  CHECK(launch(m, reinterpret_cast<CUdeviceptr>(gone) + 8) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(static_cast<unsigned*>(gone)[2] == 7u);
+  REQUIRE(munmap(gone, 2 * page) == 0);
+  static_cast<unsigned*>(other)[0] = 0;
+  {
+    StderrCapture cap;
+    CHECK(launch(m, reinterpret_cast<CUdeviceptr>(other)) == CUDA_SUCCESS);
+    CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+    CHECK(cap.text().find("is no longer mapped") != std::string::npos);
+  }
+  CHECK(static_cast<unsigned*>(other)[0] == 7u);
+  CHECK(cuMemHostUnregister(gone) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);  // dropped
+  CHECK(cuMemFreeHost(other) == CUDA_SUCCESS);
+  munmap(ro, page);
 }
 
 // Managed memory has its host pages wherever mmap puts them and the
