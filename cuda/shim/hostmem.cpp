@@ -19,10 +19,12 @@
 // (Session::alloc_fixed), so a kernel access past the range is out of
 // bounds. The host bytes are the memory between launches: they are copied
 // into the allocation before each launch, and host copies and memsets
-// through the address use the host bytes. After the launch only the bytes
-// the launch changed are copied back (each range keeps the bytes it was
-// given), so host bytes a kernel did not write are never overwritten, even
-// when another host thread changed them meanwhile.
+// through the address use the host bytes. After the launch only the
+// 256-byte blocks the launch changed are copied back: a registered range
+// keeps the bytes it was given and is compared with them, so its host bytes
+// that no kernel wrote are never overwritten, even when another host thread
+// changed them meanwhile; managed and page-locked pages (the shim's own) are
+// compared with the host bytes in place, which costs no second copy.
 //
 // Registered memory stays the program's: the Driver API says it "must be
 // unregistered with cuMemHostUnregister()" (cuda.h, cuMemHostRegister), and
@@ -68,7 +70,7 @@ struct HostVisible {
   HostKind kind = HostKind::Managed;
   unsigned flags = 0;          // cuMemHostAlloc's or cuMemHostRegister's flags
   CUcontext ctx = nullptr;     // current when it was made
-  std::vector<uint8_t> given;  // the bytes copied in before the last launch (kept for the next)
+  std::vector<uint8_t> given;  // registered: the bytes copied in before the last launch (kept for the next)
 };
 
 // Host (= device) address -> range; ranges never overlap.
@@ -172,6 +174,11 @@ void shim::host_ranges_to_device(State& s) {
       ++it;
       continue;
     }
+    if (r.kind != HostKind::Registered) {  // the shim's own pages, compared in place after the launch
+      std::memcpy(d, reinterpret_cast<const void*>(it->first), r.bytes);
+      ++it;
+      continue;
+    }
     r.given.resize(r.bytes);
     if (!copy_host(r.given.data(), it->first, r.bytes, true)) {
       drop_unmapped(s, it++);
@@ -183,28 +190,34 @@ void shim::host_ranges_to_device(State& s) {
 }
 
 // Writes back the 256-byte blocks in which the device bytes differ from
-// those given to the launch.
+// those given to the launch (registered ranges: the bytes read before it;
+// the shim's own pages: the host bytes themselves).
 void shim::host_ranges_from_device(State& s) {
   constexpr size_t kBlock = 256;
   auto& m = visible();
   for (auto it = m.begin(); it != m.end();) {
     HostVisible& r = it->second;
     const uint8_t* d = s.session->host_bytes(it->first, r.bytes);
+    const bool own = r.kind != HostKind::Registered;
+    const uint8_t* given = own ? reinterpret_cast<const uint8_t*>(it->first) : r.given.data();
     bool mapped = true;
-    if (d && r.given.size() == r.bytes)
+    if (d && (own || r.given.size() == r.bytes))
       for (size_t off = 0; off < r.bytes && mapped;) {
         const size_t n = std::min(kBlock, r.bytes - off);
-        if (std::memcmp(d + off, r.given.data() + off, n) == 0) {
+        if (std::memcmp(d + off, given + off, n) == 0) {
           off += n;
           continue;
         }
         size_t end = off + n;  // a run of changed blocks: one copy
         while (end < r.bytes) {
           const size_t k = std::min(kBlock, r.bytes - end);
-          if (std::memcmp(d + end, r.given.data() + end, k) == 0) break;
+          if (std::memcmp(d + end, given + end, k) == 0) break;
           end += k;
         }
-        mapped = copy_host(const_cast<uint8_t*>(d + off), it->first + off, end - off, false);
+        if (own)
+          std::memcpy(reinterpret_cast<void*>(it->first + off), d + off, end - off);
+        else
+          mapped = copy_host(const_cast<uint8_t*>(d + off), it->first + off, end - off, false);
         off = end;
       }
     if (!mapped) {
