@@ -95,6 +95,21 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
   const mm::Skeleton& s = run.skeleton;
   mm::CauseInfo ci = mm::compute_cause(st, m, ex.rf, ex.fsc, 0);
   const int n = static_cast<int>(s.events.size());
+  // An atom/red is one memory operation (8.7.1 races are between
+  // operations) with a read and a write half here: it is related to
+  // another operation in causality order when either half is. The write
+  // half can be where only the observation-order step of 8.9.5 (item 2)
+  // reaches: threadFenceReduction's last block resets the ticket counter
+  // with a plain store after its own atomicInc, which every other block's
+  // atomicInc precedes in observation order (8.9.2), so the store follows
+  // each of them in causality order, but not their read halves.
+  auto related = [&](int a, int b) {
+    const int pa = s.events[static_cast<size_t>(a)].rmw_pair, pb = s.events[static_cast<size_t>(b)].rmw_pair;
+    for (int x : {a, pa})
+      for (int y : {b, pb})
+        if (x >= 0 && y >= 0 && (ci.cause.has(x, y) || ci.cause.has(y, x))) return true;
+    return false;
+  };
   for (int a = 0; a < n; ++a) {
     const mm::Event& ea = s.events[static_cast<size_t>(a)];
     if (ea.kind != mm::EventKind::Read && ea.kind != mm::EventKind::Write) continue;
@@ -103,7 +118,7 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
       if (eb.kind != mm::EventKind::Read && eb.kind != mm::EventKind::Write) continue;
       if (ea.thread == eb.thread || s.physical(a) != s.physical(b)) continue;
       if (ea.kind != mm::EventKind::Write && eb.kind != mm::EventKind::Write) continue;
-      if (st.ms.has(a, b) || ci.cause.has(a, b) || ci.cause.has(b, a)) continue;
+      if (st.ms.has(a, b) || related(a, b)) continue;
       Race r;
       bool swap = run.sources[static_cast<size_t>(b)].line < run.sources[static_cast<size_t>(a)].line;
       int x = swap ? b : a, y = swap ? a : b;
