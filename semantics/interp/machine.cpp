@@ -231,12 +231,16 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->slot = r;
     if (coop_) c->cluster_id = ids[r];
     for (int d = 0; d < 3; ++d) c->cluster_ctaid[d] = ids[r][d] % cl_[d];
-    c->shared->name = "shared";
+    if (c->shared->name.empty()) c->shared->name = "shared";
     c->shared->bytes.assign(shared_bytes, 0);
     c->shared->init.assign(shared_bytes, 0);
     c->reserved->bytes.assign(kReservedSmemBytes, 0);  // zeroed, initialised (memory.hpp)
     uint32_t cta_uid = static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
     c->threads.resize(nthreads);
+    // Registers and local frames start zeroed: resize (a pool thread's
+    // vectors keep their capacity) and memset.
+    const size_t nregs = kf.nregs, nlocal = size_t{kf.frame_bytes} + 16;
+    uint32_t tx = 0, ty = 0, tz = 0;  // %tid of thread i
     for (uint32_t i = 0; i < nthreads; ++i) {
       Thread& t = c->threads[i];
       t.st = TState::Ready;
@@ -248,16 +252,22 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       t.wg_ops.clear();
       t.wg_busy.clear();
       t.lin = i;
-      t.tid = {i % spec.block[0], (i / spec.block[0]) % spec.block[1], i / (spec.block[0] * spec.block[1])};
-      t.regs.assign(kf.nregs, 0);
+      t.tid = {tx, ty, tz};
+      if (++tx == spec.block[0] && (tx = 0, ++ty == spec.block[1])) ty = 0, ++tz;
+      t.regs.resize(nregs);
+      if (nregs) std::memset(t.regs.data(), 0, nregs * sizeof(uint64_t));
       t.pc = kf.entry_pc;
       t.func = prog.kernel;
-      t.local.name = "local";
-      t.local.bytes.assign(kf.frame_bytes + 16, 0);
-      t.local.init.assign(kf.frame_bytes + 16, 0);
+      if (t.local.name.empty()) t.local.name = "local";  // a thread new to the pool (the name stays)
+      t.local.bytes.resize(nlocal);
+      t.local.init.resize(nlocal);
+      std::memset(t.local.bytes.data(), 0, nlocal);
+      std::memset(t.local.init.data(), 0, nlocal);
       t.sp = kf.frame_bytes;
       t.gid = next_gid_++;
-      t.sync.reset();
+      // With race detection off the clocks are never written: they stay as
+      // the pool thread was built.
+      if (races.enabled) t.sync.reset();
     }
     c->uid = cta_uid;
     c->cluster_uid = coop_ || r == 0 ? cta_uid : ctas.front()->uid;

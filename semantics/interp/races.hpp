@@ -74,7 +74,13 @@ struct ThreadSync {
   void reset() {
     k.reset();
     clock = 1;
-    fence = {};
+    for (Rel& f : fence) {  // = Rel{} without building a temporary (a CTA's set-up resets every thread)
+      f.k.reset();
+      f.who = {};
+      f.clock = 0;
+      f.scope = mm::Scope::Sys;
+      f.valid = false;
+    }
     pend.clear();
   }
 };
