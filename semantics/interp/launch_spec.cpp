@@ -124,20 +124,24 @@ void SpecReader::init_iota(BufferSpec& b, const JNode& io) {
   // Floats: start + i*step evaluated in double, then rounded to the type.
   double sv = float_bits_to_double(read_value(*s, ElemType::f64, file_), ElemType::f64);
   double dv = float_bits_to_double(read_value(*d, ElemType::f64, file_), ElemType::f64);
+  // The index as a double, counted up: the same value as converting i
+  // (exact below 2^53; a buffer has at most 2^30 elements), and no
+  // 64-bit integer conversion per element.
   uint8_t* p = b.init.data();
+  double di = 0;
   if (b.type == ElemType::f64) {
-    for (uint64_t i = 0; i < b.count; ++i, p += 8) {
-      const double x = sv + static_cast<double>(i) * dv;
+    for (uint64_t i = 0; i < b.count; ++i, p += 8, di += 1) {
+      const double x = sv + di * dv;
       std::memcpy(p, &x, 8);
     }
   } else if (b.type == ElemType::f32) {
-    for (uint64_t i = 0; i < b.count; ++i, p += 4) {
-      const float f = static_cast<float>(sv + static_cast<double>(i) * dv);
+    for (uint64_t i = 0; i < b.count; ++i, p += 4, di += 1) {
+      const float f = static_cast<float>(sv + di * dv);
       std::memcpy(p, &f, 4);
     }
   } else {
-    for (uint64_t i = 0; i < b.count; ++i, p += sz) {
-      const uint64_t v = double_to_float_bits(sv + static_cast<double>(i) * dv, b.type);
+    for (uint64_t i = 0; i < b.count; ++i, p += sz, di += 1) {
+      const uint64_t v = double_to_float_bits(sv + di * dv, b.type);
       std::memcpy(p, &v, sz);  // f16, bf16
     }
   }
