@@ -10,8 +10,9 @@
 // the launch (a fatal error, a deadlock, the step budget) and a read of the
 // clocks (they count the instructions of the CTAs before). Abandoning
 // restores the bytes the CTAs wrote (each 4 KiB chunk of an allocation is
-// saved before the first write to it) and runs the deterministic schedule
-// from the launch's start.
+// saved before the first write to it; an allocation the launch filled from
+// the spec or the module is copied back from there) and runs the
+// deterministic schedule from the launch's start.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -36,6 +37,10 @@ struct ParShared {
   // write claims first). A chunk's state: 0 not saved, 1 being saved, 2 saved.
   static constexpr size_t kChunk = 4096;
   struct Saved {
+    // The allocation's bytes before the launch, kept by the caller: the
+    // launch spec's buffer or the module global it was copied from (then
+    // nothing is saved, and abandoning copies it all back).
+    const uint8_t* pristine = nullptr;
     uint32_t* state = nullptr;  // one word per chunk (calloc)
     uint8_t* bytes = nullptr;   // the allocation's size (calloc: pages of unsaved chunks stay untouched)
     uint8_t* init = nullptr;    // the same for Region::init, when the allocation tracks it
@@ -87,6 +92,7 @@ struct ParShared {
   // waits until the thread saving it is done.
   void save(size_t i, const Region* r, uint64_t g) {
     const Saved& sv = saved[i];
+    if (sv.pristine) return;
     const uint64_t c = g * 4 / kChunk;
     std::atomic_ref<uint32_t> st(sv.state[c]);
     uint32_t v = st.load(std::memory_order_acquire);
@@ -104,6 +110,10 @@ struct ParShared {
   void restore(Memory& mem) {
     for (size_t i = 0; i < saved.size(); ++i) {
       Region& r = mem.global(i);
+      if (saved[i].pristine) {
+        if (!r.bytes.empty()) std::memcpy(r.bytes.data(), saved[i].pristine, r.bytes.size());
+        continue;
+      }
       for (size_t c = 0, nc = (r.bytes.size() + kChunk - 1) / kChunk; c < nc; ++c) {
         if (saved[i].state[c] != 2) continue;
         const size_t b = c * kChunk, n = std::min(kChunk, r.bytes.size() - b);
@@ -248,7 +258,7 @@ bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
 bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, unsigned total, bool st,
                               bool& claimed) {
   par_claimed_ = nullptr;
-  if (hook_ || (in.addr.space != Space::Global && in.addr.space != Space::Generic) || in.addr.base != Addr::Reg)
+  if (!m || hook_ || (in.addr.space != Space::Global && in.addr.space != Space::Generic) || in.addr.base != Addr::Reg)
     return true;
   const uint64_t off = static_cast<uint64_t>(in.addr.off);
   const uint32_t slot = in.addr.slot;
@@ -262,13 +272,20 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
   // it ends (a run of aligned accesses is aligned when its start is).
   const uint64_t base = hot->base, size = hot->bytes.size();
   uint64_t lo = 0, hi = 0;
+  {  // the usual case first, without a branch per lane: all lanes are one run
+    const uint64_t wmask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
+    lo = hi = (off + w.rp[std::countr_zero(m)][slot]) & wmask;
+    uint64_t bad = 0;
+    for (uint32_t b = m; b; b &= b - 1, hi += total) bad |= ((off + w.rp[std::countr_zero(b)][slot]) & wmask) ^ hi;
+    if (bad) lo = hi = 0;
+  }
   // 1: [lo, hi) is claimed; 0: it leaves `hot` (each lane then claims for
   // itself); -1: a conflict (stop_ is set).
   auto flush = [&]() -> int {
     if (!(lo >= base && hi > lo && hi - base <= size && !(lo & (total - 1)))) return 0;
     return claim(hot, lo - base, static_cast<unsigned>(hi - lo), st) ? 1 : -1;
   };
-  for (uint32_t b = m; b; b &= b - 1) {
+  for (uint32_t b = hi != lo ? 0 : m; b; b &= b - 1) {
     const uint64_t a = in.addr.wrap(off + w.rp[std::countr_zero(b)][slot]);
     if (a == hi && hi != lo) {
       hi += total;
@@ -347,6 +364,19 @@ bool Machine::run_parallel() {
   ps.nwarps = (ps.nthreads + 31) / 32;
   ps.nglobal = mem.global_count();
   ps.gbase = ps.nglobal ? reinterpret_cast<uintptr_t>(&mem.global(0)) : 0;
+  // The machine's own memory holds the module's globals, then the spec's
+  // buffers (setup_memory_spec), each a copy of bytes the caller keeps
+  // (nothing writes them before the launch runs; no initialisation flags).
+  auto pristine = [&](size_t i) -> const uint8_t* {
+    if (image_) return nullptr;
+    const Region& r = mem.global(i);
+    const std::vector<uint8_t>* src = nullptr;
+    if (i < prog.globals.size() && r.base == prog.globals[i].addr) src = &prog.globals[i].bytes;
+    const size_t b = i - prog.globals.size();
+    if (i >= prog.globals.size() && b < spec.buffers.size() && b < buffer_addr.size() && r.base == buffer_addr[b])
+      src = &spec.buffers[b].init;
+    return src && r.init.empty() && src->size() == r.bytes.size() ? src->data() : nullptr;
+  };
   for (size_t i = 0; i < ps.nglobal; ++i) {
     // calloc: the pages of a large allocation's claims and saved bytes are
     // zero until touched.
@@ -359,6 +389,12 @@ bool Machine::run_parallel() {
     auto* bk = static_cast<uint32_t*>(std::calloc(nblocks, sizeof(uint32_t)));
     ps.blocks.push_back(bk);
     ParShared::Saved& sv = ps.saved.emplace_back();
+    sv.pristine = pristine(i);
+    if (!c || !bk) {
+      res.schedule = "sequential after a parallel attempt: no memory for the claims";
+      return false;
+    }
+    if (sv.pristine) continue;
     sv.state = static_cast<uint32_t*>(std::calloc(n / ParShared::kChunk + 1, sizeof(uint32_t)));
     sv.bytes = static_cast<uint8_t*>(std::calloc(n + 1, 1));
     if (!r.init.empty()) sv.init = static_cast<uint8_t*>(std::calloc(n + 1, 1));
