@@ -18,6 +18,10 @@
 // declare them, their per-thread variants not being provided).
 extern "C" CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void* src, size_t n);
 extern "C" CUresult cuMemcpyAtoH_v2(void* dst, CUarray src, size_t off, size_t n);
+// The CUDA 10.2 signature of cuGraphExecUpdate (cuda.h maps the name to _v2;
+// this file calls cuGraphExecUpdate_v2 by that name).
+#undef cuGraphExecUpdate
+extern "C" CUresult cuGraphExecUpdate(CUgraphExec x, CUgraph g, CUgraphNode* err, CUgraphExecUpdateResult* result);
 
 namespace {
 
@@ -1043,6 +1047,58 @@ TEST_CASE("cooperative launches: all CTAs resident, a grid workspace, the occupa
 
 // Exported for CUDA_API_PER_THREAD_DEFAULT_STREAM builds (not declared in this build).
 extern "C" CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr, const void*, size_t);
+
+// cuGraphExecUpdate against the topology the instance was made from, not the
+// graph's current one; both signatures; the error node; the update is
+// applied (a host node's user data) or nothing is.
+TEST_CASE("cuGraphExecUpdate: instantiation topology, both signatures, error nodes", "[handles]") {
+  Ctx ctx;
+  static int seen = 0;
+  CUDA_HOST_NODE_PARAMS hp{[](void* u) { seen = *static_cast<int*>(u); }, nullptr};
+  int one = 1, two = 2, three = 3;
+  auto host_graph = [&](int* user, int nodes) {
+    CUgraph g = nullptr;
+    REQUIRE(cuGraphCreate(&g, 0) == CUDA_SUCCESS);
+    CUgraphNode prev = nullptr, n = nullptr;
+    for (int i = 0; i < nodes; ++i) {
+      hp.userData = user;
+      REQUIRE(cuGraphAddHostNode(&n, g, prev ? &prev : nullptr, prev ? 1 : 0, &hp) == CUDA_SUCCESS);
+      prev = n;
+    }
+    return g;
+  };
+  CUgraph g1 = host_graph(&one, 1), g2 = host_graph(&two, 1), g3 = host_graph(&three, 2);
+  CUgraphExec x = nullptr;
+  REQUIRE(cuGraphInstantiateWithFlags(&x, g1, 0) == CUDA_SUCCESS);
+  CUgraphNode extra = nullptr;  // g1 changes after instantiation; the instance does not
+  REQUIRE(cuGraphAddEmptyNode(&extra, g1, nullptr, 0) == CUDA_SUCCESS);
+  CUgraphExecUpdateResultInfo info{};
+  CHECK(cuGraphExecUpdate_v2(x, g2, &info) == CUDA_SUCCESS);
+  CHECK(info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS);
+  CHECK(cuGraphLaunch(x, nullptr) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(seen == 2);
+  CUgraphNode err = extra;
+  CUgraphExecUpdateResult result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+  CHECK(cuGraphExecUpdate(x, g3, &err, &result) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);  // 2 nodes, not 1
+  CHECK(result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+  CHECK(err == nullptr);
+  CHECK(cuGraphExecUpdate(x, g1, &err, &result) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);  // g1 has 2 now
+  CHECK(cuGraphLaunch(x, nullptr) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(seen == 2);      // unchanged
+  CUgraph g4 = nullptr;  // an empty node where the instance has a host node
+  REQUIRE(cuGraphCreate(&g4, 0) == CUDA_SUCCESS);
+  CUgraphNode e4 = nullptr;
+  REQUIRE(cuGraphAddEmptyNode(&e4, g4, nullptr, 0) == CUDA_SUCCESS);
+  CHECK(cuGraphExecUpdate_v2(x, g4, &info) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+  CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED);
+  CHECK(info.errorNode == e4);
+  CHECK(cuGraphExecUpdate_v2(x, nullptr, &info) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR);
+  CHECK(cuGraphExecDestroy(x) == CUDA_SUCCESS);
+  for (CUgraph g : {g1, g2, g3, g4}) CHECK(cuGraphDestroy(g) == CUDA_SUCCESS);
+}
 
 TEST_CASE("cuGetProcAddress: versions, per-thread variants, unknown names", "[handles]") {
   void* fn = nullptr;
