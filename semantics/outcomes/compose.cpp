@@ -56,8 +56,12 @@ bool cluster_bar(const Shared& sh, int loc) {
 // causality order, so if every kept node reaches the same kept nodes with
 // and without the dropped threads' nodes, every order between kept events
 // that went through a dropped thread also holds without it. A relaxed
-// cluster arrive may still release through a fence before it (8.8), which
-// the graph does not see: then nothing is left out.
+// cluster arrive synchronizes only through a release fence before it in
+// program order (8.8, pattern 3), whose scope must include the waiting
+// thread (8.9.4 item 4): an edge into the hub after a fence of cluster
+// scope or wider, none without a fence; after only a .cta fence it would
+// reach the waits of its own CTA alone, which the hub cannot say, so
+// nothing is left out.
 bool drop_keeps_order(const RunView& h, const Shared& sh, const std::vector<char>& keep) {
   struct Node {
     uint32_t thread;
@@ -74,16 +78,24 @@ bool drop_keeps_order(const RunView& h, const Shared& sh, const std::vector<char
     const ThreadRec& r = h.th[t];
     if (!r.seen) continue;
     uint32_t prev = ~0u;
+    int fenced = -1;  // widest scope of a release fence so far, -1 none
     for (const mm::Event& e : r.events) {
       uint32_t into = ~0u, from = ~0u;  // hub this node synchronizes into / is synchronized from
+      if (e.kind == mm::EventKind::Fence &&
+          (e.order == mm::Order::Release || e.order == mm::Order::AcqRel || e.order == mm::Order::SC)) {
+        fenced = std::max(fenced, static_cast<int>(e.scope));
+        continue;
+      }
       if (e.kind == mm::EventKind::Barrier) {
         if (e.bar_id < 0) continue;  // never completed
         into = hub_of(r.cta_uid, e.bar_id);
         if (e.bar != mm::BarrierOp::Arrive) from = into;
       } else if ((e.kind == mm::EventKind::Write || e.kind == mm::EventKind::Read) && cluster_bar(sh, e.loc)) {
         if (e.kind == mm::EventKind::Write) {
-          if (e.order == mm::Order::Relaxed) return false;
-          into = hub_of(~0ull, e.loc);
+          if (e.order != mm::Order::Relaxed || fenced >= static_cast<int>(mm::Scope::Cluster))
+            into = hub_of(~0ull, e.loc);
+          else if (fenced >= 0)
+            return false;
         } else if (e.rmw_pair >= 0) {
           continue;  // the read half of an arrive
         } else if (e.value != 0) {
