@@ -1,8 +1,8 @@
 // `ptxcheck outcomes SPEC.json`: every final state of the spec's outputs
 // that the PTX memory model permits for the launch (docs/outcomes.md).
 // Exit: 0 decided (a --exists/--forall condition prints herd's Ok/No);
-// 2 invalid input or usage; 3 a resource limit (--timeout, path and value
-// limits).
+// 2 invalid input or usage; 3 a resource limit (--timeout, --memory, path
+// and value limits).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -60,6 +60,7 @@ int cmd_outcomes(const Args& args) {
   bool json = false, explain = false;
   int unroll = -1;  // not given: deepen (below)
   double timeout = 0;
+  uint64_t memory = 0;
   CLI::App app{"Every final state of a launch's outputs that the PTX memory model permits (docs/outcomes.md).",
                "ptxcheck outcomes"};
   app.add_option("spec", spec_path, "launch spec (docs/launch-spec.md)")->required();
@@ -67,6 +68,10 @@ int cmd_outcomes(const Args& args) {
   app.add_option("--model", model, mm::model_names(true));
   app.add_option("--engine", engine_name, "enum (default) or z3");
   app.add_option("--timeout", timeout, "seconds (0 = none); exit 3 when exceeded")->check(CLI::Range(0.0, 1e6));
+  app.add_option("--memory", memory,
+                 "MiB of resident memory (default: 3/4 of the memory available at the start); exit 3 when exceeded")
+      ->type_name("MIB")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   app.add_option("--unroll", unroll,
                  "times a loop's backward jump may be taken after an iteration that made a choice (default: 1, "
                  "then deeper while the bound cuts paths, up to 8)")
@@ -93,6 +98,7 @@ int cmd_outcomes(const Args& args) {
     return usage_error(app.get_name(), args, "give --exists or --forall, not both", "--forall");
   if (!state.empty() && !explain) explain = true;
   opt.timeout_s = timeout;
+  opt.max_memory_mib = memory;
   // --state explains an unreached state with the candidate executions of
   // every launch: keep the ones the composition check would skip.
   opt.prune = state.empty();

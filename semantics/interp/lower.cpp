@@ -186,7 +186,7 @@ void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
     return;
   }
   if (d.space == Mod::local || d.space == Mod::param) {
-    scope[d.name] = LocalSym{LocalSym::Frame, 0, ctx.frame_alloc(decl_size(d), decl_align(d)), 64};
+    scope[d.name] = LocalSym{LocalSym::Frame, 0, ctx.frame_alloc(decl_size(d), decl_align(d)), 64, decl_size(d)};
     return;
   }
   if (d.space == Mod::shared || d.space == Mod::shared_cta) {
@@ -297,7 +297,7 @@ Formal formal_of(LowerCtx& ctx, const ast::VarDecl& d) {
     ctx.scopes.back()[d.name] = LocalSym{LocalSym::Reg, f.slot, 0, f.width};
   } else {
     f.frame_off = ctx.frame_alloc(f.size, decl_align(d));
-    ctx.scopes.back()[d.name] = LocalSym{LocalSym::Frame, 0, f.frame_off, 64};
+    ctx.scopes.back()[d.name] = LocalSym{LocalSym::Frame, 0, f.frame_off, 64, f.size};
   }
   return f;
 }

@@ -22,6 +22,7 @@ struct LocalSym {
   uint32_t slot = 0;   // Reg
   uint32_t off = 0;    // Frame / KParam offset
   uint32_t width = 64; // Reg width in bits
+  uint32_t size = 0;   // Frame: the variable's bytes
 };
 
 struct LowerCtx {

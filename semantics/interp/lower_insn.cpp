@@ -390,6 +390,7 @@ void InsnLowering::call() {
         if (ls && ls->kind == LocalSym::Frame) {
           a.in_frame = true;
           a.frame_off = ls->off;
+          a.size = ls->size;
         } else {
           a.value = value(e, 64, false);
         }
@@ -421,6 +422,7 @@ void InsnLowering::call() {
       if (ls && ls->kind == LocalSym::Frame) {
         a.in_frame = true;
         a.frame_off = ls->off;
+        a.size = ls->size;
       } else {
         a.value = value(e, 64, false);
       }

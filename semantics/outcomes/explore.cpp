@@ -147,9 +147,18 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
 Result explore(const std::string& spec_path, mm::Engine& engine, const Options& opt) {
   const auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  // The memory limit (memory_limit.hpp), checked with the time at most
+  // every 10 ms, and by Hook::push as a run's events grow.
+  MemoryGuard guard(memory_limit_bytes(opt.max_memory_mib), opt.max_memory_mib);
+  double mem_checked = -1;
   auto check_time = [&] {
-    if (opt.timeout_s > 0 && elapsed() > opt.timeout_s)
+    const double now = elapsed();
+    if (opt.timeout_s > 0 && now > opt.timeout_s)
       throw LimitError("timeout after " + std::to_string(opt.timeout_s) + " s");
+    if (now - mem_checked >= 0.01 || mem_checked < 0) {
+      mem_checked = now;
+      guard.check();
+    }
   };
   Result res;
   res.spec = interp::load_launch_spec(spec_path);
@@ -168,6 +177,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   Shared sh;
   sh.opt = &opt;
   sh.prog = &prog;
+  sh.mem = &guard;
   sh.ptx_lines = split_lines(text);
   {  // the launch's global layout, as Machine::setup_memory builds it
     interp::Memory mem;
@@ -564,6 +574,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     if (opt.timeout_s > 0) lim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
     std::optional<mm::StaticRelations> st;
     engine.enumerate(run.skeleton, opt.model, lim, [&](const mm::Execution& ex) {
+      guard.tick();
       if (!reads_their_values(run, ex)) return true;
       ++res.stats.executions;
       OutKey k{final_buffers(run, ex)};

@@ -67,8 +67,11 @@ struct Options {
   uint64_t max_runs = 2'000'000;    // launches replayed in one round
   int max_values = 256;             // per communicating location
   uint64_t max_steps = 20'000'000;  // thread instructions per launch
-  bool races = true;                // report races (--races=off: not)
-  bool strict_races = false;        // a warp-sync-race is an error (--races=strict)
+  // Resident memory in MiB; 0: 3/4 of the memory available at the start
+  // (memory_limit.hpp). LimitError when exceeded.
+  uint64_t max_memory_mib = 0;
+  bool races = true;          // report races (--races=off: not)
+  bool strict_races = false;  // a warp-sync-race is an error (--races=strict)
   // The search of docs/outcomes.md "How the search scales": CTAs explored
   // as independent units and composed (decompose), compositions checked
   // location by location before the whole skeleton is decided (prune).
@@ -143,7 +146,7 @@ struct Result {
   std::vector<Run> runs;
 };
 
-// Throws InputError (spec/PTX), LimitError (timeout, limits).
+// Throws InputError (spec/PTX), LimitError (timeout, memory, limits).
 Result explore(const std::string& spec_path, mm::Engine& engine, const Options& opt);
 
 // Execution `ex` of run `r` as a witness: reads of any value show the value

@@ -318,6 +318,10 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
   r.src.push_back(std::move(s));
   const int id = static_cast<int>(r.events.size()) - 1;
   for (int d : r.ctrl_on) r.dep_ctrl.emplace_back(d, id);
+  // A run's events and control edges are what grows without bound in one
+  // launch (a spin whose iterations are not dropped adds an event per
+  // iteration, and an edge from each earlier read its exit depended on).
+  if (sh_.mem) sh_.mem->tick(1 + r.ctrl_on.size());
   return id;
 }
 

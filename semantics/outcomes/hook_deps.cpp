@@ -157,6 +157,10 @@ void Hook::ret_deps(ThreadRec& r, const interp::Thread& t) {
     }
   }
   if (r.rdeps.size() > t.reg_base) r.rdeps.resize(t.reg_base);
+  // The callee's frame and everything above it end with it: no byte there
+  // carries a dependency into the caller's next call (Hook::back_jump then
+  // compares the thread's own memory of the live frames only).
+  r.ldeps.erase(r.ldeps.lower_bound(t.fp), r.ldeps.end());
 }
 
 }  // namespace ptxcheck::outcomes

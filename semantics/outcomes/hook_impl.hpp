@@ -12,6 +12,7 @@
 
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/outcomes/explore.hpp"
+#include "semantics/outcomes/memory_limit.hpp"
 
 namespace ptxcheck::outcomes {
 
@@ -46,6 +47,7 @@ struct CommLoc {
 struct Shared {
   const Options* opt = nullptr;
   const interp::Program* prog = nullptr;
+  MemoryGuard* mem = nullptr;  // the memory limit (Hook::push counts the growth of the runs' events)
   std::vector<CommLoc> locs;
   std::map<uint64_t, int> loc_at;               // first byte key -> locs index
   std::unordered_map<uint64_t, int> comm_byte;  // byte key -> locs index
@@ -83,6 +85,14 @@ struct Shared {
   // analysis does not see through the code there). Cached.
   const std::vector<char>* live_at(uint32_t func, uint32_t head);
   std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> live_cache;
+  // The same for the bytes of function `func`'s static frame (by offset
+  // from its frame pointer): 1 where a byte may be read before it is
+  // written on some path from `head`. Followed only for the .param
+  // variables of its call sequences and its own .param formals whose
+  // address the code never takes; every other byte is live. nullptr: all
+  // of them. Cached.
+  const std::vector<char>* frame_live_at(uint32_t func, uint32_t head);
+  std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> frame_live_cache;
   // The code [head, from] of function `func` is a loop body after whose
   // failed iterations the thread goes on as from the iteration's start
   // (Hook::back_jump): it only reads memory, fences and computes; its

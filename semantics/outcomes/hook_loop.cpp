@@ -25,6 +25,25 @@ bool covers(const std::vector<Deps>& now, const std::vector<Deps>& then, size_t 
   return k < now.size() && std::includes(now[k].begin(), now[k].end(), then[k].begin(), then[k].end());
 }
 
+// The thread's own memory now is the same as `then` where it can matter:
+// the bytes of the live frames (below the stack pointer) but those of the
+// current frame that are dead at the loop head (`frame_live`, from its
+// frame pointer; Shared::frame_live_at). The bytes above the stack pointer
+// belong to no frame: a callee's frame starts undefined, and -O0 code
+// leaves the values of the latest call there (Hook::ret_deps drops their
+// dependencies).
+bool same_local(const interp::Thread& t, const std::vector<uint8_t>& then, const std::vector<char>* frame_live) {
+  const std::vector<uint8_t>& now = t.local.bytes;
+  const uint64_t top = t.sp;
+  if (now.size() < top || then.size() < top) return now == then;
+  for (uint64_t b = 0; b < top; ++b) {
+    if (now[b] == then[b]) continue;
+    if (frame_live && b >= t.fp && b - t.fp < frame_live->size() && !(*frame_live)[b - t.fp]) continue;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
@@ -71,18 +90,25 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     // ones cannot influence the rest). The iterations since are then
     // redundant together, by the argument below for one.
     const std::vector<char>* live = nullptr;
-    bool live_known = false;
+    const std::vector<char>* frame_live = nullptr;
+    bool live_known = false, frame_known = false;
     auto same_as = [&](const ThreadRec::Arrival& x) {
       bool same = r.side == x.side && t.reg_base == x.reg_base && t.frames.size() == x.frames && t.fp == x.fp &&
-                  t.sp == x.sp && t.regs.size() == x.regs.size() && t.local.bytes == x.local;
+                  t.sp == x.sp && t.regs.size() == x.regs.size();
       if (!same) return false;
+      if (!frame_known) frame_live = sh_.frame_live_at(t.func, to), frame_known = true;
+      if (!same_local(t, x.local, frame_live)) return false;
       if (!live_known) live = sh_.live_at(t.func, to), live_known = true;
       for (size_t k = 0; k < t.regs.size() && same; ++k) {
         bool cur = k >= t.reg_base && k - t.reg_base < (live ? live->size() : 0);
         if (!cur || (*live)[k - t.reg_base]) same = t.regs[k] == x.regs[k] && covers(r.rdeps, x.rdeps, k);
       }
-      // Each .local byte too (its value is compared above).
+      // Each .local byte too (its value is compared above) that may be
+      // read before it is written again (Shared::frame_live_at: the .param
+      // variables of -O0 call sequences hold the latest read's result).
       for (auto b = x.ldeps.begin(); b != x.ldeps.end() && same; ++b) {
+        if (frame_live && b->first >= t.fp && b->first - t.fp < frame_live->size() && !(*frame_live)[b->first - t.fp])
+          continue;
         auto now = r.ldeps.find(b->first);
         same = now != r.ldeps.end() &&
                std::includes(now->second.begin(), now->second.end(), b->second.begin(), b->second.end());

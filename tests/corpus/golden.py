@@ -94,18 +94,24 @@ def canon(state):
 
 
 class PtxLines:
-    """Maps PTX line numbers to lines of the module's file 1 (the CUDA
-    source) through `.loc` directives, following `inlined_at` to the call
-    site in the kernel."""
+    """Maps PTX line numbers to lines of the CUDA source (the `.file` named
+    `source`, file 1 when none is given; an -O0 build names the CUDA headers
+    it calls into first) through `.loc` directives, following `inlined_at`
+    to the call site in the kernel."""
 
     LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*inlined_at\s+(\d+)\s+(\d+)\s+(\d+))?")
+    FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"')
 
-    def __init__(self, path):
+    def __init__(self, path, source=None):
         self.at = {}        # ptx line -> (file, line, col) in effect
         inlined = {}        # (file, line, col) -> (file, line, col) it is inlined at
         cur = None
+        self.file = 1       # the index of the CUDA source
         with open(path) as f:
             for n, text in enumerate(f, 1):
+                fm = self.FILE.match(text)
+                if fm and source is not None and fm.group(2) == source:
+                    self.file = int(fm.group(1))
                 m = self.LOC.match(text)
                 if m:
                     cur = tuple(int(x) for x in m.group(1, 2, 3))
@@ -120,7 +126,7 @@ class PtxLines:
         while loc in self.inlined and loc not in seen:
             seen.add(loc)
             loc = self.inlined[loc]
-        return loc[1] if loc and loc[0] == 1 else None
+        return loc[1] if loc and loc[0] == self.file else None
 
 
 def race_ptx_lines(obj):
@@ -219,8 +225,8 @@ def check_integrity(exe, folder, golden, spec, ptx_lines):
     if any(not 1 <= n <= nlines for n in golden["race_lines"]):
         return f"race_lines outside {cu}"
     with open(os.path.join(folder, s["ptx"])) as f:
-        if f'.file\t1 "{s["kernel"]}.cu"' not in f.read():
-            return f"{s['ptx']} does not name {s['kernel']}.cu as its file 1 (run regen.sh)"
+        if not re.search(r'\.file\t\d+ "' + re.escape(s["kernel"]) + r'\.cu"', f.read()):
+            return f"{s['ptx']} does not name {s['kernel']}.cu in a .file directive (run regen.sh)"
     for key in ("command", "complete", "bound_hit", "argument"):
         if key not in golden:
             return f"missing {key}"
@@ -384,8 +390,9 @@ def main(argv):
             golden = json.load(f)
         spec = os.path.join(folder, golden["command"][-1])
         with open(spec) as f:
-            ptx = os.path.join(folder, json.load(f)["ptx"])
-        ptx_lines = PtxLines(ptx)
+            sj = json.load(f)
+        ptx = os.path.join(folder, sj["ptx"])
+        ptx_lines = PtxLines(ptx, sj["kernel"] + ".cu")
         for part in outcome_parts:
             why = PENDING.get((case, part)) or PENDING.get(("*", part))
             saved, TIMEOUT_S = TIMEOUT_S, (PENDING_TIMEOUT_S if why else TIMEOUT_S)
