@@ -75,6 +75,7 @@ struct ParShared {
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
   std::atomic<uint64_t> next{0};   // the next CTA to start
+  uint64_t chunk = 1;              // CTAs a worker takes at a time
   std::atomic<uint64_t> steps{0};  // published thread instructions
   std::atomic<bool> abort{false};
   std::mutex mu;
@@ -271,22 +272,19 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
   // Each run [lo, hi) of consecutive accesses is checked and claimed when
   // it ends (a run of aligned accesses is aligned when its start is).
   const uint64_t base = hot->base, size = hot->bytes.size();
-  uint64_t lo = 0, hi = 0;
-  {  // the usual case first, without a branch per lane: all lanes are one run
-    const uint64_t wmask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
-    lo = hi = (off + w.rp[std::countr_zero(m)][slot]) & wmask;
-    uint64_t bad = 0;
-    for (uint32_t b = m; b; b &= b - 1, hi += total) bad |= ((off + w.rp[std::countr_zero(b)][slot]) & wmask) ^ hi;
-    if (bad) lo = hi = 0;
-  }
+  const uint64_t wmask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;  // Addr::wrap
+  uint64_t lo = (off + w.rp[std::countr_zero(m)][slot]) & wmask, hi = lo;
+  uint32_t b = m;
+  // The first run, in a tight loop (the usual case: it has every lane).
+  for (; b && ((off + w.rp[std::countr_zero(b)][slot]) & wmask) == hi; b &= b - 1) hi += total;
   // 1: [lo, hi) is claimed; 0: it leaves `hot` (each lane then claims for
   // itself); -1: a conflict (stop_ is set).
   auto flush = [&]() -> int {
     if (!(lo >= base && hi > lo && hi - base <= size && !(lo & (total - 1)))) return 0;
     return claim(hot, lo - base, static_cast<unsigned>(hi - lo), st) ? 1 : -1;
   };
-  for (uint32_t b = hi != lo ? 0 : m; b; b &= b - 1) {
-    const uint64_t a = in.addr.wrap(off + w.rp[std::countr_zero(b)][slot]);
+  for (; b; b &= b - 1) {
+    const uint64_t a = (off + w.rp[std::countr_zero(b)][slot]) & wmask;
     if (a == hi && hi != lo) {
       hi += total;
       continue;
@@ -321,10 +319,14 @@ void Machine::par_work() {
   ParShared& ps = *par_;
   ParShared::Worker& me = *ps.workers[par_index_];
   try {
-    for (;;) {
+    uint64_t k = 0, end = 0;  // the worker's CTAs [k, end): ps.chunk consecutive CTAs at a time
+    for (;; ++k) {
       if (ps.abort.load(std::memory_order_relaxed)) return;
-      const uint64_t k = ps.next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= ps.nctas) break;
+      if (k == end) {
+        k = ps.next.fetch_add(ps.chunk, std::memory_order_relaxed);
+        if (k >= ps.nctas) break;
+        end = std::min(k + ps.chunk, ps.nctas);
+      }
       const std::array<uint32_t, 3> id{static_cast<uint32_t>(k % ps.grid[0]),
                                        static_cast<uint32_t>(k / ps.grid[0] % ps.grid[1]),
                                        static_cast<uint32_t>(k / (uint64_t{ps.grid[0]} * ps.grid[1]))};
@@ -404,6 +406,10 @@ bool Machine::run_parallel() {
     }
   }
   const unsigned nw = static_cast<unsigned>(std::min<uint64_t>(opt.jobs, nctas));
+  // Consecutive CTAs mostly touch neighbouring memory: a worker taking a few
+  // at a time shares fewer pages of race shadow (races.hpp) and claim words
+  // with the others; each worker still gets at least 64 turns.
+  ps.chunk = std::clamp<uint64_t>(nctas / (uint64_t{nw} * 64), 1, 8);
   for (unsigned i = 0; i < nw; ++i) {
     ps.workers.push_back(std::make_unique<ParShared::Worker>());
     ps.workers.back()->m = std::make_unique<Machine>(*this, ps.workers.back()->res, ps, i);

@@ -92,15 +92,24 @@ Races::RegionShadow& Races::shadow(const Region* r) {
   return *last_sh_;
 }
 
+void Races::grow(Page& p, uint64_t n) {
+  if (n <= p.n) return;
+  auto s = std::make_unique<Shadow[]>(n);
+  std::move(p.s.get(), p.s.get() + p.n, s.get());
+  p.s = std::move(s);
+  p.n = n;
+}
+
 void Races::forget(const Region* r) {
   auto it = shadow_.find(r);
   if (it == shadow_.end()) return;
-  for (const Shadow& s : it->second.g)
-    if (s.more) {
-      multi_[s.more - 1].w.clear();
-      multi_[s.more - 1].r.clear();
-      free_multi_.push_back(s.more - 1);
-    }
+  for (const Page& p : it->second.g)
+    for (uint64_t i = 0; i < p.n; ++i)
+      if (const Shadow& s = p.s[i]; s.more) {
+        multi_[s.more - 1].w.clear();
+        multi_[s.more - 1].r.clear();
+        free_multi_.push_back(s.more - 1);
+      }
   shadow_.erase(it);
   last_r_ = nullptr;
   last_sh_ = nullptr;
@@ -111,8 +120,10 @@ void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
   if (it == shadow_.end() || size == 0) return;
   RegionShadow& rs = it->second;
   const uint64_t lo = off & ~uint64_t{3}, hi = off + size;
-  for (uint64_t g = lo / 4; g < rs.g.size() && g * 4 < hi; ++g) {
-    Shadow& sh = rs.g[g];
+  for (uint64_t g = lo / 4; g < rs.g.size() * kPage && g * 4 < hi; ++g) {
+    const Page& p = rs.g[g / kPage];
+    if (g % kPage >= p.n) continue;  // never accessed
+    Shadow& sh = p.s[g % kPage];
     if (sh.more) {
       multi_[sh.more - 1].w.clear();
       multi_[sh.more - 1].r.clear();
@@ -130,14 +141,14 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
   bool found = false;
   RegionShadow& rs = shadow(r);
   const size_t granules = (r->bytes.size() + 3) / 4;
-  if (rs.g.size() < granules) rs.g.resize(granules);
+  if (rs.g.size() * kPage < granules) rs.g.resize((granules + kPage - 1) / kPage);
   for (uint64_t g = off / 4; g * 4 < off + size && g < granules; ++g) {
     // Bytes of this granule covered by [off, off + size).
     uint64_t lo = std::max<uint64_t>(off, g * 4), hi = std::min<uint64_t>(off + size, g * 4 + 4);
     AccessInfo a = a0;
     a.mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - g * 4));
     a.start = static_cast<int8_t>(static_cast<int64_t>(off) - static_cast<int64_t>(g * 4));
-    Shadow& s = rs.g[g];
+    Shadow& s = granule(rs, g, granules);
     auto races = [&](const AccessInfo& p) {
       return p.valid() && (p.mask & a.mask) && p.gid != a.gid && (p.write || a.write) && !morally_strong(p, a) &&
              !ordered(p, a, ts);

@@ -24,6 +24,7 @@
 // one clock per thread: an access made in generation g is known to anyone
 // who knows generation g+1 of its CTA, unless its thread exited before.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -197,8 +198,16 @@ class Races {
     std::vector<Rel> cur_local, cur_remote;
     KnowP done[2][2];  // [parity][cluster scope]
   };
+  // The shadow of a region's 4-byte granules, in pages of up to kPage
+  // granules made when first accessed: a worker of a parallel launch
+  // (parallel.cpp) shadows only what its CTAs access, not the whole buffer.
+  static constexpr uint64_t kPage = 64;
+  struct Page {
+    std::unique_ptr<Shadow[]> s;
+    uint64_t n = 0;  // granules allocated (0: none yet)
+  };
   struct RegionShadow {
-    std::vector<Shadow> g;
+    std::vector<Page> g;  // granule i: g[i / kPage].s[i % kPage]
     std::unordered_map<uint64_t, LocSync> sync;
     std::unordered_map<uint64_t, MbarSync> mbar;
   };
@@ -211,6 +220,15 @@ class Races {
     return Who{a.gid, c, c < cluster_of.size() ? cluster_of[c] : 0, a.gen};
   }
   RegionShadow& shadow(const Region* r);
+  // The shadow of granule `i` of a region of `granules` granules (the page
+  // made or grown as needed; rs.g covers the region).
+  static Shadow& granule(RegionShadow& rs, uint64_t i, uint64_t granules) {
+    Page& p = rs.g[i / kPage];
+    if (i % kPage >= p.n) [[unlikely]]
+      grow(p, std::min(kPage, granules - i / kPage * kPage));
+    return p.s[i % kPage];
+  }
+  static void grow(Page& p, uint64_t n);
   std::unordered_map<const Region*, RegionShadow> shadow_;
   std::vector<Multi> multi_;
   std::vector<uint32_t> free_multi_;
