@@ -515,7 +515,11 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   std::vector<Result::Run> runs;
   // The loop bound is hit if a cut prefix (finished units, then one cut
   // unit; the later units did not run) has a consistent execution whose
-  // reads read their values.
+  // reads read their values. With decomposed units, a cut unit's threads
+  // are parked and the later units run on: a cut prefix of one unit may
+  // read what a later unit wrote before it was cut too (a producer and a
+  // consumer both in counted loops), so the cut traces are also composed
+  // with the finished or cut traces of every other unit.
   res.bound_hit = false;
   res.unroll = opt.unroll;
   for (uint32_t k = 0; k < nunits && !res.bound_hit; ++k) {
@@ -523,22 +527,25 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     for (const UnitTrace& t : traces[k])
       if (t.st == UnitTrace::St::Cut) cuts.push_back(t);
     if (cuts.empty()) continue;
-    std::vector<std::vector<UnitTrace>> fin(k);
-    for (uint32_t u = 0; u < k; ++u)
-      for (const UnitTrace& t : traces[u])
-        if (t.st == UnitTrace::St::Finished) fin[u].push_back(t);
-    std::vector<const std::vector<UnitTrace>*> lists;
-    for (auto& f : fin) lists.push_back(&f);
-    lists.push_back(&cuts);
-    for_each_composition(lists, [&](const std::vector<const UnitTrace*>& pick) {
-      check_time();
-      if (!passes(pick)) return true;
-      Result::Run pr = comp.build(pick);
-      mm::Limits lim;
-      if (opt.timeout_s > 0) lim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
-      res.bound_hit = feasible(pr, engine, opt.model, lim);
-      return !res.bound_hit;
-    });
+    for (const bool all : {false, true}) {
+      if (res.bound_hit || (all && nunits == 1)) break;
+      std::vector<std::vector<UnitTrace>> other(all ? nunits : k);
+      for (uint32_t u = 0; u < other.size(); ++u)
+        for (const UnitTrace& t : traces[u])
+          if (u != k && (t.st == UnitTrace::St::Finished || (all && t.st == UnitTrace::St::Cut))) other[u].push_back(t);
+      std::vector<const std::vector<UnitTrace>*> lists;
+      for (uint32_t u = 0; u < other.size(); ++u) lists.push_back(u == k ? &cuts : &other[u]);
+      if (!all) lists.push_back(&cuts);
+      for_each_composition(lists, [&](const std::vector<const UnitTrace*>& pick) {
+        check_time();
+        if (!passes(pick)) return true;
+        Result::Run pr = comp.build(pick);
+        mm::Limits lim;
+        if (opt.timeout_s > 0) lim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
+        res.bound_hit = feasible(pr, engine, opt.model, lim);
+        return !res.bound_hit;
+      });
+    }
   }
   {
     std::vector<std::vector<UnitTrace>> fin(nunits);
