@@ -236,6 +236,28 @@ bool width_of(Ty t, unsigned* w, bool* sg) {
 
 }  // namespace
 
+fast::Form bits_fast_form(const OpDesc& d) {
+  const auto c = static_cast<uint32_t>(d.cfg);
+  fast::Form f;
+  f.w = static_cast<uint8_t>(W(c));
+  f.sg = Sg(c);
+  if (d.fn == selp) {
+    f.op = fast::Op::selp;
+  } else if (d.fn == logic) {
+    switch (cfg::sub(c)) {
+      case l_and: f.op = fast::Op::and_; break;
+      case l_or: f.op = fast::Op::or_; break;
+      case l_xor: f.op = fast::Op::xor_; break;
+      case l_not: f.op = fast::Op::not_; break;
+      case l_cnot: f.op = fast::Op::cnot; break;
+      case l_shl: f.op = fast::Op::shl; break;
+      case l_shr: f.op = fast::Op::shr; break;
+      default: break;
+    }
+  }
+  return f;
+}
+
 Res resolve_bits(const Parsed& p, OpDesc& d, std::string& err) {
   const std::string& op = p.op;
   auto bad = [&](const std::string& m) { err = m; return Res::error; };

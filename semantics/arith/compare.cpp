@@ -155,6 +155,18 @@ constexpr CmpName kCmps[] = {
 
 }  // namespace
 
+fast::Form compare_fast_form(const OpDesc& d) {
+  const auto c = static_cast<uint32_t>(d.cfg);
+  const uint32_t kind = (c >> 8) & 0xf;
+  fast::Form f;
+  if (d.fn != setp || (kind != k_uint && kind != k_sint) || (c & (1u << 20)) != 0 || ((c >> 4) & 3) != 0) return f;
+  f.op = fast::Op::setp;
+  f.w = static_cast<uint8_t>((c >> 12) & 0xff);
+  f.sg = kind == k_sint;
+  f.rel = static_cast<uint8_t>(c & 0xf);
+  return f;
+}
+
 Res resolve_compare(const Parsed& p, OpDesc& d, std::string& err) {
   const std::string& op = p.op;
   if (op != "setp" && op != "set" && op != "slct") return Res::not_mine;

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "semantics/arith/fast.hpp"
 #include "semantics/arith/resolve.hpp"
 #include "semantics/arith/softfloat.hpp"
 
@@ -61,6 +62,11 @@ Res resolve_video_simd(const Parsed& p, OpDesc& d, std::string& err);
 // Sub-operations of the IEEE float family (cfg::sub of float_ops kernels).
 enum FOp : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o_neg, o_min, o_max,
                       o_copysign, o_testp };
+
+// The inline forms of fast.hpp, by family (form_of in resolve.cpp asks each).
+fast::Form int_fast_form(const OpDesc& d);
+fast::Form bits_fast_form(const OpDesc& d);
+fast::Form compare_fast_form(const OpDesc& d);
 
 // Host-FPU fast path for .rn f32/f64 arithmetic (host_fast.cpp): the kernel
 // for sub-operation `sub` (float_ops.cpp numbering) or nullptr when the host

@@ -161,6 +161,19 @@ bool int_type(Ty t, unsigned* w, bool* sg) {
 
 }  // namespace
 
+fast::Form int_fast_form(const OpDesc& d) {
+  const auto c = static_cast<uint32_t>(d.cfg);
+  fast::Form f;
+  f.w = static_cast<uint8_t>(W(c));
+  f.sg = Sg(c);
+  if (d.fn == plain<s_add>) f.op = fast::Op::add;
+  else if (d.fn == plain<s_sub>) f.op = fast::Op::sub;
+  else if (d.fn == plain<s_mul_lo>) f.op = fast::Op::mul_lo;
+  else if (d.fn == plain<s_mad_lo>) f.op = fast::Op::mad_lo;
+  else if (d.fn == minmax && (c & kReluI) == 0) f.op = cfg::sub(c) == 1 ? fast::Op::max : fast::Op::min;
+  return f;
+}
+
 Res resolve_int(const Parsed& p, OpDesc& d, std::string& err) {
   static const char* kOps[] = {"add", "sub", "addc", "subc", "mul", "mad", "madc", "mul24", "mad24",
                                "sad", "div", "rem", "abs", "neg", "min", "max"};

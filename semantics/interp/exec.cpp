@@ -175,6 +175,7 @@ bool Machine::step(Warp& w) {
         FOR_LANES(m) if (!hook_->fence(T[l], c, in)) return hook_stop();
       break;
     case IrOp::Arith: {
+      if (arith_fast(w, in, m)) break;  // the inline integer forms (exec_fast.cpp)
       const arith::OpDesc& f = in.fn;
       const uint64_t wmask = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
       const bool d0 = in.dst[0].kind == Opnd::Reg;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "semantics/arith/fast.hpp"
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/races.hpp"
 
@@ -212,6 +213,10 @@ class Machine {
   const TexTable* textures_ = nullptr;
   Region* hot_ = nullptr;
   std::vector<Region*> pc_hot_;    // per instruction: the global allocation it last accessed (fast path)
+  // exec_fast.cpp: per instruction, the inline form of an Arith one (made at
+  // the first Arith step); arith_fast() runs a step of one, false when it has none.
+  std::vector<arith::fast::Form> fast_;
+  bool arith_fast(Warp& w, const Inst& in, uint32_t m);
   std::array<uint32_t, 3> cl_{1, 1, 1};  // cluster shape: spec "cluster", else .reqnctapercluster
   bool explicit_cl_ = false;          // last global allocation accessed (fast path)
 

@@ -1,0 +1,69 @@
+// The step function's inline arithmetic (exec.cpp, IrOp::Arith): a warp step
+// of an instruction with an inline form (semantics/arith/fast.hpp: integer
+// add/sub/mul.lo/mad.lo, min/max, logic and shifts, selp, integer setp)
+// whose sources are registers or immediates runs one loop over the lanes
+// with the operation inlined, instead of a call through OpDesc::fn per lane.
+// The bits written are the same: apply<> computes what the kernel computes
+// (tests/semantics/arith_fast.cpp), and the destination writes are those of
+// the general path (the value masked to the destination width; setp's q,
+// the kernel's aux, written after p).
+#include "semantics/interp/exec_util.hpp"
+
+namespace ptxcheck::interp {
+
+namespace {
+
+using arith::fast::Op;
+
+template <Op O>
+void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
+  uint64_t k[3] = {0, 0, 0};
+  uint32_t sl[3] = {0, 0, 0};
+  bool imm[3] = {true, true, true};
+  for (unsigned j = 0; j < in.nsrc && j < 3; ++j) {
+    imm[j] = in.src[j].kind == Opnd::Imm;
+    k[j] = in.src[j].imm;
+    sl[j] = in.src[j].slot;
+  }
+  const uint64_t wm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+  const uint32_t ds = in.dst[0].slot;
+  const bool q = O == Op::setp && in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
+  const uint32_t qs = in.dst[1].slot;
+  FOR_LANES(m) {
+    uint64_t* r = w.rp[l];
+    const uint64_t a = imm[0] ? k[0] : r[sl[0]];
+    const uint64_t b = imm[1] ? k[1] : r[sl[1]];
+    const uint64_t c = imm[2] ? k[2] : r[sl[2]];
+    const uint64_t v = arith::fast::apply<O>(f, a, b, c);
+    r[ds] = v & wm;
+    if (q) r[qs] = v ^ 1;
+  }
+}
+
+}  // namespace
+
+bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
+  if (fast_.size() != prog.code.size()) {
+    fast_.assign(prog.code.size(), arith::fast::Form{});
+    for (size_t i = 0; i < prog.code.size(); ++i)
+      if (prog.code[i].op == IrOp::Arith && prog.code[i].fn.fn) fast_[i] = arith::fast::form_of(prog.code[i].fn);
+  }
+  const arith::fast::Form& f = fast_[w.pc];
+  if (f.op == Op::none || in.nsrc > 3 || in.dst[0].kind != Opnd::Reg) return false;
+  // Other destinations: only setp's q (the kernels of the other forms write no aux).
+  if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (f.op != Op::setp || in.ndst > 2)) return false;
+  for (unsigned j = 0; j < in.nsrc; ++j)
+    if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
+  switch (f.op) {
+    // clang-format off
+#define X(name, what, section) \
+    case Op::name: lanes<Op::name>(w, in, m, f); return true;
+#include "semantics/arith/fast_ops.def"
+#undef X
+    // clang-format on
+    case Op::none: break;
+  }
+  return false;
+}
+
+}  // namespace ptxcheck::interp

@@ -1,0 +1,80 @@
+// The interpreter's inline integer forms (semantics/arith/fast.hpp) give the
+// bits of the kernels they stand for, and only the forms they claim get one.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "semantics/arith/fast.hpp"
+#include "semantics/arith/resolve.hpp"
+
+using namespace ptxcheck::arith;
+
+namespace {
+
+// Operands: edges of every width and sign, then random bits.
+std::vector<uint64_t> operands() {
+  std::vector<uint64_t> v = {0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 255, 256};
+  for (unsigned w : {1u, 8u, 16u, 32u, 64u})
+    for (uint64_t base : {uint64_t{1} << (w - 1), w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1})
+      for (int64_t d = -2; d <= 2; ++d) v.push_back(base + static_cast<uint64_t>(d));
+  v.push_back(0xffffffff00000000ull);
+  v.push_back(0x123456789abcdef0ull);
+  std::mt19937_64 rng(20261127);
+  for (int i = 0; i < 40; ++i) v.push_back(rng() >> (rng() % 64));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
+  const std::vector<std::string> forms = {
+      "add.u16",     "add.s32",     "add.u32",     "add.s64",     "add.u64",     "sub.u16",     "sub.s32",
+      "sub.u64",     "mul.lo.u16",  "mul.lo.s32",  "mul.lo.u32",  "mul.lo.s64",  "mad.lo.s32",  "mad.lo.u32",
+      "mad.lo.u64",  "min.u16",     "min.s16",     "min.u32",     "min.s32",     "min.u64",     "min.s64",
+      "max.u32",     "max.s32",     "max.s64",     "and.b32",     "and.b64",     "and.b16",     "and.pred",
+      "or.b32",      "or.pred",     "xor.b32",     "xor.b64",     "not.b32",     "not.pred",    "not.b16",
+      "cnot.b32",    "cnot.b64",    "shl.b16",     "shl.b32",     "shl.b64",     "shr.u16",     "shr.s16",
+      "shr.u32",     "shr.s32",     "shr.b32",     "shr.u64",     "shr.s64",     "selp.b32",    "selp.s64",
+      "selp.f32",    "selp.u16",    "setp.eq.s32", "setp.ne.u32", "setp.lt.s32", "setp.le.s64", "setp.gt.u16",
+      "setp.ge.s16", "setp.lo.u32", "setp.ls.u64", "setp.hi.u32", "setp.hs.u64", "setp.eq.b32", "setp.ne.b64",
+      "setp.lt.u64", "setp.gt.s64"};
+  const std::vector<uint64_t> ops = operands();
+  for (const std::string& m : forms) {
+    INFO(m);
+    Resolved r = resolve(m);
+    REQUIRE(r);
+    const OpDesc& d = *r.desc;
+    fast::Form f = fast::form_of(d);
+    REQUIRE(f.op != fast::Op::none);
+    size_t checked = 0;
+    for (size_t i = 0; i < ops.size(); ++i)
+      for (size_t j = 0; j < ops.size(); ++j) {
+        // selp's predicate and mad's addend: a third operand from the list.
+        uint64_t s[4] = {ops[i], ops[j], ops[(i * 7 + j) % ops.size()], 0};
+        if (m.rfind("selp", 0) == 0) s[2] &= 1;
+        uint64_t aux = 0;
+        const uint64_t want = d(s, &aux);
+        const uint64_t got = fast::eval(f, s);
+        if (got != want) FAIL_CHECK(m << " " << s[0] << " " << s[1] << " " << s[2] << ": " << got << " != " << want);
+        if (f.op == fast::Op::setp && (got ^ 1) != aux) FAIL_CHECK(m << " q");
+        ++checked;
+      }
+    CHECK(checked == ops.size() * ops.size());
+  }
+}
+
+TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inline form", "[unit]") {
+  for (const char* m :
+       {"add.sat.s32",  "add.cc.u32",    "addc.u32",     "sub.cc.u32", "mad.lo.cc.u32",   "mul.hi.u32",
+        "mul.wide.s32", "mad.hi.s32",    "max.relu.s32", "min.u16x2",  "setp.lt.and.s32", "setp.eq.or.u32",
+        "setp.lt.f32",  "setp.lt.f16x2", "add.f32",      "lop3.b32",   "shf.l.wrap.b32",  "prmt.b32",
+        "mov.b32",      "popc.b32",      "add.u16x2"}) {
+    INFO(m);
+    Resolved r = resolve(m);
+    REQUIRE(r);
+    CHECK(fast::form_of(*r.desc).op == fast::Op::none);
+  }
+}
