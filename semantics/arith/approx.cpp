@@ -90,6 +90,18 @@ uint64_t approx_fn(const uint64_t* s, uint64_t*, uint64_t c) {
   return finish(F, from_ld(eval(fn, to_ld(a), y)), c);
 }
 
+// div.approx.f32 on the host FPU: for 2^126 < |b| < 2^128 (the special
+// rule of 9.7.3.8) approx_fn itself, otherwise the exactly rounded quotient,
+// which approx_fn computes in software and host_fast.cpp's div.rn kernel
+// gives with the same .ftz (resolve_approx uses this only when the host
+// probe passed).
+uint64_t approx_div_host(const uint64_t* s, uint64_t* aux, uint64_t c) {
+  const uint64_t mb = s[1] & 0x7fffffffu;
+  if (mb > 0x7e800000u && mb < 0x7f800000u) return approx_fn<kF32>(s, aux, c);
+  static const OpFn host = host_rn_kernel(Ty::f32, o_div);
+  return host(s, aux, c);
+}
+
 // rcp/rsqrt.approx.ftz.f64 (9.7.3.14, 9.7.3.17): "tmp = a[63:32]; // upper
 // word of a, 1.11.20 format; d[63:32] = 1.0 / tmp (1.0 / sqrt(tmp));
 // d[31:0] = 0". Subnormal inputs and results flush to sign-preserving zero;
@@ -300,6 +312,13 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
     }
     default: return bad("unsupported type");
   }
+  // f32 rcp/sqrt.approx and div.approx/.full: approx_fn returns the exactly
+  // rounded result (div_jam/sqrt_jam, then finish with rn and the .ftz bit),
+  // as rcp/sqrt/div.rn do; with the host probe passed, their host kernel
+  // (host_fast.cpp, which reads only .ftz and .sat of cfg) gives the same bits.
+  if (t == Ty::f32 && p.opts.host_fpu && (fn == a_rcp || fn == a_sqrt || fn == a_div))
+    if (OpFn h = host_rn_kernel(Ty::f32, fn == a_rcp ? o_rcp : fn == a_sqrt ? o_sqrt : o_div))
+      f = fn == a_div && !full ? approx_div_host : h;
   b.fn = static_cast<uint8_t>(fn + 1);
   if (t == Ty::f32 && fn != a_rcp && fn != a_sqrt && fn != a_div && fn != a_rsqrt && fn != a_tanh &&
       !approx)

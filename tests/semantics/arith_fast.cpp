@@ -78,3 +78,29 @@ TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inli
     CHECK(fast::form_of(*r.desc).op == fast::Op::none);
   }
 }
+
+TEST_CASE("f32 rcp/sqrt .approx and div .approx/.full on the host FPU give the software bits", "[unit]") {
+  // Edges: zeros, subnormals, the smallest normals, around 1, 2^126 (div.approx's
+  // special range 2^126 < |b| < 2^128), the largest finite, infinities and NaNs.
+  std::vector<uint64_t> v;
+  for (uint32_t base : {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x3f800000u, 0x3fffffffu, 0x7e7fffffu,
+                        0x7e800000u, 0x7e800001u, 0x7effffffu, 0x7f000000u, 0x7f7fffffu, 0x7f800000u, 0x7fc00000u,
+                        0x7f800001u, 0x40490fdbu, 0x1f800000u, 0x20000000u})
+    for (uint32_t sign : {0u, 0x80000000u}) v.push_back(base | sign);
+  std::mt19937 rng(1127);
+  for (int i = 0; i < 300; ++i) v.push_back(rng());
+  for (const char* m : {"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32", "sqrt.approx.ftz.f32",
+                        "div.approx.f32", "div.approx.ftz.f32", "div.full.f32", "div.full.ftz.f32"}) {
+    INFO(m);
+    Resolved host = resolve(m), soft = resolve(m, ResolveOptions{false});
+    REQUIRE(host);
+    REQUIRE(soft);
+    size_t differ = 0;
+    for (uint64_t a : v)
+      for (uint64_t b : v) {
+        uint64_t s[4] = {a, b, 0, 0}, x = 0, y = 0;
+        if ((*host.desc)(s, &x) != (*soft.desc)(s, &y)) ++differ;
+      }
+    CHECK(differ == 0);
+  }
+}
