@@ -159,8 +159,10 @@ fast::Form compare_fast_form(const OpDesc& d) {
   const auto c = static_cast<uint32_t>(d.cfg);
   const uint32_t kind = (c >> 8) & 0xf;
   fast::Form f;
-  if (d.fn != setp || (kind != k_uint && kind != k_sint) || (c & (1u << 20)) != 0 || ((c >> 4) & 3) != 0) return f;
-  f.op = fast::Op::setp;
+  const bool num = kind == k_uint || kind == k_sint || kind == k_f32 || kind == k_f64;
+  if (d.fn != setp || !num || (c & (1u << 20)) != 0 || ((c >> 4) & 3) != 0) return f;
+  f.op = kind == k_f32 ? fast::Op::setp_f32 : kind == k_f64 ? fast::Op::setp_f64 : fast::Op::setp;
+  f.ftz = (c & (1u << 6)) != 0;
   f.w = static_cast<uint8_t>((c >> 12) & 0xff);
   f.sg = kind == k_sint;
   f.rel = static_cast<uint8_t>(c & 0xf);

@@ -67,6 +67,7 @@ enum FOp : uint32_t { o_add, o_sub, o_mul, o_fma, o_div, o_rcp, o_sqrt, o_abs, o
 fast::Form int_fast_form(const OpDesc& d);
 fast::Form bits_fast_form(const OpDesc& d);
 fast::Form compare_fast_form(const OpDesc& d);
+fast::Form float_fast_form(const OpDesc& d);
 
 // Host-FPU fast path for .rn f32/f64 arithmetic (host_fast.cpp): the kernel
 // for sub-operation `sub` (float_ops.cpp numbering) or nullptr when the host

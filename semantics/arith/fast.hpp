@@ -1,12 +1,17 @@
-// Inline forms of the hottest integer kernels, for the interpreter's lane
+// Inline forms of the hottest arithmetic kernels, for the interpreter's lane
 // loop (semantics/interp/exec_fast.cpp): a warp step of one of these runs
 // without an indirect call per lane. Each form computes what its OpDesc::fn
 // computes (int_ops.cpp plain<>, minmax; bit_ops.cpp logic, selp;
-// compare.cpp setp on integer types), written again here rather than shared,
-// so that tests/semantics/arith_fast.cpp compares two implementations bit
-// for bit on random and edge operands for every form (fast_ops.def).
+// compare.cpp setp; float_ops.cpp absneg, minmax and, where resolve chose
+// the host FPU, host_fast.cpp's .rn kernels), written again here rather than
+// shared, so that tests/semantics/arith_fast.cpp compares two
+// implementations bit for bit on random and edge operands for every form
+// (fast_ops.def); the float forms are compared with the software kernels.
 #pragma once
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "semantics/arith/intutil.hpp"
 #include "semantics/arith/resolve.hpp"
@@ -23,9 +28,11 @@ enum class Op : uint8_t {
 // A resolved instruction's inline form: op none when it has none.
 struct Form {
   Op op = Op::none;
-  uint8_t w = 64;   // operand width in bits
-  bool sg = false;  // signed (shr, setp, min, max)
-  uint8_t rel = 0;  // setp: mask of the true relations (1 LT, 2 EQ, 4 GT)
+  uint8_t w = 64;    // operand width in bits
+  bool sg = false;   // signed (shr, setp, min, max)
+  uint8_t rel = 0;   // setp: mask of the true relations (1 LT, 2 EQ, 4 GT, 8 unordered)
+  bool ftz = false;  // floats: .ftz
+  bool sat = false;  // floats: .sat
 };
 
 Form form_of(const OpDesc& d);
@@ -65,6 +72,77 @@ inline uint64_t minmax(uint64_t a, uint64_t b, unsigned w, bool sg, bool mx) {
   return mx ? (x < y ? y : x) : (y < x ? y : x);
 }
 
+// IEEE binary32/binary64 on their bit patterns (UT the unsigned type of the
+// width) and on the host FPU. The host's + - * and std::fma are correctly
+// rounded to nearest even, subnormals included, when host_fast.cpp's probe
+// passed (the float arithmetic forms exist only then: float_ops.cpp).
+template <typename FT, typename UT>
+struct Flt {
+  static constexpr UT kSign = UT(1) << (sizeof(UT) * 8 - 1);
+  static constexpr UT kExp = sizeof(UT) == 4 ? UT(0x7f800000u) : UT(0x7ff0000000000000ull);
+  static constexpr UT kNaN = kSign - 1;  // PTX's canonical NaN (docs/approx.md)
+  static constexpr UT kOne = sizeof(UT) == 4 ? UT(0x3f800000u) : UT(0x3ff0000000000000ull);
+  // .ftz: a subnormal becomes the zero of its sign.
+  static UT flush(UT u, bool ftz) { return ftz && (u & kExp) == 0 ? UT(u & kSign) : u; }
+  static bool nan(UT u) { return (u & ~kSign) > kExp; }
+  static FT in(uint64_t b, bool ftz) {
+    UT u = flush(static_cast<UT>(b), ftz);
+    FT x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+  }
+  // A host result as PTX gives it: NaN canonical, then .ftz, then .sat
+  // (clamped to [+0, 1], NaN and negatives to +0).
+  static uint64_t out(FT r, bool ftz, bool sat) {
+    if (r != r) return sat ? 0 : kNaN;
+    UT u;
+    std::memcpy(&u, &r, sizeof u);
+    u = flush(u, ftz);
+    if (sat) return (u & kSign) != 0 ? 0 : u > kOne ? kOne : u;
+    return u;
+  }
+  // setp's relation: 8 when either is NaN; zeros of both signs are equal.
+  static uint32_t relation(uint64_t a, uint64_t b, bool ftz) {
+    UT ma = static_cast<UT>(a) & ~kSign, mb = static_cast<UT>(b) & ~kSign;
+    if (ma > kExp || mb > kExp) return 8;
+    ma = flush(ma, ftz);
+    mb = flush(mb, ftz);
+    if (ma == 0 && mb == 0) return 2;
+    const bool na = (a & kSign) != 0, nb = (b & kSign) != 0;
+    if (na != nb) return na ? 1 : 4;
+    if (ma == mb) return 2;
+    return (ma < mb) != na ? 1 : 4;
+  }
+  // min/max: one NaN operand is ignored, two give the canonical NaN; -0 < +0.
+  static uint64_t minmax(uint64_t a, uint64_t b, bool ftz, bool mx) {
+    UT x = flush(static_cast<UT>(a), ftz), y = flush(static_cast<UT>(b), ftz);
+    const bool nx = nan(x), ny = nan(y);
+    if (nx || ny) return nx && ny ? kNaN : nx ? y : x;
+    // -0 orders below +0: compare sign-magnitude keys.
+    auto key = [](UT u) {
+      using ST = std::make_signed_t<UT>;
+      ST m = static_cast<ST>(u & ~kSign);
+      return (u & kSign) != 0 ? -m - 1 : m;
+    };
+    const bool x_less = key(x) < key(y);
+    return (mx ? !x_less : x_less) ? x : y;
+  }
+  // abs/neg: the sign bit after .ftz; a NaN gives the canonical NaN for
+  // f32, for f64 abs passes it and neg quiets it (float_ops.cpp absneg).
+  static uint64_t absneg(uint64_t a, bool ftz, bool abs) {
+    UT x = flush(static_cast<UT>(a), ftz);
+    if (nan(x)) {
+      if constexpr (sizeof(UT) == 4)
+        return kNaN;
+      else
+        return abs ? x : x | (UT(1) << 51);
+    }
+    return abs ? UT(x & ~kSign) : UT(x ^ kSign);
+  }
+};
+using F32 = Flt<float, uint32_t>;
+using F64 = Flt<double, uint64_t>;
+
 // The result of form `f` (operation O) on sources a, b, c, in the low f.w
 // bits (setp: p, 0 or 1; its q is !p).
 template <Op O>
@@ -100,6 +178,42 @@ inline uint64_t apply(const Form& f, uint64_t a, uint64_t b, uint64_t c) {
     return minmax(a, b, w, f.sg, false);
   else if constexpr (O == Op::max)
     return minmax(a, b, w, f.sg, true);
+  else if constexpr (O == Op::add_f32)
+    return F32::out(F32::in(a, f.ftz) + F32::in(b, f.ftz), f.ftz, f.sat);
+  else if constexpr (O == Op::sub_f32)
+    return F32::out(F32::in(a, f.ftz) - F32::in(b, f.ftz), f.ftz, f.sat);
+  else if constexpr (O == Op::mul_f32)
+    return F32::out(F32::in(a, f.ftz) * F32::in(b, f.ftz), f.ftz, f.sat);
+  else if constexpr (O == Op::fma_f32)
+    return F32::out(std::fma(F32::in(a, f.ftz), F32::in(b, f.ftz), F32::in(c, f.ftz)), f.ftz, f.sat);
+  else if constexpr (O == Op::add_f64)
+    return F64::out(F64::in(a, false) + F64::in(b, false), false, false);
+  else if constexpr (O == Op::sub_f64)
+    return F64::out(F64::in(a, false) - F64::in(b, false), false, false);
+  else if constexpr (O == Op::mul_f64)
+    return F64::out(F64::in(a, false) * F64::in(b, false), false, false);
+  else if constexpr (O == Op::fma_f64)
+    return F64::out(std::fma(F64::in(a, false), F64::in(b, false), F64::in(c, false)), false, false);
+  else if constexpr (O == Op::setp_f32)
+    return (F32::relation(a, b, f.ftz) & f.rel) != 0 ? 1 : 0;
+  else if constexpr (O == Op::setp_f64)
+    return (F64::relation(a, b, false) & f.rel) != 0 ? 1 : 0;
+  else if constexpr (O == Op::min_f32)
+    return F32::minmax(a, b, f.ftz, false);
+  else if constexpr (O == Op::max_f32)
+    return F32::minmax(a, b, f.ftz, true);
+  else if constexpr (O == Op::min_f64)
+    return F64::minmax(a, b, false, false);
+  else if constexpr (O == Op::max_f64)
+    return F64::minmax(a, b, false, true);
+  else if constexpr (O == Op::abs_f32)
+    return F32::absneg(a, f.ftz, true);
+  else if constexpr (O == Op::neg_f32)
+    return F32::absneg(a, f.ftz, false);
+  else if constexpr (O == Op::abs_f64)
+    return F64::absneg(a, false, true);
+  else if constexpr (O == Op::neg_f64)
+    return F64::absneg(a, false, false);
   else
     return 0;
 }

@@ -149,6 +149,31 @@ constexpr Fns fns_x2() {
 
 }  // namespace
 
+fast::Form float_fast_form(const OpDesc& d) {
+  const auto c = static_cast<uint32_t>(d.cfg);
+  const uint32_t sub = cfg::sub(c);
+  fast::Form f;
+  if (d.dst != Ty::f32 && d.dst != Ty::f64) return f;
+  const bool s = d.dst == Ty::f32;
+  f.w = s ? 32 : 64;
+  f.ftz = (c & cfg::kFtz) != 0;
+  f.sat = (c & cfg::kSat) != 0;
+  using O = fast::Op;
+  // add/sub/mul/fma: only where resolve chose the host FPU kernel (.rn, no
+  // .relu, probe passed).
+  if (sub <= o_fma && d.fn != nullptr && d.fn == host_rn_kernel(d.dst, sub)) {
+    static constexpr O k32[] = {O::add_f32, O::sub_f32, O::mul_f32, O::fma_f32};
+    static constexpr O k64[] = {O::add_f64, O::sub_f64, O::mul_f64, O::fma_f64};
+    f.op = s ? k32[sub] : k64[sub];
+  } else if (d.fn == (s ? K<kF32>::minmax : K<kF64>::minmax) &&
+             (c & (cfg::kNaN | cfg::kXorsign | cfg::kRelu)) == 0) {
+    f.op = sub == o_max ? (s ? O::max_f32 : O::max_f64) : (s ? O::min_f32 : O::min_f64);
+  } else if (d.fn == (s ? K<kF32>::absneg : K<kF64>::absneg)) {
+    f.op = sub == o_abs ? (s ? O::abs_f32 : O::abs_f64) : (s ? O::neg_f32 : O::neg_f64);
+  }
+  return f;
+}
+
 Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
   static const char* kOps[] = {"add", "sub", "mul", "fma", "mad", "div", "rcp", "sqrt", "abs", "neg",
                                "min", "max", "copysign", "testp"};

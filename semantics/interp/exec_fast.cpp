@@ -1,6 +1,7 @@
 // The step function's inline arithmetic (exec.cpp, IrOp::Arith): a warp step
 // of an instruction with an inline form (semantics/arith/fast.hpp: integer
-// add/sub/mul.lo/mad.lo, min/max, logic and shifts, selp, integer setp)
+// add/sub/mul.lo/mad.lo, min/max, logic and shifts, selp, setp; f32/f64
+// .rn add/sub/mul/fma on the host FPU, min/max, abs, neg)
 // whose sources are registers or immediates runs one loop over the lanes
 // with the operation inlined, instead of a call through OpDesc::fn per lane.
 // The bits written are the same: apply<> computes what the kernel computes
@@ -27,7 +28,8 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
   }
   const uint64_t wm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
   const uint32_t ds = in.dst[0].slot;
-  const bool q = O == Op::setp && in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
+  constexpr bool kSetp = O == Op::setp || O == Op::setp_f32 || O == Op::setp_f64;
+  const bool q = kSetp && in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
   const uint32_t qs = in.dst[1].slot;
   FOR_LANES(m) {
     uint64_t* r = w.rp[l];
@@ -50,8 +52,9 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
   }
   const arith::fast::Form& f = fast_[w.pc];
   if (f.op == Op::none || in.nsrc > 3 || in.dst[0].kind != Opnd::Reg) return false;
+  const bool setp = f.op == Op::setp || f.op == Op::setp_f32 || f.op == Op::setp_f64;
   // Other destinations: only setp's q (the kernels of the other forms write no aux).
-  if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (f.op != Op::setp || in.ndst > 2)) return false;
+  if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (!setp || in.ndst > 2)) return false;
   for (unsigned j = 0; j < in.nsrc; ++j)
     if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
   switch (f.op) {

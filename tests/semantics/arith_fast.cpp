@@ -1,8 +1,11 @@
-// The interpreter's inline integer forms (semantics/arith/fast.hpp) give the
-// bits of the kernels they stand for, and only the forms they claim get one.
+// The interpreter's inline forms (semantics/arith/fast.hpp) give the bits of
+// the kernels they stand for (the float forms: of the software kernels), and
+// only the forms they claim get one.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -68,14 +71,127 @@ TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
 
 TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inline form", "[unit]") {
   for (const char* m :
-       {"add.sat.s32",  "add.cc.u32",    "addc.u32",     "sub.cc.u32", "mad.lo.cc.u32",   "mul.hi.u32",
-        "mul.wide.s32", "mad.hi.s32",    "max.relu.s32", "min.u16x2",  "setp.lt.and.s32", "setp.eq.or.u32",
-        "setp.lt.f32",  "setp.lt.f16x2", "add.f32",      "lop3.b32",   "shf.l.wrap.b32",  "prmt.b32",
-        "mov.b32",      "popc.b32",      "add.u16x2"}) {
+       {"add.sat.s32",   "add.cc.u32",  "addc.u32",       "sub.cc.u32", "mad.lo.cc.u32",   "mul.hi.u32",
+        "mul.wide.s32",  "mad.hi.s32",  "max.relu.s32",   "min.u16x2",  "setp.lt.and.s32", "setp.eq.or.u32",
+        "setp.lt.f16x2", "setp.lt.f16", "setp.lt.or.f32", "add.rz.f32", "sub.rm.f32",      "mul.rp.f64",
+        "fma.rz.f32",    "fma.rn.f16",  "add.f16x2",      "div.rn.f32", "min.NaN.f32",     "max.xorsign.abs.f32",
+        "abs.f16",       "lop3.b32",    "shf.l.wrap.b32", "prmt.b32",   "mov.b32",         "popc.b32",
+        "add.u16x2"}) {
     INFO(m);
     Resolved r = resolve(m);
     REQUIRE(r);
     CHECK(fast::form_of(*r.desc).op == fast::Op::none);
+  }
+}
+
+TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
+  // f32 and f64 edges: zeros, subnormals, the smallest normals, 1 and
+  // around it, 2 (products and sums that round), the largest finite,
+  // infinities, quiet and signalling NaNs with payloads, each with both
+  // signs; then random bits, and random values near 1 (sums that cancel,
+  // .sat boundaries).
+  std::vector<uint64_t> e32, e64;
+  for (uint32_t base : {0x00000000u, 0x00000001u, 0x00000003u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
+                        0x3f800001u, 0x3f7fffffu, 0x40000000u, 0x33800000u, 0x7f7fffffu, 0x7f000000u, 0x7f800000u,
+                        0x7fc00000u, 0x7fc12345u, 0x7f800001u, 0x7fffffffu, 0x0d800000u})
+    for (uint32_t sign : {0u, 0x80000000u}) e32.push_back(base | sign);
+  for (uint64_t base : {0x0ull, 0x1ull, 0x000fffffffffffffull, 0x0010000000000000ull, 0x3ff0000000000000ull,
+                        0x3ff0000000000001ull, 0x3fefffffffffffffull, 0x4000000000000000ull, 0x3ca0000000000000ull,
+                        0x7fefffffffffffffull, 0x7ff0000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000012345ull,
+                        0x7ff0000000000001ull, 0x1ff0000000000000ull})
+    for (uint64_t sign : {0ull, 0x8000000000000000ull}) e64.push_back(base | sign);
+  std::mt19937_64 rng(20261127);
+  for (int i = 0; i < 60; ++i) {
+    e32.push_back(rng() & 0xffffffffu);
+    e64.push_back(rng());
+    e32.push_back(0x3f000000u + (rng() & 0xffffffu) + (rng() & 1 ? 0x80000000u : 0));
+    e64.push_back(0x3fe0000000000000ull + (rng() & 0x1fffffffffffffull) + (rng() & 1 ? 0x8000000000000000ull : 0));
+  }
+  const std::vector<std::string> forms = {"add.f32",
+                                          "add.rn.f32",
+                                          "add.ftz.f32",
+                                          "add.sat.f32",
+                                          "add.rn.ftz.sat.f32",
+                                          "sub.f32",
+                                          "sub.ftz.f32",
+                                          "sub.sat.f32",
+                                          "mul.f32",
+                                          "mul.rn.ftz.f32",
+                                          "mul.sat.f32",
+                                          "mul.ftz.sat.f32",
+                                          "fma.rn.f32",
+                                          "fma.rn.ftz.f32",
+                                          "fma.rn.sat.f32",
+                                          "fma.rn.ftz.sat.f32",
+                                          "mad.rn.f32",
+                                          "mad.rn.ftz.f32",
+                                          "add.f64",
+                                          "add.rn.f64",
+                                          "sub.f64",
+                                          "mul.f64",
+                                          "fma.rn.f64",
+                                          "mad.rn.f64",
+                                          "setp.eq.f32",
+                                          "setp.ne.f32",
+                                          "setp.lt.f32",
+                                          "setp.le.ftz.f32",
+                                          "setp.gt.f32",
+                                          "setp.ge.f32",
+                                          "setp.equ.f32",
+                                          "setp.neu.ftz.f32",
+                                          "setp.ltu.f32",
+                                          "setp.leu.f32",
+                                          "setp.gtu.f32",
+                                          "setp.geu.f32",
+                                          "setp.num.f32",
+                                          "setp.nan.f32",
+                                          "setp.lt.f64",
+                                          "setp.ne.f64",
+                                          "setp.geu.f64",
+                                          "setp.nan.f64",
+                                          "min.f32",
+                                          "min.ftz.f32",
+                                          "max.f32",
+                                          "max.ftz.f32",
+                                          "min.f64",
+                                          "max.f64",
+                                          "abs.f32",
+                                          "abs.ftz.f32",
+                                          "neg.f32",
+                                          "neg.ftz.f32",
+                                          "abs.f64",
+                                          "neg.f64"};
+  for (const std::string& m : forms) {
+    INFO(m);
+    Resolved host = resolve(m), soft = resolve(m, ResolveOptions{false});
+    REQUIRE(host);
+    REQUIRE(soft);
+    fast::Form f = fast::form_of(*host.desc);
+    REQUIRE(f.op != fast::Op::none);
+    const bool f64 = m.find("f64") != std::string::npos;
+    const std::vector<uint64_t>& v = f64 ? e64 : e32;
+    size_t differ = 0, checked = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+      for (size_t j = 0; j < v.size(); ++j) {
+        uint64_t s[4] = {v[i], v[j], v[(i * 7 + j * 3) % v.size()], 0}, aux = 0;
+        const uint64_t want = (*soft.desc)(s, &aux);
+        const uint64_t got = fast::eval(f, s);
+        const bool q_bad = m.rfind("setp", 0) == 0 && (got ^ 1) != aux;
+        if (got != want || q_bad) {
+          if (++differ <= 5)
+            FAIL_CHECK(m << " " << s[0] << " " << s[1] << " " << s[2] << ": " << got << " != " << want);
+        }
+        ++checked;
+      }
+    CHECK(differ == 0);
+    CHECK(checked == v.size() * v.size());
+  }
+  // The software kernels (no host FPU) get no inline arithmetic form.
+  for (const char* m : {"add.f32", "fma.rn.f32", "mul.f64"}) {
+    INFO(m);
+    Resolved soft = resolve(m, ResolveOptions{false});
+    REQUIRE(soft);
+    CHECK(fast::form_of(*soft.desc).op == fast::Op::none);
   }
 }
 
