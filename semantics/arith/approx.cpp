@@ -10,6 +10,7 @@
 // check mode within_approx_bound() below (tests: tests/semantics/approx_check.cpp).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "semantics/arith/family.hpp"
 
@@ -100,6 +101,57 @@ uint64_t approx_div_host(const uint64_t* s, uint64_t* aux, uint64_t c) {
   if (mb > 0x7e800000u && mb < 0x7f800000u) return approx_fn<kF32>(s, aux, c);
   static const OpFn host = host_rn_kernel(Ty::f32, o_div);
   return host(s, aux, c);
+}
+
+// ex2/lg2/rsqrt.approx.f32 on the host FPU, with approx_fn's value: the
+// long double function value v (exp2l, log2l, 1/sqrtl) rounded once to f32
+// (rn, then .ftz), only computed faster. The same function in double, d,
+// is within 2^-51 of the exact value relative to it (glibc's exp2/log2: 1
+// ulp; 1.0 / sqrt: two correctly rounded steps), and v within 2^-62
+// (1 ulp of long double); so v lies in the interval of the 4096 doubles on
+// either side of d (at least 2^-41 relative). When both ends of that
+// interval round to the same f32, v rounds to it too (rounding is
+// monotonic); otherwise (about one input in 2^16) approx_fn computes v.
+// Used only when host_fast.cpp's probe passed (the double -> float
+// conversion rounds to nearest even, subnormals included).
+template <uint32_t Fn>
+uint64_t approx_host(const uint64_t* s, uint64_t* aux, uint64_t c) {
+  uint32_t u = static_cast<uint32_t>(s[0]);
+  const bool ftz = (c & cfg::kFtz) != 0;
+  if (ftz && (u & 0x7f800000u) == 0) u &= 0x80000000u;
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  // Zeros, infinities, NaNs and negative inputs of lg2/rsqrt: approx_fn's
+  // special values.
+  if ((u & 0x7f800000u) == 0x7f800000u || (Fn != a_ex2 && (u & 0x7fffffffu) == 0) ||
+      (Fn != a_ex2 && (u >> 31) != 0))
+    return approx_fn<kF32>(s, aux, c);
+  double d;
+  if constexpr (Fn == a_ex2) {
+    // exp2 of an f32 >= 128 overflows (v >= 2^128), below -160 it is
+    // below 2^-160: +0 (v's nearest f32).
+    if (x >= 128.0f) return 0x7f800000u;
+    if (x < -160.0f) return 0;
+    d = std::exp2(static_cast<double>(x));
+  } else if constexpr (Fn == a_lg2) {
+    d = std::log2(static_cast<double>(x));
+    if (d == 0) return 0;  // x == 1: log2l gives +0
+  } else {
+    d = 1.0 / std::sqrt(static_cast<double>(x));
+  }
+  uint64_t db;
+  std::memcpy(&db, &d, sizeof db);
+  const uint64_t lo_b = db - 4096, hi_b = db + 4096;  // |d| >= 2^-160: no sign or exponent wrap
+  double lo, hi;
+  std::memcpy(&lo, &lo_b, sizeof lo);
+  std::memcpy(&hi, &hi_b, sizeof hi);
+  const float rl = static_cast<float>(lo), rh = static_cast<float>(hi);
+  uint32_t r, r2;
+  std::memcpy(&r, &rl, sizeof r);
+  std::memcpy(&r2, &rh, sizeof r2);
+  if (r != r2) return approx_fn<kF32>(s, aux, c);
+  if (ftz && (r & 0x7f800000u) == 0) r &= 0x80000000u;  // tininess after rounding (docs/approx.md)
+  return r;
 }
 
 // rcp/rsqrt.approx.ftz.f64 (9.7.3.14, 9.7.3.17): "tmp = a[63:32]; // upper
@@ -319,6 +371,10 @@ Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
   if (t == Ty::f32 && p.opts.host_fpu && (fn == a_rcp || fn == a_sqrt || fn == a_div))
     if (OpFn h = host_rn_kernel(Ty::f32, fn == a_rcp ? o_rcp : fn == a_sqrt ? o_sqrt : o_div))
       f = fn == a_div && !full ? approx_div_host : h;
+  // ex2/lg2/rsqrt.approx.f32: approx_fn's value, through double (approx_host).
+  if (t == Ty::f32 && p.opts.host_fpu && (fn == a_ex2 || fn == a_lg2 || fn == a_rsqrt) &&
+      host_rn_kernel(Ty::f32, o_add) != nullptr)
+    f = fn == a_ex2 ? approx_host<a_ex2> : fn == a_lg2 ? approx_host<a_lg2> : approx_host<a_rsqrt>;
   b.fn = static_cast<uint8_t>(fn + 1);
   if (t == Ty::f32 && fn != a_rcp && fn != a_sqrt && fn != a_div && fn != a_rsqrt && fn != a_tanh &&
       !approx)

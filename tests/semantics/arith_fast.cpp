@@ -220,3 +220,53 @@ TEST_CASE("f32 rcp/sqrt .approx and div .approx/.full on the host FPU give the s
     CHECK(differ == 0);
   }
 }
+
+TEST_CASE("f32 ex2/lg2/rsqrt .approx through double give the long double path's bits", "[unit]") {
+  // Edges (zeros, subnormals, 1 and its neighbours, infinities, NaNs, both
+  // signs), every f32 in ranges where results round near a boundary (ex2:
+  // results near the largest finite, the smallest normal with and without
+  // .ftz, the smallest subnormal; lg2 and rsqrt: around 1, 2, 4, and
+  // subnormal inputs), then random bits and random values of [-160, 130].
+  std::vector<uint32_t> v;
+  for (uint32_t base : {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x3f800000u, 0x3f800001u, 0x3f7fffffu,
+                        0x40000000u, 0x42fe0000u, 0x43000000u, 0x43000001u, 0xc2fc0000u, 0xc3150000u, 0xc3160000u,
+                        0xc3200000u, 0xc3200001u, 0x7f7fffffu, 0x7f800000u, 0x7fc00000u, 0x7f800001u})
+    for (uint32_t sign : {0u, 0x80000000u}) v.push_back(base | sign);
+  auto sweep = [&](float from, float to, uint32_t step) {
+    uint32_t a, b;
+    std::memcpy(&a, &from, 4);
+    std::memcpy(&b, &to, 4);
+    if (a > b) std::swap(a, b);
+    for (uint32_t u = a; u <= b; u += step) v.push_back(u);
+  };
+  sweep(127.99f, 128.0f, 1);        // ex2 near the largest finite f32
+  sweep(-126.001f, -125.999f, 1);   // ex2 near the smallest normal (.ftz flushes below)
+  sweep(-150.001f, -148.999f, 7);   // ex2 near half the smallest subnormal
+  sweep(0x1p-24f, 0x1p-10f, 8191);  // ex2 near 1
+  sweep(-0x1p-24f, -0x1p-10f, 8191);
+  sweep(0.999f, 1.001f, 3);  // lg2 near 0, rsqrt near 1
+  sweep(3.999f, 4.001f, 3);
+  std::mt19937 rng(1127);
+  std::uniform_real_distribution<float> range(-160.0f, 130.0f);
+  for (int i = 0; i < 40000; ++i) {
+    v.push_back(rng());
+    float x = range(rng);
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    v.push_back(u);
+  }
+  for (const char* m : {"ex2.approx.f32", "ex2.approx.ftz.f32", "lg2.approx.f32", "lg2.approx.ftz.f32",
+                        "rsqrt.approx.f32", "rsqrt.approx.ftz.f32"}) {
+    INFO(m);
+    Resolved host = resolve(m), soft = resolve(m, ResolveOptions{false});
+    REQUIRE(host);
+    REQUIRE(soft);
+    size_t differ = 0;
+    for (uint32_t a : v) {
+      uint64_t s[4] = {a, 0, 0, 0}, x = 0, y = 0;
+      const uint64_t got = (*host.desc)(s, &x), want = (*soft.desc)(s, &y);
+      if (got != want && ++differ <= 5) FAIL_CHECK(m << " " << a << ": " << got << " != " << want);
+    }
+    CHECK(differ == 0);
+  }
+}
