@@ -164,6 +164,52 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
   // accesses (parallel.cpp).
   bool claimed = false;
   if (par_ && !par_claim_lanes(w, in, m, hot, total, st, claimed)) return true;
+  // The common case in a tight loop: one element of at most 8 bytes, the
+  // address in a register, a register destination (a register or immediate
+  // source), the region known before the loop (the own CTA's shared memory,
+  // params/const, or the global allocation of the previous access, claimed
+  // when CTAs run on all cores), no hook. Lanes are taken in ascending
+  // order while each does what the general loop below would do in its
+  // first three branches; from the first lane that misses the region, is
+  // misaligned or (shared loads) reads uninitialised bytes, the general loop
+  // goes on (and reports).
+  Region* const fr = sh ? sh : ro ? ro : gfast && hot && (!par_ || claimed) ? hot : nullptr;
+  if (fr && n == 1 && es <= 8 && in.addr.base == Addr::Reg && fr->bytes.size() >= total &&
+      (st ? in.src[0].kind == Opnd::Imm || (in.src[0].kind == Opnd::Reg && !in.src[0].negate)
+          : in.dst[0].kind == Opnd::Reg)) {
+    const uint64_t base = fr == hot ? hot->base : 0, lim = fr->bytes.size() - total;
+    const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
+    const uint32_t as = in.addr.slot;
+    uint8_t* const data = fr->bytes.data();
+    uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
+    if (st) {
+      const bool imm = in.src[0].kind == Opnd::Imm;
+      const uint64_t k = in.src[0].imm;
+      const uint32_t ss = in.src[0].slot;
+      for (; m; m &= m - 1) {
+        const uint32_t l = std::countr_zero(m);
+        const uint64_t* r = w.rp[l];
+        const uint64_t a = in.addr.wrap(off0 + r[as]), off = a - base;
+        if (off > lim || (a & (total - 1)) != 0) break;
+        store_n(data + off, imm ? k : r[ss], es);
+        if (init) store_n(init + off, 0x0101010101010101ull, es);  // Region::mark_init
+      }
+    } else {
+      const uint32_t ds = in.dst[0].slot;
+      const uint64_t dm = dmask[0];
+      const bool chk = fr == sh && init;
+      for (; m; m &= m - 1) {
+        const uint32_t l = std::countr_zero(m);
+        uint64_t* r = w.rp[l];
+        const uint64_t a = in.addr.wrap(off0 + r[as]), off = a - base;
+        if (off > lim || (a & (total - 1)) != 0 || (chk && !fr->is_init(off, total))) break;
+        uint64_t v = load_n(data + off, es);
+        if (sx) v = sext(v, es * 8u);
+        r[ds] = v & dm;
+      }
+    }
+    if (!m) return false;
+  }
   FOR_LANES(m) {
     Thread& t = T[l];
     uint64_t a = static_cast<uint64_t>(in.addr.off);
