@@ -165,7 +165,7 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
   bool claimed = false;
   if (par_ && !par_claim_lanes(w, in, m, hot, total, st, claimed)) return true;
   // The common case in a tight loop: one element of at most 8 bytes, the
-  // address in a register, a register destination (a register or immediate
+  // address in a register or a constant, a register destination (a register or immediate
   // source), the region known before the loop (the own CTA's shared memory,
   // params/const, or the global allocation of the previous access, claimed
   // when CTAs run on all cores), no hook. Lanes are taken in ascending
@@ -174,11 +174,13 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
   // misaligned or (shared loads) reads uninitialised bytes, the general loop
   // goes on (and reports).
   Region* const fr = sh ? sh : ro ? ro : gfast && hot && (!par_ || claimed) ? hot : nullptr;
-  if (fr && n == 1 && es <= 8 && in.addr.base == Addr::Reg && fr->bytes.size() >= total &&
+  if (fr && n == 1 && es <= 8 && (in.addr.base == Addr::Reg || in.addr.base == Addr::Abs) &&
+      fr->bytes.size() >= total &&
       (st ? in.src[0].kind == Opnd::Imm || (in.src[0].kind == Opnd::Reg && !in.src[0].negate)
           : in.dst[0].kind == Opnd::Reg)) {
     const uint64_t base = fr == hot ? hot->base : 0, lim = fr->bytes.size() - total;
     const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
+    const bool reg = in.addr.base == Addr::Reg;
     const uint32_t as = in.addr.slot;
     uint8_t* const data = fr->bytes.data();
     uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
@@ -189,7 +191,7 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
       for (; m; m &= m - 1) {
         const uint32_t l = std::countr_zero(m);
         const uint64_t* r = w.rp[l];
-        const uint64_t a = in.addr.wrap(off0 + r[as]), off = a - base;
+        const uint64_t a = reg ? in.addr.wrap(off0 + r[as]) : off0, off = a - base;
         if (off > lim || (a & (total - 1)) != 0) break;
         store_n(data + off, imm ? k : r[ss], es);
         if (init) store_n(init + off, 0x0101010101010101ull, es);  // Region::mark_init
@@ -201,7 +203,7 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
       for (; m; m &= m - 1) {
         const uint32_t l = std::countr_zero(m);
         uint64_t* r = w.rp[l];
-        const uint64_t a = in.addr.wrap(off0 + r[as]), off = a - base;
+        const uint64_t a = reg ? in.addr.wrap(off0 + r[as]) : off0, off = a - base;
         if (off > lim || (a & (total - 1)) != 0 || (chk && !fr->is_init(off, total))) break;
         uint64_t v = load_n(data + off, es);
         if (sx) v = sext(v, es * 8u);
