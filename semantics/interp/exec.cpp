@@ -124,7 +124,7 @@ bool Machine::step(Warp& w) {
   }
   const Inst& in = prog.code[w.pc];
   uint32_t g = w.group;
-  steps += static_cast<uint64_t>(std::popcount(g));
+  steps += lane_count(g);
   if (steps > opt.max_steps) {
     res.step_limit = true;
     diag(DiagKind::StepLimit, true, c, T[std::countr_zero(g)], in,

@@ -10,6 +10,8 @@
 // diagnostic's message must contain).
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <bit>
+#include <random>
 #include <cstdio>
 #include <unistd.h>
 #include <cstdlib>
@@ -23,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/launch_spec.hpp"
 #include "checker/run_report.hpp"
@@ -238,6 +241,27 @@ TEST_CASE("the tight ld/st loop does what the general loop does", "[kernels]") {
     CHECK(diags(a).rfind(want[i].second, 0) == 0);
     CHECK((diags(a).empty() == (*want[i].second == 0)));
   }
+}
+
+// The step count's inline popcount (exec_util.hpp lane_count) is
+// std::popcount on edge masks (every run of consecutive lanes, every single
+// lane cleared) and a million random ones.
+TEST_CASE("lane_count counts the lanes of a mask", "[kernels]") {
+  size_t bad = 0, n = 0;
+  auto check = [&](uint32_t m) {
+    ++n;
+    if (lane_count(m) != static_cast<uint32_t>(std::popcount(m)) && ++bad <= 5) FAIL_CHECK(m);
+  };
+  for (uint32_t lo = 0; lo < 32; ++lo)
+    for (uint32_t len = 0; lo + len <= 32; ++len) {
+      const uint32_t run = len == 32 ? ~0u : ((1u << len) - 1) << lo;
+      check(run);
+      check(~run);
+    }
+  std::mt19937 rng(1127);
+  for (int i = 0; i < 1000000; ++i) check(rng());
+  CHECK(bad == 0);
+  CHECK(n == 1001120);
 }
 
 // docs/interpreter.md lists exactly the kinds of diag_kinds.def (the one
