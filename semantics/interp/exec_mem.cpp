@@ -88,12 +88,17 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       a.scope = mm::Scope::Sys;
     }
     a.write = write;
+    // A strong write that later reads may observe (PTX ISA 8.9.2): its
+    // number in its location's writes.
+    const bool rmw = in.op == IrOp::Atom || in.op == IrOp::Red;
+    if (write && !a.async && (rmw || (in.op == IrOp::St && a.strong())))
+      races.begin_write(out.region, out.off, size, a, me, rmw);
     RaceHit hit;
     if (races.access(out.region, out.off, size, a, t.sync, w.coll, hit))
       race_report(w, t, in, out, size, write, a, hit);
     // The location's part in release/acquire patterns (PTX ISA 8.8, 8.9.2).
     if (in.op == IrOp::Atom || in.op == IrOp::Red || (atomic && reduce_access_)) {
-      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op != IrOp::Atom);
+      races.strong_read(t.sync, me, out.region, out.off, size, a.order, a.scope, in.op != IrOp::Atom, a.async);
       races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, true);
     } else if (in.op == IrOp::Ld || in.op == IrOp::St) {
       if (!a.strong()) {

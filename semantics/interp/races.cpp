@@ -84,6 +84,58 @@ bool Races::morally_strong(const AccessInfo& p, const AccessInfo& a) const {
          scope_includes(p.scope, who_of(p), who_of(a)) && scope_includes(a.scope, who_of(a), who_of(p));
 }
 
+// PTX ISA 8.9.5 Causality order, item 2: "For some operation Z, X precedes
+// Z in observation order, and Z precedes Y in proxy-preserved base
+// causality order". X is the strong write p; Z a strong read of the generic
+// proxy that observed it (8.9.2: read p, or the last of a chain of morally
+// strong atomics that starts by reading p; every such read is recorded in
+// the location's LocSync::obs with the writes it observed). Z precedes the
+// access `a` in proxy-preserved base causality order when Z precedes it in
+// base causality order (program order or the clocks, as in ordered()) and
+// both are generic-proxy accesses of the same address. The order is that
+// of p alone, not of what precedes p in its thread (which needs a release
+// pattern, 8.8). Runs only for a pair that is otherwise a race; the first
+// call of an access gathers the writes that the observations ordered
+// before it cover (`cov`, merged intervals of serials).
+bool Races::observed_before(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts, const RegionShadow& rs,
+                            uint64_t addr, ObsCover& cov) const {
+  // Same address: complete overlap of p with Z (morally strong) and of Z with a.
+  if (!p.write || a.async || a.start != p.start) return false;
+  if (!cov.built) {
+    cov.built = true;
+    cov.iv.clear();
+    auto it = rs.sync.find(addr);
+    if (it == rs.sync.end()) return false;
+    cov.serial = it->second.serial;
+    for (const Obs& o : it->second.obs) {
+      AccessInfo z;
+      z.gid = o.gid;
+      z.gen = o.gen;
+      z.clock = o.clock;
+      if (ordered(z, a, ts)) cov.iv.emplace_back(o.lo, o.hi);
+    }
+    std::sort(cov.iv.begin(), cov.iv.end());
+    size_t n = 0;
+    for (const auto& [lo, hi] : cov.iv) {
+      if (n && lo <= cov.iv[n - 1].second + 1) cov.iv[n - 1].second = std::max(cov.iv[n - 1].second, hi);
+      else cov.iv[n++] = {lo, hi};
+    }
+    cov.iv.resize(n);
+  }
+  if (cov.iv.empty()) return false;
+  // p's serial is known mod 2^16: one of s_min, s_min + 2^16, ... up to
+  // the location's last serial. It counts as observed when every one of
+  // them is covered (exact while the location has had at most 2^16 strong
+  // writes).
+  const uint64_t s_min = p.wser ? p.wser : uint64_t{1} << 16;
+  if (s_min > cov.serial) return false;
+  for (uint64_t s = s_min; s <= cov.serial; s += uint64_t{1} << 16) {
+    auto it = std::upper_bound(cov.iv.begin(), cov.iv.end(), std::make_pair(s, ~uint64_t{0}));
+    if (it == cov.iv.begin() || std::prev(it)->second < s) return false;
+  }
+  return true;
+}
+
 Races::RegionShadow& Races::shadow(const Region* r) {
   if (r != last_r_) {
     last_sh_ = &shadow_[r];
@@ -113,6 +165,7 @@ void Races::forget(const Region* r) {
   shadow_.erase(it);
   last_r_ = nullptr;
   last_sh_ = nullptr;
+  cur_loc_ = nullptr;
 }
 
 void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
@@ -132,6 +185,7 @@ void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
     sh = Shadow{};
   }
   std::erase_if(rs.sync, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
+  cur_loc_ = nullptr;
   std::erase_if(rs.mbar, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
 }
 
@@ -139,6 +193,7 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
                    const WarpColl& wc, RaceHit& hit) {
   if (!enabled || !r) return false;
   bool found = false;
+  cov_.built = false;
   RegionShadow& rs = shadow(r);
   const size_t granules = (r->bytes.size() + 3) / 4;
   if (rs.g.size() * kPage < granules) rs.g.resize((granules + kPage - 1) / kPage);
@@ -151,7 +206,7 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
     Shadow& s = granule(rs, g, granules);
     auto races = [&](const AccessInfo& p) {
       return p.valid() && (p.mask & a.mask) && p.gid != a.gid && (p.write || a.write) && !morally_strong(p, a) &&
-             !ordered(p, a, ts);
+             !ordered(p, a, ts) && !(p.obs && observed_before(p, a, ts, rs, off, cov_));
     };
     auto note = [&](const AccessInfo& p) {
       if (found) return;

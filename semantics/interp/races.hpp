@@ -51,6 +51,15 @@ struct Who {
   uint32_t gid = 0, cta = 0, cluster = 0, gen = 0;
 };
 
+// PTX ISA 8.5: whether scope `s` of an operation by thread `a` includes thread `b`.
+inline bool scope_includes(mm::Scope s, const Who& a, const Who& b) {
+  switch (s) {
+    case mm::Scope::CTA: return a.cta == b.cta;
+    case mm::Scope::Cluster: return a.cluster == b.cluster;
+    default: return true;  // .gpu and .sys: one device runs the whole grid
+  }
+}
+
 // The clock of a thread at the first operation of a release pattern, with
 // that operation's scope.
 struct Rel {
@@ -108,6 +117,8 @@ struct AccessInfo {  // 24 bytes: three per 4-byte granule of shadow
   mm::Scope scope : 2 = mm::Scope::Sys;
   bool write : 1 = false;
   bool async : 1 = false;  // a cp.reduce.async.bulk{.tensor} reduction: an access of the async proxy
+  bool obs : 1 = false;    // a strong write of the generic proxy that reads may observe (8.9.2): `wser` is set
+  uint16_t wser = 0;       // its serial in its location's strong writes (Races::LocSync), mod 2^16
   bool strong() const { return order != mm::Order::Weak; }
   bool valid() const { return mask != 0; }
 };
@@ -147,12 +158,19 @@ class Races {
 
   // --- synchronisation (races_sync.cpp) ---
   // A strong read / write of [off, off+size) (atomics: the read, then the
-  // write with rmw = true; red: no acquire, PTX ISA 8.11.1).
+  // write with rmw = true; red: no acquire, PTX ISA 8.11.1; async: a
+  // reduction of the async proxy, which observes nothing for the generic
+  // accesses that follow it).
   void strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
-                   mm::Scope s, bool red);
+                   mm::Scope s, bool red, bool async = false);
   void strong_write(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
                     mm::Scope s, bool rmw);
   void weak_write(const Region* r, uint64_t off);
+  // Before access() of a strong write of the generic proxy (atom, red,
+  // st.relaxed/.release/.volatile; `rmw` for the atomics): numbers it in
+  // the strong writes of its location (a.obs, a.wser), for observation
+  // order (8.9.2). strong_write must follow.
+  void begin_write(const Region* r, uint64_t off, unsigned size, AccessInfo& a, const Who& w, bool rmw);
   void fence(ThreadSync& ts, const Who& w, mm::Order o, mm::Scope s);
   // The thread's clock as a release of scope s; advances its clock.
   static Rel release(ThreadSync& ts, const Who& w, mm::Scope s);
@@ -187,13 +205,48 @@ class Races {
     AccessInfo r2;    // an earlier weak read by another thread that `r` does not cover
     uint32_t more = 0;  // index + 1 into multi_ (concurrent strong accesses, partial writes)
   };
+  // A strong read Z of the generic proxy that observed the strong writes
+  // [lo, hi] of a location (8.9.2: the write it read and the chain of
+  // morally strong atomics that ends there).
+  struct Obs {
+    uint32_t gid = 0, gen = 0, clock = 0;  // Z's thread, CTA-wide barrier generation and clock
+    uint64_t lo = 0, hi = 0;
+  };
+  struct RegionShadow;
+  static constexpr size_t kObs = 256;  // observations kept per location (docs/races.md)
   struct LocSync {  // the last write of a location as observation order sees it (8.9.2)
     Who writer;
     mm::Scope scope = mm::Scope::Sys;
     uint16_t size = 0;
     bool strong = false;
     std::vector<Rel> rels;  // release patterns whose write precedes it in observation order
+    // Strong writes are numbered 1, 2, ... (`serial`: the last one's);
+    // `chain_lo` is the first of the chain that ends at the last write.
+    uint64_t serial = 0, chain_lo = 0;
+    std::vector<Obs> obs;  // the latest kObs observations (a ring from obs_next)
+    uint32_t obs_next = 0;
   };
+  // A morally strong access of `size` bytes by thread `w` at scope `s`
+  // reads the last write of L (8.9.2 item 1).
+  static bool observes(const LocSync& L, const Who& w, unsigned size, mm::Scope s) {
+    return L.strong && L.size == size &&
+           (L.writer.gid == w.gid || (scope_includes(L.scope, L.writer, w) && scope_includes(s, w, L.writer)));
+  }
+  // Causality order, item 2 (8.9.5): the strong write p precedes some read
+  // in observation order that precedes the access `a` (same address,
+  // generic proxy) in base causality order.
+  struct ObsCover {  // serials of the writes that observations ordered before an access cover
+    bool built = false;
+    uint64_t serial = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> iv;  // sorted, disjoint
+  };
+  bool observed_before(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts, const RegionShadow& rs,
+                       uint64_t addr, ObsCover& cov) const;
+  static void note_observer(LocSync& L, const Who& w, uint32_t clock);
+  LocSync& loc(const Region* r, uint64_t off) {
+    if (cur_loc_ && r == cur_r_ && off == cur_off_) return *cur_loc_;
+    return shadow(r).sync[off];
+  }
   struct MbarSync {
     std::vector<Rel> cur_local, cur_remote;
     KnowP done[2][2];  // [parity][cluster scope]
@@ -234,15 +287,11 @@ class Races {
   std::vector<uint32_t> free_multi_;
   const Region* last_r_ = nullptr;
   RegionShadow* last_sh_ = nullptr;
+  ObsCover cov_;  // of the access being checked
+  // The location of the strong write between begin_write and strong_write.
+  LocSync* cur_loc_ = nullptr;
+  const Region* cur_r_ = nullptr;
+  uint64_t cur_off_ = 0;
 };
-
-// PTX ISA 8.5: whether scope `s` of an operation by thread `a` includes thread `b`.
-inline bool scope_includes(mm::Scope s, const Who& a, const Who& b) {
-  switch (s) {
-    case mm::Scope::CTA: return a.cta == b.cta;
-    case mm::Scope::Cluster: return a.cluster == b.cluster;
-    default: return true;  // .gpu and .sys: one device runs the whole grid
-  }
-}
 
 }  // namespace ptxcheck::interp

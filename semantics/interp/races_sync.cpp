@@ -52,6 +52,32 @@ bool morally_strong_pair(const Rel& rel, const Who& w, mm::Scope s) {
 
 }  // namespace
 
+// Z (thread w at clock `clock`) observed the writes of L's chain (8.9.2):
+// from its first to the last write. An observation by the same thread at
+// the same clock and CTA generation orders the same operations after it,
+// so one record holds both when it is among the latest few (a thread that
+// polls alone); otherwise the older record is dominated and goes first
+// from the ring.
+void Races::note_observer(LocSync& L, const Who& w, uint32_t clock) {
+  const size_t n = L.obs.size();
+  for (size_t k = 0, i = L.obs_next; k < std::min<size_t>(n, 2); ++k) {  // the latest first
+    i = i ? i - 1 : n - 1;
+    Obs& e = L.obs[i];
+    if (e.gid == w.gid && e.clock == clock && e.gen == w.gen && e.lo == L.chain_lo) {
+      e.hi = L.serial;
+      return;
+    }
+  }
+  const Obs o{w.gid, w.gen, clock, L.chain_lo, L.serial};
+  if (n < kObs) {
+    L.obs.push_back(o);
+    L.obs_next = static_cast<uint32_t>(L.obs.size() % kObs);
+  } else {
+    L.obs[L.obs_next] = o;  // the oldest goes
+    L.obs_next = static_cast<uint32_t>((L.obs_next + 1) % kObs);
+  }
+}
+
 Rel Races::release(ThreadSync& ts, const Who& w, mm::Scope s) {
   Rel r{ts.k, w, ts.clock, s, true};
   ++ts.clock;
@@ -98,8 +124,10 @@ KnowP Races::merge(const std::vector<Rel>& rels, bool cta_wide, uint32_t cta, ui
   auto dedup = [](Pairs& p) {  // keep the largest value per key
     Pairs o;
     for (const auto& e : p)
-      if (!o.empty() && o.back().first == e.first) o.back().second = std::max(o.back().second, e.second);
-      else o.push_back(e);
+      if (!o.empty() && o.back().first == e.first)
+        o.back().second = std::max(o.back().second, e.second);
+      else
+        o.push_back(e);
     p.swap(o);
   };
   dedup(ctas);
@@ -109,15 +137,41 @@ KnowP Races::merge(const std::vector<Rel>& rels, bool cta_wide, uint32_t cta, ui
   if (cta_wide) {
     // Clocks of the CTA's running threads are covered by the generation.
     std::erase_if(n->thr, [&](const auto& e) {
-      return e.first >= first_gid && e.first - first_gid < nthreads && (e.first >= exit_gen.size() || exit_gen[e.first] == ~0u);
+      return e.first >= first_gid && e.first - first_gid < nthreads &&
+             (e.first >= exit_gen.size() || exit_gen[e.first] == ~0u);
     });
   }
   return n;
 }
 
+void Races::begin_write(const Region* r, uint64_t off, unsigned size, AccessInfo& a, const Who& w, bool rmw) {
+  (void)size;
+  (void)w;
+  (void)rmw;
+  LocSync& L = shadow(r).sync[off];
+  cur_loc_ = &L;
+  cur_r_ = r;
+  cur_off_ = off;
+  a.obs = true;
+  a.wser = static_cast<uint16_t>(L.serial + 1);
+}
+
 void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
-                        mm::Scope s, bool red) {
-  if (red) return;  // 8.11.1: the read of a reduction forms no acquire pattern
+                        mm::Scope s, bool red, bool async) {
+  if (red) {
+    // 8.8, 8.11.1: "atomic reductions conceptually perform a strong read",
+    // which forms no acquire pattern; it still observes (8.9.2).
+    if (async) return;
+    LocSync* L = cur_loc_ && r == cur_r_ && off == cur_off_ ? cur_loc_ : nullptr;
+    if (!L) {
+      RegionShadow& rs = shadow(r);
+      auto it = rs.sync.find(off);
+      if (it == rs.sync.end()) return;
+      L = &it->second;
+    }
+    if (observes(*L, w, size, s)) note_observer(*L, w, ts.clock);
+    return;
+  }
   RegionShadow& rs = shadow(r);
   const bool acq = acquires(o);
   // Acquire pattern 2 (8.8): strong reads of this location earlier in
@@ -129,13 +183,16 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
       return true;
     });
   }
-  auto it = rs.sync.find(off);
-  if (it == rs.sync.end()) return;
-  const LocSync& L = it->second;
+  LocSync* Lp = cur_loc_ && r == cur_r_ && off == cur_off_ ? cur_loc_ : nullptr;
+  if (!Lp) {
+    auto it = rs.sync.find(off);
+    if (it == rs.sync.end()) return;
+    Lp = &it->second;
+  }
+  LocSync& L = *Lp;
   // 8.9.2: the read observes the last write when the two are morally strong.
-  if (!L.strong || L.size != size ||
-      !(L.writer.gid == w.gid || (scope_includes(L.scope, L.writer, w) && scope_includes(s, w, L.writer))))
-    return;
+  if (!observes(L, w, size, s)) return;
+  if (!async) note_observer(L, w, ts.clock);
   for (const Rel& rel : L.rels) {
     if (acq && morally_strong_pair(rel, w, s)) {  // acquire pattern 1: this operation
       join(ts, rel);
@@ -158,16 +215,20 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
 
 void Races::strong_write(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
                          mm::Scope s, bool rmw) {
-  LocSync& L = shadow(r).sync[off];
+  LocSync& L = loc(r, off);
+  cur_loc_ = nullptr;
   // 8.9.2: an atomic that reads the last write, morally strong with it,
   // continues the observation order from the writes before it.
-  const bool chain = rmw && L.strong && L.size == size &&
-                     (L.writer.gid == w.gid || (scope_includes(L.scope, L.writer, w) && scope_includes(s, w, L.writer)));
+  const bool chain = rmw && observes(L, w, size, s);
+  ++L.serial;
+  if (!chain) L.chain_lo = L.serial;
   if (!chain) {
     // Release patterns 2 and 3 of this thread on this location (a release
     // operation or fence before it, then this strong write) stay.
-    if (L.strong && L.writer.gid == w.gid) std::erase_if(L.rels, [&](const Rel& e) { return e.who.gid != w.gid; });
-    else L.rels.clear();
+    if (L.strong && L.writer.gid == w.gid)
+      std::erase_if(L.rels, [&](const Rel& e) { return e.who.gid != w.gid; });
+    else
+      L.rels.clear();
   }
   auto add = [&](const Rel& rel) {
     if (!rel.valid) return;
@@ -191,7 +252,7 @@ void Races::weak_write(const Region* r, uint64_t off) {
   if (rs.sync.empty()) return;
   auto it = rs.sync.find(off);
   if (it == rs.sync.end()) return;
-  it->second.strong = false;  // nothing observes a weak write (8.9.2)
+  it->second.strong = false;  // nothing observes a weak write (8.9.2): the chain ends
   it->second.rels.clear();
 }
 
