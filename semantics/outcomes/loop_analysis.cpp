@@ -12,6 +12,29 @@ namespace ptxcheck::outcomes {
 using interp::Inst;
 using interp::IrOp;
 
+namespace {
+
+// Calls fn(pc') for each successor of the instruction `in` at `pc` in its
+// function's control flow, as the three analyses below walk it: the
+// targets of bra and brx.idx, and pc + 1 unless an unguarded bra, brx.idx,
+// ret, exit or trap ends the path there.
+template <class F>
+void for_each_successor(const interp::Program& prog, const Inst& in, uint32_t pc, F&& fn) {
+  switch (in.op) {
+    case IrOp::Bra: fn(in.target); break;
+    case IrOp::BrxIdx:
+      for (uint32_t t : prog.branch_tables[in.target]) fn(t);
+      break;
+    case IrOp::Ret:
+    case IrOp::Exit:
+    case IrOp::Trap: break;
+    default: fn(pc + 1); return;
+  }
+  if (in.guarded) fn(pc + 1);
+}
+
+}  // namespace
+
 bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   auto key = std::make_tuple(func, head, from);
   auto cached = pure_cache.find(key);
@@ -76,10 +99,9 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   std::vector<std::vector<uint32_t>> succ(n);
   for (uint32_t i = 0; i < n; ++i) {
     const Inst& in = prog->code[head + i];
-    auto add = [&](uint32_t pc) { succ[i].push_back(pc > head && pc <= from ? pc - head : kEnd); };
-    const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
-    targets(in, add);
-    if (!jumps || in.guarded) add(head + i + 1);
+    // (ret, exit and trap are not in the body: checked above)
+    for_each_successor(*prog, in, head + i,
+                       [&](uint32_t pc) { succ[i].push_back(pc > head && pc <= from ? pc - head : kEnd); });
   }
   // Post-dominators (iterative, over n <= 513 nodes).
   std::vector<std::vector<char>> pdom(n + 1, std::vector<char>(n + 1, 1));
@@ -231,26 +253,9 @@ const std::vector<char>* Shared::live_at(uint32_t func, uint32_t head) {
         const std::vector<char>& l = live[pc - begin];
         for (size_t k = 0; k < nr; ++k) out[k] |= l[k];
       };
-      const uint32_t pc = begin + static_cast<uint32_t>(i);
-      bool falls = true;
-      switch (in.op) {
-        case IrOp::Bra:
-          add(in.target);
-          falls = in.guarded;
-          break;
-        case IrOp::BrxIdx:
-          for (uint32_t t : prog->branch_tables[in.target]) add(t);
-          falls = in.guarded;
-          break;
-        case IrOp::Ret:
-          for (size_t k = 0; k < nr; ++k) out[k] |= ret_use[k];
-          falls = in.guarded;
-          break;
-        case IrOp::Exit:
-        case IrOp::Trap: falls = in.guarded; break;
-        default: break;
-      }
-      if (falls) add(pc + 1);
+      for_each_successor(*prog, in, begin + static_cast<uint32_t>(i), add);
+      if (in.op == IrOp::Ret)
+        for (size_t k = 0; k < nr; ++k) out[k] |= ret_use[k];
       if (hides(in)) std::fill(out.begin(), out.end(), 1);
       bool kills = !in.guarded && !hides(in) &&
                    (in.op == IrOp::Arith || in.op == IrOp::Mov || in.op == IrOp::Ld || in.op == IrOp::Pack ||
@@ -382,28 +387,10 @@ const std::vector<char>* Shared::frame_live_at(uint32_t func, uint32_t head) {
         const std::vector<char>& l = live[pc - begin];
         for (size_t k = 0; k < out.size(); ++k) out[k] |= l[k];
       };
-      const uint32_t pc = begin + static_cast<uint32_t>(i);
-      bool falls = true;
-      switch (in.op) {
-        case IrOp::Bra:
-          add(in.target);
-          falls = in.guarded;
-          break;
-        case IrOp::BrxIdx:
-          for (uint32_t t : prog->branch_tables[in.target]) add(t);
-          falls = in.guarded;
-          break;
-        case IrOp::Ret:
-          if (!f.is_entry)
-            for (const interp::Formal& fm : f.rets)
-              if (!fm.is_reg) mark(out, fm.frame_off, fm.size, 1);
-          falls = in.guarded;
-          break;
-        case IrOp::Exit:
-        case IrOp::Trap: falls = in.guarded; break;
-        default: break;
-      }
-      if (falls) add(pc + 1);
+      for_each_successor(*prog, in, begin + static_cast<uint32_t>(i), add);
+      if (in.op == IrOp::Ret && !f.is_entry)
+        for (const interp::Formal& fm : f.rets)
+          if (!fm.is_reg) mark(out, fm.frame_off, fm.size, 1);
       const bool frame_addr = in.addr.base == interp::Addr::Frame || in.addr2.base == interp::Addr::Frame;
       if (opaque(in) || (frame_addr && in.op != IrOp::Ld && in.op != IrOp::St)) {
         std::fill(out.begin(), out.end(), 1);
