@@ -16,8 +16,11 @@ namespace {
 
 using arith::fast::Op;
 
-template <Op O>
-void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
+// R: every source is a register (the usual case: no per-lane choice between
+// an immediate and a register; the sources an operation lacks are not read).
+template <Op O, bool R>
+void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
+  const arith::fast::Form f = form;
   uint64_t k[3] = {0, 0, 0};
   uint32_t sl[3] = {0, 0, 0};
   bool imm[3] = {true, true, true};
@@ -33,9 +36,9 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
   const uint32_t qs = in.dst[1].slot;
   FOR_LANES(m) {
     uint64_t* r = w.rp[l];
-    const uint64_t a = imm[0] ? k[0] : r[sl[0]];
-    const uint64_t b = imm[1] ? k[1] : r[sl[1]];
-    const uint64_t c = imm[2] ? k[2] : r[sl[2]];
+    const uint64_t a = R ? r[sl[0]] : imm[0] ? k[0] : r[sl[0]];
+    const uint64_t b = R ? r[sl[1]] : imm[1] ? k[1] : r[sl[1]];
+    const uint64_t c = R ? r[sl[2]] : imm[2] ? k[2] : r[sl[2]];
     const uint64_t v = arith::fast::apply<O>(f, a, b, c);
     r[ds] = v & wm;
     if (q) r[qs] = v ^ 1;
@@ -55,12 +58,18 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
   const bool setp = f.op == Op::setp || f.op == Op::setp_f32 || f.op == Op::setp_f64;
   // Other destinations: only setp's q (the kernels of the other forms write no aux).
   if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (!setp || in.ndst > 2)) return false;
-  for (unsigned j = 0; j < in.nsrc; ++j)
+  bool all_reg = true;
+  for (unsigned j = 0; j < in.nsrc; ++j) {
     if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
+    all_reg = all_reg && in.src[j].kind == Opnd::Reg;
+  }
   switch (f.op) {
     // clang-format off
 #define X(name, what, section) \
-    case Op::name: lanes<Op::name>(w, in, m, f); return true;
+    case Op::name: \
+      if (all_reg) lanes<Op::name, true>(w, in, m, f); \
+      else lanes<Op::name, false>(w, in, m, f); \
+      return true;
 #include "semantics/arith/fast_ops.def"
 #undef X
     // clang-format on
