@@ -51,7 +51,7 @@ int cmd_run(const Args& args) {
   if (!max_steps.empty()) opt.max_steps = std::stoull(max_steps);
   opt.check_races = !no_races && races != "off";
   opt.strict_races = races == "strict";
-  interp::RunReport r = interp::run_spec_file(spec, opt);
+  interp::RunReport r = interp::run_spec_file(spec, opt, interp::SpecBytes::Move);
   std::string text = json ? format_json(r, opt.jobs) : format_text(r, opt.jobs);
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);

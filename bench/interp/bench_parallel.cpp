@@ -5,9 +5,12 @@
 // and their ratios, the load average before and after, and checks that both
 // runs give the same outputs, diagnostics and step counts and that the N-job
 // runs ran their CTAs in parallel.
-// Usage: bench_parallel [--quick] [--runs R] [--jobs N] [--races] [KERNEL...]
+// Usage: bench_parallel [--quick] [--runs R] [--jobs N] [--races] [--once J] [KERNEL...]
 //   (PTXCHECK_SRC: source root; N defaults to the number of cores, R to 5;
-//   --races runs with race detection, as `ptxcheck run` does by default)
+//   --races runs with race detection, as `ptxcheck run` does by default;
+//   --once J runs each kernel R times (default 1) with J jobs only and
+//   compares nothing: for profilers, e.g. valgrind --tool=callgrind
+//   --separate-threads=yes)
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -65,7 +68,7 @@ std::string iota(double start, double step) {
 
 int main(int argc, char** argv) {
   bool quick = false, races = false;
-  int runs = 5;
+  int runs = 0, once = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> only;
   for (int a = 1; a < argc; ++a) {
@@ -76,11 +79,14 @@ int main(int argc, char** argv) {
       races = true;
     else if (s == "--runs" && a + 1 < argc)
       runs = std::max(1, std::atoi(argv[++a]));
+    else if (s == "--once" && a + 1 < argc)
+      once = std::max(1, std::atoi(argv[++a]));
     else if (s == "--jobs" && a + 1 < argc)
       jobs = static_cast<unsigned>(std::max(1, std::atoi(argv[++a])));
     else
       only.push_back(s);
   }
+  if (!runs) runs = once ? 1 : 5;
   const char* src = std::getenv("PTXCHECK_SRC");
   const std::string ptx = std::string(src ? src : ".") + "/corpus/ptx/sm_80/";
   const std::string own = std::string(src ? src : ".") + "/bench/interp/";
@@ -144,16 +150,26 @@ int main(int argc, char** argv) {
     std::ofstream(path) << b.spec;
     RunOptions one;
     one.check_races = races;
+    if (once) {
+      RunOptions o = one;
+      o.jobs = static_cast<unsigned>(once);
+      RunReport r;
+      for (int k = 0; k < runs; ++k) r = run_spec_file(path, o, SpecBytes::Move);
+      std::printf("%-13s %s, %llu thread instructions\n", b.name, r.result.schedule.c_str(),
+                  static_cast<unsigned long long>(r.result.thread_instructions));
+      if (!r.result.ok) ++bad;
+      continue;
+    }
     RunOptions many = one;
     many.jobs = jobs;
     std::vector<double> t1, tn;
     RunReport r1, rn;
     for (int k = 0; k < runs; ++k) {
       double t0 = wall();
-      r1 = run_spec_file(path, one);
+      r1 = run_spec_file(path, one, SpecBytes::Move);
       t1.push_back(wall() - t0);
       t0 = wall();
-      rn = run_spec_file(path, many);
+      rn = run_spec_file(path, many, SpecBytes::Move);
       tn.push_back(wall() - t0);
     }
     r1.result.seconds = rn.result.seconds = 0;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "semantics/interp/launch_spec_reader.hpp"
 
@@ -39,6 +40,77 @@ int LaunchSpec::buffer_index(const std::string& name) const {
   return -1;
 }
 
+void fill_elements(const BufferFill& f, ElemType t, uint8_t* out, uint64_t first, uint64_t n) {
+  const unsigned sz = elem_size(t);
+  // One loop per element size: a fixed-size copy is a plain store
+  // (little-endian host).
+  auto each = [&]<size_t N>(auto value) {
+    uint8_t* p = out;
+    for (uint64_t i = first; i < first + n; ++i, p += N) {
+      const uint64_t v = value(i);
+      std::memcpy(p, &v, N);
+    }
+  };
+  auto by_size = [&](auto value) {
+    switch (sz) {
+      case 1: each.operator()<1>(value); break;
+      case 2: each.operator()<2>(value); break;
+      case 4: each.operator()<4>(value); break;
+      default: each.operator()<8>(value); break;
+    }
+  };
+  switch (f.kind) {
+    case BufferFill::Kind::Bytes: throw std::logic_error("fill_elements: the bytes were given, not described");
+    case BufferFill::Kind::Zero: std::memset(out, 0, n * sz); return;
+    case BufferFill::Kind::Values: {
+      // The values repeat.
+      const uint64_t* vals = f.vals.data();
+      const uint64_t nv = f.vals.size();
+      auto fill = [&]<size_t N>() {
+        uint8_t* p = out;
+        for (uint64_t i = 0, k = first % nv; i < n; ++i, p += N) {
+          std::memcpy(p, &vals[k], N);
+          if (++k == nv) k = 0;
+        }
+      };
+      switch (sz) {
+        case 1: fill.operator()<1>(); break;
+        case 2: fill.operator()<2>(); break;
+        case 4: fill.operator()<4>(); break;
+        default: fill.operator()<8>(); break;
+      }
+      return;
+    }
+    case BufferFill::Kind::Iota: break;
+  }
+  if (!elem_is_float(t)) {  // exact modular arithmetic in the element width
+    by_size([&](uint64_t i) { return f.start + i * f.step; });
+    return;
+  }
+  const double sv = float_bits_to_double(f.start, ElemType::f64), dv = float_bits_to_double(f.step, ElemType::f64);
+  // The index as a double, counted up: the same value as converting i
+  // (exact below 2^53; a buffer has at most 2^30 elements), and no
+  // 64-bit integer conversion per element.
+  uint8_t* p = out;
+  double di = static_cast<double>(first);
+  if (t == ElemType::f64) {
+    for (uint64_t i = 0; i < n; ++i, p += 8, di += 1) {
+      const double x = sv + di * dv;
+      std::memcpy(p, &x, 8);
+    }
+  } else if (t == ElemType::f32) {
+    for (uint64_t i = 0; i < n; ++i, p += 4, di += 1) {
+      const float x = static_cast<float>(sv + di * dv);
+      std::memcpy(p, &x, 4);
+    }
+  } else {
+    for (uint64_t i = 0; i < n; ++i, p += sz, di += 1) {
+      const uint64_t v = double_to_float_bits(sv + di * dv, t);
+      std::memcpy(p, &v, sz);  // f16, bf16
+    }
+  }
+}
+
 namespace spec_detail {
 
 std::array<uint32_t, 3> SpecReader::dims(const JNode& root, const char* key, bool required, uint64_t max) {
@@ -69,21 +141,9 @@ std::string SpecReader::resolve(const std::string& rel) const {
 }
 
 void SpecReader::fill_values(BufferSpec& b, const std::vector<uint64_t>& vals) {
-  // One loop per element size (a fixed-size copy is a plain store); the
-  // values repeat.
-  auto fill = [&]<size_t N>() {
-    uint8_t* p = b.init.data();
-    for (uint64_t i = 0, k = 0; i < b.count; ++i, p += N) {
-      std::memcpy(p, &vals[k], N);  // little-endian host
-      if (++k == vals.size()) k = 0;
-    }
-  };
-  switch (elem_size(b.type)) {
-    case 1: fill.operator()<1>(); break;
-    case 2: fill.operator()<2>(); break;
-    case 4: fill.operator()<4>(); break;
-    default: fill.operator()<8>(); break;
-  }
+  b.fill.kind = BufferFill::Kind::Values;
+  b.fill.vals = vals;
+  fill_elements(b.fill, b.type, b.init.data(), 0, b.count);
 }
 
 void SpecReader::init_iota(BufferSpec& b, const JNode& io) {
@@ -100,56 +160,21 @@ void SpecReader::init_iota(BufferSpec& b, const JNode& io) {
   one.text = "1";
   if (!s) s = &zero;
   if (!d) d = &one;
-  unsigned sz = elem_size(b.type);
-  if (!elem_is_float(b.type)) {
-    // Integers: exact modular arithmetic in the element width.
-    ElemType wide = elem_is_signed(b.type) || b.type == ElemType::b8 ? ElemType::s64 : ElemType::u64;
-    uint64_t sv = read_value(*s, wide, file_), dv = read_value(*d, wide, file_);
-    // One loop per element size: a fixed-size copy is a plain store.
-    auto fill = [&]<size_t N>() {
-      uint8_t* p = b.init.data();
-      for (uint64_t i = 0; i < b.count; ++i, p += N) {
-        uint64_t v = sv + i * dv;
-        std::memcpy(p, &v, N);  // little-endian host
-      }
-    };
-    switch (sz) {
-      case 1: fill.operator()<1>(); break;
-      case 2: fill.operator()<2>(); break;
-      case 4: fill.operator()<4>(); break;
-      default: fill.operator()<8>(); break;
-    }
-    return;
-  }
-  // Floats: start + i*step evaluated in double, then rounded to the type.
-  double sv = float_bits_to_double(read_value(*s, ElemType::f64, file_), ElemType::f64);
-  double dv = float_bits_to_double(read_value(*d, ElemType::f64, file_), ElemType::f64);
-  // The index as a double, counted up: the same value as converting i
-  // (exact below 2^53; a buffer has at most 2^30 elements), and no
-  // 64-bit integer conversion per element.
-  uint8_t* p = b.init.data();
-  double di = 0;
-  if (b.type == ElemType::f64) {
-    for (uint64_t i = 0; i < b.count; ++i, p += 8, di += 1) {
-      const double x = sv + di * dv;
-      std::memcpy(p, &x, 8);
-    }
-  } else if (b.type == ElemType::f32) {
-    for (uint64_t i = 0; i < b.count; ++i, p += 4, di += 1) {
-      const float f = static_cast<float>(sv + di * dv);
-      std::memcpy(p, &f, 4);
-    }
-  } else {
-    for (uint64_t i = 0; i < b.count; ++i, p += sz, di += 1) {
-      const uint64_t v = double_to_float_bits(sv + di * dv, b.type);
-      std::memcpy(p, &v, sz);  // f16, bf16
-    }
-  }
+  // Integers: exact modular arithmetic in the element width; floats:
+  // start + i*step evaluated in double, then rounded to the type.
+  const ElemType wide = elem_is_float(b.type)                              ? ElemType::f64
+                        : elem_is_signed(b.type) || b.type == ElemType::b8 ? ElemType::s64
+                                                                           : ElemType::u64;
+  b.fill.kind = BufferFill::Kind::Iota;
+  b.fill.start = read_value(*s, wide, file_);
+  b.fill.step = read_value(*d, wide, file_);
+  fill_elements(b.fill, b.type, b.init.data(), 0, b.count);
 }
 
 void SpecReader::init_buffer(BufferSpec& b, const JNode& init) {
   if (init.is_string()) {
     if (init.text != "zero") fail(init.pos, "unknown init \"" + init.text + "\" (expected \"zero\" or an object)");
+    b.fill.kind = BufferFill::Kind::Zero;
     return;  // already zeroed
   }
   if (!init.is_object() || init.members.size() != 1)
@@ -182,6 +207,7 @@ void SpecReader::init_buffer(BufferSpec& b, const JNode& init) {
       fail(v.pos, "init file '" + path + "' has " + std::to_string(data.size()) + " bytes; buffer needs " +
                       std::to_string(b.init.size()));
     std::memcpy(b.init.data(), data.data(), data.size());
+    b.fill.kind = BufferFill::Kind::Bytes;
   } else {
     fail(init.key_pos[0], "unknown init kind \"" + k + "\" (expected fill, iota, values or file)");
   }
@@ -215,6 +241,7 @@ void SpecReader::buffers(LaunchSpec& s, const JNode& root) {
     total += bytes;
     if (total > kMaxBufferBytes) throw LimitError("buffers exceed 1 GiB in all");
     b.init.assign(bytes, 0);
+    b.fill.kind = BufferFill::Kind::Zero;
     if (const JNode* in = bn.find("init")) init_buffer(b, *in);
     s.buffers.push_back(std::move(b));
   }

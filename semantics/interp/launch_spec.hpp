@@ -16,13 +16,29 @@
 
 namespace ptxcheck::interp {
 
+// How a buffer's initial bytes were given ("init", docs/launch-spec.md), so
+// that they can be made again without a copy kept (a run that takes the
+// bytes, run_program_taking, restores them so after an abandoned parallel
+// attempt). Bytes: only `init` holds them (a "file", or a spec built by a
+// program).
+struct BufferFill {
+  enum class Kind : uint8_t { Bytes, Zero, Values, Iota } kind = Kind::Bytes;
+  std::vector<uint64_t> vals;     // Values: the elements' bits, repeating
+  uint64_t start = 0, step = 0;  // Iota: s64/u64 for integer types, f64 bits for float types
+};
+
 struct BufferSpec {
   std::string name;
   ElemType type = ElemType::u8;
   uint64_t count = 0;
   std::vector<uint8_t> init;  // count * elem_size bytes, little-endian
+  BufferFill fill;
   SourcePos pos;
 };
+
+// Writes elements [first, first + n) of a buffer of type t that f describes
+// (not Bytes) to out: the bytes load_launch_spec gives them.
+void fill_elements(const BufferFill& f, ElemType t, uint8_t* out, uint64_t first, uint64_t n);
 
 // "tensormaps": a tensor-map object over a buffer (docs/launch-spec.md);
 // tm.addr is the offset into the buffer until the buffer is placed.

@@ -395,6 +395,14 @@ RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOpti
   return r;
 }
 
+RunResult run_program_taking(const Program& prog, LaunchSpec& spec, const RunOptions& opt) {
+  RunResult r;
+  Machine m(prog, spec, opt, r);
+  m.taken_ = &spec;
+  m.run();
+  return r;
+}
+
 RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt, LaunchImage& image) {
   RunResult r;
   Machine m(prog, spec, opt, r, &image);

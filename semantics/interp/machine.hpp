@@ -106,6 +106,10 @@ struct RunResult {
 // Runs `prog` (lowered for spec.kernel) as the spec says. Argument mismatches
 // against the kernel's .param list throw InputError(spec file, ...).
 RunResult run_program(const Program& prog, const LaunchSpec& spec, const RunOptions& opt);
+// The same, moving the bytes of the spec's buffers into the run instead of
+// copying them: afterwards each spec.buffers[i].init is empty (the result's
+// buffers hold the final bytes).
+RunResult run_program_taking(const Program& prog, LaunchSpec& spec, const RunOptions& opt);
 
 // A launch over memory the caller owns (session.hpp, the driver-API shim):
 // every global allocation, the module's .global variables included, already

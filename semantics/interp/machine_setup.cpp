@@ -86,7 +86,13 @@ void Machine::setup_memory_spec() {
     uint64_t a = mem.add_global(g.name, g.bytes);
     if (a != g.addr) throw std::logic_error("global layout mismatch");
   }
-  for (const auto& b : spec.buffers) buffer_addr.push_back(mem.add_global(b.name, b.init));
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    const BufferSpec& b = spec.buffers[i];
+    if (taken_)
+      buffer_addr.push_back(mem.add_global(b.name, std::move(taken_->buffers[i].init)));
+    else
+      buffer_addr.push_back(mem.add_global(b.name, b.init));
+  }
   // The spec's texture and surface objects, over the placed buffers.
   for (const auto& t : spec.textures) {
     TexDesc d = t.desc;

@@ -168,6 +168,9 @@ class Machine {
   const RunOptions& opt;
   RunResult& res;
   LaunchImage* image_;  // caller-owned memory (session.hpp), or nullptr
+  // run_program_taking: the spec (the same as `spec`) whose buffers' bytes
+  // move into memory instead of being copied; nullptr: they are copied.
+  LaunchSpec* taken_ = nullptr;
   Memory own_mem_;
   Memory& mem;          // own_mem_, or image_->mem
   // The device heap of malloc/free (device_heap.hpp): the session's, or one

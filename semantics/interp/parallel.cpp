@@ -11,7 +11,8 @@
 // clocks (they count the instructions of the CTAs before). Abandoning
 // restores the bytes the CTAs wrote (each 4 KiB chunk of an allocation is
 // saved before the first write to it; an allocation the launch filled from
-// the spec or the module is copied back from there) and runs the
+// the spec or the module is copied back from there, or filled again from
+// the spec buffer's description when the run took its bytes) and runs the
 // deterministic schedule from the launch's start.
 #include <algorithm>
 #include <atomic>
@@ -39,8 +40,11 @@ struct ParShared {
   struct Saved {
     // The allocation's bytes before the launch, kept by the caller: the
     // launch spec's buffer or the module global it was copied from (then
-    // nothing is saved, and abandoning copies it all back).
+    // nothing is saved, and abandoning copies it all back); or the spec
+    // buffer's description, when the run took its bytes (then abandoning
+    // makes them again: fill_elements).
     const uint8_t* pristine = nullptr;
+    const BufferSpec* fill = nullptr;
     uint32_t* state = nullptr;  // one word per chunk (calloc)
     uint8_t* bytes = nullptr;   // the allocation's size (calloc: pages of unsaved chunks stay untouched)
     uint8_t* init = nullptr;    // the same for Region::init, when the allocation tracks it
@@ -93,7 +97,7 @@ struct ParShared {
   // waits until the thread saving it is done.
   void save(size_t i, const Region* r, uint64_t g) {
     const Saved& sv = saved[i];
-    if (sv.pristine) return;
+    if (sv.pristine || sv.fill) return;
     const uint64_t c = g * 4 / kChunk;
     std::atomic_ref<uint32_t> st(sv.state[c]);
     uint32_t v = st.load(std::memory_order_acquire);
@@ -113,6 +117,10 @@ struct ParShared {
       Region& r = mem.global(i);
       if (saved[i].pristine) {
         if (!r.bytes.empty()) std::memcpy(r.bytes.data(), saved[i].pristine, r.bytes.size());
+        continue;
+      }
+      if (const BufferSpec* b = saved[i].fill) {
+        fill_elements(b->fill, b->type, r.bytes.data(), 0, b->count);
         continue;
       }
       for (size_t c = 0, nc = (r.bytes.size() + kChunk - 1) / kChunk; c < nc; ++c) {
@@ -368,16 +376,30 @@ bool Machine::run_parallel() {
   ps.gbase = ps.nglobal ? reinterpret_cast<uintptr_t>(&mem.global(0)) : 0;
   // The machine's own memory holds the module's globals, then the spec's
   // buffers (setup_memory_spec), each a copy of bytes the caller keeps
-  // (nothing writes them before the launch runs; no initialisation flags).
+  // (nothing writes them before the launch runs; no initialisation flags),
+  // or the bytes of a spec buffer the run took (run_program_taking).
+  auto spec_buffer = [&](size_t i) -> const BufferSpec* {
+    const size_t b = i - prog.globals.size();
+    return !image_ && i >= prog.globals.size() && b < spec.buffers.size() && b < buffer_addr.size() &&
+                   mem.global(i).base == buffer_addr[b] && mem.global(i).init.empty()
+               ? &spec.buffers[b]
+               : nullptr;
+  };
   auto pristine = [&](size_t i) -> const uint8_t* {
     if (image_) return nullptr;
     const Region& r = mem.global(i);
     const std::vector<uint8_t>* src = nullptr;
     if (i < prog.globals.size() && r.base == prog.globals[i].addr) src = &prog.globals[i].bytes;
-    const size_t b = i - prog.globals.size();
-    if (i >= prog.globals.size() && b < spec.buffers.size() && b < buffer_addr.size() && r.base == buffer_addr[b])
-      src = &spec.buffers[b].init;
+    if (const BufferSpec* b = spec_buffer(i); b && !taken_) src = &b->init;
     return src && r.init.empty() && src->size() == r.bytes.size() ? src->data() : nullptr;
+  };
+  // A taken spec buffer's bytes are made again from its description
+  // (not for a "file": those are saved chunk by chunk as others).
+  auto refill = [&](size_t i) -> const BufferSpec* {
+    const BufferSpec* b = taken_ ? spec_buffer(i) : nullptr;
+    return b && b->fill.kind != BufferFill::Kind::Bytes && b->count * elem_size(b->type) == mem.global(i).bytes.size()
+               ? b
+               : nullptr;
   };
   for (size_t i = 0; i < ps.nglobal; ++i) {
     // calloc: the pages of a large allocation's claims and saved bytes are
@@ -392,11 +414,12 @@ bool Machine::run_parallel() {
     ps.blocks.push_back(bk);
     ParShared::Saved& sv = ps.saved.emplace_back();
     sv.pristine = pristine(i);
+    sv.fill = sv.pristine ? nullptr : refill(i);
     if (!c || !bk) {
       res.schedule = "sequential after a parallel attempt: no memory for the claims";
       return false;
     }
-    if (sv.pristine) continue;
+    if (sv.pristine || sv.fill) continue;
     sv.state = static_cast<uint32_t*>(std::calloc(n / ParShared::kChunk + 1, sizeof(uint32_t)));
     sv.bytes = static_cast<uint8_t*>(std::calloc(n + 1, 1));
     if (!r.init.empty()) sv.init = static_cast<uint8_t*>(std::calloc(n + 1, 1));

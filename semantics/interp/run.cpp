@@ -5,7 +5,7 @@
 
 namespace ptxcheck::interp {
 
-RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt) {
+RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt, SpecBytes bytes) {
   RunReport r;
   r.spec = load_launch_spec(spec_path);
   std::string text;
@@ -17,7 +17,7 @@ RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt) {
   ast::Module m = parse_module(text, r.spec.ptx_path);
   m.file = r.spec.ptx_path;
   Program p = lower(m, r.spec.kernel, r.spec.kernel_pos, r.spec.file);
-  r.result = run_program(p, r.spec, opt);
+  r.result = bytes == SpecBytes::Move ? run_program_taking(p, r.spec, opt) : run_program(p, r.spec, opt);
   return r;
 }
 

@@ -13,8 +13,14 @@ struct RunReport {
   RunResult result;
 };
 
+// What becomes of the spec's buffer bytes: kept in RunReport::spec (the run
+// copies them), or moved into the run (run_program_taking: no copy; the
+// report's spec.buffers[i].init are then empty, result.buffers hold the
+// final bytes), as `ptxcheck run` does.
+enum class SpecBytes { Keep, Move };
+
 // Throws InputError (spec or PTX file, position) for invalid input and
 // LimitError for resource limits met before execution starts.
-RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt);
+RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt, SpecBytes bytes = SpecBytes::Keep);
 
 }  // namespace ptxcheck::interp
