@@ -205,6 +205,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   // sets (the value-chain bound off; for cross-checks of the bound).
   const bool chain_bound = std::getenv("PTXCHECK_OUTCOMES_NO_CHAIN_BOUND") == nullptr;
   sh.no_canon = std::getenv("PTXCHECK_OUTCOMES_NO_CANON") != nullptr;  // hook_canon.cpp
+  sh.clusters = spec.cluster != std::array<uint32_t, 3>{1, 1, 1};
   interp::RunOptions ro;
   ro.check_races = false;
   ro.max_steps = opt.max_steps;

@@ -428,14 +428,24 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     if (k < 0) return false;
     canon = k > 0;
   }
+  // A blocking wait reads the machine's value; when it fails, the thread
+  // spins and the poll leaves no event (hook_canon.cpp).
+  int block = 0;
+  if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier) {
+    block = canon_block(r, t, c, a, li, v);
+    if (block < 0) return false;
+    if (block == 2) return true;
+  }
   // A wait whose failed result is redundant reads only the values that
   // complete its phase (hook_canon.cpp).
-  bool chose = !any && !canon && l.values.size() > 1;
+  bool chose = !any && !canon && !block && l.values.size() > 1;
   if (!canon) {
     r.sync_in = true;
     std::vector<uint32_t> cand;
     if (any) {
       v = l.values[0];
+    } else if (block) {
+      // the machine's value
     } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(t, a, li, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;
@@ -535,6 +545,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     }
     return true;
   }
+  ++comm_writes_;
   if (!canon_write(r, a, li, v)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.written.insert(v);

@@ -108,6 +108,56 @@
 // set completes W's phase yet, W reads one failing value: by (f1) and
 // (f2), every run where it fails is dropped, whichever failing value it
 // read. PTXCHECK_OUTCOMES_NO_CANON=1 turns this off too.
+//
+// Blocking waits (canon_block, spin_jump): a canonical wait W of M (M
+// canonical, an mbarrier of W's own CTA, no update of M in the run chose
+// its value) that waits for phase 0 and whose failed polls only spin
+// (Shared::wait_spins: wait_redundant, and every path from W with its
+// predicate false, also past the backward jumps it takes, computes
+// registers only until a wait with the same operands; that this one polls
+// M for phase 0 again is checked as it runs, else M's waits stop blocking
+// and the exploration restarts) reads the machine's value of M instead of
+// a chosen one. If that value has not completed phase 0, the poll leaves no
+// event and the thread spins (back_jump lets it go on) until a poll finds
+// the phase completed; if nothing in the CTA can run any more but such
+// spins, the run is dropped as a redundant spin.
+//  (h) Every arrive of a run with a blocking wait on M reads phase 0
+//      (canon_check; else M's waits stop blocking and the exploration
+//      restarts). Then the values of M in the run are the plain writes'
+//      (phase 0), v_1 .. v_{n-1} (phase 0) and, if the phase completes,
+//      v_n (phase 1), and a wait for phase 0 succeeds exactly when it reads
+//      v_n. A failed poll is a failed W of (f1)/(f2): removing it leaves an
+//      execution of the run where the next poll is W, with the same final
+//      state, as above, so the polls that fail add nothing. The poll that
+//      succeeds reads v_n, the one value that completes the phase, as a
+//      chosen read would; and if the phase never completes in the machine,
+//      no write of the run completes it (the machine runs the whole
+//      chain), so W fails in every execution and its thread never ends.
+//  (i) Such a W that reads v_n with acquire semantics (not .relaxed)
+//      synchronizes with every release arrive A_k of the chain (not
+//      .relaxed; PTX ISA 9.7.13.15: arrive has .release and test_wait/
+//      try_wait .acquire semantics by default, 8.8 first forms): v_n is
+//      written only by the chain's last arrive (the plain writes and
+//      v_1 .. v_{n-1} have phase bit 0), each arrive reads the one before
+//      it in every consistent execution (atomicity, 8.10.3), so A_k's write
+//      precedes W in observation order through the RMW chain (8.9.2 item
+//      2), and A_k and W are morally strong (8.7: one CTA, scopes of at
+//      least .cta). By 8.9.4 item 4 A_k synchronizes with W, so everything
+//      before A_k in A_k's thread precedes everything after W in W's thread
+//      in base causality order (8.9.5). W's thread joins the vector clocks
+//      of those arrives (taken at each arrive, whose thread then starts a
+//      new epoch), as a thread leaving a CTA barrier joins the clocks of
+//      its arrivals (hook_barrier.cpp): a location whose every conflicting
+//      pair of accesses is then ordered by these clocks, and so by
+//      causality order in every consistent execution of the run, stays
+//      deterministic (Hook::det_access): no data race (8.7.1), the writes
+//      ordered in coherence order as in causality order (8.9.6, 8.10.1),
+//      and a read returns the latest write before it in causality order
+//      (8.10.6: not an earlier one, nor one after it). The machine runs the
+//      thread after W only once the phase completed, so after every write
+//      ordered before an arrive: the value it reads is that one. A write
+//      after an arrive is not ordered (its thread's new epoch) and makes
+//      the location communicating, as before.
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -116,6 +166,12 @@
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
+
+namespace {
+// Blocking waits: backward jumps a thread may take while it spins on one
+// wait before the exploration falls back to choices (CommLoc::wait_block).
+constexpr uint64_t kSpinLimit = 20'000;
+}  // namespace
 
 using interp::HookAccess;
 using interp::IrOp;
@@ -187,6 +243,14 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
     if (cr.n > 0) cr.inter.insert(cr.last);
     cr.last = v;
     ++cr.n;
+    // Blocking waits: a release arrive (PTX ISA 8.8, first form) passes on
+    // what its thread did before it; what the thread does after it is not
+    // (a new epoch of its clock, as after a CTA barrier arrival).
+    if (a.in->order != mm::Order::Relaxed) {
+      if (cr.rel.size() < r.vc.size()) cr.rel.resize(r.vc.size(), 0);
+      for (size_t k = 0; k < r.vc.size(); ++k) cr.rel[k] = std::max(cr.rel[k], r.vc[k]);
+    }
+    ++r.vc[r.t->gid];
     return true;
   }
   auto it = canon_.find(li);
@@ -196,6 +260,7 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   }
   if (it->second.n > 0) return canon_break(li);  // (b): a plain write after an arrive
   it->second.plain.emplace_back(r.t->gid, r.vc[r.t->gid]);
+  it->second.plain_vals.insert(v);
   return true;
 }
 
@@ -222,6 +287,14 @@ bool Hook::canon_check(bool stopped) {
   std::set<uint32_t> dropped;  // CTAs with a thread dropped as a redundant spin
   for (const ThreadRec& r : th)
     if (r.seen && r.killed) dropped.insert(r.cta_uid);
+  for (int li : waits_blocked_) {  // (h): the run's arrives read one phase, phase 0
+    auto it = canon_.find(li);
+    if (it != canon_.end() && (it->second.phases > 1 || it->second.phase > 0)) {
+      sh_.locs[static_cast<size_t>(li)].wait_block = false;
+      restart = true;
+      return false;
+    }
+  }
   for (auto& [li, cr] : canon_) {
     if (cr.n == 0) continue;
     if (cr.tok && cr.phases > 1) return canon_break(li);  // (a)
@@ -257,6 +330,94 @@ bool Hook::canon_wait(const interp::Thread& t, const HookAccess& a, int li, std:
   // (the run is dropped whichever it reads).
   cand.push_back(0);
   return true;
+}
+
+int Hook::canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
+                      uint64_t v) {
+  const int spun = r.spin_li;
+  const int res = canon_block_at(r, t, c, a, li, v);
+  if (spun >= 0 && (res == 0 || li != spun)) {
+    // A spinning thread polls something else (a register of the loop
+    // changed the object or the phase): its failed polls are not those of
+    // one wait. Fall back to choices.
+    sh_.locs[static_cast<size_t>(spun)].wait_block = false;
+    restart = true;
+    return -1;
+  }
+  return res;
+}
+
+int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
+                         uint64_t v) {
+  const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  const interp::Inst& in = *a.in;
+  if (sh_.no_canon || !l.canon || !l.wait_canon || !l.wait_block || l.size != 8 ||
+      (in.mbar != MbarOp::Wait && in.mbar != MbarOp::WaitParity) || a.space != interp::Space::Shared ||
+      a.owner_cta != static_cast<int>(c.uid))
+    return 0;
+  auto it = canon_.find(li);
+  if (it != canon_.end() && it->second.other_rmw) return 0;  // the machine's value came from a choice
+  uint64_t x = 0;
+  if (in.src[0].kind == interp::Opnd::Reg)
+    x = t.regs[t.reg_base + in.src[0].slot];
+  else if (in.src[0].kind == interp::Opnd::Imm)
+    x = in.src[0].imm;
+  else
+    return 0;
+  // (h): a wait for phase 0 (the state's phase bit, or the parity, is 0).
+  if ((in.mbar == MbarOp::Wait ? x >> 63 : x & 1) != 0) return 0;
+  if (!sh_.wait_spins(t.func, static_cast<uint32_t>(a.in - sh_.prog->code.data()))) return 0;
+  waits_reduced_.insert(li);
+  waits_blocked_.insert(li);
+  if ((v >> 63) == 0) {  // phase 0 has not completed in the machine: spin
+    r.spin_li = li;
+    r.spin_seen = comm_writes_;
+    // Stuck: every other thread of the CTA exited, is parked, waits at a
+    // barrier, or spins and failed its latest poll after the latest write.
+    // Only the CTA's own threads arrive (canonically) on its mbarrier; in a
+    // CTA of a larger cluster, a thread of another CTA may release a
+    // waiting one: there the spin goes on (up to kSpinLimit).
+    r.spin_stuck = !sh_.clusters;
+    for (const interp::Thread& o : c.threads) {
+      if (!r.spin_stuck) break;
+      if (o.gid == t.gid || o.st == interp::TState::Exited || o.st == interp::TState::Parked ||
+          o.st == interp::TState::Barrier || o.st == interp::TState::WarpWait)
+        continue;
+      r.spin_stuck = o.st == interp::TState::Ready && o.gid < th.size() && th[o.gid].spin_li >= 0 &&
+                     th[o.gid].spin_seen == comm_writes_;
+    }
+    return 2;
+  }
+  r.spin_li = -1;
+  r.spin_iters = 0;
+  // (i): the value of the run's latest arrive, which no other write wrote,
+  // read with acquire semantics: the wait synchronizes with every release
+  // arrive before it in the chain.
+  if (in.order != mm::Order::Relaxed && it != canon_.end()) {
+    const CanonRun& cr = it->second;
+    if (cr.n > 0 && v == cr.last && !cr.inter.count(v) && !cr.plain_vals.count(v))
+      for (size_t k = 0; k < r.vc.size() && k < cr.rel.size(); ++k) r.vc[k] = std::max(r.vc[k], cr.rel[k]);
+  }
+  return 1;
+}
+
+interp::ExecHook::Jump Hook::spin_jump(ThreadRec& r, const interp::Cta&) {
+  // The machine runs the lanes of a warp with the least code index first:
+  // a lane of this warp that lies past the loop and is not spinning does not
+  // run while this one spins. If it would arrive, the spin does not end:
+  // after kSpinLimit jumps, M's waits read chosen values again (restart).
+  if (++r.spin_iters > kSpinLimit) {
+    sh_.locs[static_cast<size_t>(r.spin_li)].wait_block = false;
+    restart = true;
+    return Jump::Stop;
+  }
+  if (!r.spin_stuck) return Jump::Continue;
+  // Nothing in the CTA can run any more but such spins: the phase never
+  // completes, and the wait fails in every execution of this run; as a
+  // dropped spin, the run is dropped.
+  killed = true;
+  r.killed = true;
+  return Jump::Park;
 }
 
 void Hook::canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec) {
@@ -481,6 +642,8 @@ bool Shared::wait_redundant(uint32_t func, uint32_t pc0) {
   }
   int budget = 4096;
   bool ok = true;
+  std::vector<std::pair<uint32_t, uint32_t>>& backs = wait_backs[key];
+  backs.clear();
   while (ok && !work.empty()) {
     Walk s = std::move(work.back());
     work.pop_back();
@@ -522,6 +685,7 @@ bool Shared::wait_redundant(uint32_t func, uint32_t pc0) {
               ok = false;
               break;
             }
+            backs.emplace_back(in.target, s.pc);
             if (taken) break;  // the path ends here
           } else if (taken) {
             s.pc = in.target;
@@ -545,6 +709,57 @@ bool Shared::wait_redundant(uint32_t func, uint32_t pc0) {
   }
   result = ok;
   return wait_cache[key] = result;
+}
+
+}  // namespace ptxcheck::outcomes
+
+namespace ptxcheck::outcomes {
+
+bool Shared::wait_spins(uint32_t func, uint32_t pc0) {
+  auto key = std::make_pair(func, pc0);
+  auto cached = spin_cache.find(key);
+  if (cached != spin_cache.end()) return cached->second;
+  bool ok = wait_redundant(func, pc0);
+  const std::vector<interp::Inst>& code = prog->code;
+  const interp::Inst& w = code[pc0];
+  // A wait equal to `w` in its operands (registers: checked below).
+  auto equal = [&](const interp::Inst& in) {
+    return in.op == IrOp::Mbarrier && in.mbar == w.mbar && !in.guarded && in.dst[0].kind == interp::Opnd::Reg &&
+           in.order == w.order && in.scope == w.scope && in.addr.space == w.addr.space && in.addr.base == w.addr.base &&
+           in.addr.slot == w.addr.slot && in.addr.off == w.addr.off && in.addr.addr32 == w.addr.addr32 &&
+           in.src[0].kind == w.src[0].kind && in.src[0].slot == w.src[0].slot && in.src[0].imm == w.src[0].imm;
+  };
+  // Each loop the failed waits jump back into, [head, from]: registers
+  // only, and every path from its head reaches a wait with the same
+  // operands inside it (that it polls the same object and phase is checked
+  // as it runs: Hook::canon_block).
+  for (auto [head, from] : ok ? wait_backs[key] : std::vector<std::pair<uint32_t, uint32_t>>{}) {
+    for (uint32_t pc = head; pc <= from && ok; ++pc) {
+      const interp::Inst& in = code[pc];
+      ok = in.op == IrOp::Bra || reg_only(in) || equal(in);
+    }
+    std::vector<char> seen(from - head + 1, 0);
+    std::vector<uint32_t> work{head};
+    while (ok && !work.empty()) {
+      const uint32_t pc = work.back();
+      work.pop_back();
+      if (pc < head || pc > from) {
+        ok = false;
+        break;
+      }
+      if (seen[pc - head]) continue;
+      seen[pc - head] = 1;
+      const interp::Inst& in = code[pc];
+      if (equal(in)) continue;
+      if (in.op == IrOp::Bra) {
+        if (in.guarded) work.push_back(pc + 1);
+        work.push_back(in.target);
+        continue;
+      }
+      work.push_back(pc + 1);
+    }
+  }
+  return spin_cache[key] = ok;
 }
 
 }  // namespace ptxcheck::outcomes

@@ -41,6 +41,11 @@ struct CommLoc {
   // values that complete their phase (hook_canon.cpp); false once a run
   // that relied on it stopped on an error.
   bool wait_canon = true;
+  // Those waits whose failed polls only spin back to an equal wait
+  // (Shared::wait_spins) read the machine's memory: a failed poll leaves no
+  // event and the thread spins until the machine completes the phase
+  // (hook_canon.cpp, "Blocking waits"); false once such a spin starved.
+  bool wait_block = true;
 };
 
 // Shared by all runs of an exploration.
@@ -55,6 +60,7 @@ struct Shared {
   bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
   // PTXCHECK_OUTCOMES_NO_CANON: every arrive and wait read chooses (hook_canon.cpp).
   bool no_canon = false;
+  bool clusters = false;  // the launch has clusters of more than one CTA
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
   const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
@@ -109,6 +115,14 @@ struct Shared {
   // success with the same live registers. Cached.
   bool wait_redundant(uint32_t func, uint32_t pc);
   std::map<std::pair<uint32_t, uint32_t>, bool> wait_cache;
+  // The same wait, redundant, and every path from it with its predicate
+  // false, also past the backward jumps it reaches, computes registers only
+  // until an equal wait (hook_canon.cpp, "Blocking waits"). Cached.
+  bool wait_spins(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, bool> spin_cache;
+  // The backward jumps (head, from) the failure paths of the wait at `pc`
+  // reach (filled by wait_redundant).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> wait_backs;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -188,6 +202,13 @@ struct ThreadRec {
   // location `second` returned, used only as a wait's state operand so far
   // (hook_canon.cpp, condition (a)).
   std::vector<std::pair<uint32_t, int>> canon_tok;
+  // Blocking waits (hook_canon.cpp): the location whose wait failed in the
+  // machine at the thread's latest poll (-1: none), and the backward jumps
+  // the thread took since its first failed poll.
+  int spin_li = -1;
+  uint64_t spin_iters = 0;
+  uint64_t spin_seen = 0;   // Hook::comm_writes_ at the latest failed poll
+  bool spin_stuck = false;  // nothing else in the CTA could run then
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -269,6 +290,16 @@ class Hook : public interp::ExecHook {
   // Canonical waits: the indices of l.values a wait may read, if it is
   // reduced (false: every value).
   bool canon_wait(const interp::Thread& t, const interp::HookAccess& a, int li, std::vector<uint32_t>& cand);
+  // Blocking waits: 0 the wait is not one, 1 it reads the machine's value,
+  // which completes its phase (with the clocks of the arrives joined where
+  // it synchronizes with them), 2 it failed in the machine: no event, the
+  // thread spins (spin_jump); -1 stop (a spinning thread polled another
+  // wait: restart without blocking).
+  int canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
+                  uint64_t v);
+  int canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
+                     uint64_t v);
+  Jump spin_jump(ThreadRec& r, const interp::Cta& c);
   // Canonical arrive states (the use check of condition (a)).
   void canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
 
@@ -306,8 +337,14 @@ class Hook : public interp::ExecHook {
     std::vector<std::pair<uint32_t, uint64_t>> reads;  // other reads (gid, value)
     bool tok = false;                                  // an arrive's state is used as a wait's
     int phase = -1, phases = 0;                        // phase bit the arrives read; 2: they differ
+    std::set<uint64_t> plain_vals;                     // values the plain writes wrote
+    // Blocking waits: the clocks of the release arrives joined (a wait that
+    // reads the value of the latest arrive synchronizes with each of them).
+    std::vector<uint32_t> rel;
   };
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
+  std::set<int> waits_blocked_;  // locations with a blocking wait in this run
+  uint64_t comm_writes_ = 0;     // writes to communicating locations so far (blocking waits)
   uint32_t canon_toks_ = 0;      // threads with ThreadRec::canon_tok
   std::map<int, CanonRun> canon_;
 };

@@ -9,6 +9,7 @@
 // canon_tok2 and canon_wait_first do, canon_wait_first also without its
 // check of the registers where the paths meet (checked by disabling each).
 // canon_cbar2 (cuda::barrier) is canonical: used states, reduced waits.
+// The kernels at the end test blocking waits (conditions (h) and (i)).
 // nvcc -ptx -arch=sm_90 -O3 -lineinfo -o canon.ptx canon.cu
 #include <cuda/barrier>
 #pragma nv_diag_suppress static_var_with_dynamic_init
@@ -243,5 +244,86 @@ extern "C" __global__ void canon_cbar2(int* data, int* out) {
     data[threadIdx.x / 32] = 10 + threadIdx.x;
     b.arrive_and_wait();
     out[threadIdx.x / 32] = data[1 - threadIdx.x / 32];
+  }
+}
+
+// Blocking waits (hook_canon.cpp (h), (i)): threads 0, 1 (warp 0) and 32
+// (warp 1) write their slot, arrive, poll test_wait on their state, then
+// read the next one's slot (0 -> 1 -> 32 -> 0). canon_nb3_late: thread 32
+// writes after its arrive (a data race with thread 1's read).
+__device__ __forceinline__ void nb3(int* data, int* out, bool late) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 3);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 1 || threadIdx.x == 32) {
+    const unsigned k = threadIdx.x == 32 ? 2 : threadIdx.x;
+    if (!late || k != 2) data[k] = 10 + k;
+    unsigned long long s = mbar_arrive_state(bar);
+    if (late && k == 2) data[k] = 10 + k;
+    while (!mbar_test_wait(bar, s)) {}
+    out[k] = data[(k + 1) % 3];
+  }
+}
+extern "C" __global__ void canon_nb3(int* data, int* out) { nb3(data, out, false); }
+extern "C" __global__ void canon_nb3_late(int* data, int* out) { nb3(data, out, true); }
+
+// (h) Thread 32 writes and arrives (1 expected: phase 0 completes); thread
+// 0 spins on test_wait.parity 1, which succeeds while the object is in
+// phase 0 (it reads the initial value), then reads slot 0. The machine runs
+// the arrive first (the warp that completed the CTA barrier goes on first):
+// a blocking wait for phase 1 would never succeed.
+extern "C" __global__ void canon_parity1(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 32) {
+    data[0] = 10;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 0) {
+    while (!mbar_test_wait_parity(bar, 1)) {}
+    out[0] = data[0];
+  }
+}
+
+// (h) Launched with 33 threads: thread 0 writes and arrives twice (1
+// expected: phases 0 and 1 complete); thread 32, alone in its warp, spins on
+// test_wait.parity 0, which succeeds when it reads the value between the
+// arrives, then reads slot 0. The machine ends in phase 0 again: a blocking
+// wait would never succeed.
+extern "C" __global__ void canon_2phase(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 10;
+    mbar_arrive(bar);
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 32) {
+    while (!mbar_test_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+  }
+}
+
+// (i) Threads 0 and 32 write their slot, arrive and poll a .relaxed
+// test_wait on their state, then read the other's slot: a relaxed wait is
+// no acquire pattern, so each read races with the other's write.
+extern "C" __global__ void canon_nb2_relaxed(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 32) {
+    const unsigned k = threadIdx.x / 32;
+    data[k] = 10 + k;
+    unsigned long long s = mbar_arrive_state(bar);
+    unsigned done;
+    do {
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tmbarrier.test_wait.relaxed.cta.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, "
+          "p;\n\t}"
+          : "=r"(done)
+          : "r"(bar), "l"(s)
+          : "memory");
+    } while (!done);
+    out[k] = data[1 - k];
   }
 }
