@@ -210,22 +210,17 @@ void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint3
     r.cur_addr.clear();
     if (in.addr.base == interp::Addr::Reg && base + in.addr.slot < r.rdeps.size())
       r.cur_addr = r.rdeps[base + in.addr.slot];
+    // The destinations of an operation that computes registers depend on
+    // its sources (computes_registers; alloca: the address from the size and
+    // alignment, as trace_exec.cpp).
+    auto from_sources = [&]() {
+      Deps d;
+      for (unsigned k = 0; k < 4; ++k)
+        if (const Deps* s = deps(in.src[k])) merge(d, *s);
+      set_dst(d);
+    };
     switch (in.op) {
-      case IrOp::Arith:
-      case IrOp::Mov:
-      case IrOp::Pack:
-      case IrOp::Unpack:
-      case IrOp::Cvta:
-      case IrOp::Isspacep:
-      case IrOp::Mapa:
-      case IrOp::Getctarank:
-      case IrOp::Alloca: {  // alloca: the address from the size and alignment (as trace_exec.cpp)
-        Deps d;
-        for (unsigned k = 0; k < 4; ++k)
-          if (const Deps* s = deps(in.src[k])) merge(d, *s);
-        set_dst(d);
-        break;
-      }
+      case IrOp::Alloca: from_sources(); break;
       case IrOp::Ld:
         if (const std::optional<uint64_t> off = local_off(t, in)) {
           for (unsigned k = 0; k < in.ndst && k < 4; ++k) {
@@ -272,7 +267,12 @@ void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint3
         for (Deps& d : r.rdeps) d.clear();
         r.ldeps.clear();
         break;
-      default: set_dst({}); break;
+      default:
+        if (computes_registers(in.op))
+          from_sources();
+        else
+          set_dst({});
+        break;
     }
     if (in.wg_reg)
       for (Deps& d : r.rdeps) d.clear();

@@ -480,20 +480,7 @@ namespace {
 
 // Instructions that only compute registers: no memory access, no
 // synchronization, no control flow.
-bool reg_only(const interp::Inst& in) {
-  switch (in.op) {
-    case IrOp::Nop:
-    case IrOp::Arith:
-    case IrOp::Mov:
-    case IrOp::Pack:
-    case IrOp::Unpack:
-    case IrOp::Cvta:
-    case IrOp::Isspacep:
-    case IrOp::Mapa:
-    case IrOp::Getctarank: return !in.wg_reg;
-    default: return false;
-  }
-}
+bool reg_only(const interp::Inst& in) { return (in.op == IrOp::Nop || computes_registers(in.op)) && !in.wg_reg; }
 
 // A walk's state: the code index, the registers of known value (those the
 // wait's predicate decides, and constants), the registers written since

@@ -131,6 +131,24 @@ struct Shared {
 // Reads (indices into ThreadRec::events) a value depends on, sorted.
 using Deps = std::vector<int>;
 
+// Operations that compute their destination registers from their source
+// operands only: no memory access, no synchronization, no control flow.
+// Hook::step gives their results the dependencies of their sources;
+// Shared::wait_redundant and wait_spins walk over them (hook_canon.cpp).
+inline bool computes_registers(interp::IrOp op) {
+  switch (op) {
+    case interp::IrOp::Arith:
+    case interp::IrOp::Mov:
+    case interp::IrOp::Pack:
+    case interp::IrOp::Unpack:
+    case interp::IrOp::Cvta:
+    case interp::IrOp::Isspacep:
+    case interp::IrOp::Mapa:
+    case interp::IrOp::Getctarank: return true;
+    default: return false;
+  }
+}
+
 struct ThreadRec {
   const interp::Thread* t = nullptr;  // valid only during the launch
   bool seen = false;                  // the thread reached the hook
