@@ -14,6 +14,8 @@
 // the spec or the module is copied back from there, or filled again from
 // the spec buffer's description when the run took its bytes) and runs the
 // deterministic schedule from the launch's start.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -45,8 +47,8 @@ struct ParShared {
     // makes them again: fill_elements).
     const uint8_t* pristine = nullptr;
     const BufferSpec* fill = nullptr;
-    uint32_t* state = nullptr;  // one word per chunk (calloc)
-    uint8_t* bytes = nullptr;   // the allocation's size (calloc: pages of unsaved chunks stay untouched)
+    uint32_t* state = nullptr;  // one word per chunk (zeroed())
+    uint8_t* bytes = nullptr;   // the allocation's size (zeroed(): pages of unsaved chunks stay untouched)
     uint8_t* init = nullptr;    // the same for Region::init, when the allocation tracks it
   };
   struct CtaOut {  // what one CTA reported
@@ -78,8 +80,8 @@ struct ParShared {
   uint64_t nctas = 0;
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
-  std::atomic<uint64_t> next{0};   // the next CTA to start
-  uint64_t chunk = 1;              // CTAs a worker takes at a time
+  std::atomic<uint64_t> next{0};  // the next CTA to start
+  unsigned nworkers = 1;
   std::atomic<uint64_t> steps{0};  // published thread instructions
   std::atomic<bool> abort{false};
   std::mutex mu;
@@ -131,14 +133,37 @@ struct ParShared {
       }
     }
   }
-  ~ParShared() {
-    for (uint32_t* c : claims) std::free(c);
-    for (uint32_t* c : blocks) std::free(c);
-    for (Saved& sv : saved) {
-      std::free(sv.state);
-      std::free(sv.bytes);
-      std::free(sv.init);
+  // n zero bytes whose pages cost nothing until touched (most claim words
+  // and saved bytes never are): an anonymous mapping when large (calloc
+  // may take the block from the heap and clear all of it, as it does once
+  // an earlier free raised glibc's mmap threshold), else calloc; freed with
+  // the ParShared. nullptr when there is no memory.
+  struct Zeroed {
+    void* p;
+    size_t n;
+    bool mapped;
+  };
+  std::vector<Zeroed> zeroed_;
+  template <class T>
+  T* zeroed(size_t count) {
+    const size_t n = std::max<size_t>(count * sizeof(T), 1);
+    void* p = nullptr;
+    const bool mapped = n >= (size_t{1} << 16);
+    if (mapped) {
+      p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) return nullptr;
+    } else if (!(p = std::calloc(n, 1))) {
+      return nullptr;
     }
+    zeroed_.push_back({p, n, mapped});
+    return static_cast<T*>(p);
+  }
+  ~ParShared() {
+    for (const Zeroed& z : zeroed_)
+      if (z.mapped)
+        munmap(z.p, z.n);
+      else
+        std::free(z.p);
   }
 };
 
@@ -327,13 +352,24 @@ void Machine::par_work() {
   ParShared& ps = *par_;
   ParShared::Worker& me = *ps.workers[par_index_];
   try {
-    uint64_t k = 0, end = 0;  // the worker's CTAs [k, end): ps.chunk consecutive CTAs at a time
+    uint64_t k = 0, end = 0;  // the worker's CTAs [k, end)
     for (;; ++k) {
       if (ps.abort.load(std::memory_order_relaxed)) return;
       if (k == end) {
-        k = ps.next.fetch_add(ps.chunk, std::memory_order_relaxed);
+        // Consecutive CTAs, a quarter of the CTAs left per worker, from 1
+        // to 64 (guided self-scheduling): neighbouring CTAs mostly touch
+        // neighbouring memory, so the workers share fewer cache lines of
+        // claim words and pages of race shadow the fewer boundaries their
+        // parts of the grid have (a 512x512 stencil of 8x8 CTAs: a row of
+        // 64 CTAs holds 16 claim words per line, which 8 CTAs at a time
+        // split between the workers); the parts shrink towards the end,
+        // so that the workers finish together, and one that gets no core
+        // for a while holds back at most 64 CTAs.
+        const uint64_t left = ps.nctas - std::min(ps.nctas, ps.next.load(std::memory_order_relaxed));
+        const uint64_t n = std::clamp<uint64_t>(left / (4 * uint64_t{ps.nworkers}), 1, 64);
+        k = ps.next.fetch_add(n, std::memory_order_relaxed);
         if (k >= ps.nctas) break;
-        end = std::min(k + ps.chunk, ps.nctas);
+        end = std::min(k + n, ps.nctas);
       }
       const std::array<uint32_t, 3> id{static_cast<uint32_t>(k % ps.grid[0]),
                                        static_cast<uint32_t>(k / ps.grid[0] % ps.grid[1]),
@@ -402,15 +438,15 @@ bool Machine::run_parallel() {
                : nullptr;
   };
   for (size_t i = 0; i < ps.nglobal; ++i) {
-    // calloc: the pages of a large allocation's claims and saved bytes are
-    // zero until touched.
+    // zeroed(): the pages of a large allocation's claims and saved bytes
+    // cost nothing until touched.
     const Region& r = mem.global(i);
     const size_t n = r.bytes.size();
     // (whole blocks: splitting one writes all its granules' words)
     const size_t nblocks = (n + 3) / 4 / ParShared::kBlockGranules + 1;
-    auto* c = static_cast<uint32_t*>(std::calloc(nblocks * ParShared::kBlockGranules, sizeof(uint32_t)));
+    auto* c = ps.zeroed<uint32_t>(nblocks * ParShared::kBlockGranules);
     ps.claims.push_back(c);
-    auto* bk = static_cast<uint32_t*>(std::calloc(nblocks, sizeof(uint32_t)));
+    auto* bk = ps.zeroed<uint32_t>(nblocks);
     ps.blocks.push_back(bk);
     ParShared::Saved& sv = ps.saved.emplace_back();
     sv.pristine = pristine(i);
@@ -420,19 +456,16 @@ bool Machine::run_parallel() {
       return false;
     }
     if (sv.pristine || sv.fill) continue;
-    sv.state = static_cast<uint32_t*>(std::calloc(n / ParShared::kChunk + 1, sizeof(uint32_t)));
-    sv.bytes = static_cast<uint8_t*>(std::calloc(n + 1, 1));
-    if (!r.init.empty()) sv.init = static_cast<uint8_t*>(std::calloc(n + 1, 1));
+    sv.state = ps.zeroed<uint32_t>(n / ParShared::kChunk + 1);
+    sv.bytes = ps.zeroed<uint8_t>(n + 1);
+    if (!r.init.empty()) sv.init = ps.zeroed<uint8_t>(n + 1);
     if (!c || !bk || !sv.state || !sv.bytes || (!r.init.empty() && !sv.init)) {
       res.schedule = "sequential after a parallel attempt: no memory for the claims";
       return false;
     }
   }
   const unsigned nw = static_cast<unsigned>(std::min<uint64_t>(opt.jobs, nctas));
-  // Consecutive CTAs mostly touch neighbouring memory: a worker taking a few
-  // at a time shares fewer pages of race shadow (races.hpp) and claim words
-  // with the others; each worker still gets at least 64 turns.
-  ps.chunk = std::clamp<uint64_t>(nctas / (uint64_t{nw} * 64), 1, 8);
+  ps.nworkers = nw;
   for (unsigned i = 0; i < nw; ++i) {
     ps.workers.push_back(std::make_unique<ParShared::Worker>());
     ps.workers.back()->m = std::make_unique<Machine>(*this, ps.workers.back()->res, ps, i);
