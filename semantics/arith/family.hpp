@@ -73,6 +73,11 @@ fast::Form float_fast_form(const OpDesc& d);
 // for sub-operation `sub` (float_ops.cpp numbering) or nullptr when the host
 // cannot be trusted or the operation has no fast form.
 OpFn host_rn_kernel(Ty t, uint32_t sub);
+// .rz/.rm/.rp f64 add/sub/mul/div on the host FPU (host_fast.cpp), with
+// soft_f64_arith (float_ops.cpp, the software kernel) where the host's
+// error terms are not exact; nullptr when the host cannot be trusted.
+OpFn host_dir_kernel(Ty t, uint32_t sub);
+uint64_t soft_f64_arith(const uint64_t* s, uint64_t* aux, uint64_t c);
 // The same for f16/bf16/f16x2/bf16x2 add/sub/mul/fma (half_fast.cpp).
 OpFn host_half_kernel(Ty t, uint32_t sub);
 

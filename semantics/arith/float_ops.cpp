@@ -149,6 +149,8 @@ constexpr Fns fns_x2() {
 
 }  // namespace
 
+uint64_t soft_f64_arith(const uint64_t* s, uint64_t* aux, uint64_t c) { return K<kF64>::arith(s, aux, c); }
+
 fast::Form float_fast_form(const OpDesc& d) {
   const auto c = static_cast<uint32_t>(d.cfg);
   const uint32_t sub = cfg::sub(c);
@@ -230,6 +232,8 @@ Res resolve_float(const Parsed& p, OpDesc& d, std::string& err) {
     c |= sub << cfg::kSubShift;
     if (p.opts.host_fpu && rm == Round::rn && (c & cfg::kRelu) == 0 && (t == Ty::f32 || t == Ty::f64))
       if (OpFn h = host_rn_kernel(t, sub)) f.arith = h;
+    if (p.opts.host_fpu && rm != Round::rn && t == Ty::f64)  // .rz/.rm/.rp add/sub/mul/div
+      if (OpFn h = host_dir_kernel(t, sub)) f.arith = h;
     if (p.opts.host_fpu && half)
       if (OpFn h = host_half_kernel(t, sub)) f.arith = h;
     if (sub == o_fma) d = make_desc(f.arith, c, t, {t, t, t});

@@ -80,7 +80,69 @@ OpFn pick(uint32_t sub) {
   }
 }
 
+// Directed rounding (.rz/.rm/.rp) of f64 add/sub/mul/div on the host: the
+// round-to-nearest result r and the sign of the exact error, from an
+// error-free transformation (TwoSum for add/sub; fma(a, b, -r) for mul; the
+// remainder fma(-r, b, a) for div, whose sign times b's is the error's),
+// then r or its neighbour: the exact value lies strictly between r and the
+// neighbour on the error's side. The transformations are exact in the
+// ranges taken here; operands of magnitude 2^1022 or more, non-finite
+// operands or results, zero results, and products, quotients or dividends
+// below 2^-960 (where the error terms could underflow) go to the software
+// kernel, which also gives the canonical NaN.
+template <uint32_t Op>
+uint64_t host_dir_f64(const uint64_t* s, uint64_t* aux, uint64_t c) {
+  const double a = from_bits<double, uint64_t>(s[0]);
+  double b = from_bits<double, uint64_t>(s[1]);
+  constexpr double kBig = 0x1p1022, kTiny = 0x1p-960;
+  if (!(std::fabs(a) < kBig) || !(std::fabs(b) < kBig)) return soft_f64_arith(s, aux, c);
+  double r, e;
+  if constexpr (Op == o_add || Op == o_sub) {
+    if constexpr (Op == o_sub) b = -b;
+    r = a + b;
+    const double bb = r - a;
+    e = (a - (r - bb)) + (b - bb);
+  } else if constexpr (Op == o_mul) {
+    r = a * b;
+    if (!(std::fabs(r) >= kTiny)) return soft_f64_arith(s, aux, c);
+    e = std::fma(a, b, -r);
+  } else {
+    if (b == 0 || !(std::fabs(a) >= kTiny)) return soft_f64_arith(s, aux, c);
+    r = a / b;
+    if (!(std::fabs(r) >= kTiny)) return soft_f64_arith(s, aux, c);
+    e = std::fma(-r, b, a);
+    if (b < 0) e = -e;
+  }
+  if (r == 0 || !std::isfinite(r)) return soft_f64_arith(s, aux, c);
+  uint64_t u = bits_of<double, uint64_t>(r);
+  if (e == 0) return u;
+  const bool neg = r < 0;
+  switch (cfg::round(c)) {
+    case Round::rz:  // |exact| < |r|: the neighbour toward zero
+      if ((e < 0) != neg) --u;
+      return u;
+    case Round::rm:
+      if (e < 0) u = neg ? u + 1 : u - 1;
+      return u;
+    case Round::rp:
+      if (e > 0) u = neg ? u - 1 : u + 1;
+      return u;
+    default: return soft_f64_arith(s, aux, c);
+  }
+}
+
 }  // namespace
+
+OpFn host_dir_kernel(Ty t, uint32_t sub) {
+  if (!host_ok() || t != Ty::f64) return nullptr;
+  switch (sub) {
+    case o_add: return host_dir_f64<o_add>;
+    case o_sub: return host_dir_f64<o_sub>;
+    case o_mul: return host_dir_f64<o_mul>;
+    case o_div: return host_dir_f64<o_div>;
+    default: return nullptr;
+  }
+}
 
 OpFn host_rn_kernel(Ty t, uint32_t sub) {
   if (!host_ok()) return nullptr;
