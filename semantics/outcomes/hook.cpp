@@ -187,6 +187,7 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
 // no permitted state is lost (docs/outcomes.md "Limits").
 void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
   ++serial_;
+  if (!written_.empty()) wake_blocked();
   if (canon_toks_) canon_step(lanes, in, exec);
   if (!tracking_) return;
   for (uint32_t b = group; b; b &= b - 1) {
@@ -545,7 +546,9 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     }
     return true;
   }
-  ++comm_writes_;
+  // Blocking waits: wakes the threads parked on it (wake_blocked).
+  loc_written_[li] = ++writes_;
+  if (!blocked_.empty()) written_.insert(li);
   if (!canon_write(r, a, li, v)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.written.insert(v);

@@ -118,9 +118,12 @@
 // M for phase 0 again is checked as it runs, else M's waits stop blocking
 // and the exploration restarts) reads the machine's value of M instead of
 // a chosen one. If that value has not completed phase 0, the poll leaves no
-// event and the thread spins (back_jump lets it go on) until a poll finds
-// the phase completed; if nothing in the CTA can run any more but such
-// spins, the run is dropped as a redundant spin.
+// event, and at the backward jump that ends the failed iteration the thread
+// is parked (spin_jump); a write of M makes it ready again before the next
+// instruction runs (wake_blocked: the Machine skips parked threads and ends
+// the cluster quietly when only parked ones are left), and it polls again.
+// A thread still parked when the launch ends waits for a phase that no
+// write of the run completes: the run is dropped as a redundant spin.
 //  (h) Every arrive of a run with a blocking wait on M reads phase 0
 //      (canon_check; else M's waits stop blocking and the exploration
 //      restarts). Then the values of M in the run are the plain writes'
@@ -166,12 +169,6 @@
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
-
-namespace {
-// Blocking waits: backward jumps a thread may take while it spins on one
-// wait before the exploration falls back to choices (CommLoc::wait_block).
-constexpr uint64_t kSpinLimit = 20'000;
-}  // namespace
 
 using interp::HookAccess;
 using interp::IrOp;
@@ -279,6 +276,10 @@ bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
 }
 
 bool Hook::canon_check(bool stopped) {
+  for (const Blocked& b : blocked_) {  // a blocking wait that never completes
+    killed = true;
+    th[b.gid].killed = true;
+  }
   if (stopped && !waits_reduced_.empty()) {  // (g)
     for (int li : waits_reduced_) sh_.locs[static_cast<size_t>(li)].wait_canon = false;
     restart = true;
@@ -369,27 +370,12 @@ int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Ct
   if (!sh_.wait_spins(t.func, static_cast<uint32_t>(a.in - sh_.prog->code.data()))) return 0;
   waits_reduced_.insert(li);
   waits_blocked_.insert(li);
-  if ((v >> 63) == 0) {  // phase 0 has not completed in the machine: spin
+  if ((v >> 63) == 0) {  // phase 0 has not completed in the machine: block
     r.spin_li = li;
-    r.spin_seen = comm_writes_;
-    // Stuck: every other thread of the CTA exited, is parked, waits at a
-    // barrier, or spins and failed its latest poll after the latest write.
-    // Only the CTA's own threads arrive (canonically) on its mbarrier; in a
-    // CTA of a larger cluster, a thread of another CTA may release a
-    // waiting one: there the spin goes on (up to kSpinLimit).
-    r.spin_stuck = !sh_.clusters;
-    for (const interp::Thread& o : c.threads) {
-      if (!r.spin_stuck) break;
-      if (o.gid == t.gid || o.st == interp::TState::Exited || o.st == interp::TState::Parked ||
-          o.st == interp::TState::Barrier || o.st == interp::TState::WarpWait)
-        continue;
-      r.spin_stuck = o.st == interp::TState::Ready && o.gid < th.size() && th[o.gid].spin_li >= 0 &&
-                     th[o.gid].spin_seen == comm_writes_;
-    }
+    r.spin_serial = writes_;
     return 2;
   }
   r.spin_li = -1;
-  r.spin_iters = 0;
   // (i): the value of the run's latest arrive, which no other write wrote,
   // read with acquire semantics: the wait synchronizes with every release
   // arrive before it in the chain.
@@ -401,23 +387,38 @@ int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Ct
   return 1;
 }
 
-interp::ExecHook::Jump Hook::spin_jump(ThreadRec& r, const interp::Cta&) {
-  // The machine runs the lanes of a warp with the least code index first:
-  // a lane of this warp that lies past the loop and is not spinning does not
-  // run while this one spins. If it would arrive, the spin does not end:
-  // after kSpinLimit jumps, M's waits read chosen values again (restart).
-  if (++r.spin_iters > kSpinLimit) {
-    sh_.locs[static_cast<size_t>(r.spin_li)].wait_block = false;
-    restart = true;
-    return Jump::Stop;
-  }
-  if (!r.spin_stuck) return Jump::Continue;
-  // Nothing in the CTA can run any more but such spins: the phase never
-  // completes, and the wait fails in every execution of this run; as a
-  // dropped spin, the run is dropped.
-  killed = true;
-  r.killed = true;
+interp::ExecHook::Jump Hook::spin_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c) {
+  // The failed poll's iteration ends: the thread waits, parked, until a
+  // write of M (wake_blocked). A thread still parked when the launch ends
+  // (no thread could run any more) waits for a phase that no write of the
+  // run completes: as a dropped spin, the run is dropped (canon_check).
+  // (A write of M since the poll, by a lane of this warp that ran in
+  // between: poll again.)
+  if (auto it = loc_written_.find(r.spin_li); it != loc_written_.end() && it->second > r.spin_serial)
+    return Jump::Continue;
+  blocked_.push_back({&t, &c, t.gid, r.spin_li});
   return Jump::Park;
+}
+
+void Hook::wake_blocked() {
+  std::vector<Blocked> keep;
+  for (const Blocked& b : blocked_) {
+    if (!written_.count(b.li)) {
+      keep.push_back(b);
+      continue;
+    }
+    // As Machine::unconverge: the warp's lanes leave its converged group, so
+    // that the next step picks the lanes to run among the ready ones.
+    interp::Cta& cta = const_cast<interp::Cta&>(*b.cta);
+    interp::Warp& w = cta.warps[b.t->lin / 32];
+    if (w.conv) {
+      for (uint32_t g = w.group; g; g &= g - 1) cta.threads[w.first + std::countr_zero(g)].pc = w.pc;
+      w.conv = false;
+    }
+    b.t->st = interp::TState::Ready;
+  }
+  blocked_ = std::move(keep);
+  written_.clear();
 }
 
 void Hook::canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec) {

@@ -221,12 +221,9 @@ struct ThreadRec {
   // (hook_canon.cpp, condition (a)).
   std::vector<std::pair<uint32_t, int>> canon_tok;
   // Blocking waits (hook_canon.cpp): the location whose wait failed in the
-  // machine at the thread's latest poll (-1: none), and the backward jumps
-  // the thread took since its first failed poll.
+  // machine at the thread's latest poll (-1: none).
   int spin_li = -1;
-  uint64_t spin_iters = 0;
-  uint64_t spin_seen = 0;   // Hook::comm_writes_ at the latest failed poll
-  bool spin_stuck = false;  // nothing else in the CTA could run then
+  uint64_t spin_serial = 0;  // Hook::writes_ at that poll
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -311,13 +308,16 @@ class Hook : public interp::ExecHook {
   // Blocking waits: 0 the wait is not one, 1 it reads the machine's value,
   // which completes its phase (with the clocks of the arrives joined where
   // it synchronizes with them), 2 it failed in the machine: no event, the
-  // thread spins (spin_jump); -1 stop (a spinning thread polled another
+  // thread is parked at its next backward jump (spin_jump); -1 stop (a spinning thread polled another
   // wait: restart without blocking).
   int canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
                   uint64_t v);
   int canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
                      uint64_t v);
-  Jump spin_jump(ThreadRec& r, const interp::Cta& c);
+  Jump spin_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c);
+  // Makes the threads parked at a blocking wait on a location written since
+  // ready again (Hook::step, before the next instruction runs).
+  void wake_blocked();
   // Canonical arrive states (the use check of condition (a)).
   void canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
 
@@ -362,8 +362,19 @@ class Hook : public interp::ExecHook {
   };
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
   std::set<int> waits_blocked_;  // locations with a blocking wait in this run
-  uint64_t comm_writes_ = 0;     // writes to communicating locations so far (blocking waits)
-  uint32_t canon_toks_ = 0;      // threads with ThreadRec::canon_tok
+  // Threads parked at a blocking wait on location `li` (spin_jump), and
+  // whether some location was written since the latest wake_blocked.
+  struct Blocked {
+    interp::Thread* t;  // valid during the launch
+    const interp::Cta* cta;
+    uint32_t gid;
+    int li;
+  };
+  std::vector<Blocked> blocked_;
+  std::set<int> written_;
+  uint64_t writes_ = 0;                            // writes of communicating locations so far
+  std::unordered_map<int, uint64_t> loc_written_;  // location -> writes_ at its latest write
+  uint32_t canon_toks_ = 0;                        // threads with ThreadRec::canon_tok
   std::map<int, CanonRun> canon_;
 };
 

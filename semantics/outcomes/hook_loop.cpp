@@ -48,7 +48,7 @@ bool same_local(const interp::Thread& t, const std::vector<uint8_t>& then, const
 
 interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
   ThreadRec& r = rec(t, c);
-  if (r.spin_li >= 0) return spin_jump(r, c);  // a blocking wait failed (hook_canon.cpp)
+  if (r.spin_li >= 0) return spin_jump(r, t, c);  // a blocking wait failed (hook_canon.cpp)
   auto it = r.arrivals.find(to);
   uint64_t quiet = 0;
   if (it == r.arrivals.end()) {
