@@ -205,7 +205,13 @@ bool Machine::step(Warp& w) {
       }
       FOR_LANES(m) {
         uint64_t* r = w.rp[l];
-        for (uint32_t j = 0; j < nr; ++j) s[rk[j]] = r[rs[j]];
+        switch (nr) {  // the register sources, unrolled for the usual counts
+          case 0: break;
+          case 1: s[rk[0]] = r[rs[0]]; break;
+          case 2: s[rk[0]] = r[rs[0]], s[rk[1]] = r[rs[1]]; break;
+          default:
+            for (uint32_t j = 0; j < nr; ++j) s[rk[j]] = r[rs[j]];
+        }
         uint64_t aux = 0;
         uint64_t v = f.fn(s, &aux, f.cfg);
         if (d0) r[ds] = v & wmask;
@@ -222,6 +228,10 @@ bool Machine::step(Warp& w) {
         FOR_LANES(m) w.rp[l][ds] = o.imm & wmask;
       } else if (o.kind == Opnd::Reg && !o.negate) {
         FOR_LANES(m) w.rp[l][ds] = w.rp[l][o.slot] & wmask;
+      } else if (o.kind == Opnd::Special && (o.sreg == SReg::tid_x || o.sreg == SReg::tid_y || o.sreg == SReg::tid_z)) {
+        // %tid (sreg() without the switch per lane)
+        const unsigned d = o.sreg == SReg::tid_x ? 0 : o.sreg == SReg::tid_y ? 1 : 2;
+        FOR_LANES(m) w.rp[l][ds] = T[l].tid[d] & wmask;
       } else {
         FOR_LANES(m) w.rp[l][ds] = val(o, l) & wmask;
       }
