@@ -21,8 +21,11 @@ namespace {
 
 // Appends `p`, replacing the same thread's earlier access when it covers
 // it; compacts to one access per thread and bytes when the list doubles.
-void add_access(std::vector<AccessInfo>& v, const AccessInfo& p) {
+// Each access replaced goes to `gone`.
+template <class Gone>
+void add_access(std::vector<AccessInfo>& v, const AccessInfo& p, Gone&& gone) {
   if (!v.empty() && v.back().gid == p.gid && !(v.back().mask & ~p.mask)) {
+    gone(v.back());
     v.back() = p;
     return;
   }
@@ -30,28 +33,46 @@ void add_access(std::vector<AccessInfo>& v, const AccessInfo& p) {
     std::stable_sort(v.begin(), v.end(), [](const AccessInfo& a, const AccessInfo& b) { return a.gid < b.gid; });
     size_t o = 0;
     for (size_t i = 0; i < v.size(); ++i) {
-      if (o && v[o - 1].gid == v[i].gid && !(v[o - 1].mask & ~v[i].mask)) v[o - 1] = v[i];
-      else v[o++] = v[i];
+      if (o && v[o - 1].gid == v[i].gid && !(v[o - 1].mask & ~v[i].mask)) {
+        gone(v[o - 1]);
+        v[o - 1] = v[i];
+      } else {
+        v[o++] = v[i];
+      }
     }
     v.resize(o);
   }
   v.push_back(p);
 }
 
-}  // namespace
-
-void Races::Multi::add_w(const AccessInfo& p) {
-  if (w.empty()) {
-    all_wide = wide(p);
-    wstart = p.start;
-    wsize = p.size;
-  } else if (!wide(p) || p.start != wstart || p.size != wsize) {
-    all_wide = false;
+// Adds the write p to the list of a Multi (Races::Multi): the earlier
+// writes of p's thread that it replaces go to `gone`.
+template <class M, class Gone>
+void add_w(M& m, const AccessInfo& p, Gone&& gone) {
+  if (m.w.empty()) {
+    m.all_wide = wide(p);
+    m.wstart = p.start;
+    m.wsize = p.size;
+  } else if (!wide(p) || p.start != m.wstart || p.size != m.wsize) {
+    m.all_wide = false;
   }
-  add_access(w, p);
+  add_access(m.w, p, gone);
 }
 
-void Races::Multi::add_r(const AccessInfo& p) { add_access(r, p); }
+}  // namespace
+
+void Races::Multi::add_r(const AccessInfo& p) {
+  add_access(r, p, [](const AccessInfo&) {});
+}
+
+void Races::Multi::add_d(const AccessInfo& p) {
+  if (d.size() < kDropped) {
+    d.push_back(p);
+  } else {
+    d[d_next] = p;  // the oldest goes
+    d_next = static_cast<uint32_t>((d_next + 1) % kDropped);
+  }
+}
 
 uint32_t Know::cta_gen(uint32_t cta) const { return lookup(ctas, cta); }
 uint32_t Know::clock_of(uint32_t gid) const { return lookup(thr, gid); }
@@ -117,8 +138,10 @@ bool Races::observed_before(const AccessInfo& p, const AccessInfo& a, const Thre
     std::sort(cov.iv.begin(), cov.iv.end());
     size_t n = 0;
     for (const auto& [lo, hi] : cov.iv) {
-      if (n && lo <= cov.iv[n - 1].second + 1) cov.iv[n - 1].second = std::max(cov.iv[n - 1].second, hi);
-      else cov.iv[n++] = {lo, hi};
+      if (n && lo <= cov.iv[n - 1].second + 1)
+        cov.iv[n - 1].second = std::max(cov.iv[n - 1].second, hi);
+      else
+        cov.iv[n++] = {lo, hi};
     }
     cov.iv.resize(n);
   }
@@ -133,6 +156,7 @@ bool Races::observed_before(const AccessInfo& p, const AccessInfo& a, const Thre
     auto it = std::upper_bound(cov.iv.begin(), cov.iv.end(), std::make_pair(s, ~uint64_t{0}));
     if (it == cov.iv.begin() || std::prev(it)->second < s) return false;
   }
+  cov.excused = true;
   return true;
 }
 
@@ -158,8 +182,7 @@ void Races::forget(const Region* r) {
   for (const Page& p : it->second.g)
     for (uint64_t i = 0; i < p.n; ++i)
       if (const Shadow& s = p.s[i]; s.more) {
-        multi_[s.more - 1].w.clear();
-        multi_[s.more - 1].r.clear();
+        multi_[s.more - 1].clear();
         free_multi_.push_back(s.more - 1);
       }
   shadow_.erase(it);
@@ -178,8 +201,7 @@ void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
     if (g % kPage >= p.n) continue;  // never accessed
     Shadow& sh = p.s[g % kPage];
     if (sh.more) {
-      multi_[sh.more - 1].w.clear();
-      multi_[sh.more - 1].r.clear();
+      multi_[sh.more - 1].clear();
       free_multi_.push_back(sh.more - 1);
     }
     sh = Shadow{};
@@ -189,11 +211,94 @@ void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
   std::erase_if(rs.mbar, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
 }
 
+// The access p leaves the shadow at the write `a` (PTX ISA 8.9.5: an
+// access that follows `a` only through observation order is not ordered
+// after p). It stays in the dropped list of its granule's Multi `m` when
+// `a` may be observed (a.obs) and p is not in a's chain of atomics,
+// [cur_lo_, cur_hi_] (begin_write; 8.9.2: a read that observes `a` then
+// observes p too). p's serial is known mod 2^16 (serials count the strong
+// writes of one address): it is in the chain when its smallest candidate
+// serial is.
+void Races::dropped(Multi& m, const AccessInfo& p, const AccessInfo& a) {
+  if (!p.valid() || !a.obs) return;
+  const uint64_t s_min = p.wser ? p.wser : uint64_t{1} << 16;
+  if (p.obs && p.start == a.start && s_min >= cur_lo_ && s_min < cur_hi_) return;
+  m.add_d(p);
+}
+
+Races::Multi& Races::multi_of(Shadow& s) {
+  if (!s.more) {
+    if (free_multi_.empty()) {
+      multi_.emplace_back();
+      s.more = static_cast<uint32_t>(multi_.size());
+    } else {
+      s.more = free_multi_.back() + 1;
+      free_multi_.pop_back();
+    }
+  }
+  return multi_[s.more - 1];
+}
+
+// The write `a` (one granule's part of it) replaces the shadow's records
+// of the granule `s` (its Multi: m, or null) that it covers.
+void Races::record_write(Shadow& s, Multi* m, const AccessInfo& a, const ThreadSync& ts, bool skip_w) {
+  auto multi = [&]() -> Multi& { return multi_of(s); };
+  // An earlier access stays in the shadow while a later access may race
+  // with it but not with `a`: bytes `a` does not cover, or an access
+  // morally strong with `a` and not ordered before it.
+  auto keep = [&](const AccessInfo& p) {
+    return p.valid() && ((p.mask & ~a.mask) || (p.gid != a.gid && morally_strong(p, a) && !ordered(p, a, ts)));
+  };
+  const AccessInfo ow = s.w, o1 = s.r, o2 = s.r2;
+  s.w = a;
+  if (m) {
+    auto drop = [&](const AccessInfo& p) {
+      if (keep(p)) return false;
+      if (a.obs) dropped(*m, p, a);
+      return true;
+    };
+    if (!skip_w && !m->w.empty()) std::erase_if(m->w, drop);
+    if (!m->r.empty()) std::erase_if(m->r, drop);
+  }
+  if (keep(ow)) {
+    // Writes of ow's thread that ow replaces in the list leave it
+    // too: ow, and not they, may be observed.
+    Multi& mm = multi();
+    add_w(mm, ow, [&](const AccessInfo& p) { dropped(mm, p, a); });
+  } else if (a.obs && ow.valid()) {
+    dropped(multi(), ow, a);
+  }
+  // Weak reads of bytes this write leaves stay inline; strong reads
+  // concurrent with it (morally strong) go to the list.
+  const bool k1 = keep(o1), k2 = keep(o2);
+  s.r = k1 && !o1.strong() ? o1 : AccessInfo{};
+  s.r2 = k2 && !o2.strong() ? o2 : AccessInfo{};
+  if (k1 && o1.strong()) multi().add_r(o1);
+  if (k2 && o2.strong()) multi().add_r(o2);
+  if (a.obs && !k1 && o1.valid()) dropped(multi(), o1, a);
+  if (a.obs && !k2 && o2.valid()) dropped(multi(), o2, a);
+  // A weak write that a dropped access precedes in base causality
+  // order, covering its bytes, stands for it: it conflicts with
+  // whatever the access conflicts with, whatever is ordered after it is
+  // ordered after the access, and no observation excuses it (8.9.2: a
+  // weak write is observed by nothing).
+  if (!a.strong() && s.more) {
+    Multi& mm = multi_[s.more - 1];
+    if (!mm.d.empty()) {
+      std::rotate(mm.d.begin(), mm.d.begin() + mm.d_next, mm.d.end());  // oldest first
+      mm.d_next = 0;
+      std::erase_if(mm.d,
+                    [&](const AccessInfo& p) { return !(p.mask & ~a.mask) && (p.gid == a.gid || ordered(p, a, ts)); });
+    }
+  }
+}
+
 bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0, const ThreadSync& ts,
                    const WarpColl& wc, RaceHit& hit) {
   if (!enabled || !r) return false;
   bool found = false;
   cov_.built = false;
+  cov_.excused = false;
   RegionShadow& rs = shadow(r);
   const size_t granules = (r->bytes.size() + 3) / 4;
   if (rs.g.size() * kPage < granules) rs.g.resize((granules + kPage - 1) / kPage);
@@ -230,48 +335,27 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
         for (const auto& e : m->r)
           if (races(e)) note(e);
     }
-    auto multi = [&]() -> Multi& {
-      if (!s.more) {
-        if (free_multi_.empty()) {
-          multi_.emplace_back();
-          s.more = static_cast<uint32_t>(multi_.size());
-        } else {
-          s.more = free_multi_.back() + 1;
-          free_multi_.pop_back();
-        }
-      }
-      return multi_[s.more - 1];
-    };
-    // An earlier access stays in the shadow while a later access may race
-    // with it but not with `a`: bytes `a` does not cover, or an access
-    // morally strong with `a` and not ordered before it.
-    auto keep = [&](const AccessInfo& p) {
-      return p.valid() && ((p.mask & ~a.mask) || (p.gid != a.gid && morally_strong(p, a) && !ordered(p, a, ts)));
-    };
+    // 8.9.5: observation order ordered a write W before `a`, which is
+    // then not ordered after the accesses that W dropped from the shadow
+    // (they precede W in base causality order only): check them.
+    if (cov_.excused && m)
+      for (const auto& e : m->d)
+        if (races(e)) note(e);
     if (a.write) {
-      const AccessInfo ow = s.w, o1 = s.r, o2 = s.r2;
-      s.w = a;
-      if (m) {
-        if (!skip_w) std::erase_if(m->w, [&](const AccessInfo& p) { return !keep(p); });
-        std::erase_if(m->r, [&](const AccessInfo& p) { return !keep(p); });
-      }
-      if (keep(ow)) multi().add_w(ow);
-      // Weak reads of bytes this write leaves stay inline; strong reads
-      // concurrent with it (morally strong) go to the list.
-      s.r = keep(o1) && !o1.strong() ? o1 : AccessInfo{};
-      s.r2 = keep(o2) && !o2.strong() ? o2 : AccessInfo{};
-      if (keep(o1) && o1.strong()) multi().add_r(o1);
-      if (keep(o2) && o2.strong()) multi().add_r(o2);
+      record_write(s, m, a, ts, skip_w);
     } else {
       const AccessInfo o = s.r;
       s.r = a;
-      const bool covered = !o.valid() || (!(o.mask & ~a.mask) && (o.gid == a.gid || (!a.strong() && ordered(o, a, ts))));
+      const bool covered =
+          !o.valid() || (!(o.mask & ~a.mask) && (o.gid == a.gid || (!a.strong() && ordered(o, a, ts))));
       if (!covered) {
-        if (o.strong()) multi().add_r(o);  // strong reads: every one is kept
-        else s.r2 = o;                     // weak reads: the latest two of different threads (docs/races.md)
+        if (o.strong())
+          multi_of(s).add_r(o);  // strong reads: every one is kept
+        else
+          s.r2 = o;  // weak reads: the latest two of different threads (docs/races.md)
       }
     }
-    if (s.more && multi_[s.more - 1].w.empty() && multi_[s.more - 1].r.empty()) {
+    if (s.more && multi_[s.more - 1].empty()) {
       free_multi_.push_back(s.more - 1);
       s.more = 0;
     }

@@ -197,9 +197,25 @@ class Races {
     bool all_wide = true;
     int8_t wstart = 0;
     uint8_t wsize = 0;
-    void add_w(const AccessInfo& p);
-    void add_r(const AccessInfo& p);
+    // Accesses that left the shadow because a later strong write W that
+    // reads may observe follows them in base causality order, and that are
+    // not in W's chain of atomics: an access ordered after W only through
+    // observation order is not ordered after them (8.9.5). The latest
+    // kDropped, a ring from d_next; read only when observation order
+    // excuses a pair (docs/races.md).
+    std::vector<AccessInfo> d;
+    uint32_t d_next = 0;
+    void add_r(const AccessInfo& p);  // (add_w: races.cpp)
+    void add_d(const AccessInfo& p);
+    bool empty() const { return w.empty() && r.empty() && d.empty(); }
+    void clear() {
+      w.clear();
+      r.clear();
+      d.clear();
+      d_next = 0;
+    }
   };
+  static constexpr size_t kDropped = 64;  // dropped accesses kept per granule (docs/races.md)
   struct Shadow {
     AccessInfo w, r;  // the last write and the last read
     AccessInfo r2;    // an earlier weak read by another thread that `r` does not cover
@@ -237,6 +253,7 @@ class Races {
   // generic proxy) in base causality order.
   struct ObsCover {  // serials of the writes that observations ordered before an access cover
     bool built = false;
+    bool excused = false;  // some p was ordered before the access this way (races.cpp: the dropped accesses)
     uint64_t serial = 0;
     std::vector<std::pair<uint64_t, uint64_t>> iv;  // sorted, disjoint
   };
@@ -266,6 +283,10 @@ class Races {
   };
   // p precedes the access `a` (of the thread whose state is `ts`) in causality order.
   bool ordered(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts) const;
+  // p leaves the shadow of a granule (its Multi: m) at the write `a` (races.cpp).
+  void dropped(Multi& m, const AccessInfo& p, const AccessInfo& a);
+  Multi& multi_of(Shadow& s);  // the Multi of a granule, made when needed
+  void record_write(Shadow& s, Multi* m, const AccessInfo& a, const ThreadSync& ts, bool skip_w);
   bool morally_strong(const AccessInfo& p, const AccessInfo& a) const;
   bool same_cta(uint32_t g1, uint32_t g2) const { return g1 / nthreads == g2 / nthreads; }
   Who who_of(const AccessInfo& a) const {
@@ -288,10 +309,12 @@ class Races {
   const Region* last_r_ = nullptr;
   RegionShadow* last_sh_ = nullptr;
   ObsCover cov_;  // of the access being checked
-  // The location of the strong write between begin_write and strong_write.
+  // The location of the strong write between begin_write and strong_write,
+  // and the serials of the chain that the write ends: [cur_lo_, cur_hi_].
   LocSync* cur_loc_ = nullptr;
   const Region* cur_r_ = nullptr;
   uint64_t cur_off_ = 0;
+  uint64_t cur_lo_ = 0, cur_hi_ = 0;
 };
 
 }  // namespace ptxcheck::interp

@@ -145,15 +145,16 @@ KnowP Races::merge(const std::vector<Rel>& rels, bool cta_wide, uint32_t cta, ui
 }
 
 void Races::begin_write(const Region* r, uint64_t off, unsigned size, AccessInfo& a, const Who& w, bool rmw) {
-  (void)size;
-  (void)w;
-  (void)rmw;
   LocSync& L = shadow(r).sync[off];
   cur_loc_ = &L;
   cur_r_ = r;
   cur_off_ = off;
   a.obs = true;
   a.wser = static_cast<uint16_t>(L.serial + 1);
+  // The chain this write ends (as strong_write will number it): accesses
+  // it drops from the shadow that are in it need not stay (races.cpp).
+  cur_hi_ = L.serial + 1;
+  cur_lo_ = rmw && observes(L, w, size, a.scope) ? L.chain_lo : cur_hi_;
 }
 
 void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
