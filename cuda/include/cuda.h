@@ -639,6 +639,7 @@ typedef enum CUdriverProcAddressQueryResult_enum {
 /* ---- host callbacks, occupancy ------------------------------------------- */
 typedef void (*CUhostFn)(void* userData);
 typedef void (*CUstreamCallback)(CUstream hStream, CUresult status, void* userData);
+typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 
 typedef enum CUoccupancy_flags_enum {
   CU_OCCUPANCY_DEFAULT = 0x0,
@@ -869,6 +870,13 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUf
                                                              size_t dynamicSMemSize);
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize,
                                                                       size_t dynamicSMemSize, unsigned int flags);
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, CUfunction func,
+                                                  CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                                  int blockSizeLimit);
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, CUfunction func,
+                                                           CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                           size_t dynamicSMemSize, int blockSizeLimit,
+                                                           unsigned int flags);
 CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, CUfunction func, int numBlocks,
                                                          int blockSize);
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority);

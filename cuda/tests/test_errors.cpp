@@ -1045,6 +1045,72 @@ TEST_CASE("cooperative launches: all CTAs resident, a grid workspace, the occupa
   CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
+namespace {
+std::vector<int> b2d_calls;
+size_t two_hundred_per_thread(int block_size) {
+  b2d_calls.push_back(block_size);
+  return size_t(200) * static_cast<size_t>(block_size);
+}
+}  // namespace
+
+// cuOccupancyMaxPotentialBlockSize (matrixMulDrv sizes its launch with it): the largest block size with the most
+// resident threads on the one emulated SM (2048 threads, 32 blocks, 228 KiB shared memory, 1 KiB reserved per
+// block), whole warps tried from the limit down, and the grid that fills the SM.
+TEST_CASE("cuOccupancyMaxPotentialBlockSize: limits, shared memory per block size, errors", "[launch]") {
+  Ctx ctx;
+  const std::string text =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry plain()\n{\nret;\n}\n"
+      ".visible .entry capped() .maxntid 96, 1, 1\n{\nret;\n}\n";
+  CUmodule m = nullptr;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  CUfunction plain, capped;
+  REQUIRE(cuModuleGetFunction(&plain, m, "plain") == CUDA_SUCCESS);
+  REQUIRE(cuModuleGetFunction(&capped, m, "capped") == CUDA_SUCCESS);
+  int grid = -1, block = -1;
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 0, 0) == CUDA_SUCCESS);
+  CHECK((grid == 2 && block == 1024));  // 2 x 1024 threads fill the SM
+  // 96 threads: 21 blocks, 2016 threads; 64 threads: 32 blocks, 2048.
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 0, 96) == CUDA_SUCCESS);
+  CHECK((grid == 32 && block == 64));
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, capped, nullptr, 0, 0) == CUDA_SUCCESS);
+  CHECK((grid == 32 && block == 64));
+  // A limit that is not a whole warp is tried as is: 40 threads (2 warps) give 32 blocks, 1280 threads;
+  // 32 threads give 32 blocks, 1024.
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 0, 40) == CUDA_SUCCESS);
+  CHECK((grid == 32 && block == 40));
+  // 100 KiB per block: 2 blocks of 1024 threads no longer fit, one does.
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 100 * 1024, 0) == CUDA_SUCCESS);
+  CHECK((grid == 2 && block == 1024));
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 120 * 1024, 0) == CUDA_SUCCESS);
+  CHECK((grid == 1 && block == 1024));
+  // 200 bytes per thread, asked per block size (dynamicSMemSize ignored): 576 threads (113 KiB + 1 KiB
+  // reserved) is the largest size of which 2 blocks fit, 1152 threads; 3 blocks fit only up to 384 threads.
+  b2d_calls.clear();
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, two_hundred_per_thread, 1, 0) == CUDA_SUCCESS);
+  CHECK((grid == 2 && block == 576));
+  REQUIRE(b2d_calls.size() == 32);
+  CHECK((b2d_calls.front() == 1024 && b2d_calls[1] == 992 && b2d_calls.back() == 32));
+  // Sizes above the function's .maxntid are never asked for.
+  b2d_calls.clear();
+  REQUIRE(cuOccupancyMaxPotentialBlockSize(&grid, &block, capped, two_hundred_per_thread, 0, 0) == CUDA_SUCCESS);
+  // 96 threads: 19,200 + 1,024 bytes, 11 blocks (1056 threads); 64: 16 blocks (1024); 32: 31 (992).
+  CHECK((grid == 11 && block == 96));
+  CHECK(b2d_calls == std::vector<int>{96, 64, 32});
+  REQUIRE(cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, capped, nullptr, 0, 0,
+                                                    CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE) == CUDA_SUCCESS);
+  CHECK((grid == 32 && block == 64));
+  CHECK(cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, plain, nullptr, 0, 0, 2) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuOccupancyMaxPotentialBlockSize(nullptr, &block, plain, nullptr, 0, 0) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuOccupancyMaxPotentialBlockSize(&grid, &block, plain, nullptr, 0, -1) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuOccupancyMaxPotentialBlockSize(&grid, &block, nullptr, nullptr, 0, 0) != CUDA_SUCCESS);
+  void* found = nullptr;
+  CUdriverProcAddressQueryResult q{};
+  CHECK(cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", &found, 12000, 0, &q) == CUDA_SUCCESS);
+  CHECK(found == reinterpret_cast<void*>(&cuOccupancyMaxPotentialBlockSize));
+  CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+}
+
 // Exported for CUDA_API_PER_THREAD_DEFAULT_STREAM builds (not declared in this build).
 extern "C" CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr, const void*, size_t);
 
