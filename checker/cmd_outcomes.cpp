@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "checker/commands.hpp"
 #include "checker/litmus_support.hpp"
@@ -110,6 +111,14 @@ int cmd_outcomes(const Args& args) {
   if (!forall.empty()) cond = parse_buf_cond(forall, spec, "--forall");
   if (!state.empty()) st = parse_buf_cond(state, spec, "--state");
   outcomes::Result r = explore_deepening(spec_path, *engine, opt, unroll);
+  // No execution finished and the bound cut some path: that is no answer,
+  // not "nothing is permitted" (a cut path may go on to a final state), so
+  // it ends as a resource limit (exit 3) instead of an empty outcome list.
+  if (r.outcomes.empty() && r.bound_hit)
+    throw LimitError("the loop bound cut every path of kernel " + r.spec.kernel + " at --unroll " +
+                     std::to_string(r.unroll) + " (" + std::to_string(r.stats.cut) +
+                     " cut): no execution finished; give a larger --unroll" +
+                     (unroll < 0 ? " or --timeout (the automatic deepening stops after a round over 10 s)" : ""));
   ReportOptions ro;
   ro.model = opt.model;
   ro.json = json;
