@@ -34,6 +34,9 @@ extern "C" {
 #define cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
 #define cuDevicePrimaryCtxReset   cuDevicePrimaryCtxReset_v2
 #define cuModuleGetGlobal         cuModuleGetGlobal_v2
+#define cuLinkCreate              cuLinkCreate_v2
+#define cuLinkAddData             cuLinkAddData_v2
+#define cuLinkAddFile             cuLinkAddFile_v2
 #define cuMemGetInfo              cuMemGetInfo_v2
 #define cuMemAlloc                cuMemAlloc_v2
 #define cuMemFree                 cuMemFree_v2
@@ -124,6 +127,7 @@ typedef struct CUfunc_st* CUfunction;
 typedef struct CUevent_st* CUevent;
 typedef struct CUstream_st* CUstream;
 typedef struct CUlib_st* CUlibrary;  /* context-independent code (CUDA 12) */
+typedef struct CUlinkState_st* CUlinkState;  /* a pending JIT link (cuLink*) */
 typedef struct CUkern_st* CUkernel;  /* a kernel of a library */
 typedef struct CUarray_st* CUarray;  /* a CUDA array (texels for textures and surfaces) */
 typedef struct CUmipmappedArray_st* CUmipmappedArray;
@@ -281,6 +285,17 @@ typedef enum CUjit_option_enum {
   CU_JIT_GENERATE_LINE_INFO = 13,
   CU_JIT_CACHE_MODE = 14
 } CUjit_option;
+
+/* ---- JIT linker inputs (cuLinkAddData); the shim links PTX only ----------- */
+typedef enum CUjitInputType_enum {
+  CU_JIT_INPUT_CUBIN = 0,
+  CU_JIT_INPUT_PTX = 1,
+  CU_JIT_INPUT_FATBINARY = 2,
+  CU_JIT_INPUT_OBJECT = 3,
+  CU_JIT_INPUT_LIBRARY = 4,
+  CU_JIT_INPUT_NVVM = 5,
+  CU_JIT_NUM_INPUT_TYPES = 6
+} CUjitInputType;
 
 /* ---- flags ---------------------------------------------------------------- */
 typedef enum CUctx_flags_enum {
@@ -695,6 +710,14 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image);
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions,
                                     CUjit_option* options, void** optionValues);
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
+CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option* options, void** optionValues,
+                              CUlinkState* stateOut);
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name,
+                               unsigned int numOptions, CUjit_option* options, void** optionValues);
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions,
+                               CUjit_option* options, void** optionValues);
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void** cubinOut, size_t* sizeOut);
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name);
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name);
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);

@@ -25,9 +25,11 @@ struct Wrapper {  // nvcc's __fatBinC_Wrapper_t (fatbin.hpp)
   const void* filename_or_fatbins;
 };
 
-// The PTX the interpreter runs for a module image, or an error code (the
-// reason is reported).
-CUresult image_ptx(const State& s, const void* image, const std::string& name, std::string& ptx, std::string& label) {
+}  // namespace
+
+// The PTX of a module image (state.hpp).
+CUresult shim::image_ptx(const State& s, const void* image, const std::string& name, std::string& ptx,
+                        std::string& label) {
   const void* container = image;
   switch (fatbin::classify(image)) {
     case fatbin::ImageKind::Ptx:
@@ -65,6 +67,8 @@ CUresult image_ptx(const State& s, const void* image, const std::string& name, s
   label = name + ".compute_" + std::to_string(arch) + ".ptx";
   return CUDA_SUCCESS;
 }
+
+namespace {
 
 // The library's module in the current context `c`, loaded on first use.
 CUresult library_module(State& s, CUlibrary lib, CUcontext c, CUmodule& out) {

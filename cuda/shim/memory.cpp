@@ -62,29 +62,6 @@ CUresult fill(CUdeviceptr dst, T value, size_t n) {
   return CUDA_SUCCESS;
 }
 
-// JIT log buffers of cuModuleLoadDataEx: (buffer, size in/out) pairs.
-void write_log(unsigned n, CUjit_option* options, void** values, CUjit_option buf_opt, CUjit_option size_opt,
-               const std::string& text) {
-  if (!options || !values) return;
-  char* buf = nullptr;
-  int size_idx = -1;
-  for (unsigned i = 0; i < n; ++i) {
-    if (options[i] == buf_opt) buf = static_cast<char*>(values[i]);
-    if (options[i] == size_opt) size_idx = static_cast<int>(i);
-  }
-  if (!buf || size_idx < 0) return;
-  size_t cap = static_cast<size_t>(reinterpret_cast<uintptr_t>(values[size_idx]));
-  if (cap == 0) return;
-  size_t len = std::min(text.size(), cap - 1);
-  std::memcpy(buf, text.data(), len);
-  buf[len] = '\0';
-  values[size_idx] = reinterpret_cast<void*>(static_cast<uintptr_t>(len + 1));
-}
-
-}  // namespace
-
-namespace {
-
 // .file/.loc directives (PTX ISA 11.5.2, 11.5.3): which CUDA source line
 // each PTX line belongs to.
 void index_loc(CUmod_st& m, const std::string& text) {
@@ -162,6 +139,25 @@ std::string with_device_runtime(std::string text) {
 }
 
 }  // namespace
+
+// JIT log buffers (state.hpp).
+void shim::write_log(unsigned n, CUjit_option* options, void** values, CUjit_option buf_opt, CUjit_option size_opt,
+                     const std::string& text) {
+  if (!options || !values) return;
+  char* buf = nullptr;
+  int size_idx = -1;
+  for (unsigned i = 0; i < n; ++i) {
+    if (options[i] == buf_opt) buf = static_cast<char*>(values[i]);
+    if (options[i] == size_opt) size_idx = static_cast<int>(i);
+  }
+  if (!buf || size_idx < 0) return;
+  size_t cap = static_cast<size_t>(reinterpret_cast<uintptr_t>(values[size_idx]));
+  if (cap == 0) return;
+  size_t len = std::min(text.size(), cap - 1);
+  std::memcpy(buf, text.data(), len);
+  buf[len] = '\0';
+  values[size_idx] = reinterpret_cast<void*>(static_cast<uintptr_t>(len + 1));
+}
 
 CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& label, unsigned nopt,
                         CUjit_option* options, void** values) {

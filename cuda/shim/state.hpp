@@ -122,6 +122,19 @@ struct CUlib_st {
   std::vector<std::string> kernel_names;
 };
 
+// A pending JIT link (link.cpp): its PTX inputs and the output options of
+// cuLinkCreate, which stay the caller's until cuLinkDestroy.
+struct CUlinkState_st {
+  CUcontext ctx = nullptr;
+  std::vector<CUjit_option> options;
+  void** values = nullptr;                                  // the caller's (the driver writes logs and wall time there)
+  std::vector<std::pair<std::string, std::string>> inputs;  // (name, PTX text)
+  std::vector<std::unique_ptr<std::string>> images;         // what cuLinkComplete returned, until cuLinkDestroy
+  std::string info_log, error_log;
+  uintptr_t info_cap = 0, error_cap = 0;  // the log buffers' sizes given to cuLinkCreate
+  double ms = 0;                          // time spent linking (CU_JIT_WALL_TIME)
+};
+
 struct CUkern_st {
   CUlibrary lib = nullptr;
   std::string name;
@@ -237,7 +250,8 @@ enum class Kind : uint8_t {
   Graph,
   GraphNode,
   GraphExec,
-  MemPool
+  MemPool,
+  Link
 };
 
 struct Device {
@@ -349,6 +363,15 @@ inline unsigned device_arch(const State& s) { return unsigned(s.dev.sm_major * 1
 // Loads PTX text as a module of the current context (lock held).
 CUresult load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
                   CUjit_option* options, void** values);
+// The PTX the interpreter runs for a module image (PTX text, fatbin container
+// or wrapper), or an error code (the reason is reported; library.cpp).
+CUresult image_ptx(const State& s, const void* image, const std::string& name, std::string& ptx, std::string& label);
+// The JIT log options of cuModuleLoadDataEx and cuLinkCreate: writes `text`
+// (cut to fit, NUL-terminated) into the (buffer, size in/out) pair named by
+// buf_opt and size_opt, and the bytes written, NUL included, into the size's
+// value (memory.cpp).
+void write_log(unsigned n, CUjit_option* options, void** values, CUjit_option buf_opt, CUjit_option size_opt,
+               const std::string& text);
 // Loads PTX text, a fatbin container or wrapper (choosing its PTX), into the
 // current context (lock held). `name` names the module in diagnostics.
 CUresult load_image(State& s, CUmodule* module, const void* image, const std::string& name, unsigned nopt,

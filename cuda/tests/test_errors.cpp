@@ -1199,3 +1199,134 @@ TEST_CASE("cuGetProcAddress: versions, per-thread variants, unknown names", "[ha
   CHECK(cuGetExportTable(&table, &id) == CUDA_ERROR_NOT_FOUND);
   CHECK(table == nullptr);
 }
+
+// The JIT linker (cuda/shim/link.cpp): one PTX input links to an image that
+// cuModuleLoadData, cuModuleLoadDataEx and cuLibraryLoadData load; the log
+// and wall-time options are written; SASS inputs, several PTX inputs and
+// bad handles or pointers are refused.
+TEST_CASE("cuLink*: one PTX input links to a loadable image; SASS, several inputs, bad handles refused", "[ptx]") {
+  Ctx ctx;
+  const std::string ptx = kHeader + kernel(
+                                        "mov.u32 %r1, %tid.x;\nmul.lo.u32 %r2, %r1, 3;\nadd.u32 %r2, %r2, 11;\n"
+                                        "mul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
+                                        "st.global.u32 [%rd3], %r2;\n");
+  char info[256], error[256];
+  std::memset(info, 'x', sizeof info);
+  std::memset(error, 'x', sizeof error);
+  CUjit_option opts[] = {CU_JIT_WALL_TIME,
+                         CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_OPTIMIZATION_LEVEL,
+                         CU_JIT_LOG_VERBOSE};
+  void* vals[] = {reinterpret_cast<void*>(uintptr_t{0xdeadbeef}),
+                  info,
+                  reinterpret_cast<void*>(uintptr_t{sizeof info}),
+                  error,
+                  reinterpret_cast<void*>(uintptr_t{sizeof error}),
+                  reinterpret_cast<void*>(uintptr_t{4}),
+                  reinterpret_cast<void*>(uintptr_t{1})};
+  CUlinkState link = nullptr;
+  REQUIRE(cuLinkCreate(7, opts, vals, &link) == CUDA_SUCCESS);
+  REQUIRE(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, "linked.ptx", 0,
+                        nullptr, nullptr) == CUDA_SUCCESS);
+  void* image = nullptr;
+  size_t size = 0;
+  REQUIRE(cuLinkComplete(link, &image, &size) == CUDA_SUCCESS);
+  REQUIRE(image != nullptr);
+  CHECK(size == std::strlen(static_cast<const char*>(image)) + 1);
+  CHECK(size == ptx.size() + 1);
+  CHECK(std::string(info).find("linked.ptx") != std::string::npos);  // the info log says what was linked
+  CHECK(reinterpret_cast<uintptr_t>(vals[2]) == std::strlen(info) + 1);
+  CHECK(error[0] == '\0');
+  CHECK(reinterpret_cast<uintptr_t>(vals[4]) == 1);
+  float ms = -1;
+  std::memcpy(&ms, &vals[0], sizeof ms);  // CU_JIT_WALL_TIME overwrites its value with a float
+  CHECK((ms >= 0 && ms < 60000));
+
+  // The image loads as a module (plain and with options) and as a library; each runs the kernel.
+  CUdeviceptr out;
+  REQUIRE(cuMemAlloc(&out, 4 * 32) == CUDA_SUCCESS);
+  auto check_out = [&] {
+    std::vector<unsigned> v(32, 0);
+    REQUIRE(cuMemcpyDtoH(v.data(), out, 4 * 32) == CUDA_SUCCESS);
+    for (unsigned i = 0; i < 32; ++i) CHECK(v[i] == 3 * i + 11);
+    REQUIRE(cuMemsetD32(out, 0, 32) == CUDA_SUCCESS);
+  };
+  CUmodule m = nullptr, mx = nullptr;
+  REQUIRE(cuModuleLoadData(&m, image) == CUDA_SUCCESS);
+  REQUIRE(launch(m, out, 32) == CUDA_SUCCESS);
+  check_out();
+  REQUIRE(cuModuleLoadDataEx(&mx, image, 0, nullptr, nullptr) == CUDA_SUCCESS);
+  REQUIRE(launch(mx, out, 32) == CUDA_SUCCESS);
+  check_out();
+  CUlibrary lib = nullptr;
+  REQUIRE(cuLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0) == CUDA_SUCCESS);
+  CUkernel kern = nullptr;
+  REQUIRE(cuLibraryGetKernel(&kern, lib, "k") == CUDA_SUCCESS);
+  void* args[] = {&out};
+  REQUIRE(cuLaunchKernel(reinterpret_cast<CUfunction>(kern), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) ==
+          CUDA_SUCCESS);
+  check_out();
+  CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
+
+  // Bad handles and pointers.
+  CHECK(cuLinkComplete(link, nullptr, &size) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, nullptr, 4, nullptr, 0, nullptr, nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLinkAddFile(link, CU_JIT_INPUT_PTX, nullptr, 0, nullptr, nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "/nonexistent/k.ptx", 0, nullptr, nullptr) == CUDA_ERROR_FILE_NOT_FOUND);
+  CHECK(cuLinkCreate(0, nullptr, nullptr, nullptr) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLinkCreate(1, nullptr, vals, &link) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuLinkDestroy(link) == CUDA_SUCCESS);
+  CHECK(cuLinkDestroy(link) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuLinkComplete(link, &image, &size) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, nullptr, 0, nullptr,
+                      nullptr) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuLinkComplete(reinterpret_cast<CUlinkState>(&ctx), &image, &size) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cuModuleUnload(m) == CUDA_SUCCESS);  // the modules keep their own copy of the image
+  REQUIRE(launch(mx, out, 32) == CUDA_SUCCESS);
+  check_out();
+
+  // Refused inputs: SASS (a cubin), host objects, invalid PTX (the error log
+  // has the parser's line), several PTX inputs, no input at all.
+  CUlinkState l2 = nullptr;
+  char elog[4096] = "";
+  CUjit_option eopts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* evals[] = {elog, reinterpret_cast<void*>(uintptr_t{sizeof elog})};
+  REQUIRE(cuLinkCreate(2, eopts, evals, &l2) == CUDA_SUCCESS);
+  StderrCapture cap;
+  CHECK(cuLinkComplete(l2, &image, &size) == CUDA_ERROR_INVALID_VALUE);  // nothing added
+  char elf[64] =
+      "\x7f"
+      "ELF\x02\x01\x01";
+  CHECK(cuLinkAddData(l2, CU_JIT_INPUT_CUBIN, elf, sizeof elf, "k.cubin", 0, nullptr, nullptr) ==
+        CUDA_ERROR_NO_BINARY_FOR_GPU);
+  CHECK(cuLinkAddData(l2, CU_JIT_INPUT_OBJECT, elf, sizeof elf, "k.o", 0, nullptr, nullptr) ==
+        CUDA_ERROR_NOT_SUPPORTED);
+  CHECK(cuLinkAddData(l2, CU_JIT_INPUT_FATBINARY, elf, sizeof elf, "k.fatbin", 0, nullptr, nullptr) ==
+        CUDA_ERROR_INVALID_IMAGE);
+  std::string bad = std::string(kHeader) + ".visible .entry k()\n{\n  add.u32 %r1, %r2;\n  ret;\n}\n";
+  CHECK(cuLinkAddData(l2, CU_JIT_INPUT_PTX, bad.data(), bad.size() + 1, "bad.ptx", 0, nullptr, nullptr) ==
+        CUDA_ERROR_INVALID_PTX);
+  REQUIRE(cuLinkAddData(l2, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, "a.ptx", 0, nullptr,
+                        nullptr) == CUDA_SUCCESS);
+  REQUIRE(cuLinkAddData(l2, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, "b.ptx", 0, nullptr,
+                        nullptr) == CUDA_SUCCESS);
+  CHECK(cuLinkComplete(l2, &image, &size) == CUDA_ERROR_NOT_SUPPORTED);
+  const std::string err = cap.text();
+  const std::string log = elog;
+  for (const char* what : {"no inputs", "k.cubin: a cubin (SASS)", "k.o: host object", "k.fatbin: not a fatbin",
+                           "bad.ptx:6:", "2 PTX inputs (a.ptx, b.ptx)", ".extern"}) {
+    CHECK(err.find(what) != std::string::npos);
+    CHECK(log.find(what) != std::string::npos);  // the error log accumulates
+  }
+  CHECK(cuLinkDestroy(l2) == CUDA_SUCCESS);
+
+  // cuGetProcAddress finds the linker.
+  void* fn = nullptr;
+  CHECK(cuGetProcAddress("cuLinkCreate", &fn, 13000, 0, nullptr) == CUDA_SUCCESS);
+  CHECK(fn == reinterpret_cast<void*>(&cuLinkCreate_v2));
+  CHECK(cuGetProcAddress("cuLinkComplete", &fn, 13000, 0, nullptr) == CUDA_SUCCESS);
+  CHECK(fn == reinterpret_cast<void*>(&cuLinkComplete));
+}
