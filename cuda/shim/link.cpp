@@ -83,11 +83,27 @@ CUresult add_data(CUlinkState l, CUjitInputType type, const void* data, size_t s
       const auto kind = size >= 16 ? fatbin::classify(data) : fatbin::ImageKind::Ptx;
       if (kind != fatbin::ImageKind::Container && kind != fatbin::ImageKind::Wrapper)
         return fail(*l, CUDA_ERROR_INVALID_IMAGE, name + ": not a fatbin (CU_JIT_INPUT_FATBINARY)", t0);
-      std::string ptx, label;
-      if (CUresult r = image_ptx(s, data, name, ptx, label)) {
+      std::string ptx, label = name;
+      if (kind == fatbin::ImageKind::Container) {  // bounded by `size`, which the caller gave
+        std::vector<fatbin::Entry> entries;
+        std::string err;
+        unsigned chosen = 0;
+        if (!fatbin::parse(static_cast<const uint8_t*>(data), size, entries, err))
+          return fail(*l, CUDA_ERROR_INVALID_IMAGE, name + ": " + err, t0);
+        if (!fatbin::choose_ptx(entries, device_arch(s), ptx, chosen, err))
+          return fail(*l,
+                      err.find("PTX") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE,
+                      name + ": " + err, t0);
+        label = name + ".compute_" + std::to_string(chosen) + ".ptx";
+      } else if (CUresult r = image_ptx(s, data, name, ptx, label)) {  // a wrapper (it points at its container)
         l->error_log += name + ": no PTX the emulated sm_" + arch + " runs in this fatbin (see the message above)\n";
         write_outputs(*l, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
         return r;
+      }
+      try {
+        (void)ptxcheck::parse_module(ptx, label);
+      } catch (const ptxcheck::InputError& e) {
+        return fail(*l, CUDA_ERROR_INVALID_PTX, ptxcheck::format_error(e.file(), e.pos(), e.what()), t0);
       }
       l->inputs.emplace_back(label, std::move(ptx));
       break;

@@ -1323,6 +1323,49 @@ TEST_CASE("cuLink*: one PTX input links to a loadable image; SASS, several input
   }
   CHECK(cuLinkDestroy(l2) == CUDA_SUCCESS);
 
+  // A fatbin container (fatbin.hpp's layout) with PTX for compute_80 and
+  // SASS only for sm_90, and the PTX from a file: each links alone to the
+  // kernel's PTX, which runs.
+  std::vector<uint8_t> fat(16 + 2 * 0x40 + 16 + ptx.size() + 1, 0);
+  auto put = [&](size_t at, uint64_t v, size_t n) { std::memcpy(&fat[at], &v, n); };
+  put(0, 0xBA55ED50u, 4), put(4, 1, 2), put(6, 16, 2), put(8, fat.size() - 16, 8);
+  put(16, 2, 2), put(20, 0x40, 4), put(24, 16, 8), put(32, 16, 4), put(16 + 0x1c, 90, 4), put(16 + 0x28, 1, 8);
+  const size_t e2 = 16 + 0x40 + 16;
+  put(e2, 1, 2), put(e2 + 4, 0x40, 4), put(e2 + 8, ptx.size() + 1, 8), put(e2 + 0x10, ptx.size() + 1, 4);
+  put(e2 + 0x1c, 80, 4), put(e2 + 0x28, 1, 8);
+  std::memcpy(&fat[e2 + 0x40], ptx.c_str(), ptx.size() + 1);
+  char path[] = "/tmp/ptxcheck-link-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, ptx.data(), ptx.size()) == static_cast<ssize_t>(ptx.size()));
+  close(fd);
+  for (int from_file = 0; from_file < 2; ++from_file) {
+    CUlinkState l3 = nullptr;
+    REQUIRE(cuLinkCreate(0, nullptr, nullptr, &l3) == CUDA_SUCCESS);
+    if (from_file)
+      REQUIRE(cuLinkAddFile(l3, CU_JIT_INPUT_PTX, path, 0, nullptr, nullptr) == CUDA_SUCCESS);
+    else
+      REQUIRE(cuLinkAddData(l3, CU_JIT_INPUT_FATBINARY, fat.data(), fat.size(), "k.fatbin", 0, nullptr, nullptr) ==
+              CUDA_SUCCESS);
+    REQUIRE(cuLinkComplete(l3, &image, &size) == CUDA_SUCCESS);
+    CHECK(std::string(static_cast<const char*>(image)) == ptx);
+    CUmodule m3 = nullptr;
+    REQUIRE(cuModuleLoadData(&m3, image) == CUDA_SUCCESS);
+    REQUIRE(launch(m3, out, 32) == CUDA_SUCCESS);
+    check_out();
+    CHECK(cuModuleUnload(m3) == CUDA_SUCCESS);
+    CHECK(cuLinkDestroy(l3) == CUDA_SUCCESS);
+  }
+  unlink(path);
+  // The container's size bounds what is read: one byte short, its entries overrun it.
+  CUlinkState l4 = nullptr;
+  REQUIRE(cuLinkCreate(0, nullptr, nullptr, &l4) == CUDA_SUCCESS);
+  StderrCapture cap4;
+  CHECK(cuLinkAddData(l4, CU_JIT_INPUT_FATBINARY, fat.data(), fat.size() - 1, "short.fatbin", 0, nullptr, nullptr) ==
+        CUDA_ERROR_INVALID_IMAGE);
+  CHECK(cap4.text().find("short.fatbin: fatbin container claims") != std::string::npos);
+  CHECK(cuLinkDestroy(l4) == CUDA_SUCCESS);
+
   // cuGetProcAddress finds the linker.
   void* fn = nullptr;
   CHECK(cuGetProcAddress("cuLinkCreate", &fn, 13000, 0, nullptr) == CUDA_SUCCESS);
