@@ -134,7 +134,7 @@ using Deps = std::vector<int>;
 // Operations that compute their destination registers from their source
 // operands only: no memory access, no synchronization, no control flow.
 // Hook::step gives their results the dependencies of their sources;
-// Shared::wait_redundant and wait_spins walk over them (hook_canon.cpp).
+// Shared::wait_redundant and wait_spins walk over them (wait_analysis.cpp).
 inline bool computes_registers(interp::IrOp op) {
   switch (op) {
     case interp::IrOp::Arith:

@@ -1,7 +1,7 @@
 // Two threads each add to one counter three times (a counted loop with two
 // back jumps): with --unroll 1 the bound cuts every path, so `outcomes` has
 // no answer and must end with exit 3, not list zero outcomes
-// (tests/corpus/outcomes_bound.py). Built with
+// (tests/corpus/outcomes_limits.py). Built with
 // nvcc -ptx -arch=sm_80 -O3 bound_cut_all.cu.
 extern "C" __global__ void bound_cut_all(int* counter, int* out) {
   int s = 0;
