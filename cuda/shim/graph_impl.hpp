@@ -1,4 +1,5 @@
-// Internal to the CUDA graph files (graph.cpp, graph_cond.cpp): what they
+// Internal to the CUDA graph files (graph.cpp, graph_capture.cpp,
+// graph_cond.cpp, graph_update.cpp): what they
 // share. Not part of the shim's interface (state.hpp is).
 #pragma once
 
@@ -34,6 +35,19 @@ CUresult run(const CUgraphExec_st& x, CUstream st);
 CUgraphExec_st::Step* step_of(CUgraphExec x, CUgraphNode n);
 // INVALID_VALUE for memset node parameters cuGraphAddMemsetNode refuses.
 CUresult memset_check(const CUDA_MEMSET_NODE_PARAMS* p);
+// Whether the edge data `data[0..n)` (may be null) are all the default edge.
+bool default_edges(const CUgraphEdgeData* data, size_t n);
+// Adds to `acc` the nodes `from` and every node they depend on.
+void ancestors(const std::vector<CUgraphNode>& from, std::vector<CUgraphNode>& acc);
+// Memory nodes: the work of an allocation node (the address is reserved
+// now), and the bookkeeping of allocation and free nodes added to a graph;
+// free_check says whether a free node of p may follow `deps` in g.
+CUresult alloc_work(State& s, CUcontext c, const CUmemPoolProps& props, const CUmemAccessDesc* acc, size_t nacc,
+                    size_t bytes, Work& w);
+void note_alloc_node(State& s, CUgraphNode n);
+CUresult free_check(State& s, CUgraph g, const std::vector<CUgraphNode>& deps, CUdeviceptr p);
+void note_free_node(State& s, CUgraph g, CUdeviceptr p);
+Work free_work(CUcontext c, CUdeviceptr p);
 
 // ---- graph_cond.cpp: conditional nodes ----
 // Frees the conditional handles made for g (g is being destroyed).
