@@ -126,7 +126,8 @@ SHIM_API CUresult cuTexRefSetAddress_v2(size_t* offset, CUtexref t, CUdeviceptr 
   });
 }
 
-SHIM_API CUresult cuTexRefSetAddress2D_v3(CUtexref t, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr, size_t pitch) {
+SHIM_API CUresult cuTexRefSetAddress2D_v3(CUtexref t, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr,
+                                          size_t pitch) {
   return with_texref(t, [&](State& s, CUref_st& r) {
     if (!desc) return CUDA_ERROR_INVALID_VALUE;
     CUDA_RESOURCE_DESC rd{};
@@ -224,9 +225,12 @@ SHIM_API CUresult cuTexRefGetAddress_v2(CUdeviceptr* p, CUtexref t) {
   return with_texref(t, [&](State&, CUref_st& r) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     if (!r.bound) return CUDA_ERROR_INVALID_VALUE;  // "not bound to any device memory range"
-    if (r.res.resType == CU_RESOURCE_TYPE_LINEAR) *p = r.res.res.linear.devPtr;
-    else if (r.res.resType == CU_RESOURCE_TYPE_PITCH2D) *p = r.res.res.pitch2D.devPtr;
-    else return CUDA_ERROR_INVALID_VALUE;
+    if (r.res.resType == CU_RESOURCE_TYPE_LINEAR)
+      *p = r.res.res.linear.devPtr;
+    else if (r.res.resType == CU_RESOURCE_TYPE_PITCH2D)
+      *p = r.res.res.pitch2D.devPtr;
+    else
+      return CUDA_ERROR_INVALID_VALUE;
     return CUDA_SUCCESS;
   });
 }
