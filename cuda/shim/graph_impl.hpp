@@ -1,5 +1,5 @@
 // Internal to the CUDA graph files (graph.cpp, graph_capture.cpp,
-// graph_cond.cpp, graph_update.cpp): what they
+// graph_cond.cpp, graph_mem.cpp, graph_update.cpp): what they
 // share. Not part of the shim's interface (state.hpp is).
 #pragma once
 
@@ -18,6 +18,15 @@ struct Entry : Locked {
 
 inline bool live(State& s, CUgraph g) { return is_live(s, g, Kind::Graph); }
 inline bool live(State& s, CUgraphNode n) { return is_live(s, n, Kind::GraphNode); }
+
+// Runs f(s, n) with the lock held on a live node of the given type.
+template <class F>
+CUresult with_node(CUgraphNode n, CUgraphNodeType type, F f) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!live(s, n) || n->work.type != type) return CUDA_ERROR_INVALID_VALUE;
+  return f(s, n);
+}
 
 // ---- graph.cpp ----
 // The dependency list `deps[0..n)` of a node of g: live nodes of g, no
@@ -39,7 +48,8 @@ CUresult memset_check(const CUDA_MEMSET_NODE_PARAMS* p);
 bool default_edges(const CUgraphEdgeData* data, size_t n);
 // Adds to `acc` the nodes `from` and every node they depend on.
 void ancestors(const std::vector<CUgraphNode>& from, std::vector<CUgraphNode>& acc);
-// Memory nodes: the work of an allocation node (the address is reserved
+// ---- graph_mem.cpp: memory nodes ----
+// The work of an allocation node (the address is reserved
 // now), and the bookkeeping of allocation and free nodes added to a graph;
 // free_check says whether a free node of p may follow `deps` in g.
 CUresult alloc_work(State& s, CUcontext c, const CUmemPoolProps& props, const CUmemAccessDesc* acc, size_t nacc,
