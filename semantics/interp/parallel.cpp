@@ -27,6 +27,8 @@
 #include <tuple>
 
 #include "semantics/interp/machine_state.hpp"
+#include "semantics/interp/mma.hpp"
+#include "semantics/interp/texture.hpp"
 
 namespace ptxcheck::interp {
 
@@ -75,6 +77,10 @@ struct ParShared {
   std::vector<uint32_t*> claims;
   std::vector<uint32_t*> blocks;  // per global allocation, as claims
   std::vector<Saved> saved;       // per global allocation, as claims
+  // Per global allocation: 1 when the kernel's code was not seen to write
+  // it (written_allocations): reads of it claim nothing, and a write to it
+  // abandons the attempt.
+  std::vector<uint8_t> ro;
   uint64_t nctas = 0;
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
@@ -114,6 +120,7 @@ struct ParShared {
   // Puts back every saved chunk (after the workers have stopped).
   void restore(Memory& mem) {
     for (size_t i = 0; i < saved.size(); ++i) {
+      if (ro[i]) continue;  // never written
       Region& r = mem.global(i);
       if (saved[i].pristine) {
         if (!r.bytes.empty()) std::memcpy(r.bytes.data(), saved[i].pristine, r.bytes.size());
@@ -184,6 +191,144 @@ Machine::Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t inde
   par_index_ = index;
 }
 
+// The global allocations the launch's code may write, as a mask: bit i for
+// allocation i (i < 62), kAnyAlloc for any. A heuristic, not a proof: a
+// flow-insensitive walk of the kernel and the functions it calls that
+// follows each register's possible base pointers (the kernel's pointer
+// parameters and the addresses of module globals, as this launch gives
+// them) through the instructions that compute registers, and collects the
+// bases of every address that st, atom or red use in global or generic
+// memory (and cp.async, cp.async.bulk, st.bulk, wmma.store, stmatrix).
+// Anything it cannot follow counts as any allocation: a store through an
+// address with no known base (an integer, or a 64-bit value loaded from
+// memory), indirect calls, surface writes and the tensor operations
+// (cp.async.bulk.tensor, tensormap.replace). The claims make it safe: an allocation outside the
+// mask is read without claims, and a write to it abandons the attempt
+// (claim()), so a wrong guess costs the parallel run, never the result.
+static constexpr uint64_t kAnyAlloc = 1ull << 63;
+static constexpr uint64_t kWindow = 1ull << 62;  // a generic address cvta made of a shared, local, const or param one
+static uint64_t written_allocations(const Program& p, Memory& mem) {
+  const size_t nglobal = mem.global_count();
+  auto alloc_of = [&](uint64_t v) -> uint64_t {  // the allocation v points into (or one past)
+    for (size_t i = 0; i < nglobal; ++i)
+      if (const Region& r = mem.global(i); v >= r.base && v - r.base <= r.bytes.size())
+        return i < 62 ? 1ull << i : kAnyAlloc;
+    return 0;
+  };
+  // The kernel and the functions it calls directly (an indirect call: any).
+  std::vector<uint8_t> reach(p.funcs.size(), 0);
+  std::vector<uint32_t> todo{p.kernel};
+  reach[p.kernel] = 1;
+  std::vector<uint32_t> starts;  // every defined function's first code index
+  for (const Function& f : p.funcs)
+    if (f.defined) starts.push_back(f.entry_pc);
+  starts.push_back(static_cast<uint32_t>(p.code.size()));
+  std::sort(starts.begin(), starts.end());
+  auto end_of = [&](uint32_t entry) { return *std::upper_bound(starts.begin(), starts.end(), entry); };
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const Function& f = p.funcs[todo[k]];
+    if (!f.defined) continue;
+    for (uint32_t pc = f.entry_pc, e = end_of(f.entry_pc); pc < e; ++pc) {
+      if (p.code[pc].op != IrOp::Call) continue;
+      const CallSite& cs = p.calls[p.code[pc].target];
+      if (cs.callee >= p.funcs.size()) return kAnyAlloc;
+      if (!reach[cs.callee]) reach[cs.callee] = 1, todo.push_back(cs.callee);
+    }
+  }
+  std::vector<std::vector<uint64_t>> taint(p.funcs.size());
+  for (uint32_t fi : todo) {
+    taint[fi].assign(p.funcs[fi].nregs, 0);
+    if (fi != p.kernel)  // register parameters come from callers
+      for (const Formal& fm : p.funcs[fi].params)
+        if (fm.is_reg && fm.slot < taint[fi].size()) taint[fi][fm.slot] = kAnyAlloc;
+  }
+  const Region& params = mem.params();
+  uint64_t written = 0;
+  for (bool changed = true; changed && !(written & kAnyAlloc);) {
+    changed = false;
+    for (uint32_t fi : todo) {
+      const Function& f = p.funcs[fi];
+      if (!f.defined) continue;
+      std::vector<uint64_t>& t = taint[fi];
+      auto of = [&](const Opnd& o) -> uint64_t {
+        if (o.kind == Opnd::Reg) return o.slot < t.size() ? t[o.slot] : kAnyAlloc;
+        return o.kind == Opnd::Imm ? alloc_of(o.imm) : 0;
+      };
+      auto set = [&](const Opnd& o, uint64_t v) {
+        if (o.kind != Opnd::Reg || o.slot >= t.size() || (t[o.slot] | v) == t[o.slot]) return;
+        t[o.slot] |= v;
+        changed = true;
+      };
+      auto target = [&](const Addr& a) -> uint64_t {  // the allocations an access at `a` may touch
+        if (a.space != Space::Global && a.space != Space::Generic) return 0;
+        if (a.base == Addr::Frame) return 0;  // the thread's local frame
+        const uint64_t v =
+            a.base == Addr::Reg ? (a.slot < t.size() ? t[a.slot] : kAnyAlloc) : alloc_of(static_cast<uint64_t>(a.off));
+        if (v & kAnyAlloc) return kAnyAlloc;
+        if (v & ~kWindow) return v & ~kWindow;
+        return v ? 0 : kAnyAlloc;  // only a shared/local window address; no base at all
+      };
+      for (uint32_t pc = f.entry_pc, e = end_of(f.entry_pc); pc < e; ++pc) {
+        const Inst& in = p.code[pc];
+        switch (in.op) {
+          case IrOp::Ld:
+            for (unsigned k = 0; k < in.ndst && k < 4; ++k) {
+              uint64_t v = in.size == 8 ? kAnyAlloc : 0;  // a loaded pointer may point anywhere
+              if (fi == p.kernel && in.addr.space == Space::Param && in.addr.base == Addr::Abs) {
+                // A kernel parameter: this launch's value.
+                const uint64_t o = static_cast<uint64_t>(in.addr.off) + uint64_t{k} * in.size;
+                uint64_t x = 0;
+                if (in.size >= 4 && in.size <= 8 && o <= params.bytes.size() && params.bytes.size() - o >= in.size)
+                  std::memcpy(&x, params.bytes.data() + o, in.size);
+                v = alloc_of(x);
+              }
+              set(in.dst[k], v);
+            }
+            break;
+          case IrOp::St:
+          case IrOp::Red:
+          case IrOp::CpAsync:
+          case IrOp::BulkCopy:
+          case IrOp::StBulk: written |= target(in.addr); break;
+          case IrOp::Atom:
+            written |= target(in.addr);
+            set(in.dst[0], in.size >= 8 ? kAnyAlloc : 0);
+            break;
+          case IrOp::Call: {
+            for (const CallArg& r : p.calls[in.target].rets)
+              if (!r.in_frame) set(r.value, kAnyAlloc);
+            break;
+          }
+          case IrOp::Mma:
+            if (const MmaSite& ms = *p.mma[in.target]; ms.op == MatOp::Store || ms.op == MatOp::Stmatrix)
+              written |= target(ms.addr);
+            break;
+          case IrOp::Tex:
+            if (const TexSite& ts = *p.tex[in.target]; ts.kind == TexSite::Sust || ts.kind == TexSite::Sured)
+              written |= kAnyAlloc;
+            break;
+          case IrOp::Tensor: written |= kAnyAlloc; break;
+          case IrOp::Cvta:
+            if (!(in.flags & 1) && in.addr.space != Space::Global && in.addr.space != Space::Generic) {
+              set(in.dst[0], kWindow);  // cvta.shared/.local/...: into a window, not global memory
+              break;
+            }
+            [[fallthrough]];
+          default: {
+            // Registers computed from registers: each destination may hold
+            // any base of any source.
+            uint64_t u = in.addr.base == Addr::Reg ? (in.addr.slot < t.size() ? t[in.addr.slot] : kAnyAlloc) : 0;
+            // (every operand slot: cvta, for one, does not count its source in nsrc)
+            for (const Opnd& o : in.src) u |= of(o);
+            for (const Opnd& o : in.dst) set(o, u);
+          }
+        }
+      }
+    }
+  }
+  return written;
+}
+
 // The claim transition of one granule (or of a block whose granules are
 // all in state v): the new state, v when nothing changes, kFail on a conflict.
 static uint32_t transition(uint32_t v, uint32_t mine, bool write) {
@@ -198,6 +343,12 @@ bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
   const uintptr_t d = reinterpret_cast<uintptr_t>(r) - ps.gbase;
   const size_t i = d / sizeof(Region);
   if (d % sizeof(Region) || i >= ps.nglobal || !size) return true;  // not a global allocation
+  if (ps.ro[i]) {  // an allocation the kernel's code was not seen to write
+    if (!write) return true;
+    ps.fail("a CTA wrote global memory that the kernel's code was not seen to write");
+    stop_ = true;
+    return false;
+  }
   uint32_t* const cl = ps.claims[i];
   uint32_t* const bl = ps.blocks[i];
   const uint32_t mine = par_cta_ << 2;
@@ -282,6 +433,13 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
     for (size_t i = 0; i < par_->nglobal && !hot; ++i)
       if (Region& g = mem.global(i); a >= g.base && a - g.base < g.bytes.size()) hot = &g;
     if (!hot) return true;
+  }
+  // Loads from an allocation nobody writes claim nothing (the lanes in
+  // `hot` need no claim; the others claim in access()).
+  if (const uintptr_t d = reinterpret_cast<uintptr_t>(hot) - par_->gbase;
+      !st && d % sizeof(Region) == 0 && d / sizeof(Region) < par_->nglobal && par_->ro[d / sizeof(Region)]) {
+    claimed = true;
+    return true;
   }
   // Each run [lo, hi) of consecutive accesses is checked and claimed when
   // it ends (a run of aligned accesses is aligned when its start is).
@@ -418,7 +576,16 @@ bool Machine::run_parallel() {
                ? b
                : nullptr;
   };
+  const uint64_t written = written_allocations(prog, mem);
+  ps.ro.assign(ps.nglobal, 0);
   for (size_t i = 0; i < ps.nglobal; ++i) {
+    if (!(written & kAnyAlloc) && i < 62 && !(written >> i & 1)) {
+      ps.ro[i] = 1;  // no claims, nothing saved
+      ps.claims.push_back(nullptr);
+      ps.blocks.push_back(nullptr);
+      ps.saved.emplace_back();
+      continue;
+    }
     // zeroed(): calloc, the pages of a large allocation's claims and saved
     // bytes are zero until touched.
     const Region& r = mem.global(i);

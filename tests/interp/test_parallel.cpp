@@ -107,6 +107,9 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
         fallback + "CTA 2 stopped the launch (an error that ends it, a deadlock or the step budget)");
   // Two CTAs' coalesced stores overlap.
   CHECK(ran("overlap_store.json") == fallback + "a CTA wrote global memory that another CTA accessed");
+  // A store into an allocation the kernel's code was not seen to write
+  // (read without claims).
+  CHECK(ran("ro_stray.json") == fallback + "a CTA wrote global memory that the kernel's code was not seen to write");
   // A cooperative launch keeps its one schedule of all CTAs at once.
   CHECK(ran("grid_sync.json") == "cooperative");
   size_t parallel = 0;
@@ -134,6 +137,8 @@ TEST_CASE("parallel CTAs without race detection", "[parallel]") {
       {src / "tests/interp/parallel/block_read_write.json", nullptr},
       {src / "tests/interp/parallel/block_write_read.json", nullptr},
       {src / "tests/interp/parallel/block_write_part.json", "a CTA wrote global memory that another CTA accessed"},
+      {src / "tests/interp/parallel/ro_stray.json",
+       "a CTA wrote global memory that the kernel's code was not seen to write"},
   };
   for (const auto& [spec, want] : cases) {
     INFO(spec.filename().string());
