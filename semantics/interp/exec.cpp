@@ -123,6 +123,8 @@ bool Machine::step(Warp& w) {
     w.conv = grp == ready;
   }
   const Inst& in = prog.code[w.pc];
+  if (spin_watch_ && !own_state_only(in.op)) [[unlikely]]
+    spin_own_only_ = false;
   uint32_t g = w.group;
   steps += lane_count(g);
   if (steps > opt.max_steps) {

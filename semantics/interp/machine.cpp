@@ -11,6 +11,77 @@ namespace ptxcheck::interp {
 
 namespace {
 constexpr uint32_t kQuantum = 4096;
+
+// The instruction step(w) executes next: the group PC, or the least PC of
+// the runnable lanes (as step() picks it); false if no lane can run.
+bool next_pc(const Warp& w, const Thread* T, uint32_t& pc) {
+  if (w.conv) {
+    pc = w.pc;
+    return true;
+  }
+  pc = ~0u;
+  for (uint32_t l = 0; l < w.nlanes; ++l)
+    if (T[l].st == TState::Ready) pc = std::min(pc, T[l].pc);
+  return pc != ~0u;
+}
+
+// Rounds of a cluster before spin detection starts (a short kernel never
+// pays for it; a spin costs about this many rounds more before it is seen).
+constexpr uint64_t kSpinArm = 16;
+
+// Brent's cycle detection over the cluster's thread states at the ends of
+// consecutive rounds that ran only own_state_only operations. A repeat is
+// exact: the saved state is compared word by word.
+struct SpinWatch {
+  uint64_t rounds = 0;
+  std::vector<uint64_t> saved, cur;
+  bool have = false;
+  uint64_t power = 1, lam = 0;
+  void reset() {
+    have = false;
+    power = 1;
+    lam = 0;
+  }
+  // Every thread's state and PC, and for each runnable thread (only those
+  // can change in such a round) its registers, call frames and .local bytes.
+  void snap(const std::vector<std::unique_ptr<Cta>>& ctas) {
+    cur.clear();
+    for (const auto& c : ctas) {
+      cur.push_back(c->exited);
+      // A converged warp keeps its lanes' PC in Warp::pc (step()'s fast
+      // path), not in Thread::pc.
+      for (const Warp& w : c->warps) cur.push_back(w.conv ? uint64_t{w.pc} << 32 | w.group : ~uint64_t{0});
+      for (const Thread& t : c->threads) {
+        cur.push_back(uint64_t{t.pc} << 8 | static_cast<uint64_t>(t.st));
+        if (t.st != TState::Ready) continue;
+        cur.push_back(uint64_t{t.func} << 32 | t.reg_base);
+        cur.push_back(uint64_t{t.fp} << 32 | t.sp);
+        cur.push_back(t.frames.size());
+        cur.insert(cur.end(), t.regs.begin(), t.regs.end());
+        const size_t n = t.local.bytes.size();
+        cur.push_back(n);
+        for (size_t i = 0; i < n; i += 8) {
+          uint64_t v = 0;
+          std::memcpy(&v, t.local.bytes.data() + i, std::min<size_t>(8, n - i));
+          cur.push_back(v);
+        }
+      }
+    }
+  }
+  // This round's state repeats one saved earlier in the run of rounds.
+  bool repeats(const std::vector<std::unique_ptr<Cta>>& ctas) {
+    snap(ctas);
+    if (have && cur == saved) return true;
+    if (!have || lam == power) {
+      saved.swap(cur);
+      have = true;
+      power *= 2;
+      lam = 0;
+    }
+    ++lam;
+    return false;
+  }
+};
 }  // namespace
 
 Machine::~Machine() {
@@ -291,9 +362,14 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       if (!par_) races.run_cta.push_back(c->uid);  // c->first_gid / nthreads (a worker's is the identity)
     }
   }
-  // Round-robin over every warp of the cluster.
+  // Round-robin over every warp of the cluster. Spin detection (SpinWatch)
+  // is off under an ExecHook (ptxcheck outcomes parks spins itself).
+  SpinWatch spin;
+  spin_watch_ = false;
   for (;;) {
     bool progress = false, live = false;
+    const bool armed = spin_watch_;
+    spin_own_only_ = true;
     for (auto& c : ctas) {
       for (auto& w : c->warps) {
         for (uint32_t q = 0; q < kQuantum && !stop_; ++q) {
@@ -316,6 +392,49 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
           if (t.st == TState::Parked) return;
       // Cluster barrier waiters are released when every live thread waits.
       for (auto& c : ctas) deadlock(*c);
+      return;
+    }
+    spin_watch_ = hook_ == nullptr && ++spin.rounds >= kSpinArm;
+    if (!armed) continue;
+    if (!spin_own_only_) {
+      spin.reset();
+      continue;
+    }
+    if (spin.repeats(ctas)) {
+      // It would spin until the step budget ends the launch: end it now, as
+      // the budget would, and say why. The clusters of a non-cooperative
+      // launch run one after another, so a later one cannot write what it
+      // waits for.
+      // Named after the first warp's running lane (one at the PC step()
+      // runs next: the group's, or the least PC of its runnable lanes).
+      const Cta* sc = nullptr;
+      const Thread* st = nullptr;
+      uint32_t at = 0;
+      for (const auto& c : ctas)
+        for (const Warp& w : c->warps) {
+          const Thread* T = &c->threads[w.first];
+          if (st || !next_pc(w, T, at)) continue;
+          for (uint32_t l = 0; l < w.nlanes && !st; ++l)
+            if (T[l].st == TState::Ready && (w.conv ? (w.group >> l & 1) != 0 : T[l].pc == at))
+              sc = c.get(), st = &T[l];
+        }
+      if (!st) throw std::logic_error("a spinning cluster without a runnable thread");
+      const uint64_t ncl[3] = {spec.grid[0] / cl_[0], spec.grid[1] / cl_[1], spec.grid[2] / cl_[2]};
+      const bool later =
+          !coop_ && (uint64_t{cid[2]} * ncl[1] + cid[1]) * ncl[0] + cid[0] + 1 < ncl[0] * ncl[1] * ncl[2];
+      std::string msg = "CTA (" + std::to_string(sc->id[0]) + "," + std::to_string(sc->id[1]) + "," +
+                        std::to_string(sc->id[2]) +
+                        ") spins without progress: its threads came back to a state they had, writing no memory";
+      if (later)
+        msg +=
+            "; the CTAs of a non-cooperative launch run one cluster after another (CUDA guarantees no forward "
+            "progress between them), so it cannot wait for a later CTA: if it does, make the launch cooperative "
+            "(\"cooperative\": true in a launch spec, cudaLaunchCooperativeKernel in a program)";
+      else
+        msg += ", and nothing else can run (a livelock)";
+      res.step_limit = true;
+      diag(DiagKind::StepLimit, true, *sc, *st, prog.code[at], msg);
+      stop_ = true;
       return;
     }
   }

@@ -16,6 +16,36 @@ namespace ptxcheck::interp {
 struct ParShared;  // parallel.cpp
 class DeviceHeap;  // device_heap.hpp
 
+// Spin detection (docs/interpreter.md, "Spins without progress"). An
+// operation here changes nothing but the state of the lanes that execute
+// it (registers, PC): no memory, no barrier, no other thread. A round of
+// the round-robin that executes only these leaves memory and every thread
+// it did not run as they were; if the cluster's threads then come back to
+// a state they had earlier in such a run of rounds, the schedule is
+// deterministic and repeats that cycle forever. Calls are left out (a
+// call may be printf or malloc), and so are warp collectives and
+// mbarrier polls (a spin through them runs into the step budget, as
+// before).
+inline bool own_state_only(IrOp op) {
+  switch (op) {
+    case IrOp::Nop:
+    case IrOp::Arith:
+    case IrOp::Mov:
+    case IrOp::Pack:
+    case IrOp::Unpack:
+    case IrOp::Ld:
+    case IrOp::Bra:
+    case IrOp::BrxIdx:
+    case IrOp::Fence:
+    case IrOp::Cvta:
+    case IrOp::Isspacep:
+    case IrOp::Mapa:
+    case IrOp::Getctarank:
+    case IrOp::Activemask: return true;
+    default: return false;
+  }
+}
+
 // Parked: stopped for good by an ExecHook (a path cut by a loop bound).
 enum class TState : uint8_t { Ready, Barrier, WarpWait, ClusterWait, Exited, Parked };
 
@@ -203,6 +233,10 @@ class Machine {
   // stop requested by the hook.
   ExecHook* hook_ = nullptr;
   ExecHook* step_hook_ = nullptr;  // hook_ if it wants every executed instruction (ExecHook::step)
+  // Spin detection (machine.cpp, run_cluster): while spin_watch_, step()
+  // clears spin_own_only_ when it executes an operation that may change
+  // more than its own lanes' registers (own_state_only).
+  bool spin_watch_ = false, spin_own_only_ = true;
   HookAccess hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off, unsigned size) const;
   bool hook_stop() {
     res.stopped_by_hook = true;
