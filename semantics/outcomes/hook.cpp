@@ -326,17 +326,124 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
   return id;
 }
 
+// Commuting updates. An atom/red on a location M whose result nothing
+// uses, whose operation commutes with itself (add, min, max on integers;
+// and, or, xor) and that starts no release pattern leaves M deterministic
+// when it meets an unordered update of the same class (the same operation
+// and type, the same bytes, morally strong: scopes that include both
+// threads, PTX ISA 8.7), instead of making M communicating (where each
+// update's read would choose among every subset sum of the updates: n
+// updates gave about n! * 2^n runs). Conditions, checked in every run:
+//  (a) Every two conflicting accesses of M are ordered by program order or
+//      completed barriers (the vector clocks), except pairs of updates of
+//      one class ("exempt" updates). The update's result register is dead
+//      after it (Shared::live_at; red has none), so no thread uses what it
+//      read; its operation is not a release and its thread executed no
+//      release, acq_rel or sc fence or write before it (commuting_rmw).
+// Claim: in every consistent execution X of a run whose accesses of M are
+// all events (M communicating, each read choosing its value), every read
+// of M that is not an exempt update returns the value the machine's memory
+// holds when the machine executes it, and M's final value is the
+// machine's; and X's causality order on the other locations does not
+// depend on the order of the exempt updates. So the run where M is
+// deterministic (no events, the machine's values) has the same final
+// states and the same paths.
+//  - Exempt updates are morally strong (8.7), so their writes are totally
+//    ordered in coherence order (8.9.6); every other write W of M is
+//    ordered by causality with each write (a), so it is in coherence order
+//    too (8.10.1): coherence order on M is total and contains the clocks'
+//    order.
+//  - An update A reads its immediate coherence predecessor: not one before
+//    a morally strong write before A (Atomicity, 8.10.3), nor one before a
+//    write ordered before A by causality (Causality, 8.10.6 item 2), and
+//    every write before A is one or the other. So the value after a prefix
+//    of the coherence order is the value of its latest plain write (or the
+//    initial value) with the updates after it applied, in any order: the
+//    operations commute (integer add modulo 2^n, min, max, and, or, xor
+//    are commutative and associative), so it depends only on which updates
+//    follow the plain write, which the clocks fix.
+//  - Another read R of M is ordered with every write (a): by 8.10.6 it
+//    reads the coherence-latest of the writes ordered before it (item 2: no
+//    write before one of those; item 1: none ordered after it), a prefix
+//    whose plain writes are the same in every X and whose updates are
+//    exactly those ordered before R, which the machine (respecting the
+//    clocks) executed before R and none of the others: the machine's value.
+//    The final value is the same with every write of M.
+//  - The order of exempt updates is seen by other locations only through
+//    observation order (8.9.2): synchronization (8.9.4 item 4) and the
+//    second form of causality order (8.9.5). A release pattern on M (8.8)
+//    ends in a write of M that is no exempt update (forms 1 to 3 need a
+//    release operation or fence before the write in its thread), so it is
+//    ordered with any read of an acquire pattern it might synchronize
+//    with: after it, the synchronization adds nothing to the clocks' order
+//    (the pattern's first operation precedes its write, which precedes the
+//    read, in base causality order already); before it, the read cannot
+//    observe it (8.10.6 item 1, and the updates in between read their
+//    predecessors). The second form of causality order relates a write of M
+//    to accesses of M only through 8.10.1 and 8.10.6, covered above, and
+//    no data race involves two morally strong updates (8.7.1).
+// A run that breaks (a) makes M communicating (the restart of every other
+// unordered conflict); so does a conflict of two CTAs explored apart (the
+// units' global bytes, explore.hpp). PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
+// this off (tests/corpus/commute, checked by canon_xcheck.py --env).
+int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const HookAccess& a) {
+  if (sh_.no_commute || (a.kind != HookKind::RmwRead && a.kind != HookKind::RmwWrite)) return -1;
+  const Inst& in = *a.in;
+  if (in.op != IrOp::Atom && in.op != IrOp::Red) return -1;
+  switch (in.atom) {
+    case arith::AtomOp::Add:
+    case arith::AtomOp::Min:
+    case arith::AtomOp::Max:
+    case arith::AtomOp::And:
+    case arith::AtomOp::Or:
+    case arith::AtomOp::Xor: break;
+    default: return -1;
+  }
+  switch (in.ety) {
+    case arith::Ty::b32:
+    case arith::Ty::b64:
+    case arith::Ty::u32:
+    case arith::Ty::u64:
+    case arith::Ty::s32:
+    case arith::Ty::s64: break;
+    default: return -1;  // floating-point adds do not associate
+  }
+  if (in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC || r.released)
+    return -1;
+  if (in.op == IrOp::Atom) {
+    if (in.ndst > 1) return -1;
+    if (in.dst[0].kind == interp::Opnd::Reg) {
+      const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+      const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
+      if (!live || in.dst[0].slot >= live->size() || (*live)[in.dst[0].slot]) return -1;
+    }
+  }
+  return int64_t{static_cast<uint8_t>(in.atom)} << 8 | static_cast<uint8_t>(in.ety);
+}
+
 // Deterministic access: check it against the shadow; an access unordered
-// with a conflicting one makes the location communicating (restart).
-bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write) {
+// with a conflicting one makes the location communicating (restart), but
+// for two exempt updates of one class (commuting_rmw).
+bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw) {
+  if (rmw >= 0 && !write) return true;  // the write half checks the update
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
   const int unit = static_cast<int>(r.cta_uid);
+  // Two exempt updates of one class are morally strong (8.7): each scope
+  // includes the other thread.
+  auto exempt = [&](const Shadow::Rmw& o) {
+    if (rmw < 0 || o.cls != rmw || o.key != a.key || o.size != a.size) return false;
+    const mm::Scope need = o.cta == r.cta_uid       ? mm::Scope::CTA
+                           : o.cluster == r.cluster ? mm::Scope::Cluster
+                                                    : mm::Scope::GPU;
+    return std::min(o.scope, a.in->scope) >= need;
+  };
   for (uint64_t b = a.key; b < a.key + a.size; ++b) {
     Shadow& s = shadow_[b];
     bool race =
         s.w_gid >= 0 && static_cast<uint32_t>(s.w_gid) != gid && !ordered(r, static_cast<uint32_t>(s.w_gid), s.w_epoch);
     if (write)
       for (auto [g, e] : s.reads) race = race || (g != gid && !ordered(r, g, e));
+    for (const Shadow::Rmw& o : s.rmws) race = race || (o.gid != gid && !ordered(r, o.gid, o.epoch) && !exempt(o));
     if (sh_.decompose && !(b & interp::kHookSharedKey)) {
       // Two CTAs are never ordered (no barrier spans them without
       // clusters): a conflict in any two launches of the exploration is a
@@ -357,10 +464,20 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write) {
       restart = true;
       return false;
     }
-    if (write) {
+    if (write && rmw >= 0) {
+      // An update ordered after an earlier one that is exempt with the same
+      // accesses: what is ordered after this one is after that one too, and
+      // what is exempt with this one is exempt with that one.
+      std::erase_if(s.rmws, [&](const Shadow::Rmw& o) {
+        return o.cls == rmw && o.key == a.key && o.size == a.size && o.cta == r.cta_uid && o.cluster == r.cluster &&
+               o.scope == a.in->scope && ordered(r, o.gid, o.epoch);
+      });
+      s.rmws.push_back({gid, ep, r.cta_uid, r.cluster, rmw, a.key, a.size, a.in->scope});
+    } else if (write) {
       s.w_gid = static_cast<int>(gid);
       s.w_epoch = ep;
       s.reads.clear();
+      s.rmws.clear();
     } else {
       bool found = false;
       for (auto& [g, e] : s.reads)
@@ -385,7 +502,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   const unsigned elem = element(r, false);
   int li = comm_loc(a);
   if (li < 0) {
-    if (!det_access(r, a, false)) return false;
+    if (!det_access(r, a, false, commuting_rmw(t, r, a))) return false;
     r.det_reads.emplace_back(a.key, a.size);
     r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
     if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
@@ -508,6 +625,10 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   ThreadRec& r = rec(t, c);
   const unsigned elem = element(r, true);
   int li = comm_loc(a);
+  const int64_t rmw = li < 0 ? commuting_rmw(t, r, a) : -1;
+  // PTX ISA 8.8 forms 1 and 2: a release operation may start a release pattern on a later write.
+  r.released = r.released || a.in->order == mm::Order::Release || a.in->order == mm::Order::AcqRel ||
+               a.in->order == mm::Order::SC;
   // An atomic that writes back the value it read (atomicAdd(p, 0), an
   // atomicOr of 0, a CAS that stores its compare value) leaves the state as
   // it was: a spin iteration whose only writes are such RMWs is redundant
@@ -527,7 +648,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
                        " mixes communicating and private bytes");
     }
     r.pending_rmw = -1;
-    if (!det_access(r, a, true)) return false;
+    if (!det_access(r, a, true, rmw)) return false;
     r.det_writes.emplace_back(a.key, a.size);
     if (r.tracking || !r.gdeps.empty()) {
       // The bytes depend on the value and the address (a plain store; an
@@ -634,6 +755,9 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   if (in.fence == interp::FenceKind::Proxy || (in.fence == interp::FenceKind::ProxyAsync && !fence_async_shared(in)))
     return true;
   ThreadRec& r = rec(t, c);
+  // PTX ISA 8.8 form 3: a release pattern may start here (commuting_rmw).
+  r.released =
+      r.released || in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;
   if (!canon_fence(r, in)) return false;
   // A fence is no side effect for the redundancy of a spin iteration
   // (back_jump): dropping a failed iteration's reads and fences removes

@@ -60,6 +60,8 @@ struct Shared {
   bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
   // PTXCHECK_OUTCOMES_NO_CANON: every arrive and wait read chooses (hook_canon.cpp).
   bool no_canon = false;
+  // PTXCHECK_OUTCOMES_NO_COMMUTE: no update stays deterministic when it meets another (Hook::commuting_rmw).
+  bool no_commute = false;
   bool clusters = false;  // the launch has clusters of more than one CTA
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
@@ -216,6 +218,10 @@ struct ThreadRec {
   bool sync_in = false;
   int canon_li = -1;
   std::vector<int> canon_pending;
+  // A release pattern may start before its next write (PTX ISA 8.8 forms
+  // 2 and 3): it executed a release, acq_rel or sc fence or write
+  // (Hook::commuting_rmw).
+  bool released = false;
   // Registers (absolute slots) holding the state a canonical arrive on
   // location `second` returned, used only as a wait's state operand so far
   // (hook_canon.cpp, condition (a)).
@@ -280,7 +286,11 @@ class Hook : public interp::ExecHook {
   ThreadRec& rec(const interp::Thread& t, const interp::Cta& c);
   uint32_t choose(uint32_t n, uint32_t unit);
   bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
-  bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write);
+  // `rmw`: commuting_rmw of the access (-1: none).
+  bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write, int64_t rmw = -1);
+  // The class of an atomic update that stays deterministic when it meets
+  // an unordered update of the same class (Hook::det_access), or -1.
+  int64_t commuting_rmw(const interp::Thread& t, const ThreadRec& r, const interp::HookAccess& a);
   int push(ThreadRec& r, mm::Event e, const interp::Inst* in);
   int comm_loc(const interp::HookAccess& a);
   // The element of the executing instruction this read or write is
@@ -326,6 +336,15 @@ class Hook : public interp::ExecHook {
     int w_gid = -1;
     uint32_t w_epoch = 0;
     std::vector<std::pair<uint32_t, uint32_t>> reads;  // (gid, epoch)
+    // Commuting updates since the latest other write (det_access).
+    struct Rmw {
+      uint32_t gid, epoch, cta, cluster;
+      int64_t cls;
+      uint64_t key;
+      unsigned size;
+      mm::Scope scope;
+    };
+    std::vector<Rmw> rmws;
   };
   std::unordered_map<uint64_t, Shadow> shadow_;
   struct Arr {
