@@ -9,6 +9,7 @@
 
 #include "checker/commands.hpp"
 #include "cuda/exec/exec.hpp"
+#include "semantics/interp/machine.hpp"
 
 namespace ptxcheck::cli {
 
@@ -25,7 +26,10 @@ int cmd_exec(const Args& args) {
       ->type_name("MODE")
       ->check(CLI::IsMember({"strict", "default", "off", "on"}));
   app.add_option("--report", opt.report, "write a JSON report of every launch and diagnostic to FILE");
-  app.add_option("--max-steps", opt.max_steps, "step budget per launch, in thread instructions")
+  app.add_option("--max-steps", opt.max_steps,
+                 "step budget: thread instructions a launch may run without any of its threads exiting "
+                 "(default " + std::to_string(interp::RunOptions{}.max_steps) +
+                     "); a launch that exceeds it (a hung kernel) is stopped, and exec exits with 3")
       ->check(CLI::PositiveNumber);
   app.add_option("--device", opt.device, "the emulated device (sm_80, sm_90, ...; default sm_90)");
   app.add_option("--error-exitcode", opt.error_exitcode, "exit with N when any diagnostic was reported")

@@ -141,6 +141,17 @@ int run(const Options& opt) {
       return 2;
     }
   }
+  // A launch the step budget ended (a resource limit, and likely a hung
+  // kernel): exit 3, whatever the program made of its launch's
+  // CUDA_ERROR_LAUNCH_TIMEOUT.
+  for (const auto& l : launches)
+    for (const auto& d : l["diagnostics"])
+      if (d.value("kind", "") == "step-limit") {
+        std::fprintf(stderr, "ptxcheck exec: limit reached: launch %llu of %s: %s\n",
+                     static_cast<unsigned long long>(l.value("launch", 0ull)), l.value("kernel", "").c_str(),
+                     d.value("message", "").c_str());
+        return 3;
+      }
   if (diags > 0 && opt.error_exitcode >= 0) return opt.error_exitcode;
   return status;
 }

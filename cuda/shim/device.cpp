@@ -109,6 +109,10 @@ void configure(Device& d) {
     if (*end || mb == 0) report(std::string("ignoring PTXCHECK_SHIM_MEM_MB='") + v + "'");
     else d.total_mem = mb << 20;
   }
+  // A whole program's launches: the budget counts the thread instructions
+  // since a thread of the launch last exited (RunOptions::budget_since_exit),
+  // so a long launch runs to its end and a hung one still stops.
+  d.run.budget_since_exit = true;
   if (const char* v = std::getenv("PTXCHECK_SHIM_MAX_STEPS"); v && *v) {
     char* end = nullptr;
     unsigned long long n = std::strtoull(v, &end, 10);

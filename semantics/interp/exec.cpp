@@ -127,10 +127,12 @@ bool Machine::step(Warp& w) {
     spin_own_only_ = false;
   uint32_t g = w.group;
   steps += lane_count(g);
-  if (steps > opt.max_steps) {
+  if (steps > step_limit_) {
     res.step_limit = true;
     diag(DiagKind::StepLimit, true, c, T[std::countr_zero(g)], in,
-         "step budget of " + std::to_string(opt.max_steps) + " thread instructions exceeded");
+         "step budget of " + std::to_string(opt.max_steps) + " thread instructions exceeded" +
+             (opt.budget_since_exit ? " without a thread exiting (the kernel may hang; else give a larger --max-steps)"
+                                    : ""));
     stop_ = true;
     return false;
   }
@@ -356,6 +358,7 @@ bool Machine::step(Warp& w) {
         for (const auto& b : c.bars) batch = batch && !b.arrived;
         if (in.op == IrOp::Ret) FOR_LANES(m) batch = batch && T[l].frames.empty();
         if (batch) {
+          progress();
           FOR_LANES(m) {
             T[l].st = TState::Exited;
             if (T[l].gid < races.exit_gen.size()) races.exit_gen[T[l].gid] = c.full_gen;

@@ -91,6 +91,7 @@ Machine::~Machine() {
 Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, RunResult& r, LaunchImage* image)
     : prog(p), spec(s), opt(o), res(r), image_(image), mem(image && image->mem ? *image->mem : own_mem_) {
   races.enabled = o.check_races && !o.hook;
+  step_limit_ = o.max_steps;
   textures_ = o.textures;
   hook_ = o.hook;
   step_hook_ = o.hook && o.hook->wants_steps() ? o.hook : nullptr;
@@ -157,6 +158,7 @@ void Machine::ensure_local(Thread& t, uint32_t bytes) {
 void Machine::thread_exit(Cta& c, Thread& t) {
   t.st = TState::Exited;
   ++c.exited;
+  progress();
   if (t.gid < races.exit_gen.size()) races.exit_gen[t.gid] = c.full_gen;
   if (hook_) hook_->exited(t, c);
   // Lanes waiting for this one at a warp collective retry without it.

@@ -67,6 +67,14 @@ struct Diagnostic {
 
 struct RunOptions {
   uint64_t max_steps = 2'000'000'000ull;  // thread instructions
+  // What max_steps bounds. false (ptxcheck run, the outcomes explorer): all
+  // the thread instructions of the launch. true (the driver shim, and so
+  // ptxcheck exec): the thread instructions run since a thread of the launch
+  // last exited, or since it started. A long launch that keeps finishing
+  // threads then runs to its end, while one that hangs (a spin-wait nothing
+  // releases, an endless loop: no thread exits any more) still stops after
+  // max_steps more (cuda/README.md, docs/interpreter.md).
+  bool budget_since_exit = false;
   bool check_races = true;
   // A warp-sync-race (accesses ordered only by a warp-collective .sync
   // instruction) is an error instead of a warning (--races=strict).

@@ -1,6 +1,7 @@
 // Internal state of a running launch (machine.cpp, exec*.cpp, warp_ops.cpp
 // with vprintf, mma_exec.cpp): threads, warps, CTAs and their Machine.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -215,6 +216,13 @@ class Machine {
   std::vector<std::unique_ptr<Cta>> ctas;
   std::vector<Region*> cluster_shared;
   uint64_t steps = 0;
+  // step() stops the launch when steps exceeds this: opt.max_steps, or with
+  // opt.budget_since_exit, max_steps past the steps at the last thread exit
+  // (progress(), at each exit).
+  uint64_t step_limit_ = 0;
+  void progress() {
+    if (opt.budget_since_exit) step_limit_ = steps + std::min(opt.max_steps, ~steps);
+  }
   uint32_t cluster_arrived = 0;    // barrier.cluster arrivals of the current phase
   uint32_t cluster_phase = 0;
   std::vector<Rel> cluster_rels;   // barrier.cluster arrivals of the current phase (races.hpp)

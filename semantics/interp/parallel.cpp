@@ -174,6 +174,10 @@ unsigned default_jobs() {
 Machine::Machine(const Machine& parent, RunResult& r, ParShared& ps, size_t index)
     : prog(parent.prog), spec(parent.spec), opt(parent.opt), res(r), image_(nullptr), mem(parent.mem) {
   races.enabled = parent.races.enabled;
+  // With budget_since_exit each worker counts from its own last exit: it
+  // runs one CTA at a time, as the deterministic schedule does, and a CTA's
+  // last event is a thread exit, so each count equals that schedule's.
+  step_limit_ = opt.max_steps;
   races.nthreads = parent.races.nthreads;
   if (races.enabled) {
     // A single-CTA cluster is its own; thread numbers follow the CTA's
@@ -480,7 +484,7 @@ bool Machine::par_poll() {
     const uint64_t total =
         ps.steps.fetch_add(steps - par_published_, std::memory_order_relaxed) + (steps - par_published_);
     par_published_ = steps;
-    if (total > opt.max_steps) ps.fail("the step budget ran out");
+    if (total > opt.max_steps && !opt.budget_since_exit) ps.fail("the step budget ran out");
   }
   if (!ps.abort.load(std::memory_order_relaxed)) return false;
   stop_ = true;
@@ -628,7 +632,7 @@ bool Machine::run_parallel() {
   for (auto& t : threads) t.join();
   uint64_t total = 0;
   for (auto& w : ps.workers) total += w->m->steps;
-  if (!ps.abort.load() && total > opt.max_steps) ps.fail("the step budget ran out");
+  if (!ps.abort.load() && total > opt.max_steps && !opt.budget_since_exit) ps.fail("the step budget ran out");
   if (ps.abort.load()) {
     ps.restore(mem);
     res.schedule = "sequential after a parallel attempt: " + ps.reason;
