@@ -290,7 +290,9 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   }
   if (!res.printf_output.empty()) std::fwrite(res.printf_output.data(), 1, res.printf_output.size(), stdout);
-  if (s.dev.trace) std::fprintf(stderr, "ptxcheck-shim: %s: CTAs ran %s\n", f->k->name.c_str(), res.schedule.c_str());
+  if (s.dev.trace)
+    std::fprintf(stderr, "ptxcheck-shim: %s: CTAs ran %s; %llu thread instructions\n", f->k->name.c_str(),
+                 res.schedule.c_str(), static_cast<unsigned long long>(res.thread_instructions));
   c->sticky = outcome(s, f, cfg, res);
   if (completion) {
     completion->recorded = true;

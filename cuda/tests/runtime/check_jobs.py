@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-RAN = re.compile(r"^ptxcheck-shim: .*: CTAs ran (.*)$")
+RAN = re.compile(r"^ptxcheck-shim: .*: CTAs ran (.*); [0-9]+ thread instructions$")
 
 
 def run(ptxcheck, prog, jobs, d):
