@@ -115,6 +115,106 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
   return true;
 }
 
+namespace {
+
+// The tight ld/st loop of exec_ldst for an address in a register, one
+// instantiation per element size (and, for loads, sign extension and the
+// shared-memory initialisation check): the same lanes in the same order,
+// and the same bits, as the loop it replaces, without the per-lane choices
+// between sizes, register or constant address, and checks. Each returns
+// the lanes it did not do (the first that misses and those after it).
+// `amask` is Addr::wrap's: 32-bit registers wrap, 64-bit ones do not.
+template <unsigned ES>
+inline bool all_init(const uint8_t* p) {  // Region::is_init for ES bytes (each init byte is 0 or 1)
+  if constexpr (ES == 1)
+    return *p != 0;
+  else
+    return load_n(p, ES) == (0x0101010101010101ull >> (64 - 8 * ES));
+}
+
+template <unsigned ES, bool SX, bool CHK>
+uint32_t load_lanes(uint64_t* const* rp, uint32_t m, const uint8_t* data, const uint8_t* init, uint64_t base,
+                    uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, uint32_t ds, uint64_t dm) {
+  for (; m; m &= m - 1) {
+    uint64_t* r = rp[std::countr_zero(m)];
+    const uint64_t a = (off0 + r[as]) & amask, off = a - base;
+    if (off > lim || (a & (ES - 1)) != 0) break;
+    if constexpr (CHK)
+      if (!all_init<ES>(init + off)) break;
+    uint64_t v = load_n(data + off, ES);
+    if constexpr (SX) v = sext(v, ES * 8u);
+    r[ds] = v & dm;
+  }
+  return m;
+}
+
+template <unsigned ES>
+uint32_t store_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t* init, uint64_t base, uint64_t lim,
+                     uint64_t off0, uint64_t amask, uint32_t as, bool imm, uint64_t k, uint32_t ss) {
+  for (; m; m &= m - 1) {
+    const uint64_t* r = rp[std::countr_zero(m)];
+    const uint64_t a = (off0 + r[as]) & amask, off = a - base;
+    if (off > lim || (a & (ES - 1)) != 0) break;
+    store_n(data + off, imm ? k : r[ss], ES);
+    if (init) store_n(init + off, 0x0101010101010101ull, ES);  // Region::mark_init
+  }
+  return m;
+}
+
+template <bool SX, bool CHK>
+uint32_t load_lanes_es(unsigned es, uint64_t* const* rp, uint32_t m, const uint8_t* data, const uint8_t* init,
+                       uint64_t base, uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, uint32_t ds,
+                       uint64_t dm) {
+  switch (es) {
+    case 1: return load_lanes<1, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 2: return load_lanes<2, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 4: return load_lanes<4, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 8: return load_lanes<8, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+  }
+  return m;
+}
+
+// The same for ld/st.v2/.v4 (N elements of ES bytes, one access of N * ES
+// bytes aligned to its size): registers ds[0..N-1] (masks dm), sources
+// register ss[k] or immediate k[k].
+template <unsigned ES, unsigned N, bool CHK>
+uint32_t load_vec_lanes(uint64_t* const* rp, uint32_t m, const uint8_t* data, const uint8_t* init, uint64_t base,
+                        uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, const uint32_t* ds,
+                        const uint64_t* dm, bool sx) {
+  for (; m; m &= m - 1) {
+    uint64_t* r = rp[std::countr_zero(m)];
+    const uint64_t a = (off0 + r[as]) & amask, off = a - base;
+    if (off > lim || (a & (ES * N - 1)) != 0) break;
+    if constexpr (CHK) {
+      bool ok = true;
+      for (unsigned e = 0; e < N; ++e) ok = ok && all_init<ES>(init + off + e * ES);
+      if (!ok) break;
+    }
+    for (unsigned e = 0; e < N; ++e) {
+      uint64_t v = load_n(data + off + e * ES, ES);
+      if (sx) v = sext(v, ES * 8u);
+      r[ds[e]] = v & dm[e];
+    }
+  }
+  return m;
+}
+
+template <unsigned ES, unsigned N>
+uint32_t store_vec_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t* init, uint64_t base, uint64_t lim,
+                         uint64_t off0, uint64_t amask, uint32_t as, const bool* imm, const uint64_t* k,
+                         const uint32_t* ss) {
+  for (; m; m &= m - 1) {
+    const uint64_t* r = rp[std::countr_zero(m)];
+    const uint64_t a = (off0 + r[as]) & amask, off = a - base;
+    if (off > lim || (a & (ES * N - 1)) != 0) break;
+    for (unsigned e = 0; e < N; ++e) store_n(data + off + e * ES, imm[e] ? k[e] : r[ss[e]], ES);
+    if (init) std::memset(init + off, 1, ES * N);  // Region::mark_init
+  }
+  return m;
+}
+
+}  // namespace
+
 // ld/st for the lanes `m` of the group (PTX ISA, Data Movement and
 // Conversion Instructions: ld, st):
 // the fast paths (the global allocation this instruction hit last, kernel
@@ -189,7 +289,27 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
     const uint32_t as = in.addr.slot;
     uint8_t* const data = fr->bytes.data();
     uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
-    if (st) {
+    if (reg && (es == 1 || es == 2 || es == 4 || es == 8)) {  // per size, without per-lane choices
+      const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
+      if (st) {
+        const bool imm = in.src[0].kind == Opnd::Imm;
+        const uint64_t k = in.src[0].imm;
+        const uint32_t ss = in.src[0].slot;
+        switch (es) {
+          case 1: m = store_lanes<1>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, ss); break;
+          case 2: m = store_lanes<2>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, ss); break;
+          case 4: m = store_lanes<4>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, ss); break;
+          default: m = store_lanes<8>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, ss); break;
+        }
+      } else {
+        const uint32_t ds = in.dst[0].slot;
+        const bool chk = fr == sh && init;
+        m = sx    ? chk ? load_lanes_es<true, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dmask[0])
+                        : load_lanes_es<true, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dmask[0])
+               : chk ? load_lanes_es<false, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dmask[0])
+                  : load_lanes_es<false, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dmask[0]);
+      }
+    } else if (st) {
       const bool imm = in.src[0].kind == Opnd::Imm;
       const uint64_t k = in.src[0].imm;
       const uint32_t ss = in.src[0].slot;
@@ -216,6 +336,52 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
       }
     }
     if (!m) return false;
+  }
+  // ld/st.v2/.v4 of 2-, 4- or 8-byte elements at a register address, every
+  // element a register (or, stored, an immediate): the same, per element.
+  if (fr && (n == 2 || n == 4) && (es == 2 || es == 4 || es == 8) && in.addr.base == Addr::Reg &&
+      fr->bytes.size() >= total) {
+    bool plain = true;
+    uint32_t sl[4];
+    bool imm[4] = {false, false, false, false};
+    uint64_t k[4] = {0, 0, 0, 0};
+    for (unsigned e = 0; e < n; ++e) {
+      const Opnd& o = st ? in.src[e] : in.dst[e];
+      plain = plain && (o.kind == Opnd::Reg ? !o.negate : st && o.kind == Opnd::Imm);
+      sl[e] = o.slot;
+      imm[e] = o.kind == Opnd::Imm;
+      k[e] = o.imm;
+    }
+    if (plain) {
+      const uint64_t base = fr == hot ? hot->base : 0, lim = fr->bytes.size() - total;
+      const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
+      const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
+      const uint32_t as = in.addr.slot;
+      uint8_t* const data = fr->bytes.data();
+      uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
+      const unsigned sel = es * 8 + n;  // (element size, count)
+      if (st) {
+#define FAST_ST(ES, N) \
+  case ES * 8 + N: m = store_vec_lanes<ES, N>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, sl); break;
+        switch (sel) { FAST_ST(2, 2) FAST_ST(2, 4) FAST_ST(4, 2) FAST_ST(4, 4) FAST_ST(8, 2) FAST_ST(8, 4) }
+#undef FAST_ST
+      } else if (fr == sh && init) {
+#define FAST_LD(ES, N)                                                                               \
+  case ES * 8 + N:                                                                                   \
+    m = load_vec_lanes<ES, N, true>(w.rp, m, data, init, base, lim, off0, amask, as, sl, dmask, sx); \
+    break;
+        switch (sel) { FAST_LD(2, 2) FAST_LD(2, 4) FAST_LD(4, 2) FAST_LD(4, 4) FAST_LD(8, 2) FAST_LD(8, 4) }
+#undef FAST_LD
+      } else {
+#define FAST_LD(ES, N)                                                                                \
+  case ES * 8 + N:                                                                                    \
+    m = load_vec_lanes<ES, N, false>(w.rp, m, data, init, base, lim, off0, amask, as, sl, dmask, sx); \
+    break;
+        switch (sel) { FAST_LD(2, 2) FAST_LD(2, 4) FAST_LD(4, 2) FAST_LD(4, 4) FAST_LD(8, 2) FAST_LD(8, 4) }
+#undef FAST_LD
+      }
+      if (!m) return false;
+    }
   }
   FOR_LANES(m) {
     Thread& t = T[l];

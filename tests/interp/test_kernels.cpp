@@ -213,10 +213,13 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
 // diagnostics (kind, thread, count, message), status and bytes, for lanes
 // that leave the tight loop part way through a warp (tests/interp/ldst:
 // uninitialised shared words, an out-of-bounds and a misaligned global
-// lane after lanes that hit), and the diagnostics each spec is written for.
+// lane after lanes that hit; 1-, 2- and 8-byte shared loads, signed and
+// unsigned, reaching past the bytes written or finding only their low half
+// written; .v2/.v4 shared loads and stores, one lane misaligned), and the
+// diagnostics each spec is written for.
 TEST_CASE("the tight ld/st loop does what the general loop does", "[kernels]") {
   auto specs = specs_in(fs::path(src_dir()) / "tests" / "interp" / "ldst");
-  REQUIRE(specs.size() == 4);
+  REQUIRE(specs.size() == 5);
   auto diags = [](const RunReport& r) {
     std::string s;
     for (const auto& d : r.result.diagnostics)
@@ -227,7 +230,17 @@ TEST_CASE("the tight ld/st loop does what the general loop does", "[kernels]") {
       {"gl_misaligned.json", "misaligned thread 40 x1"},
       {"gl_ok.json", ""},
       {"gl_oob.json", "out-of-bounds thread 80 x1"},
-      {"sh_lanes.json", "uninitialized-read thread 5 x2"}};
+      {"sh_lanes.json", "uninitialized-read thread 5 x2: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 16 x16: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 14 x18: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 31 x1: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"},
+      {"sh_vec.json", "uninitialized-read thread 3 x1: read of uninitialised shared::cta memory\n"
+                      "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+                      "misaligned thread 7 x1: read of 8-byte access misaligned"}};
   for (size_t i = 0; i < specs.size(); ++i) {
     INFO(specs[i].filename().string());
     REQUIRE(specs[i].filename().string() == want[i].first);
