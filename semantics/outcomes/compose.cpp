@@ -323,6 +323,27 @@ Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
     if (!u->buffers.empty()) bufs = u->buffers;
     for (const auto& [at, b] : u->det_bytes) bufs[at.first][at.second] = b;
   }
+  // Words exempt updates of several CTAs changed (Hook::commuting_rmw; no
+  // CTA writes or reads them otherwise): their initial value with each
+  // picked CTA's change. A CTA's bytes from its launch would hold the
+  // changes of the other CTAs of that launch.
+  std::map<std::pair<size_t, size_t>, std::tuple<unsigned, int64_t, uint64_t>> changed;
+  for (const UnitTrace* u : pick)
+    for (const auto& [at, x] : u->exempt) {
+      auto d = sh.det_units.find(out_base[at.first] + at.second);
+      if (d == sh.det_units.end() || d->second.x != -2) continue;
+      auto [it, fresh] = changed.try_emplace(at, x);
+      if (!fresh)
+        std::get<2>(it->second) =
+            exempt_combine(std::get<1>(x), std::get<2>(it->second), std::get<2>(x), std::get<0>(x));
+    }
+  for (const auto& [at, x] : changed) {
+    const auto [size, cls, ch] = x;
+    uint64_t v = 0;
+    std::memcpy(&v, &init_out[at.first][at.second], size);
+    v = exempt_combine(cls, v, ch, size);
+    std::memcpy(&bufs[at.first][at.second], &v, size);
+  }
   Result::Run run = make_run(RunView{th, partial, colls}, sh, bufs, out_base);
   fix_rmw(run);
   return run;

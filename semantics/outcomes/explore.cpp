@@ -327,6 +327,16 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
                 t.loc_writes.resize(static_cast<size_t>(e.loc) + 1, 0);
               ++t.loc_writes[static_cast<size_t>(e.loc)];
             }
+          for (const auto& [kn, x] : r.exempt)
+            for (size_t o = 0; o < out_base.size(); ++o)
+              if (kn.first >= out_base[o] && kn.first + kn.second <= out_base[o] + init_out[o].size()) {
+                const std::pair<size_t, size_t> at{o, kn.first - out_base[o]};
+                auto [it, fresh] = t.exempt.try_emplace(at, kn.second, x.first, x.second);
+                if (!fresh && std::get<1>(it->second) == x.first)
+                  std::get<2>(it->second) = exempt_combine(x.first, std::get<2>(it->second), x.second, kn.second);
+                else if (!fresh)
+                  std::get<1>(it->second) = -2;
+              }
           for (auto [k, n] : r.det_writes)
             for (uint64_t b = k; b < k + n; ++b)
               for (size_t o = 0; o < out_base.size(); ++o)

@@ -383,8 +383,15 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
 //    to accesses of M only through 8.10.1 and 8.10.6, covered above, and
 //    no data race involves two morally strong updates (8.7.1).
 // A run that breaks (a) makes M communicating (the restart of every other
-// unordered conflict); so does a conflict of two CTAs explored apart (the
-// units' global bytes, explore.hpp). PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
+// unordered conflict). CTAs explored apart (explore.hpp) are never ordered:
+// global bytes that two of them access, in any two launches, with a write
+// among the accesses become communicating, except when every access of
+// each is an exempt update that adds or xors, at .gpu scope or wider
+// (Shared::DetUnits). Then no CTA reads M, each CTA's updates change M by
+// an amount its own path fixes (ThreadRec::exempt: from what each update
+// read to what it wrote), and by the claim above M's final value is its
+// initial value with every update applied, in any order: Composer::build
+// adds the picked CTAs' changes to it. PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
 // this off (tests/corpus/commute, checked by canon_xcheck.py --env).
 int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const HookAccess& a) {
   if (sh_.no_commute || (a.kind != HookKind::RmwRead && a.kind != HookKind::RmwWrite)) return -1;
@@ -421,6 +428,21 @@ int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const H
   return int64_t{static_cast<uint8_t>(in.atom)} << 8 | static_cast<uint8_t>(in.ety);
 }
 
+bool cross_unit(int64_t cls) {
+  const auto op = static_cast<arith::AtomOp>(cls >> 8);
+  return cls >= 0 && (op == arith::AtomOp::Add || op == arith::AtomOp::Xor);
+}
+
+uint64_t exempt_change(int64_t cls, uint64_t old, uint64_t now, unsigned size) {
+  const uint64_t mask = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+  return static_cast<arith::AtomOp>(cls >> 8) == arith::AtomOp::Xor ? (now ^ old) & mask : (now - old) & mask;
+}
+
+uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t ch, unsigned size) {
+  const uint64_t mask = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+  return static_cast<arith::AtomOp>(cls >> 8) == arith::AtomOp::Xor ? (x ^ ch) & mask : (x + ch) & mask;
+}
+
 // Deterministic access: check it against the shadow; an access unordered
 // with a conflicting one makes the location communicating (restart), but
 // for two exempt updates of one class (commuting_rmw).
@@ -448,13 +470,26 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
       // Two CTAs are never ordered (no barrier spans them without
       // clusters): a conflict in any two launches of the exploration is a
       // conflict of some launch of the whole product (explore.hpp).
-      auto& [w, rd] = sh_.det_units.try_emplace(b, -1, -1).first->second;  // new: no writer, no reader
-      race = race || (w != -1 && w != unit) || (write && rd != -1 && rd != unit);
+      // Exempt updates of two CTAs (morally strong at .gpu scope) that add
+      // or xor: Composer::build applies each CTA's change to the initial
+      // value.
+      Shared::DetUnits& d = sh_.det_units[b];
+      const bool upd = write && rmw >= 0;
+      race = race || (d.w != -1 && d.w != unit) || (write && d.rd != -1 && d.rd != unit);
+      if (!upd)
+        race = race || (d.x != -1 && d.x != unit);
+      else if (d.x != -1 && d.x != unit)
+        race = race || d.xcls != rmw || !cross_unit(rmw) || std::min(d.xscope, a.in->scope) < mm::Scope::GPU;
       if (!race) {
-        if (write)
-          w = unit;
-        else
-          rd = rd == -1 || rd == unit ? unit : -2;
+        if (upd) {
+          d.xcls = d.x == -1 || d.xcls == rmw ? rmw : -2;
+          d.x = d.x == -1 || d.x == unit ? unit : -2;
+          d.xscope = std::min(d.xscope, a.in->scope);
+        } else if (write) {
+          d.w = unit;
+        } else {
+          d.rd = d.rd == -1 || d.rd == unit ? unit : -2;
+        }
       }
     }
     if (race) {
@@ -502,7 +537,9 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   const unsigned elem = element(r, false);
   int li = comm_loc(a);
   if (li < 0) {
-    if (!det_access(r, a, false, commuting_rmw(t, r, a))) return false;
+    const int64_t rmw = commuting_rmw(t, r, a);
+    if (!det_access(r, a, false, rmw)) return false;
+    if (rmw >= 0) r.exempt_old = v;
     r.det_reads.emplace_back(a.key, a.size);
     r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
     if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
@@ -650,6 +687,16 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     r.pending_rmw = -1;
     if (!det_access(r, a, true, rmw)) return false;
     r.det_writes.emplace_back(a.key, a.size);
+    if (rmw >= 0 && !(a.key & interp::kHookSharedKey)) {
+      const uint64_t ch = exempt_change(rmw, r.exempt_old, v, a.size);
+      auto [it, fresh] = r.exempt.try_emplace({a.key, a.size}, rmw, ch);
+      if (!fresh) {
+        if (it->second.first == rmw)
+          it->second.second = exempt_combine(rmw, it->second.second, ch, a.size);
+        else
+          it->second.first = -2;
+      }
+    }
     if (r.tracking || !r.gdeps.empty()) {
       // The bytes depend on the value and the address (a plain store; an
       // atomic's bytes depend on nothing: not followed).

@@ -77,8 +77,15 @@ struct Shared {
   uint32_t unit_of(const interp::Cta& c) const { return decompose ? c.uid : 0; }
   // Deterministic global bytes by the units that accessed them in any launch
   // (decomposition: a conflict between two CTAs, in any two launches, makes
-  // the bytes communicating). (writer, reader): -1 none, -2 several.
-  std::unordered_map<uint64_t, std::pair<int, int>> det_units;
+  // the bytes communicating). Writer, reader and exempt updater (the units
+  // of Hook::commuting_rmw's updates, of class `xcls`, -2 mixed; at least
+  // scope `xscope`): -1 none, -2 several.
+  struct DetUnits {
+    int w = -1, rd = -1, x = -1;
+    int64_t xcls = -1;
+    mm::Scope xscope = mm::Scope::Sys;
+  };
+  std::unordered_map<uint64_t, DetUnits> det_units;
   // Initial memory: global allocations (base, bytes, name, element size).
   struct Alloc {
     uint64_t base = 0;
@@ -129,6 +136,14 @@ struct Shared {
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
 };
+
+// Exempt updates of several CTAs (Hook::commuting_rmw, Composer::build):
+// whether class `cls` may span CTAs (add, xor), the change an update
+// made (from the value it read to the one it wrote), and two changes
+// combined, within `size` bytes.
+bool cross_unit(int64_t cls);
+uint64_t exempt_change(int64_t cls, uint64_t old, uint64_t now, unsigned size);
+uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t ch, unsigned size);
 
 // Reads (indices into ThreadRec::events) a value depends on, sorted.
 using Deps = std::vector<int>;
@@ -222,6 +237,12 @@ struct ThreadRec {
   // 2 and 3): it executed a release, acq_rel or sc fence or write
   // (Hook::commuting_rmw).
   bool released = false;
+  // Exempt updates of global bytes (Hook::commuting_rmw): the value the
+  // pending one read, and per (key, size) its class and the thread's
+  // combined change (added, or xored), for the composition of CTAs that
+  // update the same bytes (Composer::build).
+  uint64_t exempt_old = 0;
+  std::map<std::pair<uint64_t, unsigned>, std::pair<int64_t, uint64_t>> exempt;
   // Registers (absolute slots) holding the state a canonical arrive on
   // location `second` returned, used only as a wait's state operand so far
   // (hook_canon.cpp, condition (a)).

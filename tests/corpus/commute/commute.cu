@@ -10,7 +10,10 @@
 // that do not commute), commute_mixed_po (the same, where program order
 // relates the xor to one add only), commute_ticket (a result that is
 // used), commute_sb (updates after a release fence, whose order
-// synchronizes; checked by disabling each).
+// synchronizes; checked by disabling each). commute_hist and
+// commute_cta_flag update global words from several CTAs; commute_cta_flag
+// loses states if the composition takes a launch's bytes instead of
+// adding each CTA's change, commute_cta_min falls back.
 // nvcc -ptx -arch=sm_90 -O3 -lineinfo -o commute.ptx commute.cu
 extern "C" __global__ void commute_sum(int* out) {
   __shared__ int s;
@@ -119,3 +122,22 @@ extern "C" __global__ void commute_sb(int* out) {
     out[1] = *vx;
   }
 }
+
+// Updates of one global word by several CTAs (explored apart): their
+// changes are added to the initial value (Composer::build).
+extern "C" __global__ void commute_hist(const int* in, int* bins) {
+  const int x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  atomicAdd(&bins[x & 1], x);
+}
+
+// Each CTA's change depends on what it read of the other's flag: the
+// composition must add the changes of the CTA paths it picks, not take
+// the bytes of one launch: {17, 26, 161, 170}.
+extern "C" __global__ void commute_cta_flag(volatile int* flag, int* sum) {
+  flag[blockIdx.x] = 1;
+  atomicAdd(sum, flag[1 - blockIdx.x] ? 10 << (4 * blockIdx.x) : 1 << (4 * blockIdx.x));
+}
+
+// min does not span CTAs (its change is not recoverable from what an
+// update read and wrote): searched by choices.
+extern "C" __global__ void commute_cta_min(int* m) { atomicMin(m, (int)blockIdx.x + 1); }
