@@ -60,6 +60,8 @@ class SpecReader {
   // launch_spec.cpp
   std::array<uint32_t, 3> dims(const JNode& root, const char* key, bool required, uint64_t max);
   std::string resolve(const std::string& rel) const;
+  unsigned threads = 1;      // for large buffers (load_launch_spec)
+  void fill(BufferSpec& b);  // b.init from b.fill (fill_elements), in parts on `threads` threads
   void fill_values(BufferSpec& b, const std::vector<uint64_t>& vals);
   void init_iota(BufferSpec& b, const JNode& io);
   void init_buffer(BufferSpec& b, const JNode& init);
@@ -83,5 +85,10 @@ class SpecReader {
   const std::string& file_;
   std::string dir_;
 };
+
+// load_launch_spec with `threads` threads for the buffers of 1 MiB or more
+// (ptxcheck run passes its --jobs: run_spec_file); the bytes are the same
+// with any number.
+LaunchSpec read_spec_file(const std::string& path, unsigned threads);
 
 }  // namespace ptxcheck::interp::spec_detail

@@ -1,13 +1,14 @@
 #include "semantics/interp/run.hpp"
 
 #include "parser/parse.hpp"
+#include "semantics/interp/launch_spec_reader.hpp"
 #include "semantics/interp/lower.hpp"
 
 namespace ptxcheck::interp {
 
 RunReport run_spec_file(const std::string& spec_path, const RunOptions& opt, SpecBytes bytes) {
   RunReport r;
-  r.spec = load_launch_spec(spec_path);
+  r.spec = spec_detail::read_spec_file(spec_path, opt.jobs);
   std::string text;
   try {
     text = read_file_text(r.spec.ptx_path);
