@@ -370,7 +370,23 @@ bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
     return false;
   };
   const uint64_t g0 = off >> 2, g1 = (off + size - 1) >> 2;  // granules [g0, g1]
-  for (uint64_t b = g0 / B; b <= g1 / B; ++b) {
+  uint64_t b = g0 / B;
+  if (!(off % (4 * B)) && !(size % (4 * B))) {
+    // Whole blocks (a warp's coalesced access): while each is uniform, its
+    // word takes the claim, as in the loop below, without its per-block
+    // bounds and split cases. Anything else: the loop below from there.
+    for (; b <= g1 / B; ++b) {
+      std::atomic_ref<uint32_t> blk(bl[b]);
+      uint32_t v = blk.load(std::memory_order_acquire);
+      if (v == ParShared::kFine || v == ParShared::kLocked) break;
+      const uint32_t nv = transition(v, mine, write);
+      if (nv == ParShared::kFail) return conflict();
+      if (nv == v) continue;
+      if (!blk.compare_exchange_strong(v, nv, std::memory_order_acq_rel, std::memory_order_acquire)) break;
+      if (write) save(b * B);  // the first write of this CTA to the block
+    }
+  }
+  for (; b <= g1 / B; ++b) {
     const uint64_t gs = std::max(g0, b * B), ge = std::min(g1, b * B + B - 1);
     std::atomic_ref<uint32_t> blk(bl[b]);
     uint32_t v = blk.load(std::memory_order_acquire);
