@@ -325,8 +325,8 @@ Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
   }
   // Words exempt updates of several CTAs changed (Hook::commuting_rmw; no
   // CTA writes or reads them otherwise): their initial value with each
-  // picked CTA's change. A CTA's bytes from its launch would hold the
-  // changes of the other CTAs of that launch.
+  // picked CTA's combined operands applied. A CTA's bytes from its launch
+  // would hold the updates of the other CTAs of that launch.
   std::map<std::pair<size_t, size_t>, std::tuple<unsigned, int64_t, uint64_t>> changed;
   for (const UnitTrace* u : pick)
     for (const auto& [at, x] : u->exempt) {

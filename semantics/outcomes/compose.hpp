@@ -48,7 +48,7 @@ struct UnitTrace {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> colls;
   std::vector<std::pair<std::pair<size_t, size_t>, uint8_t>> det_bytes;  // ((output, offset), byte)
   // Output words exempt updates changed (ThreadRec::exempt): (output,
-  // offset) -> (bytes, class, the unit's combined change).
+  // offset) -> (bytes, class, the unit's combined operands).
   std::map<std::pair<size_t, size_t>, std::tuple<unsigned, int64_t, uint64_t>> exempt;
   std::vector<std::vector<uint8_t>> buffers;  // the whole grid as one unit: the launch's output bytes
   uint64_t writes = 0;

@@ -386,12 +386,12 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
 // unordered conflict). CTAs explored apart (explore.hpp) are never ordered:
 // global bytes that two of them access, in any two launches, with a write
 // among the accesses become communicating, except when every access of
-// each is an exempt update that adds or xors, at .gpu scope or wider
-// (Shared::DetUnits). Then no CTA reads M, each CTA's updates change M by
-// an amount its own path fixes (ThreadRec::exempt: from what each update
-// read to what it wrote), and by the claim above M's final value is its
-// initial value with every update applied, in any order: Composer::build
-// adds the picked CTAs' changes to it. PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
+// each is an exempt update of one class, at .gpu scope or wider
+// (Shared::DetUnits). Then no CTA reads M, each CTA's updates apply
+// operands its own path fixes (ThreadRec::exempt: their combination, the
+// sum for add), and by the claim above M's final value is its initial
+// value with every update applied, in any order: Composer::build applies
+// the picked CTAs' combined operands to it. PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
 // this off (tests/corpus/commute, checked by canon_xcheck.py --env).
 int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const HookAccess& a) {
   if (sh_.no_commute || (a.kind != HookKind::RmwRead && a.kind != HookKind::RmwWrite)) return -1;
@@ -417,6 +417,7 @@ int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const H
   }
   if (in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC || r.released)
     return -1;
+  if (in.src[0].kind != interp::Opnd::Reg && in.src[0].kind != interp::Opnd::Imm) return -1;
   if (in.op == IrOp::Atom) {
     if (in.ndst > 1) return -1;
     if (in.dst[0].kind == interp::Opnd::Reg) {
@@ -428,19 +429,26 @@ int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const H
   return int64_t{static_cast<uint8_t>(in.atom)} << 8 | static_cast<uint8_t>(in.ety);
 }
 
-bool cross_unit(int64_t cls) {
-  const auto op = static_cast<arith::AtomOp>(cls >> 8);
-  return cls >= 0 && (op == arith::AtomOp::Add || op == arith::AtomOp::Xor);
-}
-
-uint64_t exempt_change(int64_t cls, uint64_t old, uint64_t now, unsigned size) {
-  const uint64_t mask = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
-  return static_cast<arith::AtomOp>(cls >> 8) == arith::AtomOp::Xor ? (now ^ old) & mask : (now - old) & mask;
-}
-
-uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t ch, unsigned size) {
-  const uint64_t mask = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
-  return static_cast<arith::AtomOp>(cls >> 8) == arith::AtomOp::Xor ? (x ^ ch) & mask : (x + ch) & mask;
+uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size) {
+  const unsigned bits = 8 * std::min(size, 8u);
+  const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  x &= mask;
+  b &= mask;
+  const auto ty = static_cast<arith::Ty>(cls & 0xff);
+  const bool sgn = ty == arith::Ty::s32 || ty == arith::Ty::s64;
+  auto sx = [&](uint64_t v) {
+    return bits >= 64 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);
+  };
+  const bool less = sgn ? sx(b) < sx(x) : b < x;
+  switch (static_cast<arith::AtomOp>(cls >> 8)) {
+    case arith::AtomOp::Add: return (x + b) & mask;
+    case arith::AtomOp::Xor: return x ^ b;
+    case arith::AtomOp::And: return x & b;
+    case arith::AtomOp::Or: return x | b;
+    case arith::AtomOp::Min: return less ? b : x;
+    case arith::AtomOp::Max: return less ? x : b;
+    default: return x;
+  }
 }
 
 // Deterministic access: check it against the shadow; an access unordered
@@ -470,16 +478,15 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
       // Two CTAs are never ordered (no barrier spans them without
       // clusters): a conflict in any two launches of the exploration is a
       // conflict of some launch of the whole product (explore.hpp).
-      // Exempt updates of two CTAs (morally strong at .gpu scope) that add
-      // or xor: Composer::build applies each CTA's change to the initial
-      // value.
+      // Exempt updates of two CTAs (morally strong at .gpu scope):
+      // Composer::build applies each CTA's operands to the initial value.
       Shared::DetUnits& d = sh_.det_units[b];
       const bool upd = write && rmw >= 0;
       race = race || (d.w != -1 && d.w != unit) || (write && d.rd != -1 && d.rd != unit);
       if (!upd)
         race = race || (d.x != -1 && d.x != unit);
       else if (d.x != -1 && d.x != unit)
-        race = race || d.xcls != rmw || !cross_unit(rmw) || std::min(d.xscope, a.in->scope) < mm::Scope::GPU;
+        race = race || d.xcls != rmw || std::min(d.xscope, a.in->scope) < mm::Scope::GPU;
       if (!race) {
         if (upd) {
           d.xcls = d.x == -1 || d.xcls == rmw ? rmw : -2;
@@ -539,7 +546,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   if (li < 0) {
     const int64_t rmw = commuting_rmw(t, r, a);
     if (!det_access(r, a, false, rmw)) return false;
-    if (rmw >= 0) r.exempt_old = v;
+    if (rmw >= 0)  // the operand, as Machine::exec_atom reads it
+      r.exempt_b = a.in->src[0].kind == interp::Opnd::Imm ? a.in->src[0].imm : t.regs[t.reg_base + a.in->src[0].slot];
     r.det_reads.emplace_back(a.key, a.size);
     r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
     if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
@@ -688,11 +696,10 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     if (!det_access(r, a, true, rmw)) return false;
     r.det_writes.emplace_back(a.key, a.size);
     if (rmw >= 0 && !(a.key & interp::kHookSharedKey)) {
-      const uint64_t ch = exempt_change(rmw, r.exempt_old, v, a.size);
-      auto [it, fresh] = r.exempt.try_emplace({a.key, a.size}, rmw, ch);
+      auto [it, fresh] = r.exempt.try_emplace({a.key, a.size}, rmw, r.exempt_b);
       if (!fresh) {
         if (it->second.first == rmw)
-          it->second.second = exempt_combine(rmw, it->second.second, ch, a.size);
+          it->second.second = exempt_combine(rmw, it->second.second, r.exempt_b, a.size);
         else
           it->second.first = -2;
       }

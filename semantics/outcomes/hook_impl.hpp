@@ -138,12 +138,10 @@ struct Shared {
 };
 
 // Exempt updates of several CTAs (Hook::commuting_rmw, Composer::build):
-// whether class `cls` may span CTAs (add, xor), the change an update
-// made (from the value it read to the one it wrote), and two changes
-// combined, within `size` bytes.
-bool cross_unit(int64_t cls);
-uint64_t exempt_change(int64_t cls, uint64_t old, uint64_t now, unsigned size);
-uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t ch, unsigned size);
+// the value of `size` bytes after an update of class `cls` with operand `b`
+// applied to `x` (also two operands combined: the operations commute and
+// associate).
+uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size);
 
 // Reads (indices into ThreadRec::events) a value depends on, sorted.
 using Deps = std::vector<int>;
@@ -237,11 +235,11 @@ struct ThreadRec {
   // 2 and 3): it executed a release, acq_rel or sc fence or write
   // (Hook::commuting_rmw).
   bool released = false;
-  // Exempt updates of global bytes (Hook::commuting_rmw): the value the
-  // pending one read, and per (key, size) its class and the thread's
-  // combined change (added, or xored), for the composition of CTAs that
+  // Exempt updates of global bytes (Hook::commuting_rmw): the operand of
+  // the pending one, and per (key, size) its class and the thread's
+  // operands combined (exempt_combine), for the composition of CTAs that
   // update the same bytes (Composer::build).
-  uint64_t exempt_old = 0;
+  uint64_t exempt_b = 0;
   std::map<std::pair<uint64_t, unsigned>, std::pair<int64_t, uint64_t>> exempt;
   // Registers (absolute slots) holding the state a canonical arrive on
   // location `second` returned, used only as a wait's state operand so far

@@ -11,9 +11,10 @@
 // relates the xor to one add only), commute_ticket (a result that is
 // used), commute_sb (updates after a release fence, whose order
 // synchronizes; checked by disabling each). commute_hist and
-// commute_cta_flag update global words from several CTAs; commute_cta_flag
-// loses states if the composition takes a launch's bytes instead of
-// adding each CTA's change, commute_cta_min falls back.
+// commute_cta_flag update global words from several CTAs, as do
+// commute_cta_min and commute_cta_flag_or; commute_cta_flag and
+// commute_cta_flag_or lose states if the composition takes a launch's
+// bytes instead of applying each CTA's operands.
 // nvcc -ptx -arch=sm_90 -O3 -lineinfo -o commute.ptx commute.cu
 extern "C" __global__ void commute_sum(int* out) {
   __shared__ int s;
@@ -138,6 +139,11 @@ extern "C" __global__ void commute_cta_flag(volatile int* flag, int* sum) {
   atomicAdd(sum, flag[1 - blockIdx.x] ? 10 << (4 * blockIdx.x) : 1 << (4 * blockIdx.x));
 }
 
-// min does not span CTAs (its change is not recoverable from what an
-// update read and wrote): searched by choices.
-extern "C" __global__ void commute_cta_min(int* m) { atomicMin(m, (int)blockIdx.x + 1); }
+// The least of the CTAs' operands and the initial value, signed: -1.
+extern "C" __global__ void commute_cta_min(int* m) { atomicMin(m, (int)blockIdx.x - 1); }
+
+// commute_cta_flag with or: the composition applies each CTA's operands.
+extern "C" __global__ void commute_cta_flag_or(volatile int* flag, int* bits) {
+  flag[blockIdx.x] = 1;
+  atomicOr(bits, flag[1 - blockIdx.x] ? 10 << (4 * blockIdx.x) : 1 << (4 * blockIdx.x));
+}
