@@ -349,20 +349,27 @@ Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
   return run;
 }
 
-Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x) const {
+Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x, int y) const {
   Result::Run p;
   mm::Skeleton& q = p.skeleton;
   add_init_events(p, sh, false);
+  auto at = [&](const mm::Event& ev) {
+    return (ev.kind == mm::EventKind::Read || ev.kind == mm::EventKind::Write) &&
+           (ev.loc == x || (y >= 0 && ev.loc == y));
+  };
   for (const UnitTrace* u : pick)
     for (const auto& [g, r] : u->th) {
+      // With two locations, the fences of a thread that accesses them too.
+      const bool fences = y >= 0 && std::any_of(r.events.begin(), r.events.end(), at);
       int tix = -1;
       size_t next_any = 0;
       bool unpair = false;
       for (size_t k = 0; k < r.events.size(); ++k) {
         const mm::Event& ev = r.events[k];
-        if ((ev.kind != mm::EventKind::Read && ev.kind != mm::EventKind::Write) || ev.loc != x) continue;
+        const bool fence = fences && ev.kind == mm::EventKind::Fence && ev.async_op < 0;
+        if (!fence && !at(ev)) continue;
         while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-        if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
+        if (!fence && next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
           // A read of any value is left out (docs/outcomes.md: a subset of
           // the events is still a necessary condition); its write half
           // stays, as a plain write.
@@ -419,17 +426,29 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are
 // placed by their gid).
-std::string access_key(const UnitTrace& t, int loc) {
+std::string access_key(const UnitTrace& t, int loc, int loc2) {
   std::string k;
+  auto at = [&](const mm::Event& e) {
+    return (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) &&
+           (e.loc == loc || (loc2 >= 0 && e.loc == loc2));
+  };
   for (const auto& [g, r] : t.th) {
     bool head = false;
     size_t next_any = 0;
+    const bool fences = loc2 >= 0 && std::any_of(r.events.begin(), r.events.end(), at);
     for (size_t i = 0; i < r.events.size(); ++i) {
       const mm::Event& e = r.events[i];
-      if ((e.kind != mm::EventKind::Read && e.kind != mm::EventKind::Write) || e.loc != loc) continue;
+      if (fences && e.kind == mm::EventKind::Fence && e.async_op < 0) {
+        if (!head) k += "T" + std::to_string(g) + ":", head = true;
+        k += "F" + std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
+             std::to_string(static_cast<int>(e.pfence)) + "," + std::to_string(static_cast<int>(e.fspace)) + ";";
+        continue;
+      }
+      if (!at(e)) continue;
       while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < i) ++next_any;
       const bool any = next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == i;
       if (!head) k += "T" + std::to_string(g) + ":", head = true;
+      if (loc2 >= 0) k += e.loc == loc ? "x" : "y";
       k += std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(e.value) + "," +
            std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
            std::to_string(static_cast<int>(e.proxy)) + "," + (e.rmw_pair >= 0 ? "r" : "-") + (e.reduction ? "d" : "-") +

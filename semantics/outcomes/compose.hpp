@@ -70,7 +70,9 @@ struct Composer {
   // (with every location's initial write), but reads of any value: what
   // the location check decides. The skeleton of build(pick) restricted to
   // those events.
-  Result::Run project(const std::vector<const UnitTrace*>& pick, int x) const;
+  // With y >= 0: the accesses to x and to y, and the fences of the threads
+  // that make them (the location-pair check, explore.cpp).
+  Result::Run project(const std::vector<const UnitTrace*>& pick, int x, int y = -1) const;
 };
 
 // Some execution of `r` is consistent and reads the values the run read.
@@ -79,7 +81,7 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are
 // placed by their gid).
-std::string access_key(const UnitTrace& t, int loc);
+std::string access_key(const UnitTrace& t, int loc, int loc2 = -1);
 
 // Calls f(pick) for each composition of one trace from each list, the first
 // list most significant (the order of the whole product's depth-first

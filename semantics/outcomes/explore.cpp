@@ -25,6 +25,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The most communicating locations whose pairs are checked (pairs grow
+// quadratically; each needs a key per trace).
+constexpr size_t kPairLocs = 6;
+
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -475,12 +479,25 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   // their values has none as a whole (docs/outcomes.md): skipped.
   const Composer comp{sh, out_base, init_out, static_cast<uint32_t>(nthreads)};
   const size_t nlocs = sh.locs.size();
-  std::vector<std::map<std::string, int>> key_ids(nlocs);
+  // Location pairs (x, y) checked after the single locations: the accesses
+  // to both with the fences of their threads (docs/outcomes.md, "How the
+  // search scales", item 2). With two locations a pair is about the whole
+  // run (deciding it costs as much), so only from three; and only up to
+  // kPairLocs locations, so that the keys stay few.
+  // PTXCHECK_OUTCOMES_NO_PAIRS turns them off (for cross-checks).
+  std::vector<std::pair<int, int>> pairs;
+  if (opt.prune && nlocs >= 3 && nlocs <= kPairLocs && nunits >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS"))
+    for (size_t x = 0; x < nlocs; ++x)
+      for (size_t y = x + 1; y < nlocs; ++y) pairs.emplace_back(static_cast<int>(x), static_cast<int>(y));
+  const size_t ncons = nlocs + pairs.size();
+  std::vector<std::map<std::string, int>> key_ids(ncons);
   for (auto& list : traces)
     for (UnitTrace& t : list) {
-      t.proj.resize(nlocs);
-      for (size_t x = 0; x < nlocs; ++x) {
-        auto [it, fresh] = key_ids[x].emplace(access_key(t, static_cast<int>(x)), static_cast<int>(key_ids[x].size()));
+      t.proj.resize(ncons);
+      for (size_t x = 0; x < ncons; ++x) {
+        std::string key = x < nlocs ? access_key(t, static_cast<int>(x))
+                                    : access_key(t, pairs[x - nlocs].first, pairs[x - nlocs].second);
+        auto [it, fresh] = key_ids[x].emplace(std::move(key), static_cast<int>(key_ids[x].size()));
         t.proj[x] = it->second;
       }
     }
@@ -491,26 +508,31 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       return h;
     }
   };
-  std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>> memo(nlocs);
+  auto con_name = [&](size_t x) {
+    return x < nlocs ? sh.locs[x].name
+                     : sh.locs[static_cast<size_t>(pairs[x - nlocs].first)].name + "+" +
+                           sh.locs[static_cast<size_t>(pairs[x - nlocs].second)].name;
+  };
+  std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>> memo(ncons);
   mm::Limits plim;
-  std::vector<double> miss_s(nlocs, 0);
-  std::vector<uint64_t> misses(nlocs, 0);
+  std::vector<double> miss_s(ncons, 0);
+  std::vector<uint64_t> misses(ncons, 0);
   auto passes = [&](const std::vector<const UnitTrace*>& pick) {
     if (!opt.prune) return true;
     std::vector<int> key(pick.size());
-    for (size_t x = 0; x < nlocs; ++x) {
+    for (size_t x = 0; x < ncons; ++x) {
       for (size_t u = 0; u < pick.size(); ++u) key[u] = pick[u]->proj[x];
       auto it = memo[x].find(key);
       if (it == memo[x].end()) {
         check_time();
-        Result::Run p = comp.project(pick, static_cast<int>(x));
+        Result::Run p = x < nlocs ? comp.project(pick, static_cast<int>(x))
+                                  : comp.project(pick, pairs[x - nlocs].first, pairs[x - nlocs].second);
         if (opt.timeout_s > 0) plim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
         const double t0 = debug ? elapsed() : 0;
         it = memo[x].emplace(key, feasible(p, engine, opt.model, plim)).first;
         if (debug) miss_s[x] += elapsed() - t0, ++misses[x];
         if (debug && elapsed() - t0 > 0.1) {
-          std::fprintf(stderr, "  slow check %s %.3f s -> %d:", sh.locs[x].name.c_str(), elapsed() - t0,
-                       (int)it->second);
+          std::fprintf(stderr, "  slow check %s %.3f s -> %d:", con_name(x).c_str(), elapsed() - t0, (int)it->second);
           for (const auto& e : p.skeleton.events)
             std::fprintf(stderr, " %d:%d%c%llu", e.thread, (int)e.kind, e.rmw_pair >= 0 ? 'r' : ' ',
                          (unsigned long long)e.value);
@@ -580,8 +602,8 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     std::fprintf(stderr, "composed in %.3f s: %llu compositions, %llu pruned, %zu runs\n", elapsed(),
                  (unsigned long long)res.stats.finished_runs, (unsigned long long)res.stats.pruned, runs.size());
   if (debug)
-    for (size_t x = 0; x < nlocs; ++x)
-      std::fprintf(stderr, "  %s: %llu checks, %.3f s\n", sh.locs[x].name.c_str(), (unsigned long long)misses[x],
+    for (size_t x = 0; x < ncons; ++x)
+      std::fprintf(stderr, "  %s: %llu checks, %.3f s\n", con_name(x).c_str(), (unsigned long long)misses[x],
                    miss_s[x]);
   // Decide every finished run.
   std::map<OutKey, Outcome> states;
