@@ -52,7 +52,10 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     }
     if (out.space == Space::Global) {
       hot = out.region;
-      if (par_ && !claim(out.region, out.off, size, write || atomic)) return false;
+      if (par_) {
+        par_claimed_ = nullptr;  // `hot` changed: the later lanes claim for themselves (parallel.cpp)
+        if (!claim(out.region, out.off, size, write || atomic)) return false;
+      }
     }
     if (!write && !out.region->is_init(out.off, size))
       diag(DiagKind::UninitializedRead, false, *w.cta, t, in,

@@ -454,11 +454,14 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
       if (Region& g = mem.global(i); a >= g.base && a - g.base < g.bytes.size()) hot = &g;
     if (!hot) return true;
   }
-  // Loads from an allocation nobody writes claim nothing (the lanes in
-  // `hot` need no claim; the others claim in access()).
+  // Loads from an allocation nobody writes claim nothing: the lanes in
+  // `hot` need no claim (par_claimed_ = &in: access() skips them too, with
+  // race detection on), the others claim in access(), which clears
+  // par_claimed_ when it moves `hot` to another allocation.
   if (const uintptr_t d = reinterpret_cast<uintptr_t>(hot) - par_->gbase;
       !st && d % sizeof(Region) == 0 && d / sizeof(Region) < par_->nglobal && par_->ro[d / sizeof(Region)]) {
     claimed = true;
+    par_claimed_ = &in;
     return true;
   }
   // Each run [lo, hi) of consecutive accesses is checked and claimed when

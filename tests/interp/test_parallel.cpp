@@ -96,7 +96,9 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
         // buffers read from files (saved chunk by chunk, put back on the fallback)
         "atomic_file.json",
         // one granule of a block another CTA claimed whole
-        "block_read_write.json", "block_write_read.json", "block_write_part.json"}) {
+        "block_read_write.json", "block_write_read.json", "block_write_part.json",
+        // a load's lanes in an allocation read without claims, then in one written
+        "ro_hot.json"}) {
     INFO(name);
     CHECK(ran(name).rfind(fallback, 0) == 0);
   }
@@ -137,6 +139,7 @@ TEST_CASE("parallel CTAs without race detection", "[parallel]") {
       {src / "tests/interp/parallel/block_read_write.json", nullptr},
       {src / "tests/interp/parallel/block_write_read.json", nullptr},
       {src / "tests/interp/parallel/block_write_part.json", "a CTA wrote global memory that another CTA accessed"},
+      {src / "tests/interp/parallel/ro_hot.json", nullptr},
       {src / "tests/interp/parallel/ro_stray.json",
        "a CTA wrote global memory that the kernel's code was not seen to write"},
   };
