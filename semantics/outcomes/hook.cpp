@@ -603,7 +603,10 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // complete its phase (hook_canon.cpp).
   bool chose = !any && !canon && !block && l.values.size() > 1;
   if (!canon) {
-    r.sync_in = true;
+    // hook_canon.cpp (e): a blocking wait synchronizes as the machine ran;
+    // a weak ld forms no acquire pattern and is morally strong with nothing
+    // (PTX ISA 8.8, 8.7), so it synchronizes with nothing (8.9.4, 8.9.5).
+    if (!block && !(in0.op == IrOp::Ld && in0.order == mm::Order::Weak)) r.sync_in = true;
     std::vector<uint32_t> cand;
     if (any) {
       v = l.values[0];
@@ -627,7 +630,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   mm::Event e;
   e.kind = mm::EventKind::Read;
   e.loc = li;
-  e.value = v;
+  e.value = r.ev_tag ? r.ev_value : v;  // a chain position's tag (hook_canon.cpp (j5))
+  r.ev_tag = false;
   e.scope = in.scope;
   e.order = in.order;
   if (in.op == IrOp::Mbarrier) {
@@ -731,7 +735,8 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   mm::Event e;
   e.kind = mm::EventKind::Write;
   e.loc = li;
-  e.value = v;
+  e.value = r.ev_tag ? r.ev_value : v;  // a chain position's tag (hook_canon.cpp (j5))
+  r.ev_tag = false;
   e.scope = in.scope;
   e.order = in.order;
   if (in.op == IrOp::Mbarrier) {

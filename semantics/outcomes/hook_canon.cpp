@@ -45,9 +45,12 @@
 //      synchronization is that of the read alone (it observes every
 //      arrive), which (c) makes the same for every order.
 //  (e) A thread that arrives has not synchronized with another thread
-//      through memory before (no communicating read, fence.sc or cluster
-//      barrier, also not in a thread that reaches it through CTA barriers,
-//      which the machine runs in order). Then every causality order
+//      through memory before (no communicating read but a weak ld, which
+//      is no acquire pattern and morally strong with nothing, 8.8, 8.7,
+//      and a blocking wait, which synchronizes only with arrives the
+//      machine ran before it ((i), (j)); no fence.sc or cluster barrier;
+//      also not in a thread that reaches it through CTA barriers, which
+//      the machine runs in order). Then every causality order
 //      (8.9.5) between two arrives goes through program order or CTA
 //      barriers, which the machine's order respects.
 // Claim: for each consistent execution X of a run that chooses the arrive
@@ -111,22 +114,23 @@
 //
 // Blocking waits (canon_block, spin_jump): a canonical wait W of M (M
 // canonical, an mbarrier of W's own CTA, no update of M in the run chose
-// its value) that waits for phase 0 and whose failed polls only spin
+// its value) that waits for phase 0, or for the phase of its thread's
+// latest arrive on M (j), and whose failed polls only spin
 // (Shared::wait_spins: wait_redundant, and every path from W with its
 // predicate false, also past the backward jumps it takes, computes
 // registers only until a wait with the same operands; that this one polls
 // M for phase 0 again is checked as it runs, else M's waits stop blocking
 // and the exploration restarts) reads the machine's value of M instead of
-// a chosen one. If that value has not completed phase 0, the poll leaves no
+// a chosen one. If that value has not completed the phase, the poll leaves no
 // event, and at the backward jump that ends the failed iteration the thread
 // is parked (spin_jump); a write of M makes it ready again before the next
 // instruction runs (wake_blocked: the Machine skips parked threads and ends
 // the cluster quietly when only parked ones are left), and it polls again.
 // A thread still parked when the launch ends waits for a phase that no
 // write of the run completes: the run is dropped as a redundant spin.
-//  (h) Every arrive of a run with a blocking wait on M reads phase 0
-//      (canon_check; else M's waits stop blocking and the exploration
-//      restarts). Then the values of M in the run are the plain writes'
+//  (h) Every arrive of a run with a blocking wait on M reads phase 0, or
+//      the run meets (j) below (canon_check; else M's waits stop blocking
+//      and the exploration restarts). Then the values of M in the run are the plain writes'
 //      (phase 0), v_1 .. v_{n-1} (phase 0) and, if the phase completes,
 //      v_n (phase 1), and a wait for phase 0 succeeds exactly when it reads
 //      v_n. A failed poll is a failed W of (f1)/(f2): removing it leaves an
@@ -161,6 +165,82 @@
 //      ordered before an arrive: the value it reads is that one. A write
 //      after an arrive is not ordered (its thread's new epoch) and makes
 //      the location communicating, as before.
+//
+// Several phases (j): a run whose arrives on M read more than one phase
+// (one mbarrier reused: arrive_and_wait in a loop, a flipping parity) keeps
+// the arrives canonical and the waits blocking when, over the run:
+//  (j1) every thread T that arrives on M does so as its i-th arrive reads
+//       phase i of the machine's chain (counting completed phases), and
+//       between two of its arrives a blocking wait of T for the phase of
+//       the first succeeded (the instruction chapter's 9.7.12.13.4 Phase
+//       of the mbarrier object: a wait that returns true in each phase
+//       before arrive-on operations of the next);
+//  (j2) every other read of M is such a blocking wait (canon_read);
+//  (j3) a blocking wait is by a thread that arrived on M, for the phase of
+//       its latest arrive (the state's or the parity's bit is the bit that
+//       arrive read), once, and since that arrive the thread received no
+//       synchronization: its vector clock, its count of communicating
+//       reads and its sync_in are as they were just after the arrive (a
+//       fence there breaks (d)).
+// The same count c for every arrive ((a)) and (j1) give: phase p of the
+// chain consists of the p-th arrives of the threads that have one (each
+// thread has at most one arrive per phase, and a phase completes after
+// e/c arrives, e the expected count: 9.7.12.13.5 Arrive-on operation).
+// Claim: every consistent execution X of a run R' that chooses the reads of
+// M (with R's other choices) has the same phase structure, and the
+// execution X' of R below has the same final state and races that include
+// X's. Proof. The accesses of M are pairwise morally strong (8.7: one CTA,
+// .cta scopes, strong), so program order and communication order on M are
+// acyclic (8.10.5): they form one total order L in which each read reads
+// the latest write. Induction along L: a thread's arrive and wait results
+// depend only on phase bits (9.7.13.15; 9.7.12.13.11 test_wait/try_wait),
+// so the threads run R's instructions as long as the results match R's.
+// T's i-th arrive follows in L the success of T's wait for phase i-1, so
+// phase i-1 completed (the chain is in L); phases before i consist of the
+// earlier arrives, and phase i completes only with e/c arrives, one per
+// thread, T's among them; so T's i-th arrive reads phase i and its state has
+// R's phase bit. T's wait for phase i reads a write of L before T's next
+// arrive: it fails until phase i completes (its failed polls are removable,
+// (h)) and then succeeds, as in R; it cannot see phase i+1 complete (that
+// needs T's next arrive). So the arrives form the same phases in X as in
+// R; only their order within a phase and the positions the waits read may
+// differ. X': the arrives chained in R's order (the machine's: within a
+// phase any order is possible, the values depend only on the position, and
+// causality between two arrives of one phase goes through program order or
+// CTA barriers, by (e), now that a blocking wait synchronizes only with
+// earlier phases, below), and each wait for phase i reads the boundary B_i,
+// the write of phase i's last arrive. X' is consistent: in L, move each
+// wait right after B_i; T's accesses of M before the wait are its arrives
+// of phases <= i and earlier waits, all at or before B_i, so the new order
+// is still one of 8.10.5. 8.10.6 on M: a write after B_i in coherence order
+// that precedes the wait in causality order would be a later-phase arrive
+// A' whose causality path enters T's thread before the wait; it cannot
+// enter at or before T's phase-i arrive (then A' precedes that arrive in
+// causality, so in coherence, 8.10.1, though its phase is later), and by
+// (j3) T received nothing between its arrive and its wait (8.9.4: a fence,
+// a barrier, an acquire read or a strong read in observation order would
+// be needed, 8.9.2, 8.9.5). The wait reading B_i observes exactly the
+// arrives of phases <= i (8.9.2 item 2 through the RMW chain) and, acquire
+// against release, synchronizes with them (8.9.4 item 4); in X it
+// observed those and possibly some of phase i+1. So X''s synchronization,
+// and its causality order, are contained in X's: every axiom that holds
+// in X holds in X' on the other locations (each forbids a cycle or
+// requires an inclusion that removing causality edges keeps: 8.10.1,
+// 8.10.2, 8.10.6), with the same communication and the same final state,
+// and every race of X is one of X' (fewer causality edges, 8.7.1).
+// Run-time part (canon_block_at): a blocking wait of a thread that arrived
+// waits for the phase bit of its latest arrive; when it succeeds it reads
+// (and its event carries) B_i's value and joins the clocks of the release
+// arrives up to B_i (CanonRun::rel_at), not those of the machine's later
+// arrives. (j5) The values of M repeat every second phase; an execution
+// where a read takes an equal value of another phase is rejected by 8.10.5
+// but multiplies the engine's search, so after phase 0 the events of M
+// carry a tag of their chain position instead (bit 31, which no machine
+// value has, and the position): each read has one write to read, B_i for a
+// wait. A run that breaks (j) gets its machine values back (CanonRun::untag)
+// and is judged by (a)-(h) as before: with a blocking wait it turns M's
+// waits back to choices ((h)), with a used state (a) or a read of an
+// intermediate value (c) M itself.
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -205,7 +285,7 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   const interp::Inst& in = *a.in;
   CanonRun& cr = canon_[li];
   bool ok = in.mbar == MbarOp::Arrive && !in.expect_tx && a.space == interp::Space::Shared &&
-            a.owner_cta == static_cast<int>(c.uid) && !r.sync_in;
+            a.owner_cta == static_cast<int>(c.uid) && !r.sync_in && (r.block_in == -1 || r.block_in == li);
   // (a): the returned state is dead, or used only as a wait's state
   // operand (canon_step checks each use).
   bool tok = false;
@@ -240,6 +320,18 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   const int ph = static_cast<int>(v >> 63);
   if (cr.phase >= 0 && cr.phase != ph) cr.phases = 2;
   cr.phase = ph;
+  // (j1): the thread's i-th arrive reads phase i of the chain, and a
+  // blocking wait for the phase of its previous arrive succeeded since.
+  CanonRun::Arriver& ar = cr.arrivers[t.gid];
+  if (ar.arrives != cr.done || (ar.arrives > 0 && !ar.waited)) cr.phased = false;
+  ar.phase = cr.done;
+  if (r.block_in == li) cr.after_block = true;
+  ar.bit = v >> 63;
+  ar.waited = false;
+  ++ar.arrives;
+  cr.rd_bit = v >> 63;
+  r.ev_tag = true;  // (j5)
+  r.ev_value = cr.n > 0 ? cr.last_ev : v;
   if (tok) {
     cr.tok = true;
     if (r.canon_tok.empty()) ++canon_toks_;
@@ -266,6 +358,30 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
       for (size_t k = 0; k < r.vc.size(); ++k) cr.rel[k] = std::max(cr.rel[k], r.vc[k]);
     }
     ++r.vc[r.t->gid];
+    // (j): the phase this arrive completes, if any: the value it wrote
+    // (the boundary a wait for the phase reads) and the clocks of the
+    // release arrives up to it.
+    // (j5): after phase 0, the event carries a tag of the chain position
+    // (bit 31, never set in the machine's values, and the position in bits
+    // 32-62) instead of the value, which repeats every second phase.
+    uint64_t ev = v;
+    if (cr.done > 0) {
+      ev = (v & 0x800000007fffffffull) | (1ull << 31) | (uint64_t{cr.n & 0x7fffffffu} << 32);
+      cr.untag[ev] = v;
+    }
+    cr.last_ev = ev;
+    r.ev_tag = true;
+    r.ev_value = ev;
+    if ((v >> 63) != cr.rd_bit) {
+      cr.bound.push_back(v);
+      cr.bound_ev.push_back(ev);
+      cr.rel_at.push_back(cr.rel);
+      ++cr.done;
+    }
+    CanonRun::Arriver& ar = cr.arrivers[r.t->gid];
+    ar.vc = r.vc;
+    ar.comm_reads = r.comm_reads;
+    ar.sync_in = r.sync_in;
     return true;
   }
   auto it = canon_.find(li);
@@ -280,9 +396,13 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
 }
 
 void Hook::canon_read(ThreadRec& r, int li, uint64_t v) {
+  const bool blocked = r.block_read;
+  r.block_read = false;
   std::erase(r.canon_pending, li);
   if (sh_.no_canon || !sh_.locs[static_cast<size_t>(li)].canon) return;
-  canon_[li].reads.emplace_back(r.t->gid, v);
+  CanonRun& cr = canon_[li];
+  if (!blocked) cr.phased = false;  // (j2): every other read of M is a blocking wait
+  cr.reads.emplace_back(r.t->gid, v);
 }
 
 bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
@@ -306,9 +426,13 @@ bool Hook::canon_check(bool stopped) {
   std::set<uint32_t> dropped;  // CTAs with a thread dropped as a redundant spin
   for (const ThreadRec& r : th)
     if (r.seen && r.killed) dropped.insert(r.cta_uid);
-  for (int li : waits_blocked_) {  // (h): the run's arrives read one phase, phase 0
+  // Several phases (an arrive read phase bit 1) need (j).
+  auto phased = [](const CanonRun& cr) { return (cr.phases <= 1 && cr.phase <= 0) || cr.phased; };
+  for (int li : waits_blocked_) {  // (h): the run's arrives read one phase, phase 0, or (j)
     auto it = canon_.find(li);
-    if (it != canon_.end() && (it->second.phases > 1 || it->second.phase > 0)) {
+    if (it != canon_.end() && !phased(it->second)) {
+      // (e) outside (j): an arrive after a blocking wait; else (h).
+      if (it->second.after_block) return canon_break(li);
       sh_.locs[static_cast<size_t>(li)].wait_block = false;
       restart = true;
       return false;
@@ -316,8 +440,15 @@ bool Hook::canon_check(bool stopped) {
   }
   for (auto& [li, cr] : canon_) {
     if (cr.n == 0) continue;
-    if (cr.tok && cr.phases > 1) return canon_break(li);  // (a)
-    for (auto [g, v] : cr.reads)                          // (c)
+    if (cr.after_block && !phased(cr)) return canon_break(li);  // (e) outside (j)
+    if (!cr.untag.empty() && !cr.phased)                        // (j5): only (j) runs keep the tags
+      for (ThreadRec& r : th)
+        for (mm::Event& e : r.events)
+          if (e.loc == li)
+            if (auto u = cr.untag.find(e.value); u != cr.untag.end()) e.value = u->second;
+    if ((cr.phases > 1 || cr.phase > 0) && cr.phased) continue;  // (j): (a) by phases, (c) blocking waits only
+    if (cr.tok && cr.phases > 1) return canon_break(li);         // (a)
+    for (auto [g, v] : cr.reads)                                 // (c)
       if (cr.inter.count(v) && !dropped.count(th[g].cta_uid)) return canon_break(li);
   }
   return true;
@@ -345,7 +476,7 @@ bool Hook::canon_wait(const interp::Thread& t, const HookAccess& a, int li, std:
 }
 
 int Hook::canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
-                      uint64_t v) {
+                      uint64_t& v) {
   const int spun = r.spin_li;
   const int res = canon_block_at(r, t, c, a, li, v);
   if (spun >= 0 && (res == 0 || li != spun)) {
@@ -360,7 +491,7 @@ int Hook::canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& 
 }
 
 int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
-                         uint64_t v) {
+                         uint64_t& v) {
   const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const interp::Inst& in = *a.in;
   if (sh_.no_canon || !l.canon || !l.wait_canon || !l.wait_block || l.size != 8 ||
@@ -369,25 +500,46 @@ int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Ct
     return 0;
   auto it = canon_.find(li);
   if (it != canon_.end() && it->second.other_rmw) return 0;  // the machine's value came from a choice
-  // (h): a wait for phase 0 (the state's phase bit, or the parity, is 0).
+  // (h), (j): a thread that arrived on M waits for the phase of its latest
+  // arrive (the state's phase bit, or the parity, is the bit that arrive
+  // read), any other thread for phase 0.
   const std::optional<uint64_t> phase = waited_phase(t, in);
-  if (!phase || *phase != 0) return 0;
+  if (!phase) return 0;
+  CanonRun& cr = canon_[li];
+  auto ai = cr.arrivers.find(t.gid);
+  CanonRun::Arriver* ar = ai != cr.arrivers.end() ? &ai->second : nullptr;
+  if (ar ? *phase != ar->bit : *phase != 0) return 0;
   if (!sh_.wait_spins(t.func, static_cast<uint32_t>(a.in - sh_.prog->code.data()))) return 0;
   waits_reduced_.insert(li);
   waits_blocked_.insert(li);
-  if ((v >> 63) == 0) {  // phase 0 has not completed in the machine: block
+  if (!ar) cr.phased = false;  // (j3): a thread that did not arrive on M
+  if ((v >> 63) == *phase) {   // the phase has not completed in the machine: block
     r.spin_li = li;
     r.spin_serial = writes_;
     return 2;
   }
   r.spin_li = -1;
-  // (i): the value of the run's latest arrive, which no other write wrote,
-  // read with acquire semantics: the wait synchronizes with every release
-  // arrive before it in the chain.
-  if (in.order != mm::Order::Relaxed && it != canon_.end()) {
-    const CanonRun& cr = it->second;
-    if (cr.n > 0 && v == cr.last && !cr.inter.count(v) && !cr.plain_vals.count(v))
-      for (size_t k = 0; k < r.vc.size() && k < cr.rel.size(); ++k) r.vc[k] = std::max(r.vc[k], cr.rel[k]);
+  r.block_read = true;
+  r.block_in = r.block_in == -1 || r.block_in == li ? li : -2;
+  // (j3): a thread that waits on M arrived on it, and since its latest
+  // arrive it received no synchronization (its clock and synchronizing
+  // reads are as after the arrive) and did not wait for that phase yet.
+  if (!ar || ar->waited || ar->vc != r.vc || ar->comm_reads != r.comm_reads || ar->sync_in != r.sync_in)
+    cr.phased = false;
+  const uint32_t p = ar ? ar->phase : 0;
+  if (ar) ar->waited = true;
+  // (i), (j4): the wait reads the value the last arrive of its phase wrote
+  // (the machine may be further on), with acquire semantics: it
+  // synchronizes with every release arrive of that phase and the ones
+  // before it in the chain.
+  if (p < cr.bound.size()) {
+    v = cr.bound[p];
+    r.ev_tag = true;
+    r.ev_value = cr.bound_ev[p];
+    if (in.order != mm::Order::Relaxed) {
+      const std::vector<uint32_t>& rel = cr.rel_at[p];
+      for (size_t k = 0; k < r.vc.size() && k < rel.size(); ++k) r.vc[k] = std::max(r.vc[k], rel[k]);
+    }
   }
   return 1;
 }

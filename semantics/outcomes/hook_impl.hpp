@@ -249,6 +249,15 @@ struct ThreadRec {
   // machine at the thread's latest poll (-1: none).
   int spin_li = -1;
   uint64_t spin_serial = 0;  // Hook::writes_ at that poll
+  bool block_read = false;   // the read being reported is a blocking wait's (canon_read)
+  // Locations of the thread's successful blocking waits (-1 none, -2
+  // several): they leave sync_in alone; an arrive on another location
+  // counts them as synchronization (hook_canon.cpp (e)).
+  int block_in = -1;
+  // The value the event of the access being reported carries instead of
+  // the machine's (hook_canon.cpp (j5): a position of an mbarrier chain).
+  bool ev_tag = false;
+  uint64_t ev_value = 0;
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -340,9 +349,9 @@ class Hook : public interp::ExecHook {
   // thread is parked at its next backward jump (spin_jump); -1 stop (a spinning thread polled another
   // wait: restart without blocking).
   int canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
-                  uint64_t v);
+                  uint64_t& v);
   int canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
-                     uint64_t v);
+                     uint64_t& v);
   Jump spin_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c);
   // Makes the threads parked at a blocking wait on a location written since
   // ready again (Hook::step, before the next instruction runs).
@@ -397,6 +406,32 @@ class Hook : public interp::ExecHook {
     // Blocking waits: the clocks of the release arrives joined (a wait that
     // reads the value of the latest arrive synchronizes with each of them).
     std::vector<uint32_t> rel;
+    // Phases (hook_canon.cpp (j)): the phase bit the pending arrive read;
+    // phases completed in the machine's chain; per completed phase, the
+    // value its last arrive wrote and `rel` after it.
+    uint64_t rd_bit = 0;
+    uint32_t done = 0;
+    std::vector<uint64_t> bound;
+    std::vector<std::vector<uint32_t>> rel_at;
+    // (j5): the event value of the latest arrive and of each phase's last;
+    // tag -> machine value of the positions after phase 0.
+    uint64_t last_ev = 0;
+    std::vector<uint64_t> bound_ev;
+    std::map<uint64_t, uint64_t> untag;
+    // Per arriving thread (gid): its arrives so far, the phase index and
+    // bit of its latest, whether a blocking wait for that phase succeeded
+    // since, and its clock and synchronizing reads just after it.
+    struct Arriver {
+      uint32_t arrives = 0, phase = 0;
+      uint64_t bit = 0;
+      bool waited = false;
+      std::vector<uint32_t> vc;
+      uint64_t comm_reads = 0;
+      bool sync_in = false;
+    };
+    std::map<uint32_t, Arriver> arrivers;
+    bool phased = true;        // (j) holds so far
+    bool after_block = false;  // an arrive by a thread after its blocking wait (on any location)
   };
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
   std::set<int> waits_blocked_;  // locations with a blocking wait in this run

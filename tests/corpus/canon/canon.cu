@@ -327,3 +327,129 @@ extern "C" __global__ void canon_nb2_relaxed(int* data, int* out) {
     out[k] = data[1 - k];
   }
 }
+
+// Several phases of one mbarrier (hook_canon.cpp (j)).
+// (j4) Thread 32 (whose warp goes on first) arrives and blocks; thread 0
+// arrives (phase 0 completes), writes slot 0 and arrives again (phase 1).
+// Thread 32's wait reads the value that completed phase 0, which does not
+// observe thread 0's second arrive: its read of slot 0 races and may read
+// 0. Reading the machine's value, or joining the clocks of every arrive so
+// far, loses 0.
+extern "C" __global__ void canon_mp_stale(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 32) {
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    if (threadIdx.x == 0) {
+      data[0] = 1;
+      mbar_arrive(bar);
+    } else {
+      out[0] = data[0];
+    }
+  }
+}
+
+// (j1) Lanes 0 and 1 arrive twice with no wait between (lane 1 writes slot
+// 0 between its arrives); lane 0 then waits on its second state and reads
+// slot 0. The machine puts both second arrives in phase 1, but lane 0's
+// two arrives may both precede lane 1's: its wait is then for phase 0 and
+// its read races (0 or 1).
+extern "C" __global__ void canon_mp_nowait(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    mbar_arrive(bar);
+    if (threadIdx.x == 1) data[0] = 1;
+    unsigned long long s = mbar_arrive_state(bar);
+    if (threadIdx.x == 0) {
+      while (!mbar_test_wait(bar, s)) {}
+      out[0] = data[0];
+    }
+  }
+}
+
+// (j1) Count 1: threads 0 and 32 each write their slot, arrive once, wait
+// on their state and read the other's slot. Whichever arrives first
+// completes phase 0 alone (its read races), the other phase 1: the machine
+// shows one of the two orders.
+extern "C" __global__ void canon_mp_over(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0 || threadIdx.x == 32) {
+    const unsigned k = threadIdx.x / 32;
+    data[k] = 10 + k;
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    out[k] = data[1 - k];
+  }
+}
+
+// (j3) Count 1: thread 0 writes 10, arrives, waits, writes 20, arrives and
+// waits (phases 0 and 1); thread 32 arrives never and polls parity 0, which
+// succeeds only between the arrives. The machine runs thread 0 to its end
+// first: a blocking wait there would never succeed.
+extern "C" __global__ void canon_mp_waitonly(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 10;
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    data[0] = 20;
+    s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+  } else if (threadIdx.x == 32) {
+    while (!mbar_test_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+  }
+}
+
+// (j3) Thread 0 arrives, reads a flag with ld.acquire, then waits; thread
+// 32 arrives, waits, writes slot 0, arrives again (phase 1) and sets the
+// flag with st.release. When thread 0 reads the flag set, its wait must
+// observe thread 32's second arrive (8.10.6): it cannot read the value that
+// completed phase 0.
+extern "C" __global__ void canon_mp_sync(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long s = mbar_arrive_state(bar);
+    int f;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(f) : "l"(data + 1) : "memory");
+    while (!mbar_test_wait(bar, s)) {}
+    out[0] = f;
+    out[1] = data[0];
+  } else if (threadIdx.x == 32) {
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    data[0] = 1;
+    mbar_arrive(bar);
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(data + 1), "r"(1) : "memory");
+  }
+}
+
+// (j2) Lanes 0 and 1 arrive and wait (phase 0), write their slot and
+// arrive again; lane 1 tests phase 1 once and reads slot 0. A read of a
+// partial count observes some arrives: when lane 1's second arrive came
+// first, the test fails and its read of slot 0 races.
+extern "C" __global__ void canon_mp_peek(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    unsigned long long s = mbar_arrive_state(bar);
+    while (!mbar_test_wait(bar, s)) {}
+    data[threadIdx.x] = 10 + threadIdx.x;
+    mbar_arrive(bar);
+    if (threadIdx.x == 1) {
+      out[1] = mbar_test_wait_parity(bar, 1);
+      out[0] = data[0];
+    }
+  }
+}
