@@ -4,6 +4,7 @@
 // the destination type. PTX ISA 9.7.14 leaves the internal precision and
 // order of the tensor-core accumulation unspecified; this is the one
 // deterministic choice that does not depend on an order.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -19,9 +20,11 @@ using arith::Fmt;
 using arith::u128;
 using arith::Unp;
 
-// Two's-complement fixed point with 70 64-bit limbs; bit 0 weighs 2^-kBias.
-// Products of two f64 (>= 2^-2148) and sums of up to 65 terms below 2^2049
-// fit, so every supported sum is exact.
+// Fixed point with 70 64-bit limbs; bit 0 weighs 2^-kBias. Products of two
+// f64 (>= 2^-2148) and sums of up to 65 terms below 2^2049 fit, so every
+// supported sum is exact. The positive and the negative terms are summed
+// apart (no borrow runs up to the top limb) over the limbs they touched,
+// [lo_, hi_]; the sum is their difference. reset() clears what add wrote.
 class ExactSum {
  public:
   static constexpr int kLimbs = 70, kBias = 2200;
@@ -32,58 +35,68 @@ class ExactSum {
     w[0] = static_cast<uint64_t>(mant << sh);
     w[1] = static_cast<uint64_t>(sh ? mant >> (64 - sh) : mant >> 64);
     w[2] = sh ? static_cast<uint64_t>(mant >> (128 - sh)) : 0;
+    uint64_t* L = neg ? n_ : p_;
     uint64_t carry = 0;
-    for (unsigned i = li; i < kLimbs; ++i) {
+    unsigned i = li;
+    for (; i < kLimbs; ++i) {
       uint64_t x = i - li < 3 ? w[i - li] : 0;
       if (i - li >= 3 && !carry) break;
-      if (!neg) {
-        uint64_t s = limb_[i] + x;
-        uint64_t c1 = s < x;
-        uint64_t s2 = s + carry;
-        carry = c1 | (s2 < s);
-        limb_[i] = s2;
-      } else {
-        uint64_t d = limb_[i] - x;
-        uint64_t b1 = limb_[i] < x;
-        uint64_t d2 = d - carry;
-        carry = b1 | (d < carry);
-        limb_[i] = d2;
-      }
+      uint64_t s = L[i] + x;
+      uint64_t c1 = s < x;
+      uint64_t s2 = s + carry;
+      carry = c1 | (s2 < s);
+      L[i] = s2;
     }
+    lo_ = std::min(lo_, static_cast<int>(li));
+    hi_ = std::max(hi_, static_cast<int>(i) - 1);
   }
   bool zero() const {
-    for (uint64_t l : limb_)
-      if (l) return false;
+    for (int i = lo_; i <= hi_; ++i)
+      if (p_[i] != n_[i]) return false;
     return true;
   }
-  // Rounds the (nonzero) sum to f with .rn.
+  void reset() {
+    for (int i = lo_; i <= hi_; ++i) p_[i] = n_[i] = 0;
+    lo_ = kLimbs;
+    hi_ = -1;
+  }
+  // Rounds the (nonzero) sum to f with .rn: the sign, then the 120 bits
+  // from the magnitude's most significant bit down and a sticky bit for the
+  // rest.
   uint64_t round(const Fmt& f) {
-    bool neg = limb_[kLimbs - 1] >> 63;
-    if (neg) {  // magnitude
-      uint64_t carry = 1;
-      for (auto& l : limb_) {
-        l = ~l + carry;
-        carry = carry && l == 0;
-      }
+    int h = hi_;
+    while (h > lo_ && p_[h] == n_[h]) --h;
+    const bool neg = n_[h] > p_[h];
+    const uint64_t *a = neg ? n_ : p_, *b = neg ? p_ : n_;
+    uint64_t borrow = 0;
+    for (int i = lo_; i <= h; ++i) {  // m_ = |P - N| (a >= b); limbs above h are equal
+      uint64_t d = a[i] - b[i];
+      uint64_t b1 = a[i] < b[i];
+      m_[i] = d - borrow;
+      borrow = b1 | (d < borrow);
     }
-    int h = kLimbs - 1;
-    while (h > 0 && !limb_[h]) --h;
-    int msb = h * 64 + 63 - std::countl_zero(limb_[h]);
-    // 120 bits from msb down, and a sticky bit for the rest.
-    int lo = msb - 119;
-    u128 mant = 0;
+    while (h > lo_ && !m_[h]) --h;
+    const int top = h;
+    auto limb = [&](int i) { return i >= lo_ && i <= top ? m_[i] : uint64_t{0}; };
+    auto word = [&](int pos) {  // bits pos .. pos + 63 of the magnitude (pos >= 0)
+      const int li = pos / 64, sh = pos % 64;
+      return sh ? (limb(li) >> sh) | (limb(li + 1) << (64 - sh)) : limb(li);
+    };
+    const int msb = top * 64 + 63 - std::countl_zero(m_[top]);
+    const int lo = msb - 119, from = std::max(lo, 0);
+    // Bits above msb are zero: the two words hold exactly bits from .. msb.
+    const u128 mant = (static_cast<u128>(word(from + 64)) << 64) | word(from);
     bool sticky = false;
-    for (int b = msb; b >= std::max(lo, 0); --b) mant = (mant << 1) | ((limb_[b / 64] >> (b % 64)) & 1);
     if (lo > 0) {
-      for (int i = 0; i < lo / 64 && !sticky; ++i) sticky = limb_[i] != 0;
-      if (!sticky && lo % 64) sticky = (limb_[lo / 64] & ((uint64_t(1) << (lo % 64)) - 1)) != 0;
+      for (int i = 0; i < lo / 64 && !sticky; ++i) sticky = limb(i) != 0;
+      if (!sticky && lo % 64) sticky = (limb(lo / 64) & ((uint64_t(1) << (lo % 64)) - 1)) != 0;
     }
-    int exp = std::max(lo, 0) - kBias;
-    return arith::round_pack(f, neg, exp, mant, sticky, arith::Round::rn, 0);
+    return arith::round_pack(f, neg, from - kBias, mant, sticky, arith::Round::rn, 0);
   }
 
  private:
-  uint64_t limb_[kLimbs] = {};
+  uint64_t p_[kLimbs] = {}, n_[kLimbs] = {}, m_[kLimbs] = {};
+  int lo_ = kLimbs, hi_ = -1;
 };
 
 const Fmt& fmt_of(MElem e) {
@@ -148,9 +161,10 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
   std::vector<Unp> ua(s.m * s.k), ub(s.k * s.n);
   for (size_t i = 0; i < ua.size(); ++i) ua[i] = arith::unpack(fa, payload(s.a, A[i]), false);
   for (size_t i = 0; i < ub.size(); ++i) ub[i] = arith::unpack(fb, payload(s.b, B[i]), false);
+  ExactSum acc;
   for (unsigned i = 0; i < s.m; ++i)
     for (unsigned j = 0; j < s.n; ++j) {
-      ExactSum acc;
+      acc.reset();
       bool nan = false, pinf = false, ninf = false, all_negzero = true;
       auto term = [&](const Unp& v) {
         if (v.cls == Cls::nan) nan = true;

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <set>
 #include <vector>
 
+#include "semantics/arith/softfloat.hpp"
 #include "semantics/interp/mma.hpp"
 
 using namespace ptxcheck::interp;
@@ -63,6 +65,50 @@ uint64_t f64b(double d) {
   return u;
 }
 constexpr uint64_t kHalfOne = 0x3c00, kHalfInf = 0x7c00, kHalfNaN = 0x7e00;
+
+// A reference for mma_compute's float sums, written the plain way: one
+// two's-complement accumulator of 70 limbs (bit 0 weighs 2^-2200), every
+// term added with its borrow or carry run to the top limb, the magnitude
+// negated over all limbs and its 120 leading bits read one at a time.
+uint64_t ref_sum(const std::vector<std::pair<bool, std::pair<ptxcheck::arith::u128, int>>>& terms,
+                 const ptxcheck::arith::Fmt& f) {
+  using ptxcheck::arith::u128;
+  constexpr int kL = 70, kBias = 2200;
+  uint64_t limb[kL] = {};
+  for (const auto& t : terms) {
+    const bool neg = t.first;
+    const u128 mant = t.second.first;
+    const int p = t.second.second + kBias;
+    for (int b = 0; b < 128; ++b) {  // one bit at a time: += or -= 2^(p + b)
+      if (!((mant >> b) & 1)) continue;
+      const int at = p + b;
+      uint64_t bit = uint64_t(1) << (at % 64);
+      for (int i = at / 64; i < kL; ++i) {
+        const uint64_t old = limb[i];
+        limb[i] = neg ? old - bit : old + bit;
+        if (neg ? old >= bit : limb[i] >= old) break;  // no borrow / carry
+        bit = 1;
+      }
+    }
+  }
+  const bool neg = limb[kL - 1] >> 63;
+  if (neg) {
+    for (auto& l : limb) l = ~l;
+    for (auto& l : limb)
+      if (++l != 0) break;
+  }
+  int msb = -1;
+  for (int b = kL * 64 - 1; b >= 0 && msb < 0; --b)
+    if ((limb[b / 64] >> (b % 64)) & 1) msb = b;
+  if (msb < 0) return ~0ull;  // zero: the caller decides the sign
+  const int lo = std::max(msb - 119, 0);
+  u128 mant = 0;
+  for (int b = msb; b >= lo; --b) mant = (mant << 1) | ((limb[b / 64] >> (b % 64)) & 1);
+  bool sticky = false;
+  for (int b = 0; b < lo; ++b) sticky = sticky || ((limb[b / 64] >> (b % 64)) & 1);
+  return ptxcheck::arith::round_pack(f, neg, lo - kBias, mant, sticky, ptxcheck::arith::Round::rn, 0);
+}
+
 
 }  // namespace
 
@@ -162,6 +208,103 @@ TEST_CASE("mma sums exactly and rounds once", "[mma]") {
   mma_compute({16, 8, 16, MElem::f16, MElem::f16, MElem::f16, MElem::f16, false}, A2.data(), B2.data(), C3.data(),
               D.data());
   CHECK(D[0] == 0x6801);
+}
+
+// mma_compute's accumulator (positive and negative terms apart, over the
+// limbs they touch, the leading bits read by words) against ref_sum on
+// random operands: random bits of every class, and terms that cancel
+// (x and -x in the same row, leaving nothing or a few low bits), for f16,
+// bf16 and tf32 into f32, f16 into f16, and f64 (exponents across the
+// whole range); then a long carry and a sticky bit just below the kept
+// bits.
+TEST_CASE("mma's exact sum equals a bit-by-bit reference", "[mma]") {
+  using namespace ptxcheck::arith;
+  struct T {
+    MmaShape sh;
+    const Fmt &fa, &fc;
+    unsigned bits;
+  };
+  const T types[] = {{{16, 8, 16, MElem::f16, MElem::f16, MElem::f32, MElem::f32, false}, kF16, kF32, 16},
+                     {{16, 8, 16, MElem::bf16, MElem::bf16, MElem::f32, MElem::f32, false}, kBF16, kF32, 16},
+                     {{16, 8, 8, MElem::tf32, MElem::tf32, MElem::f32, MElem::f32, false}, kTF32, kF32, 32},
+                     {{16, 8, 16, MElem::f16, MElem::f16, MElem::f16, MElem::f16, false}, kF16, kF16, 16},
+                     {{8, 8, 4, MElem::f64, MElem::f64, MElem::f64, MElem::f64, false}, kF64, kF64, 64}};
+  std::mt19937_64 rng(10);
+  size_t bad = 0, sums = 0, cancelled = 0;
+  for (const T& t : types) {
+    const MmaShape& sh = t.sh;
+    const uint64_t am = t.bits >= 64 ? ~0ull : (1ull << t.bits) - 1;
+    const uint64_t cm = t.fc.width() >= 64 ? ~0ull : (1ull << t.fc.width()) - 1;
+    for (int round = 0; round < 60; ++round) {
+      std::vector<uint64_t> A(sh.m * sh.k), B(sh.k * sh.n), C(sh.m * sh.n), D(sh.m * sh.n);
+      const int mode = round % 3;  // 0: random bits; 1: cancelling pairs; 2: cancelling pairs, one low term
+      for (auto& x : A) x = rng() & am;
+      for (auto& x : B) x = rng() & am;
+      for (auto& x : C) x = rng() & cm;
+      if (mode) {
+        const uint64_t sign = 1ull << (t.fa.width() - 1);
+        for (unsigned i = 0; i < sh.m; ++i)
+          for (unsigned k = 0; k + 1 < sh.k; k += 2) A[i * sh.k + k + 1] = A[i * sh.k + k] ^ sign;
+        for (unsigned k = 0; k + 1 < sh.k; k += 2)
+          for (unsigned j = 0; j < sh.n; ++j) B[(k + 1) * sh.n + j] = B[k * sh.n + j];
+        for (auto& x : C) x = mode == 2 ? (rng() & 0xff) : 0;  // a subnormal or zero C
+      }
+      mma_compute(sh, A.data(), B.data(), C.data(), D.data());
+      for (unsigned i = 0; i < sh.m; ++i)
+        for (unsigned j = 0; j < sh.n; ++j) {
+          std::vector<std::pair<bool, std::pair<u128, int>>> terms;
+          bool special = false, negzero = true;
+          auto note = [&](const Unp& v) {
+            special = special || v.cls == Cls::nan || v.cls == Cls::inf;
+            if (v.cls == Cls::finite) terms.push_back({v.sign, {v.mant, v.exp}});
+          };
+          for (unsigned k = 0; k < sh.k; ++k) {
+            Unp x = unpack(t.fa, A[i * sh.k + k], false), y = unpack(t.fa, B[k * sh.n + j], false);
+            if (x.cls == Cls::finite && y.cls == Cls::finite) {
+              terms.push_back({x.sign != y.sign, {x.mant * y.mant, x.exp + y.exp}});
+              negzero = false;
+            } else {
+              special = special || x.cls == Cls::nan || x.cls == Cls::inf || y.cls == Cls::nan || y.cls == Cls::inf;
+              negzero = negzero && x.sign != y.sign;
+            }
+          }
+          Unp c = unpack(t.fc, C[i * sh.n + j], false);
+          note(c);
+          negzero = negzero && c.cls == Cls::zero && c.sign;
+          if (special) continue;  // NaN and infinity: "mma special values" above
+          ++sums;
+          uint64_t want = ref_sum(terms, t.fc);
+          if (want == ~0ull) {
+            want = zero_bits(t.fc, negzero);
+            cancelled += !terms.empty();
+          }
+          if (D[i * sh.n + j] != want && ++bad <= 5)
+            FAIL_CHECK("element " << i << "," << j << ": " << D[i * sh.n + j] << " != " << want);
+        }
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(sums > 20000);
+  CHECK(cancelled > 1000);
+  // A carry through 106 one bits into the next limb: (2^53 - 1) * 2^62 +
+  // (2^53 - 1) * 2^115 + 2^62 = 2^168 (bit 2200 + 168 begins limb 37).
+  const MmaShape f64s{8, 8, 4, MElem::f64, MElem::f64, MElem::f64, MElem::f64, false};
+  std::vector<uint64_t> A(8 * 4, 0), B(4 * 8, 0), C(8 * 8, 0), D(8 * 8);
+  A[0] = f64b(std::ldexp(9007199254740991.0, 62));
+  A[1] = f64b(std::ldexp(9007199254740991.0, 115));
+  A[2] = f64b(std::ldexp(1.0, 62));
+  B[0] = B[8] = B[16] = f64b(1.0);
+  mma_compute(f64s, A.data(), B.data(), C.data(), D.data());
+  CHECK(D[0] == f64b(std::ldexp(1.0, 168)));
+  // A sticky bit in the limb of the lowest kept bit, below it: 1 + 2^-53
+  // (a tie) + 2^-130 rounds up.
+  std::fill(A.begin(), A.end(), 0);
+  std::fill(B.begin(), B.end(), 0);
+  A[0] = B[0] = f64b(1.0);
+  A[1] = B[8] = f64b(std::ldexp(1.0, -65));
+  C[0] = f64b(0x1p-53);
+  mma_compute(f64s, A.data(), B.data(), C.data(), D.data());
+  CHECK(D[0] == f64b(1.0 + 0x1p-52));
 }
 
 TEST_CASE("mma special values and integer saturation", "[mma]") {
