@@ -145,13 +145,19 @@ void mma_compute(const MmaShape& s, const uint64_t* A, const uint64_t* B, const 
     // Integer mma (PTX ISA 9.7.14.5.14): exact sum; .satfinite clamps to the
     // s32 range, otherwise the result wraps modulo 2^32. .b1: the number of
     // k with a AND (XOR) b set, plus C.
+    // The elements are converted once (B transposed, so that both run along k).
+    std::vector<int64_t> ia(s.m * s.k), ib(s.k * s.n);
+    for (unsigned i = 0; i < s.m * s.k; ++i) ia[i] = int_of(s.a, A[i]);
+    for (unsigned k = 0; k < s.k; ++k)
+      for (unsigned j = 0; j < s.n; ++j) ib[j * s.k + k] = int_of(s.b, B[k * s.n + j]);
     for (unsigned i = 0; i < s.m; ++i)
       for (unsigned j = 0; j < s.n; ++j) {
         int64_t acc = s.use_c ? int_of(MElem::s32, C[i * s.n + j]) : 0;
-        for (unsigned k = 0; k < s.k; ++k) {
-          int64_t x = int_of(s.a, A[i * s.k + k]), y = int_of(s.b, B[k * s.n + j]);
-          acc += s.bop == 0 ? x * y : s.bop == 1 ? (x & y) : (x ^ y);
-        }
+        const int64_t *x = &ia[i * s.k], *y = &ib[j * s.k];
+        if (s.bop == 0)
+          for (unsigned k = 0; k < s.k; ++k) acc += x[k] * y[k];
+        else
+          for (unsigned k = 0; k < s.k; ++k) acc += s.bop == 1 ? (x[k] & y[k]) : (x[k] ^ y[k]);
         if (s.satfinite) acc = std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, acc));
         D[i * s.n + j] = static_cast<uint32_t>(acc);
       }
