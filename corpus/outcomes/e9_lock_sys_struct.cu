@@ -8,7 +8,8 @@ struct Acc {
   int count;
   int sum;
 };
-template <typename T> struct SpinLock {
+template <typename T>
+struct SpinLock {
   T* word;
   __device__ void lock() {
     cuda::std::atomic_ref<T> a(*word);

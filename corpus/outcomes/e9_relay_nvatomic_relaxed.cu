@@ -2,7 +2,8 @@
 // __nv_atomic_* builtins: thread 32 of CTA 0 writes x and releases f[0]
 // (device scope); thread 32 of CTA 1 waits for f[0], writes y = x + 1 and
 // releases f[1]; thread 32 of CTA 2 acquires f[1] and reads x and y.
-// Here: broken twin: CTA 1 polls f[0] with a relaxed load and no fence, so it does not synchronize with CTA 0; its release of f[1] passes on only what CTA 1 itself did.
+// Here: broken twin: CTA 1 polls f[0] with a relaxed load and no fence, so it does not synchronize with CTA 0; its
+// release of f[1] passes on only what CTA 1 itself did.
 extern "C" __global__ void e9_relay_nvatomic_relaxed(int* x, int* y, int* f, int* out) {
   if (threadIdx.x != 32) return;
   if (blockIdx.x == 0) {

@@ -8,10 +8,11 @@ __device__ __forceinline__ void mbar_arrive(unsigned bar) {
 }
 __device__ __forceinline__ bool mbar_try(unsigned bar, unsigned par) {
   unsigned d;
-  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(d)
-               : "r"(bar), "r"(par)
-               : "memory");
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(d)
+      : "r"(bar), "r"(par)
+      : "memory");
   return d;
 }
 extern "C" __global__ void mp9_over2(int* out) {
