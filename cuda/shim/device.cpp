@@ -113,6 +113,10 @@ void configure(Device& d) {
   // since a thread of the launch last exited (RunOptions::budget_since_exit),
   // so a long launch runs to its end and a hung one still stops.
   d.run.budget_since_exit = true;
+  // PTXCHECK_SHIM_BUDGET=launch: the budget of the launch's total, as
+  // ptxcheck run counts it (a fixed amount of work, for measurements).
+  if (const char* v = std::getenv("PTXCHECK_SHIM_BUDGET"); v && std::strcmp(v, "launch") == 0)
+    d.run.budget_since_exit = false;
   if (const char* v = std::getenv("PTXCHECK_SHIM_MAX_STEPS"); v && *v) {
     char* end = nullptr;
     unsigned long long n = std::strtoull(v, &end, 10);

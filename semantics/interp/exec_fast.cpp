@@ -18,9 +18,13 @@ using arith::fast::Op;
 
 // R: every source is a register (the usual case: no per-lane choice between
 // an immediate and a register; the sources an operation lacks are not read).
-template <Op O, bool R>
+// P: the form has neither .ftz nor .sat; the local copy then says so in
+// constants, and the inlined float forms drop those tests. A whole warp
+// runs a counted loop over its 32 lanes.
+template <Op O, bool R, bool P>
 void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
-  const arith::fast::Form f = form;
+  arith::fast::Form f = form;
+  if (P) f.ftz = f.sat = false;  // (the caller checked: the same values)
   uint64_t k[3] = {0, 0, 0};
   uint32_t sl[3] = {0, 0, 0};
   bool imm[3] = {true, true, true};
@@ -34,7 +38,7 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
   constexpr bool kSetp = O == Op::setp || O == Op::setp_f32 || O == Op::setp_f64;
   const bool q = kSetp && in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
   const uint32_t qs = in.dst[1].slot;
-  FOR_LANES(m) {
+  auto lane = [&](uint32_t l) __attribute__((always_inline)) {
     uint64_t* r = w.rp[l];
     const uint64_t a = R ? r[sl[0]] : imm[0] ? k[0] : r[sl[0]];
     const uint64_t b = R ? r[sl[1]] : imm[1] ? k[1] : r[sl[1]];
@@ -42,6 +46,11 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
     const uint64_t v = arith::fast::apply<O>(f, a, b, c);
     r[ds] = v & wm;
     if (q) r[qs] = v ^ 1;
+  };
+  if (m == ~0u) {
+    for (uint32_t l = 0; l < 32; ++l) lane(l);
+  } else {
+    FOR_LANES(m) lane(l);
   }
 }
 
@@ -63,12 +72,18 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
     if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
     all_reg = all_reg && in.src[j].kind == Opnd::Reg;
   }
+  const bool plain = !f.ftz && !f.sat;
   switch (f.op) {
     // clang-format off
 #define X(name, what, section) \
     case Op::name: \
-      if (all_reg) lanes<Op::name, true>(w, in, m, f); \
-      else lanes<Op::name, false>(w, in, m, f); \
+      if (plain) { \
+        if (all_reg) lanes<Op::name, true, true>(w, in, m, f); \
+        else lanes<Op::name, false, true>(w, in, m, f); \
+      } else { \
+        if (all_reg) lanes<Op::name, true, false>(w, in, m, f); \
+        else lanes<Op::name, false, false>(w, in, m, f); \
+      } \
       return true;
 #include "semantics/arith/fast_ops.def"
 #undef X
