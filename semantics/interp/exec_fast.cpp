@@ -72,12 +72,14 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
     if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
     all_reg = all_reg && in.src[j].kind == Opnd::Reg;
   }
+  // (only the float forms, from add_f32 on in fast_ops.def, read .ftz/.sat:
+  // the integer forms keep one instantiation, which the compiler inlines)
   const bool plain = !f.ftz && !f.sat;
   switch (f.op) {
     // clang-format off
 #define X(name, what, section) \
     case Op::name: \
-      if (plain) { \
+      if (plain && Op::name >= Op::add_f32) { \
         if (all_reg) lanes<Op::name, true, true>(w, in, m, f); \
         else lanes<Op::name, false, true>(w, in, m, f); \
       } else { \
