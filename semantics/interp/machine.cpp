@@ -197,6 +197,14 @@ void Machine::check_barrier(Cta& c, uint32_t id) {
     KnowP k = races.merge(b.rels, cta_wide, c.uid, c.first_gid, static_cast<uint32_t>(c.threads.size()));
     if (cta_wide) ++c.full_gen;
     for (uint32_t ti : b.waiting) c.threads[ti].sync.k = k;
+    // Releases started by a fence.sc that the strong reads of a waiting
+    // thread observed: a later fence.sc of a waiting thread acquires them
+    // (Races::carry_sc). Threads that only arrive ran on since they arrived:
+    // their reads are left out.
+    std::vector<ThreadSync::Pend> sc;
+    for (uint32_t ti : b.waiting) Races::gather_sc(sc, c.threads[ti].sync);
+    if (!sc.empty())
+      for (uint32_t ti : b.waiting) Races::carry_sc(c.threads[ti].sync, sc);
   }
   if (hook_) hook_->barrier_complete(c, id);
   for (uint32_t ti : b.waiting) {

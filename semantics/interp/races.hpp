@@ -68,6 +68,7 @@ struct Rel {
   uint32_t clock = 0;
   mm::Scope scope = mm::Scope::Sys;
   bool valid = false;
+  bool sc = false;  // the operation is a fence.sc (Fence-SC order, 8.9.3: Races::carry_sc)
 };
 
 // Per-thread synchronisation state.
@@ -79,6 +80,10 @@ struct ThreadSync {
     Rel rel;
     const Region* r;
     uint64_t off;
+    // Observed by a strong read of another thread that precedes this
+    // thread's next operations in base causality order (Races::carry_sc):
+    // only a fence.sc completes it.
+    bool carried = false;
   };
   std::vector<Pend> pend;     // releases observed by strong reads, until an acquire completes the pattern
   void reset() {
@@ -90,6 +95,7 @@ struct ThreadSync {
       f.clock = 0;
       f.scope = mm::Scope::Sys;
       f.valid = false;
+      f.sc = false;
     }
     pend.clear();
   }
@@ -177,6 +183,17 @@ class Races {
   // Joins a release into the thread's knowledge.
   static void join(ThreadSync& ts, const Rel& r);
   static void join(ThreadSync& ts, const KnowP& k);
+  // A barrier orders the strong reads of its arriving threads before the
+  // later operations of its waiting threads: the releases started by a
+  // fence.sc that those reads observed (gather_sc: at most kCarried, not yet
+  // known to the reader) wait in the waiters' pend for a fence.sc (carry_sc). PTX ISA 8.9.3, 8.10.1: a
+  // fence.sc F1 before a write W that a read Z observes (8.9.2), and a
+  // fence.sc F2 after Z in base causality order, morally strong with F1:
+  // F2 before F1 in Fence-SC order would put W before W in causality order
+  // (8.9.5 item 2), so F1 precedes F2 and synchronizes with it (8.9.4 item 1).
+  static constexpr size_t kCarried = 64;
+  static void gather_sc(std::vector<ThreadSync::Pend>& out, const ThreadSync& src);
+  static void carry_sc(ThreadSync& dst, const std::vector<ThreadSync::Pend>& in);
   // Knowledge of every release in `rels` (their clocks included unless
   // `cta_wide`: then the threads of CTA `cta` that are still running are
   // covered by the generation that completes now and are left out).

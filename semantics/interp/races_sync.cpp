@@ -179,7 +179,7 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
   // program order, completed by this acquire operation.
   if (acq && !ts.pend.empty()) {
     std::erase_if(ts.pend, [&](const ThreadSync::Pend& p) {
-      if (p.r != r || p.off != off || !morally_strong_pair(p.rel, w, s)) return false;
+      if (p.carried || p.r != r || p.off != off || !morally_strong_pair(p.rel, w, s)) return false;
       join(ts, p.rel);
       return true;
     });
@@ -202,7 +202,7 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
     // Pattern 3 (or 2): waits for a later acquire fence (or operation on this location).
     bool dup = false;
     for (auto& p : ts.pend)
-      if (p.rel.who.gid == rel.who.gid && p.rel.scope == rel.scope && p.r == r && p.off == off) {
+      if (!p.carried && p.rel.who.gid == rel.who.gid && p.rel.scope == rel.scope && p.r == r && p.off == off) {
         if (rel.clock > p.rel.clock) p.rel = rel;
         dup = true;
         break;
@@ -260,14 +260,50 @@ void Races::weak_write(const Region* r, uint64_t off) {
 void Races::fence(ThreadSync& ts, const Who& w, mm::Order o, mm::Scope s) {
   if (acquires(o) && !ts.pend.empty()) {  // acquire pattern 3: strong reads before this fence
     std::erase_if(ts.pend, [&](const ThreadSync::Pend& p) {
-      if (!morally_strong_pair(p.rel, w, s)) return false;
+      // A carried read is another thread's: only Fence-SC order (8.9.3) helps.
+      if ((p.carried && o != mm::Order::SC) || !morally_strong_pair(p.rel, w, s)) return false;
       join(ts, p.rel);
       return true;
     });
   }
   if (releases(o)) {  // the first operation of release pattern 3
     Rel rel = release(ts, w, s);
+    rel.sc = o == mm::Order::SC;
     for (size_t i = 0; i <= static_cast<size_t>(s); ++i) ts.fence[i] = rel;
+  }
+}
+
+namespace {
+
+// Adds p to v as a carried entry unless v holds it (the later clock kept).
+bool add_carried(std::vector<ThreadSync::Pend>& v, const ThreadSync::Pend& p) {
+  for (auto& q : v)
+    if (q.carried && q.rel.who.gid == p.rel.who.gid && q.rel.scope == p.rel.scope && q.r == p.r && q.off == p.off) {
+      if (p.rel.clock > q.rel.clock) q.rel = p.rel;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+void Races::gather_sc(std::vector<ThreadSync::Pend>& out, const ThreadSync& src) {
+  for (const ThreadSync::Pend& p : src.pend) {
+    if (!p.rel.sc) continue;
+    // Already known: the barrier passes it on.
+    if (src.k && src.k->clock_of(p.rel.who.gid) >= p.rel.clock && src.k->cta_gen(p.rel.who.cta) >= p.rel.who.gen)
+      continue;
+    // Beyond kCarried the rest are lost: a race may be reported, none is missed.
+    if (add_carried(out, p) || out.size() >= kCarried) continue;
+    out.push_back({p.rel, p.r, p.off, true});
+  }
+}
+
+void Races::carry_sc(ThreadSync& dst, const std::vector<ThreadSync::Pend>& in) {
+  for (const ThreadSync::Pend& p : in) {
+    if (add_carried(dst.pend, p)) continue;
+    if (dst.pend.size() >= 4096) dst.pend.erase(dst.pend.begin());
+    dst.pend.push_back(p);
   }
 }
 
