@@ -54,9 +54,12 @@ PRELUDE
     arch=$(sed -n 's|^// corpus-arch: ||p' "$src" | awk '{print $1}')
     arch=${arch:-sm_90}
     flags=$(sed -n 's|^// corpus-flags: ||p' "$src")
+    # -G already runs cicc at -O0: nvcc refuses "-Xcicc -O0" beside it
+    # ("libnvvm : error: -opt defined more than once"), and -G twice is one -G.
+    gflags=$(echo "$flags" | sed -e 's/-Xcicc -O0//' -e 's/-G//')
     echo "$src -> $name ($arch)"
     # shellcheck disable=SC2086
-    "$NVCC" -ptx -arch="$arch" -G $flags -o "$STAGE/G.ptx" "$src"
+    "$NVCC" -ptx -arch="$arch" -G $gflags -o "$STAGE/G.ptx" "$src"
     case "$src" in
         corpus/ptx/src/*) ;;
         *) # shellcheck disable=SC2086
@@ -66,7 +69,7 @@ PRELUDE
     # __device__ functions or variables to keep external.
     if grep -q '__device__' "$src"; then
         # shellcheck disable=SC2086
-        "$NVCC" -ptx -arch="$arch" -G -rdc=true $flags -o "$STAGE/rdc.ptx" "$src"
+        "$NVCC" -ptx -arch="$arch" -G -rdc=true $gflags -o "$STAGE/rdc.ptx" "$src"
         if ! cmp -s "$STAGE/rdc.ptx" "$STAGE/G.ptx" && [ "$(wc -c < "$STAGE/rdc.ptx")" -le "$MAX_BYTES" ]; then
             mv "$STAGE/rdc.ptx" "$here/rdc/$name.ptx"
         fi
