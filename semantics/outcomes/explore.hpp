@@ -9,7 +9,7 @@
 //    are ordered by program order or by completed CTA/cluster barriers
 //    (vector clocks over barrier arrivals, PTX ISA 8.9.4 item 2), but for
 //    pairs of commuting updates with unused results (Hook::commuting_rmw,
-//    hook.cpp, which argues it from PTX ISA 8.10.3 and 8.10.6): the read
+//    hook_det.cpp, which argues it from PTX ISA 8.10.3 and 8.10.6): the read
 //    takes the value in the machine's memory, creates no event and no
 //    choice (a thread's own locations and never-written ones included);
 //  * communicating otherwise: a read is a choice point over the values the

@@ -65,26 +65,16 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
     });
     if (bad) return ok;
     if (!inside) continue;
-    switch (in.op) {
-      case IrOp::Nop:
-      case IrOp::Arith:
-      case IrOp::Mov:
-      case IrOp::Pack:
-      case IrOp::Unpack:
-      case IrOp::Ld:
-      case IrOp::Bra:
-      case IrOp::BrxIdx:
-      case IrOp::Fence:
-      case IrOp::Cvta:
-      case IrOp::Isspacep:
-      case IrOp::Mapa:
-      case IrOp::Getctarank: break;
-      case IrOp::Mbarrier:  // test_wait/try_wait only read the barrier
-        if (in.mbar != interp::MbarOp::Wait && in.mbar != interp::MbarOp::WaitParity &&
-            in.mbar != interp::MbarOp::PendingCount)
-          return ok;
-        break;
-      default: return ok;
+    // The operations that change only their own lanes' registers
+    // (interp::own_state_only, which `run`'s spin detection uses too), but
+    // activemask, whose value depends on which lanes run together; and the
+    // mbarrier polls (test_wait/try_wait only read the barrier).
+    if (in.op == IrOp::Mbarrier) {
+      if (in.mbar != interp::MbarOp::Wait && in.mbar != interp::MbarOp::WaitParity &&
+          in.mbar != interp::MbarOp::PendingCount)
+        return ok;
+    } else if (!interp::own_state_only(in.op) || in.op == IrOp::Activemask) {
+      return ok;
     }
     if (in.wg_reg || (in.guarded && in.guard >= nr) || (in.addr.base == interp::Addr::Reg && in.addr.slot >= nr))
       return ok;
