@@ -1,5 +1,5 @@
-// Internal to the CUDA graph files (graph.cpp, graph_capture.cpp,
-// graph_cond.cpp, graph_mem.cpp, graph_update.cpp): what they
+// Internal to the CUDA graph files (graph.cpp, graph_exec.cpp,
+// graph_capture.cpp, graph_cond.cpp, graph_mem.cpp, graph_update.cpp): what they
 // share. Not part of the shim's interface (state.hpp is).
 #pragma once
 
@@ -29,11 +29,30 @@ CUresult with_node(CUgraphNode n, CUgraphNodeType type, F f) {
 }
 
 // ---- graph.cpp ----
+// The CUDA 10 layout of kernel node parameters (CUDA_KERNEL_NODE_PARAMS_v1):
+// the v2 struct without the trailing kernel and context.
+struct KernelNodeParamsV1 {
+  CUfunction func;
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+
 // The dependency list `deps[0..n)` of a node of g: live nodes of g, no
 // duplicates.
 CUresult dep_list(State& s, CUgraph g, const CUgraphNode* deps, size_t n, std::vector<CUgraphNode>& out);
 CUgraphNode new_node(State& s, CUgraph g, Work w, std::vector<CUgraphNode> deps);
 CUgraph new_graph(State& s, CUcontext c);
+// A copy of g (nodes, edges, child graphs) in g's context.
+CUgraph clone_graph(State& s, CUgraph g);
+// Whether g has memory (allocation or free) nodes.
+bool has_mem_nodes(CUgraph g);
+// The work of a kernel node (CUDA 10 and v2 parameters); checks the launch.
+CUresult kernel_work(State& s, CUcontext c, CUfunction f, const KernelNodeParamsV1& p, Work& w);
+CUresult kernel_work_v2(State& s, CUcontext c, const CUDA_KERNEL_NODE_PARAMS* p, Work& w);
+// ---- graph_exec.cpp: instantiated graphs ----
 // Instantiates g into `out` (`body`: g is a conditional node's body, at any
 // depth); on failure *err_node (when null so far) names the node at fault.
 CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, CUgraphNode* err_node,
