@@ -301,6 +301,17 @@ bool within_approx_bound(const OpDesc& d, const uint64_t* src, uint64_t got) {
   return true;
 }
 
+// div.approx.f32 where resolve_approx chose approx_div_host: the inline
+// form (fast.hpp div_approx_f32) with its .ftz.
+fast::Form approx_fast_form(const OpDesc& d) {
+  fast::Form f;
+  if (d.fn != approx_div_host) return f;
+  f.op = fast::Op::div_approx_f32;
+  f.w = 32;
+  f.ftz = (d.cfg & cfg::kFtz) != 0;
+  return f;
+}
+
 Res resolve_approx(const Parsed& p, OpDesc& d, std::string& err) {
   static const char* kOps[] = {"rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh", "div"};
   uint32_t fn = 99;

@@ -13,27 +13,20 @@
 #include <cstring>
 #include <type_traits>
 
+#include "semantics/arith/fast_form.hpp"
 #include "semantics/arith/intutil.hpp"
 #include "semantics/arith/resolve.hpp"
 
 namespace ptxcheck::arith::fast {
 
+// The operations (declared in fast_form.hpp); none is 0, Form's default.
 enum class Op : uint8_t {
   none,
 #define X(name, what, section) name,
 #include "semantics/arith/fast_ops.def"
 #undef X
 };
-
-// A resolved instruction's inline form: op none when it has none.
-struct Form {
-  Op op = Op::none;
-  uint8_t w = 64;    // operand width in bits
-  bool sg = false;   // signed (shr, setp, min, max)
-  uint8_t rel = 0;   // setp: mask of the true relations (1 LT, 2 EQ, 4 GT, 8 unordered)
-  bool ftz = false;  // floats: .ftz
-  bool sat = false;  // floats: .sat
-};
+static_assert(Op{} == Op::none);
 
 Form form_of(const OpDesc& d);
 
@@ -214,6 +207,29 @@ inline uint64_t apply(const Form& f, uint64_t a, uint64_t b, uint64_t c) {
     return F64::absneg(a, false, true);
   else if constexpr (O == Op::neg_f64)
     return F64::absneg(a, false, false);
+  else if constexpr (O == Op::div_f32)
+    return F32::out(F32::in(a, f.ftz) / F32::in(b, f.ftz), f.ftz, f.sat);
+  else if constexpr (O == Op::div_approx_f32) {
+    // PTX ISA 9.7.3.8: "For 2^126 < |b| < 2^128, if a is infinity,
+    // div.approx.f32 returns NaN, otherwise it returns a sign-preserving
+    // zero" (approx.cpp approx_fn, which gives a NaN a the canonical NaN
+    // too; .ftz changes neither b there nor a's sign); elsewhere the
+    // correctly rounded quotient.
+    const uint32_t mb = static_cast<uint32_t>(b) & 0x7fffffffu;
+    if (mb > 0x7e800000u && mb < 0x7f800000u)
+      return (static_cast<uint32_t>(a) & 0x7fffffffu) >= 0x7f800000u ? F32::kNaN
+                                                                     : (static_cast<uint32_t>(a ^ b) & F32::kSign);
+    return F32::out(F32::in(a, f.ftz) / F32::in(b, f.ftz), f.ftz, false);
+  } else if constexpr (O == Op::rcp_f32)
+    return F32::out(1.0f / F32::in(a, f.ftz), f.ftz, f.sat);
+  else if constexpr (O == Op::sqrt_f32)
+    return F32::out(std::sqrt(F32::in(a, f.ftz)), f.ftz, f.sat);
+  else if constexpr (O == Op::div_f64)
+    return F64::out(F64::in(a, false) / F64::in(b, false), false, false);
+  else if constexpr (O == Op::rcp_f64)
+    return F64::out(1.0 / F64::in(a, false), false, false);
+  else if constexpr (O == Op::sqrt_f64)
+    return F64::out(std::sqrt(F64::in(a, false)), false, false);
   else
     return 0;
 }

@@ -172,6 +172,14 @@ fast::Form float_fast_form(const OpDesc& d) {
     f.op = sub == o_max ? (s ? O::max_f32 : O::max_f64) : (s ? O::min_f32 : O::min_f64);
   } else if (d.fn == (s ? K<kF32>::absneg : K<kF64>::absneg)) {
     f.op = sub == o_abs ? (s ? O::abs_f32 : O::abs_f64) : (s ? O::neg_f32 : O::neg_f64);
+  } else if (d.fn != nullptr && d.fn == host_rn_kernel(d.dst, o_div)) {
+    // div.rn, and f32 div.full (approx.cpp): the host kernel reads only
+    // .ftz and .sat of cfg, as the form does.
+    f.op = s ? O::div_f32 : O::div_f64;
+  } else if (d.fn != nullptr && d.fn == host_rn_kernel(d.dst, o_rcp)) {  // rcp.rn; f32 rcp.approx
+    f.op = s ? O::rcp_f32 : O::rcp_f64;
+  } else if (d.fn != nullptr && d.fn == host_rn_kernel(d.dst, o_sqrt)) {  // sqrt.rn; f32 sqrt.approx
+    f.op = s ? O::sqrt_f32 : O::sqrt_f64;
   }
   return f;
 }

@@ -1,13 +1,15 @@
 // The step function's inline arithmetic (exec.cpp, IrOp::Arith): a warp step
 // of an instruction with an inline form (semantics/arith/fast.hpp: integer
 // add/sub/mul.lo/mad.lo, min/max, logic and shifts, selp, setp; f32/f64
-// .rn add/sub/mul/fma on the host FPU, min/max, abs, neg)
+// .rn add/sub/mul/fma/div/rcp/sqrt on the host FPU, f32 div.full,
+// div.approx, rcp.approx and sqrt.approx, min/max, abs, neg)
 // whose sources are registers or immediates runs one loop over the lanes
 // with the operation inlined, instead of a call through OpDesc::fn per lane.
 // The bits written are the same: apply<> computes what the kernel computes
 // (tests/semantics/arith_fast.cpp), and the destination writes are those of
 // the general path (the value masked to the destination width; setp's q,
 // the kernel's aux, written after p).
+#include "semantics/arith/fast.hpp"
 #include "semantics/interp/exec_util.hpp"
 
 namespace ptxcheck::interp {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "semantics/arith/fast.hpp"
+#include "semantics/arith/fast_form.hpp"
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/races.hpp"
 

@@ -74,7 +74,7 @@ TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inli
        {"add.sat.s32",   "add.cc.u32",  "addc.u32",       "sub.cc.u32", "mad.lo.cc.u32",   "mul.hi.u32",
         "mul.wide.s32",  "mad.hi.s32",  "max.relu.s32",   "min.u16x2",  "setp.lt.and.s32", "setp.eq.or.u32",
         "setp.lt.f16x2", "setp.lt.f16", "setp.lt.or.f32", "add.rz.f32", "sub.rm.f32",      "mul.rp.f64",
-        "fma.rz.f32",    "fma.rn.f16",  "add.f16x2",      "div.rn.f32", "min.NaN.f32",     "max.xorsign.abs.f32",
+        "fma.rz.f32",    "fma.rn.f16",  "add.f16x2",      "div.rz.f32", "min.NaN.f32",     "max.xorsign.abs.f32",
         "abs.f16",       "lop3.b32",    "shf.l.wrap.b32", "prmt.b32",   "mov.b32",         "popc.b32",
         "add.u16x2"}) {
     INFO(m);
@@ -91,9 +91,10 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
   // signs; then random bits, and random values near 1 (sums that cancel,
   // .sat boundaries).
   std::vector<uint64_t> e32, e64;
-  for (uint32_t base : {0x00000000u, 0x00000001u, 0x00000003u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u,
-                        0x3f800001u, 0x3f7fffffu, 0x40000000u, 0x33800000u, 0x7f7fffffu, 0x7f000000u, 0x7f800000u,
-                        0x7fc00000u, 0x7fc12345u, 0x7f800001u, 0x7fffffffu, 0x0d800000u})
+  for (uint32_t base :
+       {0x00000000u, 0x00000001u, 0x00000003u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u, 0x3f800001u,
+        0x3f7fffffu, 0x40000000u, 0x33800000u, 0x7f7fffffu, 0x7f000000u, 0x7f800000u, 0x7fc00000u, 0x7fc12345u,
+        0x7f800001u, 0x7fffffffu, 0x0d800000u, 0x7e800000u, 0x7e800001u, 0x7effffffu, 0x00400000u})
     for (uint32_t sign : {0u, 0x80000000u}) e32.push_back(base | sign);
   for (uint64_t base : {0x0ull, 0x1ull, 0x000fffffffffffffull, 0x0010000000000000ull, 0x3ff0000000000000ull,
                         0x3ff0000000000001ull, 0x3fefffffffffffffull, 0x4000000000000000ull, 0x3ca0000000000000ull,
@@ -160,7 +161,24 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
                                           "neg.f32",
                                           "neg.ftz.f32",
                                           "abs.f64",
-                                          "neg.f64"};
+                                          "neg.f64",
+                                          "div.rn.f32",
+                                          "div.rn.ftz.f32",
+                                          "div.full.f32",
+                                          "div.full.ftz.f32",
+                                          "div.approx.f32",
+                                          "div.approx.ftz.f32",
+                                          "rcp.rn.f32",
+                                          "rcp.rn.ftz.f32",
+                                          "rcp.approx.f32",
+                                          "rcp.approx.ftz.f32",
+                                          "sqrt.rn.f32",
+                                          "sqrt.rn.ftz.f32",
+                                          "sqrt.approx.f32",
+                                          "sqrt.approx.ftz.f32",
+                                          "div.rn.f64",
+                                          "rcp.rn.f64",
+                                          "sqrt.rn.f64"};
   for (const std::string& m : forms) {
     INFO(m);
     Resolved host = resolve(m), soft = resolve(m, ResolveOptions{false});
@@ -187,7 +205,7 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
     CHECK(checked == v.size() * v.size());
   }
   // The software kernels (no host FPU) get no inline arithmetic form.
-  for (const char* m : {"add.f32", "fma.rn.f32", "mul.f64"}) {
+  for (const char* m : {"add.f32", "fma.rn.f32", "mul.f64", "div.rn.f32", "div.approx.f32", "sqrt.rn.f64"}) {
     INFO(m);
     Resolved soft = resolve(m, ResolveOptions{false});
     REQUIRE(soft);
