@@ -26,8 +26,19 @@ using interp::IrOp;
 //      completed barriers (the vector clocks), except pairs of updates of
 //      one class ("exempt" updates). The update's result register is dead
 //      after it (Shared::live_at; red has none), so no thread uses what it
-//      read; its operation is not a release and its thread executed no
-//      release, acq_rel or sc fence or write before it (commuting_rmw).
+//      read; its operation is not a release (commuting_rmw).
+//  (b) Of two exempt updates that (a) leaves unordered, none may end a
+//      release pattern while an acquire pattern may start with the other's
+//      read. An update may end a release pattern (PTX ISA 8.8 forms 1-3:
+//      a release operation or fence before a strong write) when its thread
+//      executed a release, acq_rel or sc fence or operation before it
+//      (ThreadRec::released); an acquire pattern may start with its read
+//      (forms 1-3: an acquire operation, or a strong read followed by an
+//      acquire operation or fence) when it is .acquire or such an
+//      instruction, a call or a return may follow it in its thread
+//      (Shared::acquire_from). The last-block reduction's readers, which
+//      run __threadfence() before adding the partials into a shared word,
+//      end in no acquire after their adds and stay exempt.
 // Claim: in every consistent execution X of a run whose accesses of M are
 // all events (M communicating, each read choosing its value), every read
 // of M that is not an exempt update returns the value the machine's memory
@@ -60,16 +71,22 @@ using interp::IrOp;
 //  - The order of exempt updates is seen by other locations only through
 //    observation order (8.9.2): synchronization (8.9.4 item 4) and the
 //    second form of causality order (8.9.5). A release pattern on M (8.8)
-//    ends in a write of M that is no exempt update (forms 1 to 3 need a
-//    release operation or fence before the write in its thread), so it is
-//    ordered with any read of an acquire pattern it might synchronize
-//    with: after it, the synchronization adds nothing to the clocks' order
-//    (the pattern's first operation precedes its write, which precedes the
-//    read, in base causality order already); before it, the read cannot
-//    observe it (8.10.6 item 1, and the updates in between read their
-//    predecessors). The second form of causality order relates a write of M
-//    to accesses of M only through 8.10.1 and 8.10.6, covered above, and
-//    no data race involves two morally strong updates (8.7.1).
+//    ends in a write W of M; it synchronizes with an acquire pattern whose
+//    read R observes W. If W and R are ordered by the clocks ((a) orders
+//    every pair but two exempt updates, and (b) orders those of a release
+//    and an acquire pattern): with W first, the synchronization adds
+//    nothing to the clocks' order (the pattern's first operation precedes
+//    W, which precedes R, in base causality order already); with R first,
+//    R cannot observe W (8.10.6 item 1, and the updates in between read
+//    their predecessors). So every synchronization through M is in the
+//    clocks' order, whatever the updates' order: given a consistent
+//    execution of the run without M's events, ordering the updates by
+//    any linear extension of its causality order gives one of the run
+//    with them (a fence.sc order that the run picked and that an
+//    observation would force, docs/races.md item 7, is then the one the
+//    extension follows). The second form of causality order relates a
+//    write of M to accesses of M only through 8.10.1 and 8.10.6, covered
+//    above, and no data race involves two morally strong updates (8.7.1).
 // A run that breaks (a) makes M communicating (the restart of every other
 // unordered conflict). CTAs explored apart (explore.hpp) are never ordered:
 // global bytes that two of them access, in any two launches, with a write
@@ -81,7 +98,7 @@ using interp::IrOp;
 // value with every update applied, in any order: Composer::build applies
 // the picked CTAs' combined operands to it. PTXCHECK_OUTCOMES_NO_COMMUTE=1 turns
 // this off (tests/corpus/commute, checked by canon_xcheck.py --env).
-int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const HookAccess& a) {
+int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec&, const HookAccess& a) {
   if (sh_.no_commute || (a.kind != HookKind::RmwRead && a.kind != HookKind::RmwWrite)) return -1;
   const Inst& in = *a.in;
   if (in.op != IrOp::Atom && in.op != IrOp::Red) return -1;
@@ -103,8 +120,7 @@ int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec& r, const H
     case arith::Ty::s64: break;
     default: return -1;  // floating-point adds do not associate
   }
-  if (in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC || r.released)
-    return -1;
+  if (in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC) return -1;
   if (in.src[0].kind != interp::Opnd::Reg && in.src[0].kind != interp::Opnd::Imm) return -1;
   if (in.op == IrOp::Atom) {
     if (in.ndst > 1) return -1;
@@ -148,8 +164,21 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
   const int unit = static_cast<int>(r.cta_uid);
   // Two exempt updates of one class are morally strong (8.7): each scope
   // includes the other thread.
+  // Release and acquire patterns through M (condition (b)): this update
+  // may end a release pattern when its thread ran a release before it; an
+  // acquire pattern may start with its read when it is an acquire or an
+  // acquire may follow it in its thread (Shared::acquire_from).
+  const bool rel = rmw >= 0 && r.released;
+  bool acq = rmw >= 0 && a.in->order == mm::Order::Acquire;
+  if (rmw >= 0 && !acq) {
+    int k = sh_.acquire_from(r.t->func, static_cast<uint32_t>(a.in - sh_.prog->code.data()) + 1);
+    for (size_t i = r.t->frames.size(); k == 2 && i-- > 0;)
+      k = sh_.acquire_from(r.t->frames[i].func, r.t->frames[i].ret_pc);
+    acq = k != 0;
+  }
   auto exempt = [&](const Shadow::Rmw& o) {
     if (rmw < 0 || o.cls != rmw || o.key != a.key || o.size != a.size) return false;
+    if ((o.rel && acq) || (o.acq && rel)) return false;
     const mm::Scope need = o.cta == r.cta_uid       ? mm::Scope::CTA
                            : o.cluster == r.cluster ? mm::Scope::Cluster
                                                     : mm::Scope::GPU;
@@ -175,8 +204,11 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
         race = race || (d.x != -1 && d.x != unit);
       else if (d.x != -1 && d.x != unit)
         race = race || d.xcls != rmw || std::min(d.xscope, a.in->scope) < mm::Scope::GPU;
+      if (upd) race = race || (rel && d.xacq != -1 && d.xacq != unit) || (acq && d.xrel != -1 && d.xrel != unit);
       if (!race) {
         if (upd) {
+          if (rel) d.xrel = d.xrel == -1 || d.xrel == unit ? unit : -2;
+          if (acq) d.xacq = d.xacq == -1 || d.xacq == unit ? unit : -2;
           d.xcls = d.x == -1 || d.xcls == rmw ? rmw : -2;
           d.x = d.x == -1 || d.x == unit ? unit : -2;
           d.xscope = std::min(d.xscope, a.in->scope);
@@ -200,9 +232,9 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
       // what is exempt with this one is exempt with that one.
       std::erase_if(s.rmws, [&](const Shadow::Rmw& o) {
         return o.cls == rmw && o.key == a.key && o.size == a.size && o.cta == r.cta_uid && o.cluster == r.cluster &&
-               o.scope == a.in->scope && ordered(r, o.gid, o.epoch);
+               o.scope == a.in->scope && (!o.rel || rel) && (!o.acq || acq) && ordered(r, o.gid, o.epoch);
       });
-      s.rmws.push_back({gid, ep, r.cta_uid, r.cluster, rmw, a.key, a.size, a.in->scope});
+      s.rmws.push_back({gid, ep, r.cta_uid, r.cluster, rmw, a.key, a.size, a.in->scope, rel, acq});
     } else if (write) {
       s.w_gid = static_cast<int>(gid);
       s.w_epoch = ep;

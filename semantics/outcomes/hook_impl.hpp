@@ -82,6 +82,9 @@ struct Shared {
   // scope `xscope`): -1 none, -2 several.
   struct DetUnits {
     int w = -1, rd = -1, x = -1;
+    // The units of exempt updates that may end a release pattern and of
+    // those an acquire pattern may start with (Hook::det_access).
+    int xrel = -1, xacq = -1;
     int64_t xcls = -1;
     mm::Scope xscope = mm::Scope::Sys;
   };
@@ -100,6 +103,15 @@ struct Shared {
   // analysis does not see through the code there). Cached.
   const std::vector<char>* live_at(uint32_t func, uint32_t head);
   std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> live_cache;
+  // Whether a path from code index `pc` (included) of function `func` may
+  // reach an instruction that ends an acquire pattern (PTX ISA 8.8 forms 2
+  // and 3: an operation or fence with acquire, acq_rel or sc semantics,
+  // here or in a function it calls): 1; else 2 when it may return to the
+  // caller (not from the kernel), 0 when not. Cached.
+  int acquire_from(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, int> acq_cache;
+  bool calls_acquire(uint32_t callee);
+  std::map<uint32_t, bool> callee_acq_cache;
   // The same for the bytes of function `func`'s static frame (by offset
   // from its frame pointer): 1 where a byte may be read before it is
   // written on some path from `head`. Followed only for the .param
@@ -371,6 +383,10 @@ class Hook : public interp::ExecHook {
       uint64_t key;
       unsigned size;
       mm::Scope scope;
+      // The update may end a release pattern (its thread ran a release
+      // before it) / an acquire pattern may start with its read (an
+      // acquire may follow it): Hook::det_access.
+      bool rel, acq;
     };
     std::vector<Rmw> rmws;
   };

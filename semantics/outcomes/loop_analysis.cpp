@@ -35,6 +35,65 @@ void for_each_successor(const interp::Program& prog, const Inst& in, uint32_t pc
 
 }  // namespace
 
+// Forward reachability over the function's control flow (for_each_successor)
+// from `pc` (included). An acquire pattern whose read is an update ends in
+// the update itself (form 1, checked by the caller) or in a later acquire
+// operation or fence of its thread (forms 2 and 3), which may also lie in a
+// function it calls (Shared::calls_acquire) or, after a ret, in its caller
+// (the caller follows the thread's frames).
+int Shared::acquire_from(uint32_t func, uint32_t pc) {
+  auto key = std::make_pair(func, pc);
+  auto cached = acq_cache.find(key);
+  if (cached != acq_cache.end()) return cached->second;
+  int& found = acq_cache[key];
+  found = 1;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (pc < begin || pc >= end) return found;
+  std::vector<char> seen(end - begin, 0);
+  std::vector<uint32_t> work;
+  auto push = [&](uint32_t q) {
+    if (q >= begin && q < end && !seen[q - begin]) seen[q - begin] = 1, work.push_back(q);
+  };
+  push(pc);
+  bool ret = false;
+  while (!work.empty()) {
+    const uint32_t q = work.back();
+    work.pop_back();
+    const Inst& in = prog->code[q];
+    if (in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel || in.order == mm::Order::SC) return found;
+    if (in.op == IrOp::Call && calls_acquire(prog->calls[in.target].callee)) return found;
+    ret = ret || (in.op == IrOp::Ret && !f.is_entry);
+    for_each_successor(*prog, in, q, push);
+  }
+  found = ret ? 2 : 0;
+  return found;
+}
+
+// Some instruction of function `callee` or of a function it calls has
+// acquire, acq_rel or sc semantics (an indirect call: unknown, yes).
+bool Shared::calls_acquire(uint32_t callee) {
+  if (callee >= prog->funcs.size()) return true;
+  auto cached = callee_acq_cache.find(callee);
+  if (cached != callee_acq_cache.end()) return cached->second;
+  callee_acq_cache[callee] = true;  // (a recursive call: yes)
+  const interp::Function& f = prog->funcs[callee];
+  if (!f.defined) return true;
+  uint32_t end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > f.entry_pc) end = std::min(end, g.entry_pc);
+  bool acq = false;
+  for (uint32_t q = f.entry_pc; q < end && !acq; ++q) {
+    const Inst& in = prog->code[q];
+    acq = in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel || in.order == mm::Order::SC ||
+          (in.op == IrOp::Call && calls_acquire(prog->calls[in.target].callee));
+  }
+  callee_acq_cache[callee] = acq;
+  return acq;
+}
+
 bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   auto key = std::make_tuple(func, head, from);
   auto cached = pure_cache.find(key);

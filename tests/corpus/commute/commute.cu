@@ -9,8 +9,9 @@
 // plain read unordered with the updates), commute_mixed (two operations
 // that do not commute), commute_mixed_po (the same, where program order
 // relates the xor to one add only), commute_ticket (a result that is
-// used), commute_sb (updates after a release fence, whose order
-// synchronizes; checked by disabling each). commute_hist and
+// used), commute_sb and commute_cta_sb (updates after a release fence and
+// before an acquire fence, whose order synchronizes; checked by disabling
+// each); commute_lastfence keeps updates after a release fence exempt. commute_hist and
 // commute_cta_flag update global words from several CTAs, as do
 // commute_cta_min and commute_cta_flag_or; commute_cta_flag and
 // commute_cta_flag_or lose states if the composition takes a launch's
@@ -146,4 +147,37 @@ extern "C" __global__ void commute_cta_min(int* m) { atomicMin(m, (int)blockIdx.
 extern "C" __global__ void commute_cta_flag_or(volatile int* flag, int* bits) {
   flag[blockIdx.x] = 1;
   atomicOr(bits, flag[1 - blockIdx.x] ? 10 << (4 * blockIdx.x) : 1 << (4 * blockIdx.x));
+}
+
+// The last CTA's threads each run __threadfence() before adding a partial
+// into a shared word: updates after a release fence, with no acquire after
+// them (no acquire pattern starts with their reads), stay exempt.
+extern "C" __global__ void commute_lastfence(int* partial, unsigned* count, int* out) {
+  __shared__ int s;
+  __shared__ unsigned ticket;
+  if (threadIdx.x == 0) {
+    s = 0;
+    partial[blockIdx.x] = (int)blockIdx.x + 1;
+    __threadfence();
+    ticket = atomicAdd(count, 1u);
+  }
+  __syncthreads();
+  if (ticket == gridDim.x - 1 && threadIdx.x < gridDim.x) {
+    __threadfence();
+    atomicAdd(&s, partial[threadIdx.x]);
+  }
+  __syncthreads();
+  if (ticket == gridDim.x - 1 && threadIdx.x == 0) *out = s;
+}
+
+// commute_sb over two CTAs with global words and fence.acq_rel.gpu: the
+// release pattern of one CTA's update synchronizes with the acquire pattern
+// of the other's, whichever comes first, so out = [0, 0] is forbidden.
+__device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+extern "C" __global__ void commute_cta_sb(volatile int* v, int* s, int* out) {
+  v[blockIdx.x] = 1;
+  fence_acq_rel_gpu();
+  atomicAdd(s, (int)blockIdx.x + 1);
+  fence_acq_rel_gpu();
+  out[blockIdx.x] = v[1 - blockIdx.x];
 }
