@@ -104,8 +104,9 @@ class PtxLines:
 
     def __init__(self, path, source=None):
         self.at = {}        # ptx line -> (file, line, col) in effect
+        self.root = {}      # ptx line -> the outermost location of its .loc chain, when known
         inlined = {}        # (file, line, col) -> (file, line, col) it is inlined at
-        cur = None
+        cur = root = prev = None
         self.file = 1       # the index of the CUDA source
         with open(path) as f:
             for n, text in enumerate(f, 1):
@@ -117,11 +118,22 @@ class PtxLines:
                     cur = tuple(int(x) for x in m.group(1, 2, 3))
                     if m.group(4):
                         inlined[cur] = tuple(int(x) for x in m.group(4, 5, 6))
+                        # nvcc writes a chain outermost first, each .loc inlined at
+                        # the one before it: the same header location may be
+                        # inlined at several call sites, so follow the chain, not
+                        # the last inlined_at seen for that location.
+                        root = prev[1] if prev and prev[0] == inlined[cur] else None
+                    else:
+                        root = cur
+                    prev = (cur, root)
+                elif text.strip():
+                    prev = None
                 self.at[n] = cur
+                self.root[n] = root
         self.inlined = inlined
 
     def source_line(self, ptx_line):
-        loc = self.at.get(ptx_line)
+        loc = self.root.get(ptx_line) or self.at.get(ptx_line)
         seen = set()
         while loc in self.inlined and loc not in seen:
             seen.add(loc)
