@@ -234,6 +234,31 @@ Res resolve_pack(const Parsed& p, OpDesc& d, std::string& err) {
 
 }  // namespace
 
+// The inline forms of cvt (fast.hpp): cvt_int between integer types
+// without .sat (cvt1's last two lines), and where resolve_cvt chose them,
+// host_f2i (cvt_f2i) and host_i2f (cvt_i2f), with the same cfg bits.
+fast::Form cvt_fast_form(const OpDesc& d) {
+  fast::Form f;
+  const auto c = static_cast<uint32_t>(d.cfg);
+  const Ty dt = dty(c), st = sty(c);
+  f.w = static_cast<uint8_t>(ty_bits(dt));
+  f.sw = static_cast<uint8_t>(ty_bits(st));
+  if (d.fn == cvt_scalar && (c & cfg::kSat) == 0 && is_int(dt) && is_int(st)) {
+    f.op = fast::Op::cvt_int;
+    f.sg = is_signed(st);
+  } else if (d.fn == host_f2i<float, uint32_t> || d.fn == host_f2i<double, uint64_t>) {
+    f.op = fast::Op::cvt_f2i;
+    f.sg = is_signed(dt);
+    f.ftz = (c & cfg::kFtz) != 0;
+    f.rnd = static_cast<uint8_t>(cfg::round(c));
+  } else if (d.fn == host_i2f<float, uint32_t> || d.fn == host_i2f<double, uint64_t>) {
+    f.op = fast::Op::cvt_i2f;
+    f.sg = is_signed(st);
+  }
+  return f;
+}
+
+
 Res resolve_cvt(const Parsed& p, OpDesc& d, std::string& err) {
   if (p.op != "cvt") return Res::not_mine;
   if (p.has("pack")) return resolve_pack(p, d, err);

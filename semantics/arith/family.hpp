@@ -68,6 +68,7 @@ fast::Form int_fast_form(const OpDesc& d);
 fast::Form bits_fast_form(const OpDesc& d);
 fast::Form compare_fast_form(const OpDesc& d);
 fast::Form float_fast_form(const OpDesc& d);
+fast::Form cvt_fast_form(const OpDesc& d);     // cvt.cpp: integer to integer without .sat
 fast::Form approx_fast_form(const OpDesc& d);  // approx.cpp: div.approx.f32 on the host FPU
 
 // Host-FPU fast path for .rn f32/f64 arithmetic (host_fast.cpp): the kernel

@@ -2,8 +2,9 @@
 // loop (semantics/interp/exec_fast.cpp): a warp step of one of these runs
 // without an indirect call per lane. Each form computes what its OpDesc::fn
 // computes (int_ops.cpp plain<>, minmax; bit_ops.cpp logic, selp;
-// compare.cpp setp; float_ops.cpp absneg, minmax and, where resolve chose
-// the host FPU, host_fast.cpp's .rn kernels), written again here rather than
+// compare.cpp setp; cvt.cpp cvt1 between integers, host_f2i, host_i2f;
+// float_ops.cpp absneg,
+// minmax and, where resolve chose the host FPU, host_fast.cpp's .rn kernels), written again here rather than
 // shared, so that tests/semantics/arith_fast.cpp compares two
 // implementations bit for bit on random and edge operands for every form
 // (fast_ops.def); the float forms are compared with the software kernels.
@@ -16,6 +17,7 @@
 #include "semantics/arith/fast_form.hpp"
 #include "semantics/arith/intutil.hpp"
 #include "semantics/arith/resolve.hpp"
+#include "semantics/arith/softfloat.hpp"
 
 namespace ptxcheck::arith::fast {
 
@@ -120,6 +122,38 @@ struct Flt {
     const bool x_less = key(x) < key(y);
     return (mx ? !x_less : x_less) ? x : y;
   }
+  // cvt to a w-bit integer (signed: sg) with rounding rnd (cvt.cpp
+  // host_f2i): NaN gives 0, or the sign bit alone for an f64 source or a
+  // 64-bit destination; out-of-range values saturate.
+  static uint64_t to_int(uint64_t a, bool ftz, uint8_t rnd, unsigned w, bool sg) {
+    const FT x = in(a, ftz);
+    if (x != x) return (sizeof(FT) == 8 || w == 64) ? uint64_t(1) << (w - 1) : 0;
+    FT r;
+    switch (static_cast<Round>(rnd)) {
+      case Round::rz: r = std::trunc(x); break;
+      case Round::rm: r = std::floor(x); break;
+      case Round::rp: r = std::ceil(x); break;
+      default: r = std::nearbyint(x); break;
+    }
+    // Limits as exact powers of two: [-2^(w-1), 2^(w-1)) or [0, 2^w).
+    const FT lim = static_cast<FT>(uint64_t(1) << (w - 1)) * (sg ? FT(1) : FT(2));
+    if (sg) {
+      if (r >= lim) return mask(w) >> 1;
+      if (r < -lim) return (uint64_t(1) << (w - 1)) & mask(w);
+      return static_cast<uint64_t>(static_cast<int64_t>(r)) & mask(w);
+    }
+    if (r >= lim) return mask(w);
+    if (r <= 0) return 0;
+    return static_cast<uint64_t>(r);
+  }
+  // cvt.rn from an sw-bit integer (signed: sg): the host's conversion
+  // rounds to nearest even; an integer is never subnormal or NaN.
+  static uint64_t from_int(uint64_t a, unsigned sw, bool sg) {
+    const FT r = sg ? static_cast<FT>(sext(a, sw)) : static_cast<FT>(a & mask(sw));
+    UT u;
+    std::memcpy(&u, &r, sizeof u);
+    return u;
+  }
   // abs/neg: the sign bit after .ftz; a NaN gives the canonical NaN for
   // f32, for f64 abs passes it and neg quiets it (float_ops.cpp absneg).
   static uint64_t absneg(uint64_t a, bool ftz, bool abs) {
@@ -207,6 +241,12 @@ inline uint64_t apply(const Form& f, uint64_t a, uint64_t b, uint64_t c) {
     return F64::absneg(a, false, true);
   else if constexpr (O == Op::neg_f64)
     return F64::absneg(a, false, false);
+  else if constexpr (O == Op::cvt_int)
+    return (f.sg ? static_cast<uint64_t>(sext(a, f.sw)) : a & mask(f.sw)) & mask(w);
+  else if constexpr (O == Op::cvt_f2i)
+    return f.sw == 32 ? F32::to_int(a, f.ftz, f.rnd, w, f.sg) : F64::to_int(a, f.ftz, f.rnd, w, f.sg);
+  else if constexpr (O == Op::cvt_i2f)
+    return w == 32 ? F32::from_int(a, f.sw, f.sg) : F64::from_int(a, f.sw, f.sg);
   else if constexpr (O == Op::div_f32)
     return F32::out(F32::in(a, f.ftz) / F32::in(b, f.ftz), f.ftz, f.sat);
   else if constexpr (O == Op::div_approx_f32) {

@@ -133,7 +133,7 @@ Resolved resolve(std::string_view m, const ResolveOptions& opts) {
 namespace ptxcheck::arith::fast {
 
 Form form_of(const OpDesc& d) {
-  for (Form (*family)(const OpDesc&) : {int_fast_form, bits_fast_form, compare_fast_form, float_fast_form, approx_fast_form}) {
+  for (Form (*family)(const OpDesc&) : {int_fast_form, bits_fast_form, compare_fast_form, float_fast_form, approx_fast_form, cvt_fast_form}) {
     Form f = family(d);
     if (f.op != Op::none) return f;
   }

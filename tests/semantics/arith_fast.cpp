@@ -43,7 +43,9 @@ TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
       "shr.u32",     "shr.s32",     "shr.b32",     "shr.u64",     "shr.s64",     "selp.b32",    "selp.s64",
       "selp.f32",    "selp.u16",    "setp.eq.s32", "setp.ne.u32", "setp.lt.s32", "setp.le.s64", "setp.gt.u16",
       "setp.ge.s16", "setp.lo.u32", "setp.ls.u64", "setp.hi.u32", "setp.hs.u64", "setp.eq.b32", "setp.ne.b64",
-      "setp.lt.u64", "setp.gt.s64"};
+      "setp.lt.u64", "setp.gt.s64", "cvt.u32.u16", "cvt.s32.s16", "cvt.u64.u32", "cvt.s64.s32", "cvt.u16.u32",
+      "cvt.s8.s32",  "cvt.u8.s64",  "cvt.s16.u8",  "cvt.u32.s8",  "cvt.s64.u32", "cvt.u64.s16", "cvt.s32.u64",
+      "cvt.u32.s32", "cvt.s16.s64", "cvt.u8.u8"};
   const std::vector<uint64_t> ops = operands();
   for (const std::string& m : forms) {
     INFO(m);
@@ -70,13 +72,16 @@ TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
 }
 
 TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inline form", "[unit]") {
-  for (const char* m :
-       {"add.sat.s32",   "add.cc.u32",  "addc.u32",       "sub.cc.u32", "mad.lo.cc.u32",   "mul.hi.u32",
-        "mul.wide.s32",  "mad.hi.s32",  "max.relu.s32",   "min.u16x2",  "setp.lt.and.s32", "setp.eq.or.u32",
-        "setp.lt.f16x2", "setp.lt.f16", "setp.lt.or.f32", "add.rz.f32", "sub.rm.f32",      "mul.rp.f64",
-        "fma.rz.f32",    "fma.rn.f16",  "add.f16x2",      "div.rz.f32", "min.NaN.f32",     "max.xorsign.abs.f32",
-        "abs.f16",       "lop3.b32",    "shf.l.wrap.b32", "prmt.b32",   "mov.b32",         "popc.b32",
-        "add.u16x2"}) {
+  for (const char* m : {"add.sat.s32",     "add.cc.u32",     "addc.u32",           "sub.cc.u32",
+                        "mad.lo.cc.u32",   "mul.hi.u32",     "mul.wide.s32",       "mad.hi.s32",
+                        "max.relu.s32",    "min.u16x2",      "setp.lt.and.s32",    "setp.eq.or.u32",
+                        "setp.lt.f16x2",   "setp.lt.f16",    "setp.lt.or.f32",     "add.rz.f32",
+                        "sub.rm.f32",      "mul.rp.f64",     "fma.rz.f32",         "fma.rn.f16",
+                        "add.f16x2",       "div.rz.f32",     "min.NaN.f32",        "max.xorsign.abs.f32",
+                        "abs.f16",         "lop3.b32",       "shf.l.wrap.b32",     "prmt.b32",
+                        "mov.b32",         "popc.b32",       "add.u16x2",          "cvt.sat.u16.u32",
+                        "cvt.sat.s32.u32", "cvt.rz.f32.s32", "cvt.rzi.f32.f32",    "cvt.rzi.s16.f32",
+                        "cvt.rn.f16.s32",  "cvt.rn.f32.s16", "cvt.rni.sat.s32.f32"}) {
     INFO(m);
     Resolved r = resolve(m);
     REQUIRE(r);
@@ -94,12 +99,33 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
   for (uint32_t base :
        {0x00000000u, 0x00000001u, 0x00000003u, 0x007fffffu, 0x00800000u, 0x00800001u, 0x3f800000u, 0x3f800001u,
         0x3f7fffffu, 0x40000000u, 0x33800000u, 0x7f7fffffu, 0x7f000000u, 0x7f800000u, 0x7fc00000u, 0x7fc12345u,
-        0x7f800001u, 0x7fffffffu, 0x0d800000u, 0x7e800000u, 0x7e800001u, 0x7effffffu, 0x00400000u})
+        0x7f800001u, 0x7fffffffu, 0x0d800000u, 0x7e800000u, 0x7e800001u, 0x7effffffu, 0x00400000u, 0x3f000000u,
+        0x3fc00000u, 0x40200000u, 0x4effffffu, 0x4f000000u, 0x4f800000u, 0x5f000000u, 0x5f800000u})
     for (uint32_t sign : {0u, 0x80000000u}) e32.push_back(base | sign);
-  for (uint64_t base : {0x0ull, 0x1ull, 0x000fffffffffffffull, 0x0010000000000000ull, 0x3ff0000000000000ull,
-                        0x3ff0000000000001ull, 0x3fefffffffffffffull, 0x4000000000000000ull, 0x3ca0000000000000ull,
-                        0x7fefffffffffffffull, 0x7ff0000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000012345ull,
-                        0x7ff0000000000001ull, 0x1ff0000000000000ull})
+  for (uint64_t base : {0x0ull,
+                        0x1ull,
+                        0x000fffffffffffffull,
+                        0x0010000000000000ull,
+                        0x3ff0000000000000ull,
+                        0x3ff0000000000001ull,
+                        0x3fefffffffffffffull,
+                        0x4000000000000000ull,
+                        0x3ca0000000000000ull,
+                        0x7fefffffffffffffull,
+                        0x7ff0000000000000ull,
+                        0x7ff8000000000000ull,
+                        0x7ff8000000012345ull,
+                        0x7ff0000000000001ull,
+                        0x1ff0000000000000ull,
+                        0x3fe0000000000000ull,
+                        0x3ff8000000000000ull,
+                        0x4004000000000000ull,
+                        0x41dfffffffc00000ull,
+                        0x41e0000000000000ull,
+                        0x41efffffffe00000ull,
+                        0x41f0000000000000ull,
+                        0x43e0000000000000ull,
+                        0x43f0000000000000ull})
     for (uint64_t sign : {0ull, 0x8000000000000000ull}) e64.push_back(base | sign);
   std::mt19937_64 rng(20261127);
   for (int i = 0; i < 60; ++i) {
@@ -178,7 +204,25 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
                                           "sqrt.approx.ftz.f32",
                                           "div.rn.f64",
                                           "rcp.rn.f64",
-                                          "sqrt.rn.f64"};
+                                          "sqrt.rn.f64",
+                                          "cvt.rni.s32.f32",
+                                          "cvt.rzi.s32.f32",
+                                          "cvt.rmi.u32.f32",
+                                          "cvt.rpi.u32.f32",
+                                          "cvt.rzi.ftz.s32.f32",
+                                          "cvt.rni.s64.f32",
+                                          "cvt.rzi.u64.f32",
+                                          "cvt.rn.f32.s32",
+                                          "cvt.rn.f32.u32",
+                                          "cvt.rn.f32.s64",
+                                          "cvt.rn.f32.u64",
+                                          "cvt.rni.s32.f64",
+                                          "cvt.rzi.u32.f64",
+                                          "cvt.rmi.s64.f64",
+                                          "cvt.rpi.u64.f64",
+                                          "cvt.rn.f64.s32",
+                                          "cvt.rn.f64.u64",
+                                          "cvt.rn.f64.s64"};
   for (const std::string& m : forms) {
     INFO(m);
     Resolved host = resolve(m), soft = resolve(m, ResolveOptions{false});
@@ -186,7 +230,8 @@ TEST_CASE("inline float forms give the software kernels' bits", "[unit]") {
     REQUIRE(soft);
     fast::Form f = fast::form_of(*host.desc);
     REQUIRE(f.op != fast::Op::none);
-    const bool f64 = m.find("f64") != std::string::npos;
+    // The operands of the source type (cvt: the last type; the rest end in it).
+    const bool f64 = m.compare(m.size() - 2, 2, "64") == 0;
     const std::vector<uint64_t>& v = f64 ? e64 : e32;
     size_t differ = 0, checked = 0;
     for (size_t i = 0; i < v.size(); ++i)
