@@ -100,17 +100,25 @@ uint64_t Machine::get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) co
 bool Machine::step(Warp& w) {
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
-  if (!w.conv) {
-    // Pick the minimum PC among runnable lanes (independent thread scheduling).
-    uint32_t best = ~0u, grp = 0, ready = 0;
+  if (!w.conv && !(w.rest_ok && w.pc < w.rest_pc)) {
+    // Pick the minimum PC among runnable lanes (independent thread
+    // scheduling), and note the least PC of the others (rest_pc). Skipped
+    // when the steps since the last pick moved only the group's lanes,
+    // together, to a PC still below rest_pc (rest_ok, set below where an
+    // instruction ends so, cleared by the run loop at each quantum): the
+    // scan would find the same group at w.pc.
+    uint32_t best = ~0u, rest = ~0u, grp = 0, ready = 0;
     for (uint32_t l = 0; l < w.nlanes; ++l) {
       if (T[l].st != TState::Ready) continue;
       ready |= 1u << l;
       if (T[l].pc < best) {
+        rest = best;
         best = T[l].pc;
         grp = 1u << l;
       } else if (T[l].pc == best) {
         grp |= 1u << l;
+      } else if (T[l].pc < rest) {
+        rest = T[l].pc;
       }
     }
     if (!grp) return false;
@@ -121,7 +129,9 @@ bool Machine::step(Warp& w) {
     w.pc = best;
     w.group = grp;
     w.conv = grp == ready;
+    w.rest_pc = rest;
   }
+  w.rest_ok = false;
   const Inst& in = prog.code[w.pc];
   if (spin_watch_ && !own_state_only(in.op)) [[unlikely]]
     spin_own_only_ = false;
@@ -301,7 +311,10 @@ bool Machine::step(Warp& w) {
       uint32_t nt = g & ~m;
       if (!nt) {
         w.pc = in.target;  // uniform: the group stays as it is
-        if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
+        if (!w.conv) {
+          FOR_LANES(g) T[l].pc = w.pc;
+          w.rest_ok = !hook_;
+        }
         return true;
       }
       leave();
@@ -547,7 +560,23 @@ bool Machine::step(Warp& w) {
       break;
   }
   ++w.pc;
-  if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
+  if (!w.conv) {
+    FOR_LANES(g) T[l].pc = w.pc;
+    // Instructions that change no thread's state or PC but their own lanes'
+    // PC (with no hook, which may park threads): the next step may keep
+    // the group (above).
+    switch (in.op) {
+      case IrOp::Arith:
+      case IrOp::Mov:
+      case IrOp::Pack:
+      case IrOp::Unpack:
+      case IrOp::Ld:
+      case IrOp::St:
+      case IrOp::Cvta:
+      case IrOp::Nop: w.rest_ok = !hook_; break;
+      default: break;
+    }
+  }
   return true;
 }
 

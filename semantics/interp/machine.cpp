@@ -382,6 +382,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     spin_own_only_ = true;
     for (auto& c : ctas) {
       for (auto& w : c->warps) {
+        w.rest_ok = false;  // other warps ran: lanes of w may have become ready (exec.cpp step)
         for (uint32_t q = 0; q < kQuantum && !stop_; ++q) {
           if (!step(w)) break;
           progress = true;

@@ -96,6 +96,11 @@ struct Warp {
   WarpColl coll;                   // warp-collective .sync instructions executed (races.hpp)
   uint32_t pc = 0;                 // group PC
   uint32_t group = 0;              // lanes executing the current PC
+  // !conv: the least PC of the ready lanes outside group at the last re-pick
+  // (~0u: none), and whether the steps since then moved only group's lanes,
+  // together (exec.cpp step: then group keeps the least PC while pc < rest_pc).
+  uint32_t rest_pc = ~0u;
+  bool rest_ok = false;
   uint64_t* rp[32] = {};           // register frame of each lane
   bool rp_dirty = true;            // a call/ret moved some lane's frame
   bool wg_fenced = false;          // wgmma.fence since the last access to a wgmma register

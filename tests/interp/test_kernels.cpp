@@ -256,6 +256,40 @@ TEST_CASE("the tight ld/st loop does what the general loop does", "[kernels]") {
   }
 }
 
+// A diverged warp keeps its group without rescanning its lanes while the
+// group's PC stays below the least PC of the others (exec.cpp step, Warp
+// rest_pc/rest_ok; tests/interp/sched): the groups are still those of the
+// full scan. rejoin: a loop and straight-line code of half a warp rejoin
+// the other half at a higher PC (activemask 0xffffffff everywhere; with
+// "pc <= rest_pc" for "<", lanes 0-15 read 0x0000ffff). release: a spin
+// that fills the run loop's quantum ends when another warp's bar.sync
+// releases lanes at a lower PC (without the run loop's reset of rest_ok
+// the spin never ends: step limit, lanes 0-7 unwritten).
+TEST_CASE("diverged warps keep the min-PC groups", "[kernels]") {
+  const fs::path dir = fs::path(src_dir()) / "tests" / "interp" / "sched";
+  auto words = [](const RunReport& r) {
+    std::vector<uint32_t> v(r.result.buffers.at(0).size() / 4);
+    std::memcpy(v.data(), r.result.buffers.at(0).data(), v.size() * 4);
+    return v;
+  };
+  for (bool races : {false, true}) {
+    INFO("races " << races);
+    RunOptions o;
+    o.max_steps = 1'000'000;
+    o.check_races = races;
+    RunReport a = run_spec_file((dir / "rejoin.json").string(), o);
+    CHECK(a.result.ok);
+    CHECK(a.result.diagnostics.empty());
+    CHECK(words(a) == std::vector<uint32_t>(32, 0xffffffffu));
+    RunReport b = run_spec_file((dir / "release.json").string(), o);
+    CHECK(b.result.ok);
+    CHECK(b.result.diagnostics.empty());
+    std::vector<uint32_t> want(64, 0xffffffffu);
+    for (int l = 0; l < 32; ++l) want[l] = l < 8 ? 0xffu : l < 16 ? 0xff00u : 0xffff0000u;
+    CHECK(words(b) == want);
+  }
+}
+
 // The step count's inline popcount (exec_util.hpp lane_count) is
 // std::popcount on edge masks (every run of consecutive lanes, every single
 // lane cleared) and a million random ones.
