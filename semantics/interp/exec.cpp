@@ -82,6 +82,47 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
   return 0;
 }
 
+namespace {
+
+// Special registers whose value (Machine::sreg) is the same for every lane
+// of a warp in one step: the CTA's, grid's and cluster's coordinates and
+// sizes and the warp's own number (not %tid, %laneid, %lanemask_*, and not
+// the clocks, whose reads sreg() notes lane by lane).
+bool warp_uniform(SReg s) {
+  switch (s) {
+    case SReg::ntid_x:
+    case SReg::ntid_y:
+    case SReg::ntid_z:
+    case SReg::ctaid_x:
+    case SReg::ctaid_y:
+    case SReg::ctaid_z:
+    case SReg::nctaid_x:
+    case SReg::nctaid_y:
+    case SReg::nctaid_z:
+    case SReg::warpid:
+    case SReg::nwarpid:
+    case SReg::clusterid_x:
+    case SReg::clusterid_y:
+    case SReg::clusterid_z:
+    case SReg::nclusterid_x:
+    case SReg::nclusterid_y:
+    case SReg::nclusterid_z:
+    case SReg::cluster_ctaid_x:
+    case SReg::cluster_ctaid_y:
+    case SReg::cluster_ctaid_z:
+    case SReg::cluster_nctaid_x:
+    case SReg::cluster_nctaid_y:
+    case SReg::cluster_nctaid_z:
+    case SReg::cluster_ctarank:
+    case SReg::cluster_nctarank:
+    case SReg::dynamic_smem_size:
+    case SReg::total_smem_size: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 uint64_t Machine::get(const Opnd& o, Thread& t, uint32_t lane, const Warp& w) const {
   switch (o.kind) {
     case Opnd::Reg: {
@@ -246,6 +287,11 @@ bool Machine::step(Warp& w) {
         // %tid (sreg() without the switch per lane)
         const unsigned d = o.sreg == SReg::tid_x ? 0 : o.sreg == SReg::tid_y ? 1 : 2;
         FOR_LANES(m) w.rp[l][ds] = T[l].tid[d] & wmask;
+      } else if (o.kind == Opnd::Special && m != 0 && warp_uniform(o.sreg)) {
+        // The same value in every lane: sreg() once.
+        const uint32_t l0 = static_cast<uint32_t>(std::countr_zero(m));
+        const uint64_t v = sreg(o.sreg, T[l0], l0, w) & wmask;
+        FOR_LANES(m) w.rp[l][ds] = v;
       } else {
         FOR_LANES(m) w.rp[l][ds] = val(o, l) & wmask;
       }
