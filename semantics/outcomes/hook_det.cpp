@@ -126,11 +126,75 @@ int64_t Hook::commuting_rmw(const interp::Thread& t, const ThreadRec&, const Hoo
     if (in.ndst > 1) return -1;
     if (in.dst[0].kind == interp::Opnd::Reg) {
       const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
-      const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
-      if (!live || in.dst[0].slot >= live->size() || (*live)[in.dst[0].slot]) return -1;
+      if (!result_unused(t, t.func, pc + 1, in.dst[0].slot, t.frames.size())) return -1;
     }
   }
   return int64_t{static_cast<uint8_t>(in.atom)} << 8 | static_cast<uint8_t>(in.ety);
+}
+
+// The value follows the -O0 pattern only, step by step: at `q` an unguarded
+// st.param of the register to a return formal of the function (in frame
+// bytes), after which the register is dead; straight-line code that leaves
+// those bytes alone up to an unguarded ret; in the caller, right after the
+// call, the receiving register (a register result), or an unguarded
+// ld.param of exactly the receiving .param bytes into a register, after
+// which those bytes are dead (Shared::frame_live_at); then the same for
+// that register. do_ret copies the formal's bytes to the receiving place
+// and nothing else, so every read of the value is one of these moves.
+bool Hook::result_unused(const interp::Thread& t, uint32_t func, uint32_t q, uint32_t slot, size_t depth) {
+  const std::vector<Inst>& code = sh_.prog->code;
+  for (unsigned hop = 0; hop < 8; ++hop) {
+    const std::vector<char>* live = sh_.live_at(func, q);
+    if (!live || slot >= live->size()) return false;
+    if (!(*live)[slot]) return true;
+    const interp::Function& f = sh_.prog->funcs[func];
+    if (f.is_entry || depth == 0 || q >= code.size()) return false;
+    const Inst& st = code[q];
+    if (st.op != IrOp::St || st.guarded || st.addr.base != interp::Addr::Frame || st.src[0].kind != interp::Opnd::Reg ||
+        st.src[0].slot != slot || st.src[1].kind != interp::Opnd::None)
+      return false;
+    size_t k = f.rets.size();
+    for (size_t i = 0; i < f.rets.size(); ++i)
+      if (!f.rets[i].is_reg && int64_t{f.rets[i].frame_off} == st.addr.off && f.rets[i].size == st.size) k = i;
+    if (k == f.rets.size()) return false;
+    const std::vector<char>* after = sh_.live_at(func, q + 1);
+    if (!after || (*after)[slot]) return false;
+    uint32_t pc = q + 1;
+    for (;; ++pc) {
+      if (pc >= code.size()) return false;
+      const Inst& in = code[pc];
+      if (in.op == IrOp::Ret && !in.guarded) break;
+      if (in.op == IrOp::Bra || in.op == IrOp::BrxIdx || in.op == IrOp::Call || in.op == IrOp::Ret ||
+          in.op == IrOp::Exit || in.op == IrOp::Trap || in.addr.base == interp::Addr::Frame ||
+          in.addr2.base == interp::Addr::Frame)
+        return false;
+    }
+    const interp::Frame& fr = t.frames[depth - 1];
+    const interp::CallSite& cs = sh_.prog->calls[fr.call];
+    if (k >= cs.rets.size()) return true;  // the caller receives fewer results
+    const interp::CallArg& to = cs.rets[k];
+    func = fr.func;
+    q = fr.ret_pc;
+    --depth;
+    if (!to.in_frame) {
+      if (to.value.kind != interp::Opnd::Reg) return false;
+      slot = to.value.slot;
+      continue;
+    }
+    if (q >= code.size()) return false;
+    const Inst& ld = code[q];
+    if (ld.op != IrOp::Ld || ld.guarded || ld.addr.base != interp::Addr::Frame ||
+        ld.addr.off != int64_t{to.frame_off} || ld.size != to.size || ld.ndst != 1 ||
+        ld.dst[0].kind != interp::Opnd::Reg)
+      return false;
+    const std::vector<char>* fl = sh_.frame_live_at(func, q + 1);
+    if (!fl) return false;
+    for (uint32_t b = to.frame_off; b < to.frame_off + to.size; ++b)
+      if (b >= fl->size() || (*fl)[b]) return false;
+    slot = ld.dst[0].slot;
+    ++q;
+  }
+  return false;
 }
 
 uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size) {

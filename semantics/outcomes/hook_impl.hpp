@@ -331,6 +331,13 @@ class Hook : public interp::ExecHook {
   // The class of an atomic update that stays deterministic when it meets
   // an unordered update of the same class (Hook::det_access), or -1.
   int64_t commuting_rmw(const interp::Thread& t, const ThreadRec& r, const interp::HookAccess& a);
+  // Register `slot` of thread t's frame `depth` (t.frames.size(): the
+  // current one), written just before code index `q` of function `func`:
+  // nothing reads its value (Shared::live_at), or only a store to a return
+  // formal followed by the ret, whose caller discards it likewise (-O0
+  // atomics: the atom's result passes up through the .param return values
+  // of atomicAdd's wrappers).
+  bool result_unused(const interp::Thread& t, uint32_t func, uint32_t q, uint32_t slot, size_t depth);
   int push(ThreadRec& r, mm::Event e, const interp::Inst* in);
   int comm_loc(const interp::HookAccess& a);
   // The element of the executing instruction this read or write is

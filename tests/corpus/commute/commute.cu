@@ -17,6 +17,8 @@
 // commute_cta_flag_or lose states if the composition takes a launch's
 // bytes instead of applying each CTA's operands.
 // nvcc -ptx -arch=sm_90 -O3 -lineinfo -o commute.ptx commute.cu
+// nvcc -ptx -arch=sm_90 -Xcicc -O0 -lineinfo -o commute_O0.ptx commute.cu
+// (the _O0 specs: each atomic a call returning its result through .param)
 extern "C" __global__ void commute_sum(int* out) {
   __shared__ int s;
   if (threadIdx.x == 0) s = 0;
