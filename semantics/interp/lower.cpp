@@ -226,18 +226,32 @@ void add_loc(LowerCtx& ctx, const ast::LocDir& d) {
 }
 
 void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
-  // Labels first so that forward branches resolve; scopes follow nesting.
+  // The block's labels first so that forward branches resolve; scopes follow
+  // nesting (LowerCtx::label_scopes). Two labels of one name in one block are
+  // an error, as ptxas makes them ("Duplicate definition of label").
+  std::unordered_map<std::string, uint32_t> here;
+  for (const auto& st : body)
+    if (auto* l = std::get_if<ast::Label>(&st.v)) {
+      if (here.count(l->name)) ctx.fail(st.pos, "duplicate label '" + l->name + "' in one block");
+      here[l->name] = static_cast<uint32_t>(ctx.label_pc.size());
+      ctx.label_pc.push_back(LowerCtx::kNoLabel);
+    }
+  ctx.label_scopes.push_back(std::move(here));
   const std::string* last_label = nullptr;  // a label directly before a .branchtargets names it
   for (const auto& st : body) {
     const std::string* label = nullptr;
     if (auto* v = std::get_if<ast::VarDecl>(&st.v)) {
       declare_local(ctx, *v);
     } else if (auto* l = std::get_if<ast::Label>(&st.v)) {
-      ctx.labels[l->name] = static_cast<uint32_t>(ctx.prog.code.size());
+      ctx.label_pc[ctx.label_scopes.back().at(l->name)] = static_cast<uint32_t>(ctx.prog.code.size());
       label = &l->name;
     } else if (auto* d = std::get_if<ast::Directive>(&st.v)) {
       auto* tl = std::get_if<ast::TargetListDir>(&d->v);
-      if (tl && !tl->calls && last_label) ctx.branch_lists[*last_label] = tl->names;
+      if (tl && !tl->calls && last_label) {
+        auto& list = ctx.branch_lists[*last_label];
+        list.clear();
+        for (const auto& name : tl->names) list.emplace_back(name, ctx.find_label(name));
+      }
       if (auto* loc = std::get_if<ast::LocDir>(&d->v)) add_loc(ctx, *loc);
     } else if (auto* in = std::get_if<ast::Instruction>(&st.v)) {
       lower_instruction(ctx, *in, st.pos);
@@ -249,6 +263,7 @@ void lower_body(LowerCtx& ctx, const std::vector<ast::Statement>& body) {
     }
     last_label = label;
   }
+  ctx.label_scopes.pop_back();
 }
 
 // The accumulator and A-fragment registers of a wgmma.mma_async may not be
@@ -307,7 +322,8 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
   ctx.fn = &f;
   ctx.scopes.clear();
   ctx.scopes.emplace_back();
-  ctx.labels.clear();
+  ctx.label_scopes.clear();
+  ctx.label_pc.clear();
   ctx.fixups.clear();
   ctx.branch_lists.clear();
   ctx.table_fixups.clear();
@@ -337,20 +353,16 @@ void lower_function(LowerCtx& ctx, const ast::Function& af, uint32_t index) {
   end.line = af.pos.line;
   end.col = af.pos.col;
   ctx.prog.code.push_back(end);
-  for (const auto& [pc, lab] : ctx.fixups) {
-    auto it = ctx.labels.find(lab.first);
-    if (it == ctx.labels.end()) ctx.fail(lab.second, "unknown label '" + lab.first + "'");
-    ctx.prog.code[pc].target = it->second;
-  }
+  for (const auto& [pc, id] : ctx.fixups) ctx.prog.code[pc].target = ctx.label_pc[id];
   // brx.idx tables: every entry a label of this function (PTX ISA 9.7.12.4 brx.idx).
   for (const auto& [pc, tab] : ctx.table_fixups) {
     auto it = ctx.branch_lists.find(tab.first);
     if (it == ctx.branch_lists.end()) ctx.fail(tab.second, "unknown .branchtargets list '" + tab.first + "'");
     std::vector<uint32_t> targets;
-    for (const auto& name : it->second) {
-      auto lt = ctx.labels.find(name);
-      if (lt == ctx.labels.end()) ctx.fail(tab.second, "unknown label '" + name + "' in .branchtargets '" + tab.first + "'");
-      targets.push_back(lt->second);
+    for (const auto& [name, id] : it->second) {
+      if (id == LowerCtx::kNoLabel)
+        ctx.fail(tab.second, "unknown label '" + name + "' in .branchtargets '" + tab.first + "'");
+      targets.push_back(ctx.label_pc[id]);
     }
     ctx.prog.code[pc].target = static_cast<uint32_t>(ctx.prog.branch_tables.size());
     ctx.prog.branch_tables.push_back(std::move(targets));
@@ -408,7 +420,7 @@ Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kp
   Program prog;
   prog.file = m.file;
   prog.global_base = global_base;
-  LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, 0, {}, {}};
+  LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, {}, 0, {}, {}};
   ctx.dyn_shared_base = dyn_base;
   std::vector<const ast::Function*> afs;
   bool found = false;

@@ -33,12 +33,20 @@ struct LowerCtx {
   // Function being lowered.
   Function* fn = nullptr;
   std::vector<std::unordered_map<std::string, LocalSym>> scopes;
-  std::unordered_map<std::string, uint32_t> labels;
-  std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> fixups;  // code index -> label
+  // Labels are scoped by { } blocks as ptxas scopes them: a label is visible
+  // in its block and the blocks nested in it, an inner one hides an outer one
+  // of the same name, and sibling blocks may reuse a name (inline-asm wait
+  // loops such as `{ W: mbarrier.try_wait ...; @!p bra W; }` inlined several
+  // times). label_scopes: the labels of each open block (name -> id);
+  // label_pc: each label's code index once reached.
+  std::vector<std::unordered_map<std::string, uint32_t>> label_scopes;
+  std::vector<uint32_t> label_pc;
+  std::vector<std::pair<uint32_t, uint32_t>> fixups;  // code index -> label id
   uint32_t cc_slot = 0;  // hidden carry flag (PTX ISA 9.7.2 Extended-Precision Integer Arithmetic)
   // `name: .branchtargets L1, L2;` of the function (PTX ISA 9.7.12.4 brx.idx), and
   // the brx.idx instructions naming one (code index -> table name).
-  std::unordered_map<std::string, std::vector<std::string>> branch_lists;
+  // Each entry: a target's name and its label id (kNoLabel where not visible).
+  std::unordered_map<std::string, std::vector<std::pair<std::string, uint32_t>>> branch_lists;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourcePos>>> table_fixups;
   uint32_t cur_loc = 0;  // the `.loc` in effect (Program::src_loc)
   // Unsized `.extern .shared` arrays (dynamic shared memory) start after all
@@ -48,6 +56,15 @@ struct LowerCtx {
   uint32_t dyn_align = 0;
 
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
+  static constexpr uint32_t kNoLabel = ~0u;
+  // The label `name` visible here (innermost block first), or kNoLabel.
+  uint32_t find_label(const std::string& name) const {
+    for (auto it = label_scopes.rbegin(); it != label_scopes.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return f->second;
+    }
+    return kNoLabel;
+  }
   const LocalSym* find_local(const std::string& name) const {
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
       auto f = it->find(name);

@@ -498,7 +498,9 @@ void InsnLowering::run() {
       if (auto* l = std::get_if<ast::LabelRef>(&t.v)) name = l->name;
       else if (auto* s = std::get_if<ast::Symbol>(&t.v)) name = s->name;
       else return unsupported("bra to a non-label operand");
-      ctx.fixups.push_back({static_cast<uint32_t>(ctx.prog.code.size()), {name, t.pos}});
+      uint32_t id = ctx.find_label(name);
+      if (id == LowerCtx::kNoLabel) ctx.fail(t.pos, "unknown label '" + name + "'");
+      ctx.fixups.push_back({static_cast<uint32_t>(ctx.prog.code.size()), id});
       return emit();
     }
     case Opcode::brx_idx: {  // brx.idx{.uni} index, tlist   PTX ISA 9.7.12.4 brx.idx

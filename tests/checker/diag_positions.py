@@ -76,6 +76,17 @@ with tempfile.TemporaryDirectory() as d:
     first = (r.stderr.splitlines() or [""])[0]
     check(r.returncode == 2 and POS.match(first) is not None and "NOWHERE" in first,
           f"PTX lowering error under run: exit {r.returncode}, `{first}`")
+    # Labels are scoped by { } blocks as ptxas scopes them
+    # (corpus/kernels/features/label_scope): a block does not see the labels
+    # of a block nested in it, and one block may not define a label twice.
+    write(d, "label_inner.ptx", HEAD + ".visible .entry k()\n{\n  bra IN;\n  { IN: ret; }\n}\n")
+    spec = write(d, "label_inner.json", '{"ptx": "label_inner.ptx", "kernel": "k", "grid": [1], "block": [1],'
+                 ' "buffers": {}, "args": [], "outputs": []}')
+    expect_error("PTX label of a nested block", ["run", spec], 6, 7, "unknown label 'IN'")
+    write(d, "label_dup.ptx", HEAD + ".visible .entry k()\n{\n  { L: bra L;\n L: ret; }\n}\n")
+    spec = write(d, "label_dup.json", '{"ptx": "label_dup.ptx", "kernel": "k", "grid": [1], "block": [1],'
+                 ' "buffers": {}, "args": [], "outputs": []}')
+    expect_error("PTX label defined twice in one block", ["run", spec], 7, 2, "duplicate label 'L'")
     # mma.sp operands (PTX ISA 9.7.14.6.3): the sparsity selector is a
     # constant in 0..3, the metadata a register; both are refused at the operand.
     mma = ("  mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%a0, %a1}, {%b0, %b1},"
