@@ -120,15 +120,21 @@ struct Shared {
   // of them. Cached.
   const std::vector<char>* frame_live_at(uint32_t func, uint32_t head);
   std::map<std::pair<uint32_t, uint32_t>, std::optional<std::vector<char>>> frame_live_cache;
-  // The code [head, from] of function `func` is a loop body after whose
-  // failed iterations the thread goes on as from the iteration's start
-  // (Hook::back_jump): it only reads memory, fences and computes; its
-  // branches stay at or after `head`; nothing outside it jumps into it
-  // past `head`; the registers it may change (and the time registers) flow
-  // into no read, fence or loop exit and are dead where the loop is left.
-  // Cached.
+  // The loop of the backward jump from `from` to `head` in function `func`
+  // (the code on the paths from `head` to `from`, wherever it lies) is a
+  // loop after whose failed iterations the thread goes on as from the
+  // iteration's start (Hook::back_jump): it only reads memory, fences and
+  // computes; it has one entry, its header (`head`, or where the code
+  // before it jumps in, when every path from `head` reaches that header
+  // without leaving the loop: nvcc places a poll counter's increment
+  // before the header it falls into); the registers it may change (and
+  // the time registers) flow into no read, fence or loop exit and are
+  // dead where the loop is left. Cached, with the loop's code indices.
   bool pure_loop(uint32_t func, uint32_t head, uint32_t from);
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> pure_cache;
+  // The loop's code indices, sorted, for a pure loop (pure_loop).
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> loop_code;
+  bool in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t pc) const;
   // The mbarrier wait at code index `pc` of function `func` is redundant
   // when it fails (hook_canon.cpp): every path from it with its predicate
   // false computes registers only, until it ends the iteration of a pure

@@ -52,15 +52,16 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
   auto it = r.arrivals.find(to);
   uint64_t quiet = 0;
   if (it == r.arrivals.end()) {
-    // The first backward jump to this head. If the loop's code [to, from]
-    // can only read, fence and compute registers dead at the head
-    // (Shared::pure_loop), this failed iteration ended in the state it
-    // began in: redundant at once, as below for a repeated state (without
-    // it the second iteration would explore every value again first). Its
-    // reads of deterministic memory make those locations communicating.
+    // The first backward jump to this head. If the loop's code (from its
+    // header, where it is entered, to `from` and back) can only read,
+    // fence and compute registers dead at the header (Shared::pure_loop),
+    // this failed iteration ends in the state it began in: redundant at
+    // once, as below for a repeated state (without it the second iteration
+    // would explore every value again first). Its reads of deterministic
+    // memory make those locations communicating.
     if (sh_.pure_loop(t.func, to, from)) {
       bool promoted = false;
-      for (size_t k = r.det_reads.size(); k-- > 0 && r.det_read_pcs[k] >= to && r.det_read_pcs[k] <= from;) {
+      for (size_t k = r.det_reads.size(); k-- > 0 && sh_.in_pure_loop(t.func, to, from, r.det_read_pcs[k]);) {
         sh_.promote(r.det_reads[k].first, r.det_reads[k].second, 0);
         promoted = true;
       }

@@ -104,26 +104,92 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
   for (const interp::Function& g : prog->funcs)
     if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
-  if (head < begin || from >= end || head > from || from - head > 512) return ok;
-  const std::vector<char>* live = live_at(func, head);
-  if (!live) return ok;
-  const size_t nr = live->size();
+  if (head < begin || from >= end || head > from) return ok;
   auto targets = [&](const Inst& in, auto&& fn) {
     if (in.op == IrOp::Bra) fn(in.target);
     if (in.op == IrOp::BrxIdx)
       for (uint32_t t : prog->branch_tables[in.target]) fn(t);
   };
-  // Only reads, fences and computation; branches stay at or after the head;
-  // nothing outside jumps into the body past the head.
-  for (uint32_t pc = begin; pc < end; ++pc) {
-    const Inst& in = prog->code[pc];
-    const bool inside = pc >= head && pc <= from;
-    bool bad = false;
-    targets(in, [&](uint32_t t) {
-      if (inside ? t < head : (t > head && t <= from)) bad = true;
+  // The loop: the code on the paths from `head` to `from` that do not
+  // come back to `head` on the way (reachable from the one, reaching the
+  // other without passing `head`: an outer loop around it is not part of
+  // it), at most 513 instructions.
+  const uint32_t fn_size = end - begin;
+  std::vector<std::vector<uint32_t>> pred(fn_size);
+  for (uint32_t pc = begin; pc < end; ++pc)
+    for_each_successor(*prog, prog->code[pc], pc, [&](uint32_t s) {
+      if (s >= begin && s < end) pred[s - begin].push_back(pc);
     });
-    if (bad) return ok;
-    if (!inside) continue;
+  std::vector<char> fwd(fn_size, 0), in_loop(fn_size, 0);
+  std::vector<uint32_t> work{head};
+  fwd[head - begin] = 1;
+  while (!work.empty()) {
+    const uint32_t pc = work.back();
+    work.pop_back();
+    for_each_successor(*prog, prog->code[pc], pc, [&](uint32_t s) {
+      if (s >= begin && s < end && !fwd[s - begin]) fwd[s - begin] = 1, work.push_back(s);
+    });
+  }
+  if (!fwd[from - begin]) return ok;
+  std::vector<uint32_t> body;
+  work.assign(1, from);
+  in_loop[from - begin] = 1;
+  if (!in_loop[head - begin]) in_loop[head - begin] = 1, work.push_back(head);
+  while (!work.empty()) {
+    const uint32_t pc = work.back();
+    work.pop_back();
+    body.push_back(pc);
+    if (body.size() > 513) return ok;
+    if (pc == head) continue;
+    for (uint32_t p : pred[pc - begin])
+      if (fwd[p - begin] && !in_loop[p - begin]) in_loop[p - begin] = 1, work.push_back(p);
+  }
+  auto inside = [&](uint32_t pc) { return pc >= begin && pc < end && in_loop[pc - begin]; };
+  // One entry: the header. Code outside the loop enters it only there (by
+  // a jump or by falling into it), and the function does not start in it
+  // elsewhere.
+  uint32_t header = ~0u;
+  for (uint32_t pc : body) {
+    bool entered = pc == begin;
+    for (uint32_t p : pred[pc - begin]) entered = entered || !inside(p);
+    if (!entered) continue;
+    if (header != ~0u && header != pc) return ok;
+    header = pc;
+  }
+  if (header == ~0u) header = head;  // (no way in: the loop never runs)
+  // Where the header is not `head`, the thread that jumps back to `head`
+  // reaches the header on every path, inside the loop and through no
+  // other cycle: the iteration it ends runs from the header to the header.
+  if (header != head) {
+    std::vector<char> state(fn_size, 0);  // 1: on the path, 2: done
+    std::vector<std::pair<uint32_t, bool>> dfs{{head, false}};
+    while (!dfs.empty()) {
+      auto [pc, post] = dfs.back();
+      dfs.pop_back();
+      if (post) {
+        state[pc - begin] = 2;
+        continue;
+      }
+      if (pc == header || state[pc - begin] == 2) continue;
+      if (state[pc - begin] == 1) return ok;  // a cycle that misses the header
+      state[pc - begin] = 1;
+      dfs.push_back({pc, true});
+      bool out = false;
+      for_each_successor(*prog, prog->code[pc], pc, [&](uint32_t s) {
+        if (!inside(s))
+          out = true;
+        else
+          dfs.push_back({s, false});
+      });
+      if (out) return ok;
+    }
+  }
+  const std::vector<char>* live = live_at(func, header);
+  if (!live) return ok;
+  const size_t nr = live->size();
+  // Only reads, fences and computation.
+  for (uint32_t pc : body) {
+    const Inst& in = prog->code[pc];
     // The operations that change only their own lanes' registers
     // (interp::own_state_only, which `run`'s spin detection uses too), but
     // activemask, whose value depends on which lanes run together; and the
@@ -142,15 +208,21 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
           (in.src[k].kind == interp::Opnd::Reg && in.src[k].slot >= nr))
         return ok;
   }
-  // The iteration's control flow: node n stands for leaving the body or
-  // jumping back to the head (the end of the iteration).
-  const uint32_t n = from - head + 1, kEnd = n;
+  // The iteration's control flow: node 0 is the header, node n stands for
+  // leaving the loop or coming back to the header (the end of the
+  // iteration).
+  std::sort(body.begin(), body.end());
+  std::swap(*std::find(body.begin(), body.end(), header), body.front());
+  std::sort(body.begin() + 1, body.end());
+  const uint32_t n = static_cast<uint32_t>(body.size()), kEnd = n;
+  std::vector<uint32_t> node(fn_size, kEnd);
+  for (uint32_t i = 1; i < n; ++i) node[body[i] - begin] = i;
   std::vector<std::vector<uint32_t>> succ(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const Inst& in = prog->code[head + i];
-    // (ret, exit and trap are not in the body: checked above)
-    for_each_successor(*prog, in, head + i,
-                       [&](uint32_t pc) { succ[i].push_back(pc > head && pc <= from ? pc - head : kEnd); });
+    const Inst& in = prog->code[body[i]];
+    // (ret, exit and trap are not in the loop: checked above)
+    for_each_successor(*prog, in, body[i],
+                       [&](uint32_t pc) { succ[i].push_back(pc >= begin && pc < end ? node[pc - begin] : kEnd); });
   }
   // Post-dominators (iterative, over n <= 513 nodes).
   std::vector<std::vector<char>> pdom(n + 1, std::vector<char>(n + 1, 1));
@@ -167,7 +239,7 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
     }
   }
   // Registers whose value may differ between this iteration's start and
-  // its end (live at the head and written in the body), then everything
+  // its end (live at the header and written in the loop), then everything
   // they flow into, by data or by control (the code a branch on them
   // decides, up to where its paths meet again), and the time registers
   // (%clock, %globaltimer: later iterations read later values). The
@@ -182,14 +254,14 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
             o.sreg == interp::SReg::globaltimer_hi);
   };
   for (uint32_t i = 0; i < n; ++i) {
-    const Inst& in = prog->code[head + i];
+    const Inst& in = prog->code[body[i]];
     for (unsigned k = 0; k < 4; ++k)
       if (in.dst[k].kind == interp::Opnd::Reg && (*live)[in.dst[k].slot]) taint[in.dst[k].slot] = 1;
   }
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < n; ++i) {
-      const Inst& in = prog->code[head + i];
+      const Inst& in = prog->code[body[i]];
       const bool guard_t = in.guarded && taint[in.guard];
       const bool addr_t = in.addr.base == interp::Addr::Reg && taint[in.addr.slot];
       bool src_t = false;
@@ -203,35 +275,35 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
       const bool branch_t = (in.op == IrOp::Bra && guard_t) || (in.op == IrOp::BrxIdx && (guard_t || src_t));
       if (!branch_t) continue;
       // A way out of the loop that they decide: the iteration's end (back
-      // to the head or out) is one node below, so check the targets. nvcc
-      // keeps `for (k = 0; k < 2; ++k) { v = *flag; if (v) break; }` as a
-      // loop whose exit tests a first-iteration predicate; its failed
+      // to the header or out) is one node below, so check the targets.
+      // nvcc keeps `for (k = 0; k < 2; ++k) { v = *flag; if (v) break; }`
+      // as a loop whose exit tests a first-iteration predicate; its failed
       // first iteration is not redundant (the second may leave with 0).
       bool leaves = false;
-      targets(in, [&](uint32_t t) { leaves = leaves || t < head || t > from; });
-      if (in.guarded && (head + i + 1 < head || head + i + 1 > from)) leaves = true;
+      targets(in, [&](uint32_t t) { leaves = leaves || !inside(t); });
+      if (in.guarded && !inside(body[i] + 1)) leaves = true;
       if (leaves) return ok;
       // The nodes this branch decides: reachable from it before the first
       // node that post-dominates it; none may end the iteration.
-      std::vector<uint32_t> work(succ[i]);
+      std::vector<uint32_t> todo(succ[i]);
       std::vector<char> seen(n + 1, 0);
-      while (!work.empty()) {
-        const uint32_t v = work.back();
-        work.pop_back();
+      while (!todo.empty()) {
+        const uint32_t v = todo.back();
+        todo.pop_back();
         if (seen[v] || (v != i && pdom[i][v])) continue;
         seen[v] = 1;
         if (v == kEnd) return ok;
         if (!decided[v]) decided[v] = 1, changed = true;
-        for (uint32_t s : succ[v]) work.push_back(s);
+        for (uint32_t s : succ[v]) todo.push_back(s);
       }
     }
   }
   // Nothing tainted is live where the loop is left.
   for (uint32_t i = 0; i < n; ++i) {
-    const Inst& in = prog->code[head + i];
+    const Inst& in = prog->code[body[i]];
     bool bad = false;
     auto exit_to = [&](uint32_t pc) {
-      if (bad || (pc >= head && pc <= from)) return;
+      if (bad || inside(pc)) return;
       const std::vector<char>* lx = pc < end ? live_at(func, pc) : nullptr;
       if (!lx) {
         bad = true;
@@ -241,11 +313,18 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
     };
     const bool jumps = in.op == IrOp::Bra || in.op == IrOp::BrxIdx;
     targets(in, exit_to);
-    if (!jumps || in.guarded) exit_to(head + i + 1);
+    if (!jumps || in.guarded) exit_to(body[i] + 1);
     if (bad) return ok;
   }
+  std::sort(body.begin(), body.end());
+  loop_code[key] = std::move(body);
   ok = true;
   return ok;
+}
+
+bool Shared::in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t pc) const {
+  auto it = loop_code.find(std::make_tuple(func, head, from));
+  return it != loop_code.end() && std::binary_search(it->second.begin(), it->second.end(), pc);
 }
 
 // Backward liveness over the code of one function, for the spin-loop
