@@ -496,7 +496,8 @@ bool Machine::exec_atomic(Warp& w, const Inst& in, uint32_t m) {
   const unsigned usz = packed ? 2u : in.size, nun = nel * (packed ? 2u : 1u);
   auto src_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.src[e] : cont.src[e - 4]; };
   auto dst_of = [&](unsigned e) -> const Opnd& { return e < 4 ? in.dst[e] : cont.dst[e - 4]; };
-  FOR_LANES(m) {  // lanes in ascending order: a deterministic serialisation
+  uint32_t park = 0;  // lanes an ExecHook parks before the instruction (rmw_wait)
+  FOR_LANES(m) {      // lanes in ascending order: a deterministic serialisation
     Thread& t = T[l];
     uint64_t a = static_cast<uint64_t>(in.addr.off);
     if (in.addr.base == Addr::Reg)
@@ -559,6 +560,11 @@ bool Machine::exec_atomic(Warp& w, const Inst& in, uint32_t m) {
         if (in.op == IrOp::Atom) put(t, dst_of(e), whole, 64);
         continue;
       }
+      if (hooked && nel == 1 && hook_->rmw_wait(t, c, hook_access(in, HookKind::RmwRead, wh, c, 0, in.size))) {
+        park |= 1u << l;  // runs again when the hook wakes it (nothing written yet)
+        t.st = TState::Parked;
+        break;
+      }
       if (hooked && !hook_->read(t, c, hook_access(in, HookKind::RmwRead, wh, c, e * in.size, in.size), old))
         return hook_stop();
       uint64_t nv = arith::atom_apply(op, in.ety, old, b, c2);
@@ -570,7 +576,14 @@ bool Machine::exec_atomic(Warp& w, const Inst& in, uint32_t m) {
       std::memcpy(p, &nv, in.size);
       if (in.op == IrOp::Atom) put(t, dst_of(e), old, 64);
     }
+    if (park >> l & 1) continue;
     wh.region->mark_init(wh.off, in.size * nel);
+  }
+  if (park) {
+    // The parked lanes stay at this instruction; the others go on after it.
+    FOR_LANES(w.group) T[l].pc = park >> l & 1 ? w.pc : w.pc + 1;
+    w.conv = false;
+    return true;
   }
   return false;
 }

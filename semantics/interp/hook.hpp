@@ -50,6 +50,11 @@ class ExecHook {
   // on an mbarrier write; parked at the end = deadlock), or stop the launch.
   enum class Jump : uint8_t { Continue, Park, Stop };
   virtual Jump back_jump(Thread& t, const Cta& c, uint32_t from, uint32_t to) = 0;
+  // The read half of a scalar atomic update (atom/red, one element, not
+  // packed) is about to run: true parks the thread before the instruction,
+  // which it runs again from its start once the hook makes it runnable
+  // (outcomes: an RMW that waits for the write it reads from, hook_chain.cpp).
+  virtual bool rmw_wait(Thread&, const Cta&, const HookAccess&) { return false; }
   virtual void exited(Thread& t, const Cta& c) = 0;
   // Warp `warp` of CTA `c` executed a warp-collective .sync instruction with
   // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp);

@@ -208,8 +208,9 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   // PTXCHECK_OUTCOMES_NO_CHAIN_BOUND: every written value joins the value
   // sets (the value-chain bound off; for cross-checks of the bound).
   const bool chain_bound = std::getenv("PTXCHECK_OUTCOMES_NO_CHAIN_BOUND") == nullptr;
-  sh.no_canon = std::getenv("PTXCHECK_OUTCOMES_NO_CANON") != nullptr;      // hook_canon.cpp
-  sh.no_commute = std::getenv("PTXCHECK_OUTCOMES_NO_COMMUTE") != nullptr;  // Hook::commuting_rmw
+  sh.no_canon = std::getenv("PTXCHECK_OUTCOMES_NO_CANON") != nullptr;          // hook_canon.cpp
+  sh.no_commute = std::getenv("PTXCHECK_OUTCOMES_NO_COMMUTE") != nullptr;      // Hook::commuting_rmw
+  sh.no_rmw_chain = std::getenv("PTXCHECK_OUTCOMES_NO_RMW_CHAIN") != nullptr;  // hook_chain.cpp
   sh.clusters = spec.cluster != std::array<uint32_t, 3>{1, 1, 1};
   interp::RunOptions ro;
   ro.check_races = false;

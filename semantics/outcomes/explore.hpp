@@ -40,6 +40,11 @@
 // and the engines take any write of its location as its source (one
 // decision per run, not one per value the location may hold).
 //
+// The read half of an atomic update of a location that threads of one CTA
+// write reads the latest write the machine has executed there; the search
+// chooses instead when it runs, parking the thread until the next write of
+// the location (hook_chain.cpp: one path per order of the updates).
+//
 // Loops: a backward jump after an iteration that made a choice (the first
 // pass included) is taken at most `unroll` times; a further one parks the
 // thread (a cut path; the bound counts as hit only if the cut prefix has a

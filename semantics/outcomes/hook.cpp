@@ -187,6 +187,7 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
 // no permitted state is lost (docs/outcomes.md "Limits").
 void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
   ++serial_;
+  step_group_ = group;
   if (!written_.empty()) wake_blocked();
   if (canon_toks_) canon_step(lanes, in, exec);
   if (!tracking_) return;
@@ -335,6 +336,15 @@ int Hook::comm_loc(const HookAccess& a) {
   return sh_.promote(a.key, a.size, a.in ? a.in->line : 0);  // throws: mixed sizes
 }
 
+bool Hook::exch_any(const interp::Thread& t, const HookAccess& a) {
+  const Inst& in = *a.in;
+  if (a.kind != HookKind::RmwRead || in.op != IrOp::Atom || in.atom != arith::AtomOp::Exch || in.ndst > 1) return false;
+  if (in.dst[0].kind != interp::Opnd::Reg) return true;
+  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
+  return live && in.dst[0].slot < live->size() && !(*live)[in.dst[0].slot];
+}
+
 bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t& v) {
   ThreadRec& r = rec(t, c);
   const unsigned elem = element(r, false);
@@ -371,14 +381,15 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // The read half of atom.exch writes a value that does not depend on what
   // it reads; if its result register is dead, no value needs choosing (the
   // memory model still gives it a write to read from, of any value).
-  bool any = false;
-  if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Exch && in0.ndst <= 1) {
-    any = in0.dst[0].kind != interp::Opnd::Reg;
-    if (!any) {
-      const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
-      any = live && in0.dst[0].slot < live->size() && !(*live)[in0.dst[0].slot];
-    }
-  }
+  const bool any = exch_any(t, a);
+  // An update that Hook::rmw_wait let run reads the machine's value, the
+  // latest write of the location executed (hook_chain.cpp).
+  bool chain = a.kind == HookKind::RmwRead && r.chain_li == li;
+  if (!chain) r.chain_li = -1;
+  // A plain read after every write of an update chain so far reads the
+  // machine's value too (hook_chain.cpp (d)).
+  const bool tail = a.kind == HookKind::Load && in0.op == IrOp::Ld && chain_tail(r, li);
+  if (tail) chain = true;
   // The read half of an mbarrier.arrive whose order nothing observes reads
   // the machine's memory (hook_canon.cpp).
   bool canon = false;
@@ -397,7 +408,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   }
   // A wait whose failed result is redundant reads only the values that
   // complete its phase (hook_canon.cpp).
-  bool chose = !any && !canon && !block && l.values.size() > 1;
+  bool chose = chain ? r.chain_chose && !tail : !any && !canon && !block && l.values.size() > 1;
+  if (!tail) r.chain_chose = false;
   if (!canon) {
     // hook_canon.cpp (e): a blocking wait synchronizes as the machine ran;
     // a weak ld forms no acquire pattern and is morally strong with nothing
@@ -406,7 +418,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     std::vector<uint32_t> cand;
     if (any) {
       v = l.values[0];
-    } else if (block) {
+    } else if (block || chain) {
       // the machine's value
     } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(t, a, li, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
@@ -525,6 +537,9 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   loc_written_[li] = ++writes_;
   if (!blocked_.empty()) written_.insert(li);
   if (!canon_write(r, a, li, v)) return false;
+  const bool upd = a.kind == HookKind::RmwWrite && r.chain_li == li;
+  r.chain_li = -1;
+  if (!chain_write(r, li, upd)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.written.insert(v);
   const Inst& in = *a.in;

@@ -414,7 +414,8 @@ bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
 }
 
 bool Hook::canon_check(bool stopped) {
-  for (const Blocked& b : blocked_) {  // a blocking wait that never completes
+  if (!chain_check(stopped)) return false;  // updates still waiting (hook_chain.cpp)
+  for (const Blocked& b : blocked_) {       // a blocking wait that never completes
     killed = true;
     th[b.gid].killed = true;
   }
@@ -560,7 +561,8 @@ interp::ExecHook::Jump Hook::spin_jump(ThreadRec& r, interp::Thread& t, const in
 void Hook::wake_blocked() {
   std::vector<Blocked> keep;
   for (const Blocked& b : blocked_) {
-    if (!written_.count(b.li)) {
+    // (An update waits for a write after it parked: hook_chain.cpp.)
+    if (!written_.count(b.li) || (b.rmw && loc_written_[b.li] <= b.since)) {
       keep.push_back(b);
       continue;
     }

@@ -46,6 +46,17 @@ struct CommLoc {
   // event and the thread spins until the machine completes the phase
   // (hook_canon.cpp, "Blocking waits"); false once such a spin starved.
   bool wait_block = true;
+  // The scalar atomic updates here (but cas and an exch whose result is
+  // dead) read the latest write the machine has executed, at a time the
+  // search chooses: Hook::rmw_wait may park the thread until another write
+  // of the location (hook_chain.cpp); false once a run broke a condition of
+  // that argument (the updates then choose values).
+  bool rmw_chain = true;
+  // The CTA of every write here in any launch (-1 none, -2 several) and
+  // whether an update ran under rmw_chain (a condition across launches:
+  // CTAs explored apart, explore.hpp).
+  int64_t writer_cta = -1;
+  bool had_chain = false;
 };
 
 // Shared by all runs of an exploration.
@@ -62,6 +73,8 @@ struct Shared {
   bool no_canon = false;
   // PTXCHECK_OUTCOMES_NO_COMMUTE: no update stays deterministic when it meets another (Hook::commuting_rmw).
   bool no_commute = false;
+  // PTXCHECK_OUTCOMES_NO_RMW_CHAIN: every atomic update's read chooses a value (hook_chain.cpp).
+  bool no_rmw_chain = false;
   bool clusters = false;  // the launch has clusters of more than one CTA
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
@@ -150,6 +163,12 @@ struct Shared {
   // The backward jumps (head, from) the failure paths of the wait at `pc`
   // reach (filled by wait_redundant).
   std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> wait_backs;
+  // Some path of function `func` from code index `pc` may write memory of
+  // a location in shared memory (`shared`) or global memory: a store, an
+  // atomic or another writing instruction whose state space may be it, a
+  // call, or a return to a caller (hook_chain.cpp). Cached.
+  bool may_write(uint32_t func, uint32_t pc, bool shared);
+  std::map<std::tuple<uint32_t, uint32_t, bool>, bool> write_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -276,6 +295,11 @@ struct ThreadRec {
   // the machine's (hook_canon.cpp (j5): a position of an mbarrier chain).
   bool ev_tag = false;
   uint64_t ev_value = 0;
+  // RMW chains (hook_chain.cpp): the location whose update Hook::rmw_wait
+  // let run (its read takes the machine's value; -1 none), and whether
+  // that update could have waited (a choice, for the loop bound).
+  int chain_li = -1;
+  bool chain_chose = false;
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -312,6 +336,7 @@ class Hook : public interp::ExecHook {
   void step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group,
             uint32_t exec) override;
   bool wants_steps() const override { return true; }
+  bool rmw_wait(interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a) override;
   // After the launch: false if a canonical location broke a condition
   // (hook_canon.cpp); it is then searched by choices, and the exploration
   // restarts.
@@ -383,6 +408,21 @@ class Hook : public interp::ExecHook {
   void wake_blocked();
   // Canonical arrive states (the use check of condition (a)).
   void canon_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
+  // RMW chains (hook_chain.cpp): a write of chain location `li` (the
+  // write half of an update that rmw_wait let run, `upd`, or any other
+  // write): false stops the launch when it breaks a condition; then the
+  // location chooses values and the exploration restarts.
+  bool chain_write(ThreadRec& r, int li, bool upd);
+  // The read half of an atom.exch whose result register is dead (Hook::read:
+  // it reads a write of any value).
+  bool exch_any(const interp::Thread& t, const interp::HookAccess& a);
+  bool chain_break(int li);
+  // After the launch (from canon_check): updates still waiting.
+  bool chain_check(bool stopped);
+  // A plain read of chain location `li` ordered after every write of it so
+  // far in the run, after an update: it reads the machine's value
+  // (hook_chain.cpp (d)).
+  bool chain_tail(const ThreadRec& r, int li);
 
   Shared& sh_;
   struct Shadow {
@@ -419,8 +459,9 @@ class Hook : public interp::ExecHook {
   std::vector<uint64_t> phase_total_;              // arrivals of each completed phase
   std::vector<std::vector<uint32_t>> phase_join_;  // joined clocks of each completed phase
   uint32_t nthreads_;
-  uint64_t serial_ = 0;    // Hook::step calls: identifies the executing instruction
-  uint32_t tracking_ = 0;  // threads with ThreadRec::tracking
+  uint64_t serial_ = 0;      // Hook::step calls: identifies the executing instruction
+  uint32_t step_group_ = 0;  // the lanes of the executing instruction's group (rmw_wait)
+  uint32_t tracking_ = 0;    // threads with ThreadRec::tracking
   // Per canonical location in this run (hook_canon.cpp).
   struct CanonRun {
     uint32_t n = 0;                                    // canonical arrives
@@ -471,6 +512,8 @@ class Hook : public interp::ExecHook {
     const interp::Cta* cta;
     uint32_t gid;
     int li;
+    bool rmw = false;    // an update waiting for a write to read (rmw_wait)
+    uint64_t since = 0;  // writes_ when it began to wait (rmw: a later write of li wakes it)
   };
   std::vector<Blocked> blocked_;
   std::set<int> written_;
@@ -478,6 +521,14 @@ class Hook : public interp::ExecHook {
   std::unordered_map<int, uint64_t> loc_written_;  // location -> writes_ at its latest write
   uint32_t canon_toks_ = 0;                        // threads with ThreadRec::canon_tok
   std::map<int, CanonRun> canon_;
+  // Per chain location in this run (hook_chain.cpp): the CTA of its
+  // updates, and the (gid, epoch) of its updates and of its other writes.
+  struct ChainRun {
+    std::vector<std::pair<uint32_t, uint32_t>> upd, other, tail;  // tail: reads of the machine's value
+    bool others_unordered = false;                                // two other writes not ordered
+    int64_t cta = -1;                                             // of the run's writes (-2 several)
+  };
+  std::map<int, ChainRun> chain_;
 };
 
 }  // namespace ptxcheck::outcomes

@@ -554,3 +554,68 @@ const std::vector<char>* Shared::frame_live_at(uint32_t func, uint32_t head) {
 }
 
 }  // namespace ptxcheck::outcomes
+
+namespace ptxcheck::outcomes {
+
+bool Shared::may_write(uint32_t func, uint32_t pc, bool shared) {
+  auto key = std::make_tuple(func, pc, shared);
+  if (auto it = write_cache.find(key); it != write_cache.end()) return it->second;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  auto writes = [&](const Inst& in) {
+    switch (in.op) {
+      case IrOp::St:
+      case IrOp::Atom:
+      case IrOp::Red: {
+        const interp::Space sp = in.addr.space;
+        if (sp == interp::Space::Local || sp == interp::Space::Param || sp == interp::Space::Const) return false;
+        if (sp == interp::Space::Global) return !shared;
+        if (sp == interp::Space::Shared || sp == interp::Space::SharedCluster) return shared;
+        return true;  // generic
+      }
+      case IrOp::Ret: return !f.is_entry;  // the caller goes on
+      case IrOp::BarSync:
+      case IrOp::BarArrive:
+      case IrOp::BarRed:
+      case IrOp::ClusterArrive:
+      case IrOp::ClusterWait:
+      case IrOp::WarpSync:
+      case IrOp::Shfl:
+      case IrOp::Vote:
+      case IrOp::Match:
+      case IrOp::Redux:
+      case IrOp::Elect:
+      case IrOp::Exit:
+      case IrOp::Trap:
+      case IrOp::Alloca:
+      case IrOp::StackSave:
+      case IrOp::StackRestore: return false;
+      default: return !interp::own_state_only(in.op) && !computes_registers(in.op);  // a call, mbarrier, copy, ...
+    }
+  };
+  bool found = false;
+  std::vector<char> seen(end > begin ? end - begin : 0, 0);
+  std::vector<uint32_t> work{pc};
+  while (!work.empty() && !found) {
+    const uint32_t p = work.back();
+    work.pop_back();
+    if (p < begin || p >= end) {
+      found = true;  // outside the function: not followed
+      break;
+    }
+    if (seen[p - begin]) continue;
+    seen[p - begin] = 1;
+    const Inst& in = prog->code[p];
+    if (writes(in)) {
+      found = true;
+      break;
+    }
+    for_each_successor(*prog, in, p, [&](uint32_t q) { work.push_back(q); });
+  }
+  write_cache[key] = found;
+  return found;
+}
+
+}  // namespace ptxcheck::outcomes
