@@ -217,10 +217,10 @@ CUresult shim::check_launch(State& s, CUcontext c, CUfunction f, const interp::L
   if (f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
   const auto& g = cfg.grid;
   const auto& b = cfg.block;
-  if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2]) return CUDA_ERROR_INVALID_VALUE;
+  if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2]) return launch_config_error();
   if (g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535 || b[0] > 1024 || b[1] > 1024 || b[2] > 64 ||
       uint64_t{b[0]} * b[1] * b[2] > 1024)
-    return CUDA_ERROR_INVALID_VALUE;
+    return launch_config_error();
   if (cfg.cluster[0]) {
     uint64_t n = uint64_t{cfg.cluster[0]} * cfg.cluster[1] * cfg.cluster[2];
     if (s.dev.sm_major < 9) return CUDA_ERROR_NOT_SUPPORTED;  // clusters are sm_90+

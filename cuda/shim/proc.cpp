@@ -22,6 +22,7 @@
 // CUDA_ERROR_NOT_SUPPORTED, so a runtime that calls one fails with a message
 // instead of jumping through a null pointer. Unknown UUIDs answer
 // CUDA_ERROR_NOT_FOUND (the runtime probes some that a driver may lack).
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -186,6 +187,19 @@ const Table kTables[] = {
 const void* const* shim::cudart_interface() { return kCudartInterface; }
 
 namespace {
+std::atomic<bool> g_runtime_attached{false};
+}  // namespace
+
+bool shim::runtime_attached() { return g_runtime_attached.load(std::memory_order_relaxed); }
+
+// cudaErrorInvalidConfiguration's value; the runtime passes the driver's code
+// through unchanged (cudaError_t and CUresult share their values), and
+// `kernel<<<1, 1025>>>` gives it on a GPU. No CUresult name has this value.
+CUresult shim::launch_config_error() {
+  return runtime_attached() ? static_cast<CUresult>(9) : CUDA_ERROR_INVALID_VALUE;
+}
+
+namespace {
 
 std::string hex(const unsigned char* b) {
   char out[33];
@@ -241,6 +255,7 @@ SHIM_API CUresult cuGetExportTable(const void** ppExportTable, const CUuuid* pEx
     if (std::memcmp(t.uuid, id, 16) == 0) {
       if (trace_on()) std::fprintf(stderr, "ptxcheck-shim: cuGetExportTable(%s): %s\n", hex(id).c_str(), t.name);
       *ppExportTable = t.slots ? t.slots : integrity_table();
+      if (t.slots == kCudartInterface) g_runtime_attached.store(true, std::memory_order_relaxed);
       return CUDA_SUCCESS;
     }
   if (trace_on()) std::fprintf(stderr, "ptxcheck-shim: cuGetExportTable(%s): not found\n", hex(id).c_str());

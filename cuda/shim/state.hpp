@@ -354,6 +354,13 @@ class Md2 {
 };
 // The private tables of cuGetExportTable (proc.cpp, integrity.cpp).
 const void* const* cudart_interface();
+// Whether the CUDA runtime (libcudart) drives this process: it asked for the
+// "cudart interface" export table (proc.cpp). NVIDIA's driver gives the
+// runtime's launches with impossible dimensions the code the runtime reports
+// as cudaErrorInvalidConfiguration (9), and driver-API callers
+// CUDA_ERROR_INVALID_VALUE; launch_config_error() picks between them.
+bool runtime_attached();
+CUresult launch_config_error();
 const void* const* integrity_table();
 
 // The device's primary context, created (not retained) on first use.

@@ -9,17 +9,35 @@ __global__ void bad(int* p) { p[threadIdx.x] = 1; }  // p is null: an illegal ad
 
 int main() {
   nop<<<1, 2048>>>();  // more threads per block than the device has
-  cudaError_t launch = cudaGetLastError();
+  cudaError_t peek = cudaPeekAtLastError();  // does not clear the error
+  cudaError_t launch = cudaGetLastError();   // clears it
+  cudaError_t cleared = cudaGetLastError();
+  // Each impossible shape is cudaErrorInvalidConfiguration, as on a GPU:
+  // a zero grid, grid.y past 65535, block.z past 64, 33 x 32 threads.
+  bool shapes = true;
+  nop<<<0, 32>>>();
+  shapes &= cudaGetLastError() == cudaErrorInvalidConfiguration;
+  nop<<<dim3(1, 70000), 32>>>();
+  shapes &= cudaGetLastError() == cudaErrorInvalidConfiguration;
+  nop<<<1, dim3(1, 1, 65)>>>();
+  shapes &= cudaGetLastError() == cudaErrorInvalidConfiguration;
+  nop<<<1, dim3(33, 32)>>>();
+  shapes &= cudaGetLastError() == cudaErrorInvalidConfiguration;
+  // More dynamic shared memory than the kernel may use without
+  // cudaFuncAttributeMaxDynamicSharedMemorySize: cudaErrorInvalidValue.
+  nop<<<1, 32, 64 * 1024>>>();
+  cudaError_t smem = cudaGetLastError();
   nop<<<1, 32>>>();
-  cudaError_t fine = cudaDeviceSynchronize();
+  cudaError_t fine = cudaDeviceSynchronize();  // refused launches are not sticky
   bad<<<1, 1>>>(nullptr);
   cudaError_t fault = cudaDeviceSynchronize();
   void* p = nullptr;
   cudaError_t after = cudaMalloc(&p, 16);  // the context stays broken
-  std::printf("launch: %s; fine: %s; fault: %s; after: %s\n", cudaGetErrorName(launch), cudaGetErrorName(fine),
-              cudaGetErrorName(fault), cudaGetErrorName(after));
-  // (a GPU driver's exact code for the refused launch varies; the launch must fail)
-  bool ok = launch != cudaSuccess && fine == cudaSuccess && fault == cudaErrorIllegalAddress &&
+  std::printf("launch: %s (peek %s, then %s); shapes: %d; smem: %s; fine: %s; fault: %s; after: %s\n",
+              cudaGetErrorName(launch), cudaGetErrorName(peek), cudaGetErrorName(cleared), shapes,
+              cudaGetErrorName(smem), cudaGetErrorName(fine), cudaGetErrorName(fault), cudaGetErrorName(after));
+  bool ok = launch == cudaErrorInvalidConfiguration && peek == launch && cleared == cudaSuccess && shapes &&
+            smem == cudaErrorInvalidValue && fine == cudaSuccess && fault == cudaErrorIllegalAddress &&
             after == cudaErrorIllegalAddress;
   return finish(kName, ok);
 }
