@@ -18,13 +18,18 @@ namespace {
 
 using arith::fast::Op;
 
-// R: every source is a register (the usual case: no per-lane choice between
-// an immediate and a register; the sources an operation lacks are not read).
-// P: the form has neither .ftz nor .sat; the local copy then says so in
-// constants, and the inlined float forms drop those tests. A whole warp
-// runs a counted loop over its 32 lanes.
-template <Op O, bool R, bool P>
-void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
+// I: which sources are immediates: kAllReg none (the usual case: no
+// per-lane choice between an immediate and a register), 0, 1 or 2 that one
+// source alone (x - 1, 1 - x, fma(x, c, y), fma(x, y, c): again no choice
+// per lane), kMixed any (chosen per lane); the sources an operation lacks
+// are not read. P: the form has neither .ftz nor .sat; the local copy then
+// says so in constants, and the inlined float forms drop those tests. A
+// whole warp runs a counted loop over its 32 lanes.
+constexpr int kAllReg = -1, kMixed = 3;
+
+template <Op O, int I, bool P>
+__attribute__((always_inline)) inline void lanes_body(Warp& w, const Inst& in, uint32_t m,
+                                                      const arith::fast::Form& form) {
   arith::fast::Form f = form;
   if (P) f.ftz = f.sat = false;  // (the caller checked: the same values)
   uint64_t k[3] = {0, 0, 0};
@@ -40,12 +45,15 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
   constexpr bool kSetp = O == Op::setp || O == Op::setp_f32 || O == Op::setp_f64;
   const bool q = kSetp && in.ndst > 1 && in.dst[1].kind == Opnd::Reg;
   const uint32_t qs = in.dst[1].slot;
+  auto src = [&](const uint64_t* r, int j) __attribute__((always_inline)) {
+    if constexpr (I == kMixed)
+      return imm[j] ? k[j] : r[sl[j]];
+    else
+      return j == I ? k[j] : r[sl[j]];
+  };
   auto lane = [&](uint32_t l) __attribute__((always_inline)) {
     uint64_t* r = w.rp[l];
-    const uint64_t a = R ? r[sl[0]] : imm[0] ? k[0] : r[sl[0]];
-    const uint64_t b = R ? r[sl[1]] : imm[1] ? k[1] : r[sl[1]];
-    const uint64_t c = R ? r[sl[2]] : imm[2] ? k[2] : r[sl[2]];
-    const uint64_t v = arith::fast::apply<O>(f, a, b, c);
+    const uint64_t v = arith::fast::apply<O>(f, src(r, 0), src(r, 1), src(r, 2));
     r[ds] = v & wm;
     if (q) r[qs] = v ^ 1;
   };
@@ -53,6 +61,37 @@ void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& form) {
     for (uint32_t l = 0; l < 32; ++l) lane(l);
   } else {
     FOR_LANES(m) lane(l);
+  }
+}
+
+// The float forms' lane loops are functions; the integer forms' (before
+// add_f32 in fast_ops.def: short, and the most frequent) are inlined into
+// arith_fast (called, their call costs more than a mode's saving:
+// alignedTypes rose 1.7%).
+template <Op O, int I, bool P>
+void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
+  lanes_body<O, I, P>(w, in, m, f);
+}
+
+// lanes<> for the run-time source mode.
+template <Op O, bool P>
+__attribute__((always_inline)) inline void lanes_by(int mode, Warp& w, const Inst& in, uint32_t m,
+                                                    const arith::fast::Form& f) {
+  if constexpr (O < Op::add_f32) {
+    switch (mode) {
+      case kAllReg: return lanes_body<O, kAllReg, P>(w, in, m, f);
+      case 0: return lanes_body<O, 0, P>(w, in, m, f);
+      case 1: return lanes_body<O, 1, P>(w, in, m, f);
+      case 2: return lanes_body<O, 2, P>(w, in, m, f);
+      default: return lanes_body<O, kMixed, P>(w, in, m, f);
+    }
+  }
+  switch (mode) {
+    case kAllReg: return lanes<O, kAllReg, P>(w, in, m, f);
+    case 0: return lanes<O, 0, P>(w, in, m, f);
+    case 1: return lanes<O, 1, P>(w, in, m, f);
+    case 2: return lanes<O, 2, P>(w, in, m, f);
+    default: return lanes<O, kMixed, P>(w, in, m, f);
   }
 }
 
@@ -69,11 +108,12 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
   const bool setp = f.op == Op::setp || f.op == Op::setp_f32 || f.op == Op::setp_f64;
   // Other destinations: only setp's q (the kernels of the other forms write no aux).
   if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (!setp || in.ndst > 2)) return false;
-  bool all_reg = true;
+  uint32_t imms = 0;  // the immediate sources, a bit each
   for (unsigned j = 0; j < in.nsrc; ++j) {
     if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
-    all_reg = all_reg && in.src[j].kind == Opnd::Reg;
+    if (in.src[j].kind == Opnd::Imm) imms |= 1u << j;
   }
+  const int mode = imms == 0 ? kAllReg : imms == 1 ? 0 : imms == 2 ? 1 : imms == 4 ? 2 : kMixed;
   // (only the float forms, from add_f32 on in fast_ops.def, read .ftz/.sat:
   // the integer forms keep one instantiation, which the compiler inlines)
   const bool plain = !f.ftz && !f.sat;
@@ -81,13 +121,8 @@ bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
     // clang-format off
 #define X(name, what, section) \
     case Op::name: \
-      if (plain && Op::name >= Op::add_f32) { \
-        if (all_reg) lanes<Op::name, true, true>(w, in, m, f); \
-        else lanes<Op::name, false, true>(w, in, m, f); \
-      } else { \
-        if (all_reg) lanes<Op::name, true, false>(w, in, m, f); \
-        else lanes<Op::name, false, false>(w, in, m, f); \
-      } \
+      if (plain && Op::name >= Op::add_f32) lanes_by<Op::name, true>(mode, w, in, m, f); \
+      else lanes_by<Op::name, false>(mode, w, in, m, f); \
       return true;
 #include "semantics/arith/fast_ops.def"
 #undef X
