@@ -197,8 +197,19 @@ bool Machine::step(Warp& w) {
     }
     m = pm;
   }
-  if (step_hook_) [[unlikely]]
+  if (step_hook_) [[unlikely]] {
     step_hook_->step(T, c, in, g, m);
+    // The hook may park lanes before the instruction (Thread::st = Parked,
+    // as back_jump's Park; outcomes' Hook::loop_step): it runs later for
+    // the others, and the hook's step is called again.
+    uint32_t parked = 0;
+    FOR_LANES(g) if (T[l].st == TState::Parked) parked |= 1u << l;
+    if (parked) {
+      FOR_LANES(g) T[l].pc = w.pc;
+      w.conv = false;
+      return true;
+    }
+  }
   // Operand read through the cached frame pointer (the hot path).
   auto val = [&](const Opnd& o, uint32_t l) -> uint64_t {
     if (o.kind == Opnd::Reg) {

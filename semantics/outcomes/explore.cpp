@@ -211,6 +211,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   sh.no_canon = std::getenv("PTXCHECK_OUTCOMES_NO_CANON") != nullptr;          // hook_canon.cpp
   sh.no_commute = std::getenv("PTXCHECK_OUTCOMES_NO_COMMUTE") != nullptr;      // Hook::commuting_rmw
   sh.no_rmw_chain = std::getenv("PTXCHECK_OUTCOMES_NO_RMW_CHAIN") != nullptr;  // hook_chain.cpp
+  sh.no_entry = std::getenv("PTXCHECK_OUTCOMES_NO_ENTRY") != nullptr;          // hook_loop.cpp
   sh.clusters = spec.cluster != std::array<uint32_t, 3>{1, 1, 1};
   interp::RunOptions ro;
   ro.check_races = false;

@@ -185,7 +185,8 @@ void Hook::warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, 
 // (their results depend on nothing), deterministic bytes another thread
 // wrote. That only drops edges of the acyclicity check, so
 // no permitted state is lost (docs/outcomes.md "Limits").
-void Hook::step(interp::Thread* lanes, const interp::Cta&, const Inst& in, uint32_t group, uint32_t exec) {
+void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uint32_t group, uint32_t exec) {
+  if (loop_step(lanes, c, in, group, exec)) return;  // parked a lane: the instruction runs later for the others
   ++serial_;
   step_group_ = group;
   if (!written_.empty()) wake_blocked();

@@ -20,18 +20,22 @@ void local_read(const ThreadRec& r, uint64_t off, unsigned n, Deps& d) {
 }
 
 void local_write(ThreadRec& r, uint64_t off, unsigned n, const Deps& d) {
-  for (unsigned b = 0; b < n; ++b) {
-    if (d.empty())
-      r.ldeps.erase(off + b);
-    else
-      r.ldeps[off + b] = d;
-  }
+  auto it = r.ldeps.lower_bound(off);
+  auto end = it;
+  while (end != r.ldeps.end() && end->first < off + n) ++end;
+  it = r.ldeps.erase(it, end);
+  if (d.empty()) return;
+  for (unsigned b = 0; b < n; ++b) it = std::next(r.ldeps.emplace_hint(it, off + b, d));
 }
 
 namespace {
 
 void local_copy(ThreadRec& r, uint64_t to, uint64_t from, unsigned n) {
   if (to == from) return;
+  if (auto it = r.ldeps.lower_bound(from); it == r.ldeps.end() || it->first >= from + n) {
+    local_write(r, to, n, {});  // no byte of the source depends on a read
+    return;
+  }
   std::vector<Deps> bytes(n);
   for (unsigned b = 0; b < n; ++b)
     if (auto it = r.ldeps.find(from + b); it != r.ldeps.end()) bytes[b] = it->second;

@@ -71,6 +71,8 @@ struct Shared {
   bool chain_changed = false;  // a CommLoc::chain entry was added or lowered in this round
   // PTXCHECK_OUTCOMES_NO_CANON: every arrive and wait read chooses (hook_canon.cpp).
   bool no_canon = false;
+  // PTXCHECK_OUTCOMES_NO_ENTRY: no loop entry states (Hook::loop_step).
+  bool no_entry = false;
   // PTXCHECK_OUTCOMES_NO_COMMUTE: no update stays deterministic when it meets another (Hook::commuting_rmw).
   bool no_commute = false;
   // PTXCHECK_OUTCOMES_NO_RMW_CHAIN: every atomic update's read chooses a value (hook_chain.cpp).
@@ -148,6 +150,12 @@ struct Shared {
   // The loop's code indices, sorted, for a pure loop (pure_loop).
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> loop_code;
   bool in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t pc) const;
+  // Loop heads (the targets of backward bra), by code index: the backward
+  // jumps to each, and whether the entry state is worth recording there
+  // (Hook::loop_step: one of them is no pure loop). Built on first use.
+  std::vector<char> head_kind;  // 0 no head, 1 not yet known, 2 entry recorded, 3 pure loops only
+  std::vector<char> step_kind;  // 0: computes registers only (Hook::loop_step has nothing to follow)
+  bool entry_at(uint32_t func, uint32_t pc);
   // The mbarrier wait at code index `pc` of function `func` is redundant
   // when it fails (hook_canon.cpp): every path from it with its predicate
   // false computes registers only, until it ends the iteration of a pure
@@ -259,6 +267,34 @@ struct ThreadRec {
   };
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;  // head -> bounded backward jumps taken
+  // Loop entries (hook_loop.cpp, Hook::loop_step): the state at each loop
+  // head the thread reached last other than by a backward jump, until its
+  // first backward jump there compares with it (Hook::back_jump).
+  std::map<uint32_t, Arrival> entries;
+  uint32_t jumped_to = ~0u;  // the head of the backward jump just taken
+  // A failed first iteration whose end state differs from the entry state
+  // only in .local bytes `bytes` (hook_loop.cpp, "Entry states"): the path
+  // is dropped once the thread has overwritten all of them without reading
+  // one, with nothing with a side effect since and the loop's frame live.
+  struct Pending {
+    uint64_t side = 0;
+    size_t frames = 0, det_lo = 0, det_hi = 0;
+    uint64_t comm_lo = 0, comm_hi = 0;
+    std::vector<uint64_t> bytes;  // sorted local offsets
+  };
+  std::optional<Pending> pend;
+  // The first iteration after the latest loop entry (Hook::loop_step): per
+  // .local byte, how the thread first accessed it since (1 read, 2 written
+  // while nothing it did depended on a read since the entry (clean), 3
+  // written later); `ev` the thread's events at the entry.
+  struct Watch {
+    uint32_t head = 0;
+    size_t frames = 0, ev = 0;
+    uint64_t side = 0;
+    bool clean = true;
+    std::vector<uint8_t> first;
+  };
+  std::optional<Watch> watch;
   int cluster_phase_arrived = -1;
   // Canonical arrives (hook_canon.cpp): the thread may have synchronized
   // with another one through memory (a communicating read, fence.sc, a
@@ -342,6 +378,9 @@ class Hook : public interp::ExecHook {
   // restarts.
   // `stopped`: an error stopped the launch.
   bool canon_check(bool stopped);
+  // The .local offset instruction `in` accesses in thread `t`, if it is one
+  // (hook_deps.cpp).
+  static std::optional<uint64_t> local_off(const interp::Thread& t, const interp::Inst& in);
 
   // Outcome of the run, read by the explorer.
   bool restart = false;  // a deterministic location turned out to communicate
@@ -379,9 +418,21 @@ class Hook : public interp::ExecHook {
   // Dependencies through the thread's own memory (Hook::step): the .local
   // offset instruction `in` accesses in thread `t`, if it is one; the call
   // sequence of a call and ret.
-  static std::optional<uint64_t> local_off(const interp::Thread& t, const interp::Inst& in);
   void call_deps(ThreadRec& r, const interp::Thread& t, const interp::Inst& in);
   void ret_deps(ThreadRec& r, const interp::Thread& t);
+  // Loop entries and pending first iterations (hook_loop.cpp): true if it
+  // parked a lane (the instruction then runs later for the others).
+  bool loop_step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group, uint32_t exec);
+  // The thread's state now against arrival `x` at head `to`: the same, as
+  // back_jump compares; with `diff`, the live .local bytes that differ are
+  // listed there instead (their dependencies not compared).
+  bool same_state(const ThreadRec& r, const interp::Thread& t, uint32_t to, const ThreadRec::Arrival& x,
+                  std::vector<uint64_t>* diff);
+  static void record(ThreadRec::Arrival& a, const ThreadRec& r, const interp::Thread& t);
+  void drop_pend(ThreadRec& r);
+  uint32_t pending_ = 0;     // threads with ThreadRec::pend
+  uint32_t watching_ = 0;    // threads with ThreadRec::watch
+  uint32_t pend_ready_ = 0;  // threads with ThreadRec::pend whose bytes are all written
   // Canonical arrives (hook_canon.cpp): 1 the read half of an arrive
   // makes no choice, 0 it chooses, -1 stop (a broken condition: restart).
   int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,

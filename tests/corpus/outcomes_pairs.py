@@ -3,7 +3,8 @@
 search scales", item 2) against the search without them
 (PTXCHECK_OUTCOMES_NO_PAIRS=1): the same states and races on every SPEC, and
 on the first SPEC (a lock whose acquire/release orders two fields) at least
-5 times fewer runs decided (`stats.skeletons`).
+4 times fewer runs decided (`stats.skeletons`: 36 of 169 since loop entry
+states drop the lock's failed first CAS; 96 of 1,183 before).
 
     outcomes_pairs.py PTXCHECK SPEC.json...
 """
@@ -38,8 +39,8 @@ for i, spec in enumerate(specs):
         fails.append(f"{name}: states or races differ with and without pair checks")
     sa, sb = a["stats"]["skeletons"], b["stats"]["skeletons"]
     print(f"{name}: {sa} runs decided with pair checks, {sb} without")
-    if i == 0 and not sa * 5 <= sb:
-        fails.append(f"{name}: pair checks should leave at most a fifth of the runs ({sa} of {sb})")
+    if i == 0 and not sa * 4 <= sb:
+        fails.append(f"{name}: pair checks should leave at most a quarter of the runs ({sa} of {sb})")
 
 for f in fails:
     print("FAIL:", f)
