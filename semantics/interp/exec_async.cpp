@@ -19,6 +19,48 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
   Thread* T = &c.threads[w.first];
   switch (in.op) {
     case IrOp::CpAsync:
+      // The fast path (races, hook and async-proxy checks off): the lanes
+      // whose destination is in the own CTA's shared memory and whose
+      // source (when src-size is not 0) is in the global allocation this
+      // instruction read last, aligned, as access() finds them without a
+      // call, in ascending order; from the first lane that misses, the
+      // general loop below goes on (and reports). The same claims, bytes
+      // and initialisation marks as that loop.
+      if (!races.enabled && !hook_ && !proxy_on_ && !stop_) {
+        const auto pi = static_cast<size_t>(&in - prog.code.data());
+        Region* const hot = pi < pc_hot_.size() ? pc_hot_[pi] : hot_;
+        Region& sh = *c.shared;
+        const uint64_t shn = sh.bytes.size();
+        auto val = [&](const Opnd& o, uint32_t l) -> uint64_t {
+          if (o.kind == Opnd::Reg) {
+            const uint64_t v = w.rp[l][o.slot];
+            return o.negate ? !v : v;
+          }
+          if (o.kind == Opnd::Imm) return o.imm;
+          return get(o, T[l], l, w);
+        };
+        for (; m; m &= m - 1) {
+          const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+          const uint64_t* r = w.rp[l];
+          const uint32_t n = static_cast<uint32_t>(val(in.src[0], l));
+          uint32_t srcn = in.src[1].kind == Opnd::None ? n : static_cast<uint32_t>(val(in.src[1], l));
+          if (in.src[2].kind != Opnd::None && val(in.src[2], l)) srcn = 0;  // .ignore_src predicate true
+          const uint64_t da =
+              in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? r[in.addr.slot] : 0));
+          if (!(n <= shn && da <= shn - n && !(da & (n - 1)))) break;
+          const uint32_t sn = std::min(srcn, n);
+          uint8_t tmp[16] = {};
+          if (srcn) {
+            const uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) +
+                                              (in.addr2.base == Addr::Reg ? r[in.addr2.slot] : 0));
+            if (!(hot && sa >= hot->base && sa - hot->base + sn <= hot->bytes.size() && !(sa & (sn - 1)))) break;
+            if (par_ && &in != par_claimed_ && !claim(hot, sa - hot->base, sn, false)) return true;
+            std::memcpy(tmp, &hot->bytes[sa - hot->base], std::min<uint32_t>(sn, 16));
+          }
+          std::memcpy(&sh.bytes[da], tmp, std::min<uint32_t>(n, 16));  // zero-fill past src-size
+          sh.mark_init(da, n);
+        }
+      }
       FOR_LANES(m) {
         Thread& t = T[l];
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));

@@ -67,6 +67,15 @@ inline uint32_t lane_count(uint32_t x) {
 
 }  // namespace
 
+// The functions a launch of `p`'s kernel can run: the kernel and, through
+// calls, the defined functions it reaches (the kernel first), each with its
+// code range [begin, end). False when a call is indirect (then any function
+// may run; `out` is incomplete). machine.cpp.
+struct FuncRange {
+  uint32_t func, begin, end;
+};
+bool reachable_functions(const Program& p, std::vector<FuncRange>& out);
+
 // The lanes of `mask`, in ascending order, as `l`.
 #define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
 

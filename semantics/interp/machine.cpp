@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "semantics/interp/device_heap.hpp"
+#include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/interp/mma.hpp"
 
@@ -84,6 +85,31 @@ struct SpinWatch {
 };
 }  // namespace
 
+bool reachable_functions(const Program& p, std::vector<FuncRange>& out) {
+  std::vector<uint32_t> starts;  // every defined function's first code index
+  for (const Function& f : p.funcs)
+    if (f.defined) starts.push_back(f.entry_pc);
+  starts.push_back(static_cast<uint32_t>(p.code.size()));
+  std::sort(starts.begin(), starts.end());
+  std::vector<uint8_t> seen(p.funcs.size(), 0);
+  out.clear();
+  seen[p.kernel] = 1;
+  std::vector<uint32_t> todo{p.kernel};
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const Function& f = p.funcs[todo[k]];
+    if (!f.defined) continue;
+    const uint32_t end = *std::upper_bound(starts.begin(), starts.end(), f.entry_pc);
+    out.push_back({todo[k], f.entry_pc, end});
+    for (uint32_t pc = f.entry_pc; pc < end; ++pc) {
+      if (p.code[pc].op != IrOp::Call) continue;
+      const CallSite& cs = p.calls[p.code[pc].target];
+      if (cs.callee >= p.funcs.size()) return false;
+      if (!seen[cs.callee]) seen[cs.callee] = 1, todo.push_back(cs.callee);
+    }
+  }
+  return true;
+}
+
 Machine::~Machine() {
   if (ws_added_) mem.remove_global(grid_ws_);
 }
@@ -95,10 +121,20 @@ Machine::Machine(const Program& p, const LaunchSpec& s, const RunOptions& o, Run
   textures_ = o.textures;
   hook_ = o.hook;
   step_hook_ = o.hook && o.hook->wants_steps() ? o.hook : nullptr;
-  // Async-proxy checks only when the program has async-proxy operations.
-  for (const Inst& in : p.code)
-    if (in.op == IrOp::Tensor || in.op == IrOp::BulkCopy || (in.op == IrOp::Mma && p.mma[in.target]->op == MatOp::Wgmma))
-      proxy_on_ = true;
+  // Async-proxy checks only when the kernel or a function it calls has
+  // async-proxy operations (the only ones that set async_proxy_); the
+  // program holds every function of the module (an indirect call: all).
+  auto async_op = [&](const Inst& in) {
+    return in.op == IrOp::Tensor || in.op == IrOp::BulkCopy ||
+           (in.op == IrOp::Mma && p.mma[in.target]->op == MatOp::Wgmma);
+  };
+  std::vector<FuncRange> reach;
+  if (reachable_functions(p, reach)) {
+    for (const FuncRange& f : reach)
+      for (uint32_t pc = f.begin; pc < f.end && !proxy_on_; ++pc) proxy_on_ = async_op(p.code[pc]);
+  } else {
+    for (const Inst& in : p.code) proxy_on_ = proxy_on_ || async_op(in);
+  }
 }
 
 HookAccess Machine::hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off,

@@ -26,6 +26,7 @@
 #include <thread>
 #include <tuple>
 
+#include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/interp/mma.hpp"
 #include "semantics/interp/texture.hpp"
@@ -219,28 +220,12 @@ static uint64_t written_allocations(const Program& p, Memory& mem) {
         return i < 62 ? 1ull << i : kAnyAlloc;
     return 0;
   };
-  // The kernel and the functions it calls directly (an indirect call: any).
-  std::vector<uint8_t> reach(p.funcs.size(), 0);
-  std::vector<uint32_t> todo{p.kernel};
-  reach[p.kernel] = 1;
-  std::vector<uint32_t> starts;  // every defined function's first code index
-  for (const Function& f : p.funcs)
-    if (f.defined) starts.push_back(f.entry_pc);
-  starts.push_back(static_cast<uint32_t>(p.code.size()));
-  std::sort(starts.begin(), starts.end());
-  auto end_of = [&](uint32_t entry) { return *std::upper_bound(starts.begin(), starts.end(), entry); };
-  for (size_t k = 0; k < todo.size(); ++k) {
-    const Function& f = p.funcs[todo[k]];
-    if (!f.defined) continue;
-    for (uint32_t pc = f.entry_pc, e = end_of(f.entry_pc); pc < e; ++pc) {
-      if (p.code[pc].op != IrOp::Call) continue;
-      const CallSite& cs = p.calls[p.code[pc].target];
-      if (cs.callee >= p.funcs.size()) return kAnyAlloc;
-      if (!reach[cs.callee]) reach[cs.callee] = 1, todo.push_back(cs.callee);
-    }
-  }
+  // The kernel and the functions it calls (an indirect call: any).
+  std::vector<FuncRange> reach;
+  if (!reachable_functions(p, reach)) return kAnyAlloc;
   std::vector<std::vector<uint64_t>> taint(p.funcs.size());
-  for (uint32_t fi : todo) {
+  for (const FuncRange& fr : reach) {
+    const uint32_t fi = fr.func;
     taint[fi].assign(p.funcs[fi].nregs, 0);
     if (fi != p.kernel)  // register parameters come from callers
       for (const Formal& fm : p.funcs[fi].params)
@@ -250,9 +235,8 @@ static uint64_t written_allocations(const Program& p, Memory& mem) {
   uint64_t written = 0;
   for (bool changed = true; changed && !(written & kAnyAlloc);) {
     changed = false;
-    for (uint32_t fi : todo) {
-      const Function& f = p.funcs[fi];
-      if (!f.defined) continue;
+    for (const FuncRange& fr : reach) {
+      const uint32_t fi = fr.func;
       std::vector<uint64_t>& t = taint[fi];
       auto of = [&](const Opnd& o) -> uint64_t {
         if (o.kind == Opnd::Reg) return o.slot < t.size() ? t[o.slot] : kAnyAlloc;
@@ -272,7 +256,7 @@ static uint64_t written_allocations(const Program& p, Memory& mem) {
         if (v & ~kWindow) return v & ~kWindow;
         return v ? 0 : kAnyAlloc;  // only a shared/local window address; no base at all
       };
-      for (uint32_t pc = f.entry_pc, e = end_of(f.entry_pc); pc < e; ++pc) {
+      for (uint32_t pc = fr.begin; pc < fr.end; ++pc) {
         const Inst& in = p.code[pc];
         switch (in.op) {
           case IrOp::Ld:

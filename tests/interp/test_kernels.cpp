@@ -290,6 +290,50 @@ TEST_CASE("diverged warps keep the min-PC groups", "[kernels]") {
   }
 }
 
+// cp.async's fast path (exec_async.cpp, races off) against its general
+// loop (races on), and with CTAs on 2 cores (claims): the same
+// diagnostics, status and bytes for 16-, 8- and 4-byte copies, src-size
+// below cp-size, a true ignore-src, and a source lane misaligned or out of
+// bounds or a destination lane outside shared memory after lanes that hit
+// (tests/interp/cpasync), and the diagnostic each spec is written for.
+TEST_CASE("the cp.async fast path does what the general loop does", "[kernels]") {
+  auto specs = specs_in(fs::path(src_dir()) / "tests" / "interp" / "cpasync");
+  REQUIRE(specs.size() == 6);
+  auto diags = [](const RunReport& r) {
+    std::string s;
+    for (const auto& d : r.result.diagnostics)
+      s += d.kind + " CTA " + std::to_string(d.cta[0]) + " thread " + std::to_string(d.thread[0]) + " x" +
+           std::to_string(d.count) + ": " + d.message + "\n";
+    return s;
+  };
+  const std::pair<const char*, const char*> want[] = {
+      {"cp_gl_oob.json", "out-of-bounds CTA 1 thread 62 x1: read of 4-byte access out of bounds at global"},
+      {"cp_ignore.json", ""},
+      {"cp_misaligned.json", "misaligned CTA 0 thread 40 x1: read of 8-byte access misaligned at global"},
+      {"cp_ok.json", ""},
+      {"cp_sh_oob.json", "out-of-bounds CTA 0 thread 50 x1: write of 4-byte access out of bounds at shared::cta"},
+      {"cp_srcsize.json", ""}};
+  for (size_t i = 0; i < specs.size(); ++i) {
+    INFO(specs[i].filename().string());
+    REQUIRE(specs[i].filename().string() == want[i].first);
+    RunOptions on, off, off2;
+    on.max_steps = off.max_steps = off2.max_steps = 1'000'000;
+    off.check_races = off2.check_races = false;
+    off2.jobs = 2;
+    RunReport a = run_spec_file(specs[i].string(), off), b = run_spec_file(specs[i].string(), on),
+              c = run_spec_file(specs[i].string(), off2);
+    INFO(diags(a));
+    CHECK(diags(a) == diags(b));
+    CHECK(diags(a) == diags(c));
+    CHECK(a.result.ok == b.result.ok);
+    CHECK(a.result.ok == c.result.ok);
+    CHECK(a.result.buffers == b.result.buffers);
+    CHECK(a.result.buffers == c.result.buffers);
+    CHECK(diags(a).rfind(want[i].second, 0) == 0);
+    CHECK((diags(a).empty() == (*want[i].second == 0)));
+  }
+}
+
 // The step count's inline popcount (exec_util.hpp lane_count) is
 // std::popcount on edge masks (every run of consecutive lanes, every single
 // lane cleared) and a million random ones.
