@@ -39,13 +39,40 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
   const TexSite& s = *prog.tex[in.target];
+  // Once per instruction, not per lane: the texel reader (one pointer to
+  // the lane's thread captured, so std::function stores it without an
+  // allocation), the object of the previous lane's handle (lanes usually
+  // share one), the copy of an object with an explicit sampler's state.
+  Thread* tp = nullptr;
+  struct Ctx {
+    Machine* m;
+    Warp* w;
+    const Inst* in;
+    Thread** tp;
+  } ctx{this, &w, &in, &tp};
+  const Ctx* cp = &ctx;
+  const TexReader rd = [cp](uint64_t a, unsigned n, uint8_t* out) {
+    Where wh;
+    if (!cp->m->access(*cp->w, **cp->tp, *cp->in, Space::Global, a, n, false, false, wh)) return false;
+    std::memcpy(out, &wh.region->bytes[wh.off], n);
+    return true;
+  };
+  uint64_t last_h = 0;
+  const TexDesc* last_d = nullptr;
+  TexDesc with_smp;
   for (uint32_t b = m; b; b &= b - 1) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));
     Thread& t = T[l];
+    tp = &t;
     const uint64_t h = get(s.handle, t, l, w);
     const TexDesc* d = nullptr;
-    if (textures_)
+    if (last_d && h == last_h) {
+      d = last_d;
+    } else if (textures_) {
       if (auto it = textures_->find(h); it != textures_->end()) d = &it->second;
+      last_h = h;
+      last_d = d;
+    }
     if (s.kind == TexSite::Istypep) {
       const bool r = d && (s.istype == 0 ? !d->surface && !d->sampler : s.istype == 1 ? d->sampler : d->surface);
       put(t, s.vals[0], r, 1);
@@ -73,7 +100,6 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
     uint32_t co[4] = {};
     for (size_t k = 0; k < s.coords.size() && k < 4; ++k) co[k] = static_cast<uint32_t>(get(s.coords[k], t, l, w));
     if (s.kind == TexSite::Tex || s.kind == TexSite::Tld4) {
-      TexDesc with_smp;
       if (s.sampler.kind != Opnd::None) {  // [a, b, c]: b's sampler state (independent mode)
         const uint64_t sh = get(s.sampler, t, l, w);
         auto it = textures_->find(sh);
@@ -87,12 +113,6 @@ void Machine::exec_tex(Warp& w, const Inst& in, uint32_t m) {
         with_smp = tex_with_sampler(*d, it->second);
         d = &with_smp;
       }
-      TexReader rd = [&](uint64_t a, unsigned n, uint8_t* out) {
-        Where wh;
-        if (!access(w, t, in, Space::Global, a, n, false, false, wh)) return false;
-        std::memcpy(out, &wh.region->bytes[wh.off], n);
-        return true;
-      };
       TexArgs args;
       if (s.mip == TexSite::Level) args.lod = static_cast<uint32_t>(get(s.lod, t, l, w));
       for (size_t k = 0; k < s.dpdx.size() && k < 3; ++k) {

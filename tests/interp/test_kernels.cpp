@@ -334,6 +334,35 @@ TEST_CASE("the cp.async fast path does what the general loop does", "[kernels]")
   }
 }
 
+// A tex instruction whose texture handle differs between lanes
+// (tests/interp/tex/tex_lanes): each lane samples the object of its own
+// handle, not the previous lane's (exec_tex keeps the previous lane's
+// object only for the same handle).
+TEST_CASE("tex samples each lane's own texture object", "[kernels]") {
+  RunOptions opt;
+  opt.max_steps = 1'000'000;
+  RunReport r = run_spec_file(src_dir() + "/tests/interp/tex/tex_lanes.json", opt);
+  REQUIRE(r.result.ok);
+  REQUIRE(r.result.diagnostics.empty());
+  const std::vector<uint8_t>& out = r.result.buffers.at(static_cast<size_t>(r.spec.buffer_index("out")));
+  REQUIRE(out.size() == 192 * 4);
+  auto at = [&](size_t i) {
+    float f;
+    std::memcpy(&f, &out[4 * i], 4);
+    return f;
+  };
+  int picked_b = 0;
+  for (uint32_t t = 0; t < 64; ++t) {
+    INFO(t);
+    CHECK(at(3 * t) == static_cast<float>(1 + static_cast<int>(t % 16)));     // a
+    CHECK(at(3 * t + 1) == static_cast<float>(-100 + 3 * static_cast<int>(t % 16)));  // b
+    const bool b = t % 3 == 0 || t % 2 == 1;
+    picked_b += b;
+    CHECK(at(3 * t + 2) == at(3 * t + (b ? 1 : 0)));
+  }
+  CHECK(picked_b == 43);
+}
+
 // The step count's inline popcount (exec_util.hpp lane_count) is
 // std::popcount on edge masks (every run of consecutive lanes, every single
 // lane cleared) and a million random ones.
