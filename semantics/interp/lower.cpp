@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
+#include <unordered_set>
+#include <variant>
 
 #include "parser/expr.hpp"
 #include "semantics/interp/lower_ctx.hpp"
@@ -155,7 +158,7 @@ void declare_module_var(LowerCtx& ctx, const ast::VarDecl& d) {
     ctx.dyn_align = std::max(ctx.dyn_align, decl_align(d));
   } else if (d.space == Mod::shared || d.space == Mod::shared_cta) {
     s.kind = ModSym::Shared;
-    s.addr = ctx.shared_alloc(decl_size(d), decl_align(d));
+    s.addr = ctx.reached(d.name) ? ctx.shared_alloc(decl_size(d), decl_align(d)) : 0;
   } else {
     return;  // .tex etc. and module .local (PTX 3.0-) are not modelled
   }
@@ -191,7 +194,7 @@ void declare_local(LowerCtx& ctx, const ast::VarDecl& d) {
   }
   if (d.space == Mod::shared || d.space == Mod::shared_cta) {
     // A function-scope .shared variable is still per CTA (PTX ISA 5.1.7).
-    ModSym s{ModSym::Shared, ctx.shared_alloc(decl_size(d), decl_align(d)), 0};
+    ModSym s{ModSym::Shared, ctx.reached(d.name) ? ctx.shared_alloc(decl_size(d), decl_align(d)) : 0, 0};
     ctx.msyms[d.name] = s;  // visible by name; PTX forbids clashes
     return;
   }
@@ -278,8 +281,9 @@ void mark_wgmma_registers(LowerCtx& ctx, uint32_t from) {
   auto wg_site = [&](const Inst& in) -> const MmaSite* {
     if (in.op != IrOp::Mma) return nullptr;
     const MmaSite* s = ctx.prog.mma[in.target].get();
-    return s->op == MatOp::Wgmma || s->op == MatOp::WgFence || s->op == MatOp::WgCommit || s->op == MatOp::WgWait ? s
-                                                                                                                  : nullptr;
+    return s->op == MatOp::Wgmma || s->op == MatOp::WgFence || s->op == MatOp::WgCommit || s->op == MatOp::WgWait
+               ? s
+               : nullptr;
   };
   for (size_t pc = from; pc < code.size(); ++pc)
     if (const MmaSite* s = wg_site(code[pc]); s && s->op == MatOp::Wgmma) {
@@ -412,16 +416,90 @@ void check_calls(const LowerCtx& ctx, const Program& prog) {
   }
 }
 
+// The names mentioned by an operand (symbols, address bases, plain
+// identifiers; not %-registers).
+void names_in(const ast::Operand& o, std::vector<std::string>& out) {
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, ast::Symbol>) {
+          out.push_back(x.name);
+        } else if constexpr (std::is_same_v<T, ast::Reg>) {
+          if (!x.name.starts_with('%')) out.push_back(x.name);
+        } else if constexpr (std::is_same_v<T, ast::Address>) {
+          if (x.sym) out.push_back(*x.sym);
+          if (x.reg && !x.reg->name.starts_with('%')) out.push_back(x.reg->name);
+          for (const auto& e : x.extra) names_in(e, out);
+        } else if constexpr (std::is_same_v<T, ast::Expr>) {
+          for (const auto& e : x.args) names_in(e, out);
+        } else if constexpr (std::is_same_v<T, ast::VectorOp> || std::is_same_v<T, ast::ArgList>) {
+          for (const auto& e : x.elems) names_in(e, out);
+        }
+      },
+      o.v);
+}
+
+void names_in(const ast::Init& in, std::vector<std::string>& out) {
+  if (in.value) names_in(*in.value, out);
+  for (const auto& e : in.elems) names_in(e, out);
+}
+
+void names_in(const std::vector<ast::Statement>& body, std::vector<std::string>& out) {
+  for (const auto& st : body) {
+    if (const auto* in = std::get_if<ast::Instruction>(&st.v)) {
+      for (const auto& o : in->operands) names_in(o, out);
+    } else if (const auto* d = std::get_if<ast::VarDecl>(&st.v)) {
+      out.push_back(d->name);  // the function's own (.shared) variables
+      if (d->init) names_in(*d->init, out);
+    } else if (const auto* b = std::get_if<ast::Block>(&st.v)) {
+      names_in(b->body, out);
+    } else if (const auto* dir = std::get_if<ast::Directive>(&st.v)) {
+      if (const auto* t = std::get_if<ast::TargetListDir>(&dir->v))
+        for (const auto& n : t->names) out.push_back(n);
+    }
+  }
+}
+
+// What a kernel reaches: from its name, the functions named (called, or
+// their address taken) by reachable functions and by module variables'
+// initializers (function-pointer tables), through `.alias`, with every name
+// those mention.
+std::unordered_set<std::string> kernel_reach(const ast::Module& m, const std::string& kernel) {
+  std::unordered_map<std::string, const ast::Function*> bodies;
+  std::unordered_map<std::string, std::string> alias;
+  std::vector<std::string> work{kernel};
+  for (const auto& it : m.items) {
+    if (const auto* f = std::get_if<ast::Function>(&it.v)) {
+      if (f->has_body) bodies[f->name] = f;
+    } else if (const auto* v = std::get_if<ast::VarDecl>(&it.v)) {
+      if (v->init) names_in(*v->init, work);
+    } else if (const auto* d = std::get_if<ast::Directive>(&it.v)) {
+      if (const auto* a = std::get_if<ast::AliasDir>(&d->v)) alias[a->alias] = a->aliasee;
+    }
+  }
+  std::unordered_set<std::string> reach;
+  while (!work.empty()) {
+    std::string n = std::move(work.back());
+    work.pop_back();
+    if (!reach.insert(n).second) continue;
+    if (auto a = alias.find(n); a != alias.end()) work.push_back(a->second);
+    if (auto f = bodies.find(n); f != bodies.end()) names_in(f->second->body, work);
+  }
+  return reach;
+}
+
 // One lowering pass; `dyn_base` places the dynamic shared memory (-1: not
 // known yet); `dyn_align` returns the alignment it needs (0: the module
 // declares none).
 Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
-                   uint64_t global_base, int64_t dyn_base, uint32_t& dyn_align) {
+                   uint64_t global_base, int64_t dyn_base, uint32_t& dyn_align,
+                   const std::unordered_set<std::string>& reach) {
   Program prog;
   prog.file = m.file;
   prog.global_base = global_base;
   LowerCtx ctx{m, prog, m.file, {}, nullptr, {}, {}, {}, {}, 0, {}, {}};
   ctx.dyn_shared_base = dyn_base;
+  ctx.reach = &reach;
   std::vector<const ast::Function*> afs;
   bool found = false;
   for (const auto& it : m.items) {
@@ -462,8 +540,9 @@ Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kp
     std::string names;
     for (const auto& f : prog.funcs)
       if (f.is_entry) names += (names.empty() ? "" : ", ") + f.name;
-    throw InputError(spec_file, kpos, "no kernel (.entry) named '" + kernel + "' in " + m.file +
-                                          (names.empty() ? "" : " (kernels: " + names + ")"));
+    throw InputError(
+        spec_file, kpos,
+        "no kernel (.entry) named '" + kernel + "' in " + m.file + (names.empty() ? "" : " (kernels: " + names + ")"));
   }
   for (uint32_t i = 0; i < afs.size(); ++i) {
     prog.funcs[i].defined = afs[i]->has_body;
@@ -481,16 +560,18 @@ Program lower_pass(const ast::Module& m, const std::string& kernel, SourcePos kp
 // are laid out while their function is lowered, so the static size is known
 // only after a pass; a module with dynamic shared memory is lowered again with
 // its base at the end of the static part, aligned. The static size then
-// includes the padding.
+// includes the padding. Only the shared variables the kernel reaches take
+// space (kernel_reach): two kernels of one module do not add up.
 Program lower(const ast::Module& m, const std::string& kernel, SourcePos kpos, const std::string& spec_file,
               uint64_t global_base) {
   uint32_t dyn_align = 0;
-  Program prog = lower_pass(m, kernel, kpos, spec_file, global_base, -1, dyn_align);
+  const auto reach = kernel_reach(m, kernel);
+  Program prog = lower_pass(m, kernel, kpos, spec_file, global_base, -1, dyn_align, reach);
   if (!dyn_align || !prog.static_shared_bytes) return prog;
   const uint32_t a = std::max(16u, dyn_align);
   const uint32_t base = (prog.static_shared_bytes + a - 1) / a * a;
   uint32_t again = 0;
-  prog = lower_pass(m, kernel, kpos, spec_file, global_base, base, again);
+  prog = lower_pass(m, kernel, kpos, spec_file, global_base, base, again, reach);
   prog.static_shared_bytes = base;
   return prog;
 }

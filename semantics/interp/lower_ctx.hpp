@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "parser/ast.hpp"
@@ -19,10 +20,10 @@ struct ModSym {
 
 struct LocalSym {
   enum Kind { Reg, Frame, KParam } kind = Reg;
-  uint32_t slot = 0;   // Reg
-  uint32_t off = 0;    // Frame / KParam offset
-  uint32_t width = 64; // Reg width in bits
-  uint32_t size = 0;   // Frame: the variable's bytes
+  uint32_t slot = 0;    // Reg
+  uint32_t off = 0;     // Frame / KParam offset
+  uint32_t width = 64;  // Reg width in bits
+  uint32_t size = 0;    // Frame: the variable's bytes
 };
 
 struct LowerCtx {
@@ -54,6 +55,13 @@ struct LowerCtx {
   // the static size; -1 in the first pass. dyn_align: their largest .align.
   int64_t dyn_shared_base = -1;
   uint32_t dyn_align = 0;
+  // The names the kernel reaches (kernel_reach, lower.cpp): the functions it
+  // can call and the names they and module initializers mention. A .shared
+  // variable outside it gets no shared memory, as ptxas gives each kernel only
+  // the shared variables it uses (cudaFuncGetAttributes' sharedSizeBytes, the
+  // 48 KiB default limit). Null: every variable.
+  const std::unordered_set<std::string>* reach = nullptr;
+  bool reached(const std::string& name) const { return !reach || reach->count(name); }
 
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const { throw InputError(file, p, msg); }
   static constexpr uint32_t kNoLabel = ~0u;

@@ -8,7 +8,7 @@ __global__ void nop() {}
 __global__ void bad(int* p) { p[threadIdx.x] = 1; }  // p is null: an illegal address
 
 int main() {
-  nop<<<1, 2048>>>();  // more threads per block than the device has
+  nop<<<1, 2048>>>();                        // more threads per block than the device has
   cudaError_t peek = cudaPeekAtLastError();  // does not clear the error
   cudaError_t launch = cudaGetLastError();   // clears it
   cudaError_t cleared = cudaGetLastError();
