@@ -29,7 +29,7 @@ struct Wrapper {  // nvcc's __fatBinC_Wrapper_t (fatbin.hpp)
 
 // The PTX of a module image (state.hpp).
 CUresult shim::image_ptx(const State& s, const void* image, const std::string& name, std::string& ptx,
-                        std::string& label) {
+                         std::string& label) {
   const void* container = image;
   switch (fatbin::classify(image)) {
     case fatbin::ImageKind::Ptx:
@@ -117,8 +117,8 @@ CUresult load_library(CUlibrary* library, const void* code, const std::string& n
   std::string ptx, label;
   if (CUresult r = image_ptx(s, code, name, ptx, label)) return r;
   std::vector<std::string> kernels;
-  try {  // checked now, as the JIT would: invalid PTX fails the load
-    ptxcheck::ast::Module m = ptxcheck::parse_module(ptx, label);
+  try {  // checked now, as the JIT would: invalid PTX fails the load (named as load_ptx will name it)
+    ptxcheck::ast::Module m = ptxcheck::parse_module(ptx, write_ptx_file(s, label, ptx));
     for (const auto& it : m.items)
       if (auto* f = std::get_if<ptxcheck::ast::Function>(&it.v); f && f->is_entry && f->has_body)
         kernels.push_back(f->name);
@@ -174,7 +174,8 @@ SHIM_API CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
 SHIM_API CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, void**,
                                     unsigned int numJitOptions, CUlibraryOption*, void**, unsigned int) {
   unsigned n = ++state().modules_loaded;  // a name for diagnostics: the program's, numbered
-  return load_library(library, code, std::string(program_invocation_short_name) + "-" + std::to_string(n), numJitOptions);
+  return load_library(library, code, std::string(program_invocation_short_name) + "-" + std::to_string(n),
+                      numJitOptions);
 }
 
 SHIM_API CUresult cuLibraryLoadFromFile(CUlibrary* library, const char* fileName, CUjit_option*, void**,

@@ -159,17 +159,21 @@ void shim::write_log(unsigned n, CUjit_option* options, void** values, CUjit_opt
   values[size_idx] = reinterpret_cast<void*>(static_cast<uintptr_t>(len + 1));
 }
 
+std::string shim::write_ptx_file(const State& s, const std::string& label, const std::string& text) {
+  if (s.dev.ptx_dir.empty()) return label;
+  // a real file, so that diagnostics' PTX lines can be opened
+  std::string name = s.dev.ptx_dir + "/" + safe_name(label);
+  if (name.size() < 4 || name.substr(name.size() - 4) != ".ptx") name += ".ptx";
+  std::ofstream(name, std::ios::binary) << text;
+  return name;
+}
+
 CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& label, unsigned nopt,
                         CUjit_option* options, void** values) {
   State& s = state();
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
-  std::string name = label;
-  if (!s.dev.ptx_dir.empty()) {  // a real file, so that diagnostics' PTX lines can be opened
-    name = s.dev.ptx_dir + "/" + safe_name(label);
-    if (name.size() < 4 || name.substr(name.size() - 4) != ".ptx") name += ".ptx";
-    std::ofstream(name, std::ios::binary) << text;
-  }
+  const std::string name = write_ptx_file(s, label, text);
   try {
     ptxcheck::interp::SessionModule& m = s.session->load_module(with_device_runtime(text), name);
     if (!target_runs_on(m.target, device_arch(s))) {

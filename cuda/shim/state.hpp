@@ -367,6 +367,10 @@ const void* const* integrity_table();
 CUcontext primary_ctx(State& s);
 // The device's architecture number (90 for sm_90).
 inline unsigned device_arch(const State& s) { return unsigned(s.dev.sm_major * 10 + s.dev.sm_minor); }
+// With PTXCHECK_SHIM_PTX_DIR (exec --ptx-dir): writes the PTX there and
+// returns that file's path, so that messages name a file that can be opened;
+// else returns label.
+std::string write_ptx_file(const State& s, const std::string& label, const std::string& text);
 // Loads PTX text as a module of the current context (lock held).
 CUresult load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
                   CUjit_option* options, void** values);
