@@ -172,7 +172,7 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
     << ", \"cut_paths\": " << st.cut << ", \"redundant_paths\": " << st.subsumed << ", \"deadlocked_launches\": "
     << st.deadlocked << ", \"faulted_launches\": " << st.faulted << ", \"communicating_locations\": " << st.communicating
     << ", \"max_events\": " << st.max_events << ", \"units\": " << st.units << ", \"pruned_compositions\": " << st.pruned
-    << ", \"seconds\": " << secs << "}\n}\n";
+    << ", \"prefix_pruned_compositions\": " << st.prefix_pruned << ", \"seconds\": " << secs << "}\n}\n";
   return s.str();
 }
 

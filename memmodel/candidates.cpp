@@ -29,8 +29,8 @@ void for_each_candidate(const Skeleton& s, int num_physical, uint64_t budget,
     for (size_t w = 0; w < s.events.size(); ++w) {
       const Event& ew = s.events[w];
       const bool is_w = ew.kind == EventKind::Write || ew.kind == EventKind::Init;
-      if (is_w && s.physical(static_cast<int>(w)) == s.physical(static_cast<int>(r)) && (any || ew.value == ev.value) &&
-          static_cast<int>(w) != ev.rmw_pair)
+      if (is_w && s.physical(static_cast<int>(w)) == s.physical(static_cast<int>(r)) &&
+          (any || ew.any_value || ew.value == ev.value) && static_cast<int>(w) != ev.rmw_pair)
         c.push_back(static_cast<int>(w));
     }
     if (c.empty()) return;

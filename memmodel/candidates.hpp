@@ -14,7 +14,7 @@ namespace ptxcheck::mm {
 // Calls `f` with every candidate execution of `s` (PTX ISA 8.9.6 Coherence
 // and 8.9.7 reads-from without the axioms): rf maps each read to a write or
 // init of its physical location with the read's value (any value for a read
-// marked Event::any_value), never to the write half of
+// or a write marked Event::any_value), never to the write half of
 // its own atom; co is every total order of each physical location's writes
 // after its init, and final_write (sized `num_physical`) the co-last write.
 // No candidate exists when some read has no write to read. Stops when `f`

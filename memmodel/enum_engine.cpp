@@ -22,8 +22,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Candidate writes for each read: same physical location, same value
-// (the value the thread trace assumed; any value for an any_value read),
-// not its own RMW write; the initial
+// (the value the thread trace assumed; any value for a read marked
+// Event::any_value, and any for a write marked so: ptxcheck outcomes'
+// stand-in for a write whose value varies, compose.hpp UnitShape), not its
+// own RMW write; the initial
 // value is read from the first initial write of the location.
 std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelations& st,
                                             const std::vector<int>& reads) {
@@ -33,7 +35,7 @@ std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelat
     const Event& er = s.events[r];
     for (int w : st.writes.elements()) {
       const Event& ew = s.events[w];
-      if (s.physical(w) != s.physical(r) || (ew.value != er.value && !er.any_value) || w == er.rmw_pair) continue;
+      if (s.physical(w) != s.physical(r) || (ew.value != er.value && !er.any_value && !ew.any_value) || w == er.rmw_pair) continue;
       if (st.init.has(w) && st.init_of_physical[s.physical(w)] != w) continue;
       c.push_back(w);
     }

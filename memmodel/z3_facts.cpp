@@ -72,7 +72,7 @@ Facts build_facts(const Skeleton& s, const StaticRelations& st, const Model& m) 
   for (int r : f.reads)
     for (int w : f.writes) {
       const Event& er = s.events[r];
-      if (f.phys[w] != f.phys[r] || (s.events[w].value != er.value && !er.any_value) || w == er.rmw_pair) continue;
+      if (f.phys[w] != f.phys[r] || (s.events[w].value != er.value && !er.any_value && !s.events[w].any_value) || w == er.rmw_pair) continue;
       if (f.init[w] && st.init_of_physical[f.phys[w]] != w) continue;
       f.rf_cands[r].push_back(w);
     }

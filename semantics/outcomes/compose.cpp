@@ -301,11 +301,18 @@ void fix_rmw(Result::Run& run) {
 // of any value (explore.hpp) may read from any write of its location.
 bool reads_their_values(const Result::Run& r, const mm::Execution& ex) {
   const mm::Skeleton& s = r.skeleton;
+  // A write of any value (Event::any_value) still writes one value: every
+  // read of a value that reads from it reads the same one.
+  std::map<int, uint64_t> any_write;
   for (size_t e = 0; e < s.events.size(); ++e) {
     if (s.events[e].kind != mm::EventKind::Read) continue;
     int w = ex.rf[e];
     if (w < 0) return false;
     if (s.events[e].any_value) continue;
+    if (s.events[static_cast<size_t>(w)].any_value) {
+      if (any_write.try_emplace(w, s.events[e].value).first->second != s.events[e].value) return false;
+      continue;
+    }
     if (s.events[static_cast<size_t>(w)].value != s.events[e].value) return false;
   }
   return true;
@@ -349,50 +356,157 @@ Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
   return run;
 }
 
-Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x, int y) const {
-  Result::Run p;
-  mm::Skeleton& q = p.skeleton;
-  add_init_events(p, sh, false);
+namespace {
+
+// The events of thread record `r` that the check of `x` (and `y`) keeps:
+// its accesses there, with two locations also its fences when it accesses
+// them, but reads of any value.
+std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y) {
+  std::vector<mm::Event> out;
   auto at = [&](const mm::Event& ev) {
     return (ev.kind == mm::EventKind::Read || ev.kind == mm::EventKind::Write) &&
            (ev.loc == x || (y >= 0 && ev.loc == y));
   };
+  // With two locations, the fences of a thread that accesses them too.
+  const bool fences = y >= 0 && std::any_of(r.events.begin(), r.events.end(), at);
+  size_t next_any = 0;
+  bool unpair = false;
+  for (size_t k = 0; k < r.events.size(); ++k) {
+    const mm::Event& ev = r.events[k];
+    const bool fence = fences && ev.kind == mm::EventKind::Fence && ev.async_op < 0;
+    if (!fence && !at(ev)) continue;
+    while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
+    if (!fence && next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
+      // A read of any value is left out (docs/outcomes.md: a subset of
+      // the events is still a necessary condition); its write half
+      // stays, as a plain write.
+      unpair = ev.rmw_pair >= 0;
+      continue;
+    }
+    out.push_back(ev);
+    if (unpair && ev.kind == mm::EventKind::Write) out.back().rmw_pair = -1;
+    unpair = false;
+    out.back().label.clear();
+  }
+  return out;
+}
+
+mm::ThreadPlace place_of(const ThreadRec& r) {
+  mm::ThreadPlace tp;
+  tp.cta = static_cast<int>(r.cta_uid);
+  tp.cluster = static_cast<int>(r.cluster);
+  tp.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
+  return tp;
+}
+
+// Appends one thread with `events` (in program order) to a projection.
+void add_thread(Result::Run& p, const mm::ThreadPlace& place, const std::vector<mm::Event>& events) {
+  mm::Skeleton& q = p.skeleton;
+  const int tix = static_cast<int>(q.threads.size());
+  q.threads.push_back(place);
+  q.po.emplace_back();
+  for (const mm::Event& ev : events) {
+    q.po.back().push_back(static_cast<int>(q.events.size()));
+    q.events.push_back(ev);
+    q.events.back().thread = tix;
+  }
+}
+
+// Two events of a unit's traces at the same place of the same thread are
+// the same but maybe for their values.
+bool alike(const mm::Event& a, const mm::Event& b) {
+  return a.kind == b.kind && a.order == b.order && a.scope == b.scope && a.proxy == b.proxy && a.loc == b.loc &&
+         (a.rmw_pair >= 0) == (b.rmw_pair >= 0) && a.reduction == b.reduction && a.pfence == b.pfence &&
+         a.fspace == b.fspace && a.async_op == b.async_op && a.bar == b.bar && a.bar_id == b.bar_id &&
+         a.bar_count == b.bar_count && a.span == b.span;
+}
+
+}  // namespace
+
+std::optional<UnitShape> unit_shape(const std::vector<UnitTrace>& traces, int x, int y) {
+  // Plain reads left out at no location, at x, at y, at both.
+  for (const int drop : {0, 1, 2, 3}) {
+    if ((drop & 2) && y < 0) break;
+    std::optional<UnitShape> s;
+    bool same = true;
+    for (const UnitTrace& t : traces) {
+      UnitShape cur;
+      for (const auto& [g, r] : t.th) {
+        std::vector<mm::Event> ev = project_thread(r, x, y);
+        std::erase_if(ev, [&](const mm::Event& e) {
+          return e.kind == mm::EventKind::Read && e.rmw_pair < 0 &&
+                 (((drop & 1) && e.loc == x) || ((drop & 2) && e.loc == y));
+        });
+        if (!ev.empty()) cur.th.push_back({g, place_of(r), std::move(ev)});
+      }
+      if (!s) {
+        s = std::move(cur);
+        continue;
+      }
+      same = s->th.size() == cur.th.size();
+      for (size_t i = 0; same && i < cur.th.size(); ++i) {
+        UnitShape::Thread &a = s->th[i], &b = cur.th[i];
+        same = a.gid == b.gid && a.events.size() == b.events.size();
+        for (size_t k = 0; same && k < b.events.size(); ++k) {
+          mm::Event &ea = a.events[k], &eb = b.events[k];
+          same = alike(ea, eb);
+          if (ea.value != eb.value) ea.any_value = true;  // Event::any_value: a read or a write of any value
+        }
+      }
+      if (!same) break;
+    }
+    // A plain read whose value differs among the traces only adds choices
+    // of its source: left out too.
+    if (same && s)
+      for (auto& t : s->th)
+        std::erase_if(t.events, [](const mm::Event& e) {
+          return e.kind == mm::EventKind::Read && e.rmw_pair < 0 && e.any_value;
+        });
+    if (same && s) return s;
+  }
+  return std::nullopt;
+}
+
+Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x, int y) const {
+  Result::Run p;
+  add_init_events(p, sh, false);
   for (const UnitTrace* u : pick)
     for (const auto& [g, r] : u->th) {
-      // With two locations, the fences of a thread that accesses them too.
-      const bool fences = y >= 0 && std::any_of(r.events.begin(), r.events.end(), at);
-      int tix = -1;
-      size_t next_any = 0;
-      bool unpair = false;
-      for (size_t k = 0; k < r.events.size(); ++k) {
-        const mm::Event& ev = r.events[k];
-        const bool fence = fences && ev.kind == mm::EventKind::Fence && ev.async_op < 0;
-        if (!fence && !at(ev)) continue;
-        while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
-        if (!fence && next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
-          // A read of any value is left out (docs/outcomes.md: a subset of
-          // the events is still a necessary condition); its write half
-          // stays, as a plain write.
-          unpair = ev.rmw_pair >= 0;
-          continue;
-        }
-        if (tix < 0) {
-          tix = static_cast<int>(q.threads.size());
-          mm::ThreadPlace tp;
-          tp.cta = static_cast<int>(r.cta_uid);
-          tp.cluster = static_cast<int>(r.cluster);
-          tp.warp = static_cast<int>(r.cta_uid * 64 + r.warp);
-          q.threads.push_back(tp);
-          q.po.emplace_back();
-        }
-        q.po.back().push_back(static_cast<int>(q.events.size()));
-        q.events.push_back(ev);
-        q.events.back().thread = tix;
-        if (unpair && ev.kind == mm::EventKind::Write) q.events.back().rmw_pair = -1;
-        unpair = false;
-        q.events.back().label.clear();
-      }
+      std::vector<mm::Event> ev = project_thread(r, x, y);
+      if (!ev.empty()) add_thread(p, place_of(r), ev);
     }
+  fix_rmw(p);
+  return p;
+}
+
+// Why a prefix whose projection with shapes for the other units fails can
+// be skipped with every composition that starts with it (docs/outcomes.md,
+// "How the search scales", item 2). Let C be such a composition with a
+// consistent execution E whose reads read their values. E restricted to
+// the events of project(C) is consistent (the argument of the location
+// checks: every axiom of PTX ISA 8.10 forbids a cycle or a pattern of rf,
+// co, program order and the static predicates of the events, 8.7 morally
+// strong, 8.8 release/acquire patterns, 8.9 orders, which removing events
+// can only remove), and so is its restriction to the events that remain
+// when a later unit's shape left its plain reads out: those are no
+// write's, so every kept read keeps its source (8.9.7). What remains is
+// the projection with shapes, event by event: the same threads (CTA,
+// cluster, warp: the scopes of 8.5), program order, kind, semantics,
+// scope, proxy and RMW pairs; only values may differ, where the shape
+// says any value. The axioms and the orders they use never look at a value
+// (8.9.2-8.9.7 relate operations by reads-from and coherence order), so
+// the same rf, co and Fence-SC order are consistent there; and each read
+// still reads a write of its value: a read with a value kept its value, a
+// write with a value kept its value, a read of any value matches any
+// write, and the reads of a value that read one write of any value all
+// read the one value that write had in C (reads_their_values asks no
+// more). So the projection with shapes has a consistent execution reading
+// its values, and when it has none, no such C exists.
+Result::Run Composer::project_prefix(const std::vector<const UnitTrace*>& prefix,
+                                     const std::vector<const UnitShape*>& rest, int x, int y) const {
+  Result::Run p = project(prefix, x, y);
+  for (const UnitShape* s : rest)
+    for (const UnitShape::Thread& t : s->th) add_thread(p, t.place, t.events);
   fix_rmw(p);
   return p;
 }
@@ -410,8 +524,8 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
     bool src = false;
     for (size_t w = 0; w < s.events.size() && !src; ++w) {
       const mm::Event& wr = s.events[w];
-      src = (wr.kind == mm::EventKind::Write || wr.kind == mm::EventKind::Init) && wr.value == rd.value &&
-            s.physical(static_cast<int>(w)) == ph;
+      src = (wr.kind == mm::EventKind::Write || wr.kind == mm::EventKind::Init) &&
+            (wr.value == rd.value || wr.any_value) && s.physical(static_cast<int>(w)) == ph;
     }
     if (!src) return false;
   }
@@ -426,11 +540,18 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are
 // placed by their gid).
-std::string access_key(const UnitTrace& t, int loc, int loc2) {
+std::string access_key(const UnitTrace& t, int loc, int loc2, bool local) {
   std::string k;
   auto at = [&](const mm::Event& e) {
     return (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) &&
            (e.loc == loc || (loc2 >= 0 && e.loc == loc2));
+  };
+  // A thread by its gid, or with `local` by its index in its CTA.
+  auto who = [&](uint32_t g, const ThreadRec& r) {
+    return "T" +
+           (local ? std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," + std::to_string(r.tid[2])
+                  : std::to_string(g)) +
+           ":";
   };
   for (const auto& [g, r] : t.th) {
     bool head = false;
@@ -439,7 +560,7 @@ std::string access_key(const UnitTrace& t, int loc, int loc2) {
     for (size_t i = 0; i < r.events.size(); ++i) {
       const mm::Event& e = r.events[i];
       if (fences && e.kind == mm::EventKind::Fence && e.async_op < 0) {
-        if (!head) k += "T" + std::to_string(g) + ":", head = true;
+        if (!head) k += who(g, r), head = true;
         k += "F" + std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
              std::to_string(static_cast<int>(e.pfence)) + "," + std::to_string(static_cast<int>(e.fspace)) + ";";
         continue;
@@ -447,7 +568,7 @@ std::string access_key(const UnitTrace& t, int loc, int loc2) {
       if (!at(e)) continue;
       while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < i) ++next_any;
       const bool any = next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == i;
-      if (!head) k += "T" + std::to_string(g) + ":", head = true;
+      if (!head) k += who(g, r), head = true;
       if (loc2 >= 0) k += e.loc == loc ? "x" : "y";
       k += std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(e.value) + "," +
            std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +

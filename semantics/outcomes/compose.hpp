@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -35,7 +36,8 @@ void fix_rmw(Result::Run& run);
 
 // An execution of a run's skeleton where every read reads from a write of
 // the value the run gave it (the engine chooses rf over all writes). A read
-// of any value (explore.hpp) may read from any write of its location.
+// of any value (explore.hpp) may read from any write of its location; a
+// write of any value (UnitShape) may be read by reads of one value.
 bool reads_their_values(const Result::Run& r, const mm::Execution& ex);
 
 // What one unit (explore.hpp: a CTA, or the whole grid) did in one launch:
@@ -56,6 +58,28 @@ struct UnitTrace {
   std::vector<int> proj;             // per communicating location: id of this trace's accesses there
 };
 
+// A stand-in for every trace of one unit in the check of location `x`
+// (and `y`): the events each trace of the unit has there (the events of
+// Composer::project), in the same threads and program order, each with
+// the value all the traces agree on, or any value (Event::any_value, on a
+// read or a write) where they differ. Composer::project_prefix argues why
+// a composition that passes a check passes it with these in place of some
+// of its traces.
+struct UnitShape {
+  struct Thread {
+    uint32_t gid;
+    mm::ThreadPlace place;
+    std::vector<mm::Event> events;
+  };
+  std::vector<Thread> th;
+};
+
+// The shape of `traces` (one unit's) at `x` (and `y`), if every trace has
+// the same events there; else the same with each trace's plain reads (not
+// the read half of an RMW) left out at x, else at y, else at both, if that
+// makes them the same; else none.
+std::optional<UnitShape> unit_shape(const std::vector<UnitTrace>& traces, int x, int y = -1);
+
 // The composition of one trace per unit, as the launch that made these
 // choices in every unit would have recorded it.
 struct Composer {
@@ -73,6 +97,13 @@ struct Composer {
   // With y >= 0: the accesses to x and to y, and the fences of the threads
   // that make them (the location-pair check, explore.cpp).
   Result::Run project(const std::vector<const UnitTrace*>& pick, int x, int y = -1) const;
+
+  // project() of a composition whose first units are `prefix` and whose
+  // other units are each represented by a shape (unit_shape at x, y): when
+  // it has no consistent execution reading its values, no composition
+  // starting with `prefix` has one (the argument is at the definition).
+  Result::Run project_prefix(const std::vector<const UnitTrace*>& prefix, const std::vector<const UnitShape*>& rest,
+                             int x, int y = -1) const;
 };
 
 // Some execution of `r` is consistent and reads the values the run read.
@@ -80,8 +111,11 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are
-// placed by their gid).
-std::string access_key(const UnitTrace& t, int loc, int loc2 = -1);
+// placed by their gid). With `local`, threads are named by their index in
+// their CTA: when the units are the CTAs of a launch without clusters, the
+// projection is then, up to renaming the CTAs, a function of the multiset
+// of its units' keys (explore.cpp).
+std::string access_key(const UnitTrace& t, int loc, int loc2 = -1, bool local = false);
 
 // Calls f(pick) for each composition of one trace from each list, the first
 // list most significant (the order of the whole product's depth-first

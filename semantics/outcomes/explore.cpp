@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -28,6 +30,11 @@ using Clock = std::chrono::steady_clock;
 // The most communicating locations whose pairs are checked (pairs grow
 // quadratically; each needs a key per trace).
 constexpr size_t kPairLocs = 6;
+
+// The fewest compositions under a prefix of units for which the prefix is
+// checked with shapes for the other units (one engine call per location or
+// pair, memoised, against one memo lookup per composition under it).
+constexpr uint64_t kPrefixMin = 64;
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> out;
@@ -491,14 +498,33 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
   if (opt.prune && nlocs >= 3 && nlocs <= kPairLocs && nunits >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS"))
     for (size_t x = 0; x < nlocs; ++x)
       for (size_t y = x + 1; y < nlocs; ++y) pairs.emplace_back(static_cast<int>(x), static_cast<int>(y));
-  const size_t ncons = nlocs + pairs.size();
-  std::vector<std::map<std::string, int>> key_ids(ncons);
+  // Prefix checks (docs/outcomes.md, "How the search scales", item 2;
+  // Composer::project_prefix argues them) use the same locations and
+  // pairs, and with two locations also the pair of both (a lock and the
+  // counter it protects: only both together tie the counter's order to the
+  // lock's), which then checks compositions too: with the memo keys sorted
+  // (below), one check stands for every order of the same traces, cheaper
+  // than deciding each run. PTXCHECK_OUTCOMES_NO_PREFIX turns this off (for
+  // cross-checks).
+  const bool prefixes = opt.prune && nunits >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PREFIX");
+  if (prefixes && nlocs == 2 && pairs.empty()) pairs.emplace_back(0, 1);
+  const size_t npcons = nlocs + pairs.size();
+  // With several units (the CTAs of a launch without clusters, item 1),
+  // every two threads of different units are related alike (other CTA,
+  // other cluster, same GPU: the scopes of PTX ISA 8.5), and the axioms
+  // (8.10) see threads only through these relations and program order:
+  // renaming CTAs maps the consistent executions of a check's events onto
+  // those of the renamed events. So a check is decided by the multiset of
+  // its units' keys, with threads named by their index in their CTA: the
+  // memo keys below are sorted.
+  const bool local = nunits > 1;
+  std::vector<std::map<std::string, int>> key_ids(npcons);
   for (auto& list : traces)
     for (UnitTrace& t : list) {
-      t.proj.resize(ncons);
-      for (size_t x = 0; x < ncons; ++x) {
-        std::string key = x < nlocs ? access_key(t, static_cast<int>(x))
-                                    : access_key(t, pairs[x - nlocs].first, pairs[x - nlocs].second);
+      t.proj.resize(npcons);
+      for (size_t x = 0; x < npcons; ++x) {
+        std::string key = x < nlocs ? access_key(t, static_cast<int>(x), -1, local)
+                                    : access_key(t, pairs[x - nlocs].first, pairs[x - nlocs].second, local);
         auto [it, fresh] = key_ids[x].emplace(std::move(key), static_cast<int>(key_ids[x].size()));
         t.proj[x] = it->second;
       }
@@ -515,15 +541,16 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
                      : sh.locs[static_cast<size_t>(pairs[x - nlocs].first)].name + "+" +
                            sh.locs[static_cast<size_t>(pairs[x - nlocs].second)].name;
   };
-  std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>> memo(ncons);
+  std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>> memo(npcons);
   mm::Limits plim;
-  std::vector<double> miss_s(ncons, 0);
-  std::vector<uint64_t> misses(ncons, 0);
+  std::vector<double> miss_s(npcons, 0);
+  std::vector<uint64_t> misses(npcons, 0);
   auto passes = [&](const std::vector<const UnitTrace*>& pick) {
     if (!opt.prune) return true;
     std::vector<int> key(pick.size());
-    for (size_t x = 0; x < ncons; ++x) {
+    for (size_t x = 0; x < npcons; ++x) {
       for (size_t u = 0; u < pick.size(); ++u) key[u] = pick[u]->proj[x];
+      if (local) std::sort(key.begin(), key.end());
       auto it = memo[x].find(key);
       if (it == memo[x].end()) {
         check_time();
@@ -591,12 +618,79 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     traces.clear();
     std::vector<const std::vector<UnitTrace>*> lists;
     for (auto& f : fin) lists.push_back(&f);
-    for_each_composition(lists, [&](const std::vector<const UnitTrace*>& pick) {
-      check_time();
-      ++res.stats.finished_runs;
-      if (passes(pick)) runs.push_back(comp.build(pick));
-      return true;
-    });
+    if (!prefixes) {
+      for_each_composition(lists, [&](const std::vector<const UnitTrace*>& pick) {
+        check_time();
+        ++res.stats.finished_runs;
+        if (passes(pick)) runs.push_back(comp.build(pick));
+        return true;
+      });
+    } else {
+      // The same compositions in the same order, depth first over the
+      // units, where a prefix of k units under which lie at least
+      // kPrefixMin compositions is first checked location by location (and
+      // pair by pair) with the shapes of units k.. (compose.hpp) in place of
+      // their traces: when a check fails, no composition under the prefix
+      // has a consistent execution (Composer::project_prefix), and all of
+      // them are skipped. A unit without a shape at a location leaves that
+      // check out for the prefixes it is not in.
+      std::vector<uint64_t> below(nunits + 1, 1);  // compositions under a prefix of k units
+      for (size_t k = nunits; k-- > 0;)
+        below[k] = fin[k].empty() ? 0 : std::min<uint64_t>(below[k + 1], UINT64_MAX / fin[k].size()) * fin[k].size();
+      std::vector<std::vector<std::optional<UnitShape>>> shape(npcons, std::vector<std::optional<UnitShape>>(nunits));
+      for (size_t x = 0; x < npcons; ++x)
+        for (uint32_t u = 1; u < nunits; ++u)
+          shape[x][u] = x < nlocs ? unit_shape(fin[u], static_cast<int>(x))
+                                  : unit_shape(fin[u], pairs[x - nlocs].first, pairs[x - nlocs].second);
+      // Per prefix length and constraint: prefix keys -> check result.
+      std::vector<std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>> pmemo(
+          nunits, std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>(npcons));
+      std::vector<const UnitTrace*> pick(nunits);
+      auto prefix_passes = [&](size_t k) {
+        std::vector<const UnitTrace*> prefix(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(k));
+        std::vector<int> key(k);
+        for (size_t x = 0; x < npcons; ++x) {
+          std::vector<const UnitShape*> rest;
+          for (size_t u = k; u < nunits && rest.size() == u - k; ++u)
+            if (shape[x][u]) rest.push_back(&*shape[x][u]);
+          if (rest.size() != nunits - k) continue;
+          for (size_t u = 0; u < k; ++u) key[u] = pick[u]->proj[x];
+          std::sort(key.begin(), key.end());  // the shapes of units k.. are the same for every prefix
+          auto it = pmemo[k][x].find(key);
+          if (it == pmemo[k][x].end()) {
+            check_time();
+            Result::Run p = x < nlocs
+                                ? comp.project_prefix(prefix, rest, static_cast<int>(x))
+                                : comp.project_prefix(prefix, rest, pairs[x - nlocs].first, pairs[x - nlocs].second);
+            if (opt.timeout_s > 0) plim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
+            const double t0 = debug ? elapsed() : 0;
+            it = pmemo[k][x].emplace(key, feasible(p, engine, opt.model, plim)).first;
+            if (debug) miss_s[x] += elapsed() - t0, ++misses[x];
+          }
+          if (!it->second) return false;
+        }
+        return true;
+      };
+      std::function<void(size_t)> descend = [&](size_t k) {
+        if (k == nunits) {
+          check_time();
+          ++res.stats.finished_runs;
+          if (passes(pick)) runs.push_back(comp.build(pick));
+          return;
+        }
+        for (const UnitTrace& t : fin[k]) {
+          pick[k] = &t;
+          if (k + 1 < nunits && below[k + 1] >= kPrefixMin && !prefix_passes(k + 1)) {
+            res.stats.finished_runs += below[k + 1];
+            res.stats.pruned += below[k + 1];
+            res.stats.prefix_pruned += below[k + 1];
+            continue;
+          }
+          descend(k + 1);
+        }
+      };
+      descend(0);
+    }
   }
   res.stats.communicating = sh.locs.size();
 
@@ -604,7 +698,7 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
     std::fprintf(stderr, "composed in %.3f s: %llu compositions, %llu pruned, %zu runs\n", elapsed(),
                  (unsigned long long)res.stats.finished_runs, (unsigned long long)res.stats.pruned, runs.size());
   if (debug)
-    for (size_t x = 0; x < ncons; ++x)
+    for (size_t x = 0; x < npcons; ++x)
       std::fprintf(stderr, "  %s: %llu checks, %.3f s\n", con_name(x).c_str(), (unsigned long long)misses[x],
                    miss_s[x]);
   // Decide every finished run.

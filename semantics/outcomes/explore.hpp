@@ -127,6 +127,7 @@ struct Stats {
   uint64_t cut = 0, subsumed = 0, deadlocked = 0, faulted = 0;
   uint64_t communicating = 0, max_events = 0;
   uint64_t units = 1, pruned = 0;  // units explored apart; compositions the location check skipped
+  uint64_t prefix_pruned = 0;      // of those, compositions skipped with a prefix of units
   double seconds = 0;
   std::string first_fault;  // a diagnostic of a faulting run, if any
 };
