@@ -5,9 +5,9 @@
 #pragma once
 #include <boost/fusion/include/at_c.hpp>
 
-#include "parser/x3/ast_adapted.hpp"
 #include "parser/expr.hpp"
 #include "parser/x3/actions.hpp"
+#include "parser/x3/ast_adapted.hpp"
 #include "parser/x3/grammar.hpp"
 #include "parser/x3/number.hpp"
 
@@ -59,8 +59,7 @@ struct depth_directive : x3::unary_parser<Subject, depth_directive<Subject>> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
     ParseState& st = state(ctx);
-    if (st.depth >= kMaxNesting)
-      st.fail(first, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+    if (st.depth >= kMaxNesting) st.fail(first, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
     struct Guard {
       int& d;
       ~Guard() { --d; }
@@ -70,16 +69,15 @@ struct depth_directive : x3::unary_parser<Subject, depth_directive<Subject>> {
 };
 struct depth_gen {
   template <typename Subject>
-  constexpr depth_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
-      const Subject& s) const {
+  constexpr depth_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](const Subject& s) const {
     return {x3::as_parser(s)};
   }
 };
 inline constexpr depth_gen nested{};
 
 // ---- rule ids ----
-#define PTX_RULE(name, attr, desc)                      \
-  struct name##_class : annotate {};                    \
+#define PTX_RULE(name, attr, desc)   \
+  struct name##_class : annotate {}; \
   const x3::rule<name##_class, attr> name = desc;
 PTX_RULE(ident, std::string, "identifier")
 PTX_RULE(semi, x3::unused_type, "';'")
@@ -215,6 +213,20 @@ auto regop_act = [](auto& ctx) {
 };
 const auto regop_def = (-char_("!-") >> reg >> -('|' >> reg))[regop_act];
 const auto sink_def = lexeme['_' >> !idchar] >> eps;
+// `_|%p` and `_|p` (elect.sync's discarded d, PTX ISA 9.7.13.13): a pair whose
+// first register is the sink, named "_"; a plain identifier second becomes a
+// register in resolve.cpp (BitOr of two registers -> RegPair).
+auto sink_reg_act = [](auto& ctx) { _val(ctx).v = ast::RegPair{ast::Reg{"_", "", false, false}, _attr(ctx)}; };
+auto sink_sym_act = [](auto& ctx) {
+  ast::Expr e;
+  e.op = ast::ExprOp::BitOr;
+  ast::Operand first;
+  first.pos = _attr(ctx).pos;
+  first.v = ast::Reg{"_", "", false, false};
+  e.args.push_back(std::move(first));
+  e.args.push_back(_attr(ctx));
+  _val(ctx).v = std::move(e);
+};
 
 // ---- constant expressions (PTX ISA 4.5.4-4.5.6), lowest precedence last ----
 
@@ -258,25 +270,22 @@ auto generic_act = [](auto& ctx) {
 };
 using E = ast::ExprOp;
 const auto primary_def = here >> (number[assign] | nested['(' > expr[assign] > ')'] |
-                         (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act]);
-const auto unary_def = here >> nested[('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) |
-                       ('!' >> unary[un_act<E::Not>{}]) | ('~' >> unary[un_act<E::BitNot>{}]) |
-                       (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
-                       (lit('(') >> kw(".u64") >> ')' >> unary[un_act<E::CastU64>{}]) |
-                       primary[assign]];
-const auto mul_e_def = unary[assign] >> *(('*' > unary[bin_act<E::Mul>{}]) |
-                                          ('/' > unary[bin_act<E::Div>{}]) |
-                                          (lexeme['%' >> !idchar] >> unary[bin_act<E::Rem>{}]));  // %r1 is a register, `% 3` a remainder
-const auto add_e_def =
-    mul_e[assign] >> *(('+' > mul_e[bin_act<E::Add>{}]) | ('-' > mul_e[bin_act<E::Sub>{}]));
-const auto shift_e_def = add_e[assign] >> *((lit("<<") > add_e[bin_act<E::Shl>{}]) |
-                                            (lit(">>") > add_e[bin_act<E::Shr>{}]));
-const auto rel_e_def = shift_e[assign] >> *((lit("<=") > shift_e[bin_act<E::Le>{}]) |
-                                            (lit(">=") > shift_e[bin_act<E::Ge>{}]) |
-                                            ('<' > shift_e[bin_act<E::Lt>{}]) |
-                                            ('>' > shift_e[bin_act<E::Gt>{}]));
-const auto eq_e_def = rel_e[assign] >> *((lit("==") > rel_e[bin_act<E::Eq>{}]) |
-                                         (lit("!=") > rel_e[bin_act<E::Ne>{}]));
+                                  (kw("generic") >> '(' > raw[ident][generic_act] > ')') | ident[sym_act]);
+const auto unary_def =
+    here >>
+    nested[('-' >> unary[un_act<E::Neg>{}]) | ('+' >> unary[un_act<E::Plus>{}]) | ('!' >> unary[un_act<E::Not>{}]) |
+           ('~' >> unary[un_act<E::BitNot>{}]) | (lit('(') >> kw(".s64") >> ')' >> unary[un_act<E::CastS64>{}]) |
+           (lit('(') >> kw(".u64") >> ')' >> unary[un_act<E::CastU64>{}]) | primary[assign]];
+const auto mul_e_def = unary[assign] >>
+                       *(('*' > unary[bin_act<E::Mul>{}]) | ('/' > unary[bin_act<E::Div>{}]) |
+                         (lexeme['%' >> !idchar] >> unary[bin_act<E::Rem>{}]));  // %r1 is a register, `% 3` a remainder
+const auto add_e_def = mul_e[assign] >> *(('+' > mul_e[bin_act<E::Add>{}]) | ('-' > mul_e[bin_act<E::Sub>{}]));
+const auto shift_e_def = add_e[assign] >>
+                         *((lit("<<") > add_e[bin_act<E::Shl>{}]) | (lit(">>") > add_e[bin_act<E::Shr>{}]));
+const auto rel_e_def = shift_e[assign] >>
+                       *((lit("<=") > shift_e[bin_act<E::Le>{}]) | (lit(">=") > shift_e[bin_act<E::Ge>{}]) |
+                         ('<' > shift_e[bin_act<E::Lt>{}]) | ('>' > shift_e[bin_act<E::Gt>{}]));
+const auto eq_e_def = rel_e[assign] >> *((lit("==") > rel_e[bin_act<E::Eq>{}]) | (lit("!=") > rel_e[bin_act<E::Ne>{}]));
 const auto band_e_def = eq_e[assign] >> *(lexeme['&' >> !lit('&')] > eq_e[bin_act<E::BitAnd>{}]);
 const auto bxor_e_def = band_e[assign] >> *('^' > band_e[bin_act<E::BitXor>{}]);
 const auto bor_e_def = bxor_e[assign] >> *(lexeme['|' >> !lit('|')] > bxor_e[bin_act<E::BitOr>{}]);
@@ -287,8 +296,8 @@ auto cond_act = [](auto& ctx) {
   ast::Operand c = std::move(_val(ctx));
   ast::Operand out;
   out.pos = c.pos;
-  out.v = ast::Expr{E::Cond, {std::move(c), std::move(boost::fusion::at_c<0>(a)),
-                              std::move(boost::fusion::at_c<1>(a))}};
+  out.v =
+      ast::Expr{E::Cond, {std::move(c), std::move(boost::fusion::at_c<0>(a)), std::move(boost::fusion::at_c<1>(a))}};
   _val(ctx) = std::move(out);
 };
 // Fast path: a lone literal or name followed by a terminator skips the
@@ -324,16 +333,17 @@ auto addr_imm = [](auto& ctx) {
 auto push_extra = [](auto& ctx) { _val(ctx).extra.push_back(std::move(_attr(ctx))); };
 const auto addr_offset = ('+' > expr[addr_off<false>{}]) | ('-' > expr[addr_off<true>{}]);
 const auto address_def = nested['[' > ((reg[addr_reg] >> -addr_offset) | (ident[addr_sym] >> -addr_offset) |
-                                expr[addr_imm]) >
-                         *(',' > operand[push_extra]) > ']'];
+                                       expr[addr_imm]) > *(',' > operand[push_extra]) > ']'];
 auto push_elem = [](auto& ctx) { _val(ctx).elems.push_back(std::move(_attr(ctx))); };
 const auto vector_op_def = nested['{' > (operand[push_elem] % ',') > '}'];
 // No expectation points: `(1 + 2) * 3` and `(.s64)x` start like an argument
 // list, so a parenthesised group only counts as one when an operand ends
 // right after it (see operand_def); otherwise it is a constant expression.
 const auto arglist_def = nested['(' >> -(operand[push_elem] % ',') >> ')'];
-const auto operand_def = here >> (address[wrap] | vector_op[wrap] | (arglist >> &char_(",;)]}"))[wrap] | sink[wrap] |
-                         regop[assign_at] | expr[assign_at]);
+const auto operand_def = here >> (address[wrap] | vector_op[wrap] | (arglist >> &char_(",;)]}"))[wrap] |
+                                  (lexeme['_' >> !idchar] >> '|' >> reg)[sink_reg_act] |
+                                  (lexeme['_' >> !idchar] >> '|' >> primary)[sink_sym_act] | sink[wrap] |
+                                  regop[assign_at] | expr[assign_at]);
 
 // ---- instructions and statements ----
 
@@ -341,17 +351,13 @@ auto guard_neg = [](auto& ctx) { _val(ctx).negated = true; };
 auto guard_reg = [](auto& ctx) { _val(ctx).reg = std::move(_attr(ctx)); };
 const auto guard_def = here >> (lexeme['@' >> -lit('!')[guard_neg] >> ident[guard_reg]]);
 auto insn_guard = [](auto& ctx) { _val(ctx).guard = std::move(_attr(ctx)); };
-auto insn_op = [](auto& ctx) {
-  decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx));
-};
+auto insn_op = [](auto& ctx) { decode_opword(state(ctx), _attr(ctx).begin(), _attr(ctx).end(), _val(ctx)); };
 auto insn_args = [](auto& ctx) { _val(ctx).operands = std::move(_attr(ctx)); };
 // No actions here, so `> operand` fails with the rule's name.
 const auto operands_def = operand >> *(',' > operand);
 auto insn_end = [](auto& ctx) { finish_insn(state(ctx), _where(ctx).begin(), _val(ctx)); };
-const auto opword =
-    raw[lexeme[char_("a-z") >> *char_("a-z0-9_") >> *('.' >> +dchar)]];
-const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -operands[insn_args] >
-                      eps[insn_end] > semi);
+const auto opword = raw[lexeme[char_("a-z") >> *char_("a-z0-9_") >> *('.' >> +dchar)]];
+const auto insn_def = here >> (-guard[insn_guard] >> opword[insn_op] >> -operands[insn_args] > eps[insn_end] > semi);
 auto label_name = [](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); };
 const auto label_def = here >> (ident[label_name] >> ':');
 
@@ -363,7 +369,7 @@ auto item_attr = [](auto& ctx) {
 auto item_word = [](auto& ctx) { _val(ctx).word = std::move(_attr(ctx)); };
 auto item_num = [](auto& ctx) { _val(ctx).num = _attr(ctx); };
 const auto decl_item_def = here >> ((kw(".attribute") > '(' > dword[item_attr] > ')') |
-                           (dword[item_word] >> -x3::uint64[item_num]));
+                                    (dword[item_word] >> -x3::uint64[item_num]));
 auto init_list = [](auto& ctx) {
   _val(ctx).is_list = true;
   _val(ctx).elems = std::move(_attr(ctx));
@@ -377,8 +383,7 @@ auto dc_dim = [](auto& ctx) {
   _val(ctx).dims.push_back(n ? std::optional<uint64_t>(*n) : std::nullopt);
 };
 auto dc_init = [](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); };
-const auto declarator_def = here >> raw[ident | lit('_')][dc_name] >>
-                            -('<' > x3::uint32[dc_range] > '>') >>
+const auto declarator_def = here >> raw[ident | lit('_')][dc_name] >> -('<' > x3::uint32[dc_range] > '>') >>
                             *(('[' > -x3::uint64 > ']')[dc_dim]) >> -('=' > init[dc_init]);
 auto decl_items = [](auto& ctx) { _val(ctx).items = std::move(_attr(ctx)); };
 auto decl_names = [](auto& ctx) { _val(ctx).decls = std::move(_attr(ctx)); };
@@ -404,17 +409,16 @@ auto loc_tail = [](auto& ctx) { _val(ctx).tail = std::move(_attr(ctx)); };
 const auto loc_uint_def = x3::uint_;
 // Actions sit outside the expectations so that a failure names the rule.
 const auto loc_inlined_def = (kw("inlined_at") > loc_uint > loc_uint > loc_uint)[lm_at];
-const auto loc_more_def = ((kw("function_name") > ident)[lm_fname] > -('+' > x3::uint64[lm_foff]) >
-                           -(lit(',') > loc_inlined)[lm_append]) |
-                          loc_inlined[lm_append];
+const auto loc_more_def =
+    ((kw("function_name") > ident)[lm_fname] > -('+' > x3::uint64[lm_foff]) > -(lit(',') > loc_inlined)[lm_append]) |
+    loc_inlined[lm_append];
 const auto loc_dir_def = kw(".loc") > x3::uint_[loc_file] > x3::uint_[loc_line] > x3::uint_[loc_col] >
                          -(lit(',') > loc_more)[loc_tail];
 auto pragma_str = [](auto& ctx) { _val(ctx).strings.push_back(std::move(_attr(ctx))); };
 const auto pragma_dir_def = kw(".pragma") > (string_lit[pragma_str] % ',') > ';';
 auto tgt_calls = [](auto& ctx) { _val(ctx).calls = true; };
 auto tgt_name = [](auto& ctx) { _val(ctx).names.push_back(std::move(_attr(ctx))); };
-const auto targets_dir_def = (kw(".branchtargets") | kw(".calltargets")[tgt_calls]) >
-                             (ident[tgt_name] % ',') > ';';
+const auto targets_dir_def = (kw(".branchtargets") | kw(".calltargets")[tgt_calls]) > (ident[tgt_name] % ',') > ';';
 template <bool Ret>
 struct proto_param {
   template <typename Ctx>
@@ -425,9 +429,9 @@ struct proto_param {
   }
 };
 auto proto_noret = [](auto& ctx) { _val(ctx).noreturn = true; };
-const auto proto_dir_def = kw(".callprototype") > -('(' > -(param[proto_param<true>{}] % ',') > ')') >
-                           lexeme['_' >> !idchar] > '(' > -(param[proto_param<false>{}] % ',') > ')' >
-                           -kw(".noreturn")[proto_noret] > ';';
+const auto proto_dir_def = kw(".callprototype") >
+                           -('(' > -(param[proto_param<true>{}] % ',') > ')') > lexeme['_' >> !idchar] > '(' >
+                           -(param[proto_param<false>{}] % ',') > ')' > -kw(".noreturn")[proto_noret] > ';';
 const auto body_dir_def = here >> (loc_dir[wrap] | pragma_dir[wrap] | targets_dir[wrap] | proto_dir[wrap]);
 
 auto block_body = [](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); };
@@ -442,15 +446,14 @@ ast::Statement make_stmt(T&& node) {
 }
 auto push_stmt = [](auto& ctx) { _val(ctx).push_back(make_stmt(std::move(_attr(ctx)))); };
 auto push_decls = [](auto& ctx) {
-  for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Body))
-    _val(ctx).push_back(make_stmt(std::move(d)));
+  for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Body)) _val(ctx).push_back(make_stmt(std::move(d)));
 };
 // Dispatch on the first token so that failing alternatives cost a char test,
 // not a rule with a position lookup (the hot loop of the parser).
 const auto label_ahead = &(lexeme[(letter | char_("_$%")) >> *idchar] >> ':');
-const auto stmts_def = *((&lit('{') >> block[push_stmt]) |
-                         (&lit('.') >> (body_dir[push_stmt] | decl_line[push_decls])) |
-                         (label_ahead >> label[push_stmt]) | insn[push_stmt]);
+const auto stmts_def =
+    *((&lit('{') >> block[push_stmt]) | (&lit('.') >> (body_dir[push_stmt] | decl_line[push_decls])) |
+      (label_ahead >> label[push_stmt]) | insn[push_stmt]);
 const auto statements_r_def = stmts[assign] > eoi;
 
 // ---- module level (PTX ISA 11.1-11.6) ----
@@ -459,8 +462,8 @@ auto file_index = [](auto& ctx) { _val(ctx).index = _attr(ctx); };
 auto file_path = [](auto& ctx) { _val(ctx).path = std::move(_attr(ctx)); };
 auto file_ts = [](auto& ctx) { _val(ctx).timestamp = _attr(ctx); };
 auto file_size = [](auto& ctx) { _val(ctx).size = _attr(ctx); };
-const auto file_dir_def = kw(".file") > x3::uint_[file_index] > string_lit[file_path] >
-                          -(',' > x3::uint64[file_ts]) > -(',' > x3::uint64[file_size]);
+const auto file_dir_def = kw(".file") > x3::uint_[file_index] > string_lit[file_path] > -(',' > x3::uint64[file_ts]) >
+                          -(',' > x3::uint64[file_size]);
 auto alias_a = [](auto& ctx) { _val(ctx).alias = std::move(_attr(ctx)); };
 auto alias_b = [](auto& ctx) { _val(ctx).aliasee = std::move(_attr(ctx)); };
 const auto alias_dir_def = kw(".alias") > ident[alias_a] > ',' > ident[alias_b] > ';';
@@ -493,13 +496,12 @@ auto sec_int_check = [](auto& ctx) {
 };
 const auto section_int_def = here >> ((lit('-') >> number[un_act<E::Neg>{}]) | number[assign_at]) >> eps[sec_int_check];
 const auto section_label_def = here >> raw[dword | ident][sec_dsym];
-const auto section_value_def =
-    here >> ((section_label[assign_at] >> -((lit('+') > section_int)[bin_act<E::Add>{}] |
-                                            (lit('-') > section_label)[bin_act<E::Sub>{}])) |
-             section_int[assign_at]);
+const auto section_value_def = here >> ((section_label[assign_at] >> -((lit('+') > section_int)[bin_act<E::Add>{}] |
+                                                                       (lit('-') > section_label)[bin_act<E::Sub>{}])) |
+                                        section_int[assign_at]);
 const auto section_dir_def = kw(".section") > dword[sec_name] > '{' >
-                             *((ident >> ':')[sec_label] |
-                               (raw[dword][sec_type] > (section_value[sec_value] % ','))) > '}';
+                             *((ident >> ':')[sec_label] | (raw[dword][sec_type] > (section_value[sec_value] % ','))) >
+                             '}';
 
 auto perf_values = [](auto& ctx) { _val(ctx).values = std::move(_attr(ctx)); };
 struct perf_symbols : x3::symbols<table::Perf> {
@@ -517,17 +519,16 @@ auto perf_check = [](auto& ctx) {
   auto [lo, hi] = table::perf_arity(_val(ctx).kind);
   size_t n = _val(ctx).values.size();
   if (n < lo || n > hi)
-    throw InputError(state(ctx).file, _val(ctx).pos, std::string(table::name(_val(ctx).kind)) + " takes " +
-                                             std::to_string(lo) + (lo == hi ? "" : "-" + std::to_string(hi)) +
-                                             " values, got " + std::to_string(n));
+    throw InputError(state(ctx).file, _val(ctx).pos,
+                     std::string(table::name(_val(ctx).kind)) + " takes " + std::to_string(lo) +
+                         (lo == hi ? "" : "-" + std::to_string(hi)) + " values, got " + std::to_string(n));
 };
-const auto perf_dir_def = (raw[lexeme[perf_kw >> !dchar]][perf_kind] >> -(x3::uint64 % ',')[perf_values]) >>
-                          eps[perf_check];
+const auto perf_dir_def =
+    (raw[lexeme[perf_kw >> !dchar]][perf_kind] >> -(x3::uint64 % ',')[perf_values]) >> eps[perf_check];
 
 struct linkage_symbols : x3::symbols<table::Linkage> {
   linkage_symbols() {
-    for (auto l : {table::Linkage::visible, table::Linkage::extern_, table::Linkage::weak_,
-                   table::Linkage::common})
+    for (auto l : {table::Linkage::visible, table::Linkage::extern_, table::Linkage::weak_, table::Linkage::common})
       add(std::string(table::name(l)), l);
   }
 };
@@ -550,14 +551,14 @@ auto fn_body = [](auto& ctx) {
   _val(ctx).has_body = true;
   _val(ctx).body = std::move(_attr(ctx));
 };
-const auto function_def =
-    here >> (-lexeme[linkage_kw[fn_link] >> !dchar] >> (kw(".entry")[fn_entry] | kw(".func")) >
-    -('(' > -(param[fn_param<true>{}] % ',') > ')') > ident[fn_name] >
-    -('(' > -(param[fn_param<false>{}] % ',') > ')') > *(perf_dir[fn_perf] | pragma_dir[fn_pragma]) >
-    (lit(';') | ('{' > stmts[fn_body] > close_block)));
+const auto function_def = here >> (-lexeme[linkage_kw[fn_link] >> !dchar] >> (kw(".entry")[fn_entry] | kw(".func")) >
+                                   -('(' > -(param[fn_param<true>{}] % ',') > ')') > ident[fn_name] >
+                                   -('(' > -(param[fn_param<false>{}] % ',') > ')') >
+                                   *(perf_dir[fn_perf] | pragma_dir[fn_pragma]) >
+                                   (lit(';') | ('{' > stmts[fn_body] > close_block)));
 
-const auto top_dir_def = here >> (file_dir[wrap] | section_dir[wrap] | alias_dir[wrap] | pragma_dir[wrap] |
-                         loc_dir[wrap]);
+const auto top_dir_def = here >>
+                         (file_dir[wrap] | section_dir[wrap] | alias_dir[wrap] | pragma_dir[wrap] | loc_dir[wrap]);
 
 auto mod_version = [](auto& ctx) {
   _val(ctx).version.major = boost::fusion::at_c<0>(_attr(ctx));
@@ -577,16 +578,15 @@ auto mod_decls = [](auto& ctx) {
   for (auto& d : build_decls(state(ctx), _attr(ctx), DeclSite::Module))
     _val(ctx).items.push_back(make_top(std::move(d)));
 };
-const auto ptx_module_def =
-    here > version_kw > lexeme[x3::uint_ > '.' > x3::uint_][mod_version] > target_kw >
-    (ident[mod_target] % ',') > -(kw(".address_size") > x3::uint_[mod_asize]) >
-    *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > module_end;
+const auto ptx_module_def = here > version_kw > lexeme[x3::uint_ > '.' > x3::uint_][mod_version] > target_kw >
+                            (ident[mod_target] % ',') > -(kw(".address_size") > x3::uint_[mod_asize]) >
+                            *(top_dir[mod_item] | function[mod_item] | decl_line[mod_decls]) > module_end;
 
-BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, operands, ident, dword, string_lit, reg, regop, sink, primary, unary, mul_e, add_e,
-                    shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e, lor_e, expr, simple_e, address,
-                    vector_op, arglist, operand, guard, insn, label, init, decl_item, declarator,
-                    decl_line, param, loc_dir, loc_uint, loc_more, loc_inlined, pragma_dir, targets_dir, proto_dir, body_dir, block,
-                    stmts, file_dir, alias_dir, section_value, section_int, section_label, section_dir, perf_dir, function, top_dir, ptx_module,
-                    statements_r)
+BOOST_SPIRIT_DEFINE(semi, close_block, version_kw, target_kw, module_end, operands, ident, dword, string_lit, reg,
+                    regop, sink, primary, unary, mul_e, add_e, shift_e, rel_e, eq_e, band_e, bxor_e, bor_e, land_e,
+                    lor_e, expr, simple_e, address, vector_op, arglist, operand, guard, insn, label, init, decl_item,
+                    declarator, decl_line, param, loc_dir, loc_uint, loc_more, loc_inlined, pragma_dir, targets_dir,
+                    proto_dir, body_dir, block, stmts, file_dir, alias_dir, section_value, section_int, section_label,
+                    section_dir, perf_dir, function, top_dir, ptx_module, statements_r)
 
 }  // namespace ptxcheck::x3g
