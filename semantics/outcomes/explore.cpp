@@ -634,14 +634,55 @@ Result explore(const std::string& spec_path, mm::Engine& engine, const Options& 
       // has a consistent execution (Composer::project_prefix), and all of
       // them are skipped. A unit without a shape at a location leaves that
       // check out for the prefixes it is not in.
+      std::vector<std::vector<std::optional<UnitShape>>> shape(npcons, std::vector<std::optional<UnitShape>>(nunits));
+      for (size_t x = 0; x < npcons; ++x)
+        for (uint32_t u = 0; u < nunits; ++u)
+          shape[x][u] = x < nlocs ? unit_shape(fin[u], static_cast<int>(x))
+                                  : unit_shape(fin[u], pairs[x - nlocs].first, pairs[x - nlocs].second);
+      auto product = [&] {
+        uint64_t n = 1;
+        for (const auto& f : fin) n = f.empty() ? 0 : std::min<uint64_t>(n, UINT64_MAX / f.size()) * f.size();
+        return n;
+      };
+      // First each trace of units 1.. alone with the shapes of all the other
+      // units (the order of the units in a composition does not matter to
+      // its projections, so the same argument holds): a trace that fails is
+      // in no consistent composition and leaves its unit's list (unit 0's
+      // traces are the prefixes of length 1 below).
+      if (const uint64_t all = product(); all >= kPrefixMin) {
+        for (uint32_t u = 1; u < nunits; ++u) {
+          std::vector<std::unordered_map<int, bool>> memo1(npcons);
+          std::vector<UnitTrace> keep;
+          for (UnitTrace& t : fin[u]) {
+            bool ok = true;
+            for (size_t x = 0; x < npcons && ok; ++x) {
+              std::vector<const UnitShape*> rest;
+              for (uint32_t v = 0; v < nunits; ++v)
+                if (v != u && shape[x][v]) rest.push_back(&*shape[x][v]);
+              if (rest.size() + 1 != nunits) continue;
+              auto it = memo1[x].find(t.proj[x]);
+              if (it == memo1[x].end()) {
+                check_time();
+                Result::Run p = x < nlocs
+                                    ? comp.project_prefix({&t}, rest, static_cast<int>(x))
+                                    : comp.project_prefix({&t}, rest, pairs[x - nlocs].first, pairs[x - nlocs].second);
+                if (opt.timeout_s > 0) plim.timeout_s = std::max(0.001, opt.timeout_s - elapsed());
+                it = memo1[x].emplace(t.proj[x], feasible(p, engine, opt.model, plim)).first;
+              }
+              ok = it->second;
+            }
+            if (ok) keep.push_back(std::move(t));
+          }
+          fin[u] = std::move(keep);
+        }
+        const uint64_t gone = all - product();
+        res.stats.finished_runs += gone;
+        res.stats.pruned += gone;
+        res.stats.prefix_pruned += gone;
+      }
       std::vector<uint64_t> below(nunits + 1, 1);  // compositions under a prefix of k units
       for (size_t k = nunits; k-- > 0;)
         below[k] = fin[k].empty() ? 0 : std::min<uint64_t>(below[k + 1], UINT64_MAX / fin[k].size()) * fin[k].size();
-      std::vector<std::vector<std::optional<UnitShape>>> shape(npcons, std::vector<std::optional<UnitShape>>(nunits));
-      for (size_t x = 0; x < npcons; ++x)
-        for (uint32_t u = 1; u < nunits; ++u)
-          shape[x][u] = x < nlocs ? unit_shape(fin[u], static_cast<int>(x))
-                                  : unit_shape(fin[u], pairs[x - nlocs].first, pairs[x - nlocs].second);
       // Per prefix length and constraint: prefix keys -> check result.
       std::vector<std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>> pmemo(
           nunits, std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>(npcons));
