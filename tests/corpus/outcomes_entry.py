@@ -17,23 +17,16 @@ is not run.
 import glob
 import json
 import os
-import subprocess
 import sys
+
+import outcomes_switch
 
 exe, d = sys.argv[1], sys.argv[2]
 fails = []
 
 
-def run(spec, entry):
-    env = dict(os.environ)
-    env.pop("PTXCHECK_OUTCOMES_NO_ENTRY", None)
-    if not entry:
-        env["PTXCHECK_OUTCOMES_NO_ENTRY"] = "1"
-    r = subprocess.run([exe, "outcomes", "--json", spec], capture_output=True, text=True, timeout=120, env=env)
-    if r.returncode != 0:
-        fails.append(f"{spec}: exit {r.returncode}: {r.stderr.strip()[:200]}")
-        return None
-    return json.loads(r.stdout)
+def run(spec, on):
+    return outcomes_switch.run(exe, spec, "PTXCHECK_OUTCOMES_NO_ENTRY", on, fails, (), 120)
 
 
 def states(res):

@@ -8,26 +8,17 @@ states drop the lock's failed first CAS; 96 of 1,183 before).
 
     outcomes_pairs.py PTXCHECK SPEC.json...
 """
-import json
 import os
-import subprocess
 import sys
+
+import outcomes_switch
 
 exe, specs = sys.argv[1], sys.argv[2:]
 fails = []
 
 
-def run(spec, pairs):
-    env = dict(os.environ)
-    env.pop("PTXCHECK_OUTCOMES_NO_PAIRS", None)
-    if not pairs:
-        env["PTXCHECK_OUTCOMES_NO_PAIRS"] = "1"
-    r = subprocess.run([exe, "outcomes", "--json", "--unroll", "1", spec], capture_output=True, text=True,
-                       timeout=120, env=env)
-    if r.returncode != 0:
-        fails.append(f"{spec}: exit {r.returncode}: {r.stderr.strip()[:200]}")
-        return None
-    return json.loads(r.stdout)
+def run(spec, on):
+    return outcomes_switch.run(exe, spec, "PTXCHECK_OUTCOMES_NO_PAIRS", on, fails, ("--unroll", "1"), 120)
 
 
 for i, spec in enumerate(specs):

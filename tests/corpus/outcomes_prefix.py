@@ -8,26 +8,17 @@ states and races on every SPEC, and on the first SPEC (a lock over a struct,
 
     outcomes_prefix.py PTXCHECK SPEC.json...
 """
-import json
 import os
-import subprocess
 import sys
+
+import outcomes_switch
 
 exe, specs = sys.argv[1], sys.argv[2:]
 fails = []
 
 
-def run(spec, prefix):
-    env = dict(os.environ)
-    env.pop("PTXCHECK_OUTCOMES_NO_PREFIX", None)
-    if not prefix:
-        env["PTXCHECK_OUTCOMES_NO_PREFIX"] = "1"
-    r = subprocess.run([exe, "outcomes", "--json", "--unroll", "1", spec], capture_output=True, text=True,
-                       timeout=300, env=env)
-    if r.returncode != 0:
-        fails.append(f"{spec}: exit {r.returncode}: {r.stderr.strip()[:200]}")
-        return None
-    return json.loads(r.stdout)
+def run(spec, on):
+    return outcomes_switch.run(exe, spec, "PTXCHECK_OUTCOMES_NO_PREFIX", on, fails, ("--unroll", "1"), 300)
 
 
 for i, spec in enumerate(specs):
