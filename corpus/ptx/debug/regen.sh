@@ -16,7 +16,9 @@
 #                      tests/parser/test_nvcc.cpp builds and checks them
 # NAME is the source's path in the repository with '/' replaced by '.', minus
 # ".cu". Architecture: the first of the source's `// corpus-arch:` line, else
-# sm_90; `// corpus-flags:` adds nvcc flags (see ../regen.sh).
+# sm_90; `// corpus-flags:` adds nvcc flags (see ../regen.sh). A source with
+# a `// corpus-debug: none` line has no debug builds (its device code is
+# meant not to assemble: -G runs ptxas).
 # The sources are compiled from a copy at a fixed path (STAGE below) under
 # their repository-relative names, because -G embeds the compilation
 # directory in .debug_info bytes: the output then does not depend on where
@@ -50,6 +52,7 @@ cat > "$STAGE/clang_prelude.h" <<'PRELUDE'
 #include <__clang_cuda_builtin_vars.h>
 PRELUDE
 (cd "$root" && git ls-files '*.cu') | while read -r src; do
+    if grep -q '^// corpus-debug: none' "$src"; then continue; fi
     name=$(echo "${src%.cu}" | tr / .)
     arch=$(sed -n 's|^// corpus-arch: ||p' "$src" | awk '{print $1}')
     arch=${arch:-sm_90}

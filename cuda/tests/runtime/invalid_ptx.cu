@@ -2,6 +2,7 @@
 // when it embeds PTX only (no ptxas), so the load fails at run time, as a
 // driver's JIT would fail it. The parser's message must name the file that
 // PTXCHECK_SHIM_PTX_DIR (exec --ptx-dir) wrote, so the line can be opened.
+// corpus-debug: none (a -G build runs ptxas, which refuses the asm)
 #include "common.cuh"
 static const char* kName = "invalid_ptx";
 
