@@ -66,7 +66,8 @@ std::string iota(double start, double step) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int bench_main(int argc, char** argv) {
   bool quick = false, races = false;
   int runs = 0, once = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -87,9 +88,12 @@ int main(int argc, char** argv) {
       only.push_back(s);
   }
   if (!runs) runs = once ? 1 : 5;
+  // The source tree (PTXCHECK_SRC, else the current folder), made absolute:
+  // the specs are written to a temporary folder, and a spec's relative
+  // "ptx" path is read from the spec's folder.
   const char* src = std::getenv("PTXCHECK_SRC");
-  const std::string ptx = std::string(src ? src : ".") + "/corpus/ptx/sm_80/";
-  const std::string own = std::string(src ? src : ".") + "/bench/interp/";
+  const std::string ptx = (fs::absolute(src ? src : ".").lexically_normal() / "corpus/ptx/sm_80/").string();
+  const std::string own = (fs::absolute(src ? src : ".").lexically_normal() / "bench/interp/").string();
   const int N = quick ? 1 << 14 : 1 << 20;  // saxpy elements
   const int M = quick ? 32 : 128;           // matmul size
   const int W = quick ? 64 : 512;           // stencil width/height
@@ -137,6 +141,13 @@ int main(int argc, char** argv) {
 
   const fs::path tmp = fs::temp_directory_path() / ("ptxcheck_bench_parallel_" + std::to_string(::getpid()));
   fs::create_directories(tmp);
+  struct RemoveTmp {  // also when a run throws
+    fs::path p;
+    ~RemoveTmp() {
+      std::error_code e;
+      fs::remove_all(p, e);
+    }
+  } remove_tmp{tmp};
   std::printf("jobs %u, %d runs each (alternating), races %s, %u cores; load average before: %s\n", jobs, runs,
               races ? "on" : "off", std::thread::hardware_concurrency(), load().c_str());
   std::printf("%-13s %6s %13s %17s %17s %15s  %s\n", "kernel", "CTAs", "thread-instr", "1 job s min/med",
@@ -195,10 +206,22 @@ int main(int argc, char** argv) {
                 median(tn), s_min, s_med, same ? "same output" : "OUTPUT DIFFERS",
                 par ? "" : (", ran: " + rn.result.schedule).c_str());
   }
-  fs::remove_all(tmp);
   if (counted)
     std::printf("geometric mean of the median speedups: %.2fx; load average after: %s\n", std::exp(log_sum / counted),
                 load().c_str());
   std::printf("times are wall seconds of parse + lower + run; speedup = 1 job / N jobs\n");
   return bad ? 1 : 0;
+}
+
+}  // namespace
+
+// A missing or unreadable input (the corpus PTX outside the source tree)
+// is one line and exit 2, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return bench_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_parallel: %s\n", e.what());
+    return 2;
+  }
 }
