@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "memmodel/engine.hpp"
+#include "memmodel/static_relations.hpp"
 #include "semantics/interp/launch_spec.hpp"
 
 namespace ptxcheck::outcomes {
@@ -163,5 +164,11 @@ Witness witness_of(const Result::Run& r, const mm::Execution& ex);
 
 // The bytes of output `o` with the final values of execution `ex` of run `r`.
 std::vector<std::vector<uint8_t>> final_buffers(const Result::Run& r, const mm::Execution& ex);
+
+// Appends to `races` the data races of execution `ex` of run `r` (PTX ISA
+// 8.7.1) not listed yet; `st` and `m` are the run's static relations and the
+// model (execution.cpp).
+void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm::Model& m, const mm::Execution& ex,
+                std::vector<Race>& races);
 
 }  // namespace ptxcheck::outcomes
