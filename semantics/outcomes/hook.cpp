@@ -101,7 +101,7 @@ ThreadRec& Hook::rec(const interp::Thread& t, const interp::Cta& c) {
     r.cta = c.id;
     r.tid = t.tid;
     r.cta_uid = c.uid;
-    r.cluster = c.uid - c.rank;
+    r.cluster = c.cluster_uid;  // rank 0's uid: a cluster's CTAs need not be consecutive (cluster (1,2,1))
     r.warp = t.lin / 32;
     r.vc.assign(nthreads_, 0);
     if (t.gid < r.vc.size()) r.vc[t.gid] = 1;
