@@ -95,7 +95,7 @@ struct Composer {
   // the location check decides. The skeleton of build(pick) restricted to
   // those events.
   // With y >= 0: the accesses to x and to y, and the fences of the threads
-  // that make them (the location-pair check, explore.cpp).
+  // that make them (the location-pair check, explore_compose.cpp).
   Result::Run project(const std::vector<const UnitTrace*>& pick, int x, int y = -1) const;
 
   // project() of a composition whose first units are `prefix` and whose
@@ -114,7 +114,7 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 // placed by their gid). With `local`, threads are named by their index in
 // their CTA: when the units are the CTAs of a launch without clusters, the
 // projection is then, up to renaming the CTAs, a function of the multiset
-// of its units' keys (explore.cpp).
+// of its units' keys (explore_compose.cpp).
 std::string access_key(const UnitTrace& t, int loc, int loc2 = -1, bool local = false);
 
 // Calls f(pick) for each composition of one trace from each list, the first
