@@ -9,7 +9,10 @@ extern "C" __global__ void __cluster_dims__(1, 2, 1) h9_cl_ycluster(int* out) {
   __shared__ int val;
   __shared__ int flag;
   cg::cluster_group cl = cg::this_cluster();
-  if (threadIdx.x == 0) { val = 0; flag = 0; }
+  if (threadIdx.x == 0) {
+    val = 0;
+    flag = 0;
+  }
   cl.sync();
   int cid = blockIdx.x;
   if (cl.block_rank() == 1 && threadIdx.x == 0) {
