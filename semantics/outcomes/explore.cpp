@@ -311,8 +311,14 @@ UnitTrace Explorer::take_trace(Hook& hook, const interp::RunResult& rr, const st
       size_t b = static_cast<size_t>(spec.buffer_index(name));
       t.buffers.push_back(b < rr.buffers.size() ? rr.buffers[b] : std::vector<uint8_t>{});
     }
-  if (killed)
+  // A spin dropped as redundant beside a thread the loop bound cut counts
+  // as cut: the write that would end the spin may lie beyond the bound, and
+  // then no sibling path finishes either (the bound, not the redundancy,
+  // hides those states).
+  if (killed && !cut_here)
     t.st = UnitTrace::St::Killed;
+  else if (killed)
+    t.st = UnitTrace::St::Cut;
   else if (stop_st == UnitTrace::St::Fault)
     t.st = stop_st;
   else if (cut_here)
