@@ -102,6 +102,8 @@ extern "C" {
 #define cuLaunchKernelEx    cuLaunchKernelEx_ptsz
 #define cuMemcpy            cuMemcpy_ptds
 #define cuMemcpyAsync       cuMemcpyAsync_ptsz
+#define cuMemcpyPeer        cuMemcpyPeer_ptds
+#define cuMemcpyPeerAsync   cuMemcpyPeerAsync_ptsz
 #define cuMemsetD2D8Async   cuMemsetD2D8Async_ptsz
 #define cuMemsetD2D16Async  cuMemsetD2D16Async_ptsz
 #define cuMemsetD2D32Async  cuMemsetD2D32Async_ptsz
@@ -817,6 +819,10 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
                                         CUdeviceptr ptr);
 CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                   CUcontext srcContext, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D* pCopy);
 CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* pCopy);
 CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D* pCopy, CUstream hStream);

@@ -301,6 +301,23 @@ SHIM_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t 
   return copy(s, nullptr, dst, nullptr, src, n, st);
 }
 
+// Peer copies (cuMemcpyPeer, cudaMemcpyPeer): the contexts of the one device
+// share its address space (one session), so a copy between two live contexts
+// is a device-to-device copy ordered in `st`, a stream of the current
+// context. A context that is not live is CUDA_ERROR_INVALID_CONTEXT.
+SHIM_API CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n,
+                                    CUstream st) {
+  State& s = state();
+  std::lock_guard lk(s.mu);
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (!is_live(s, dst_ctx, Kind::Ctx) || !is_live(s, src_ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  return copy(s, nullptr, dst, nullptr, src, n, st);
+}
+
+SHIM_API CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n) {
+  return cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, nullptr);
+}
+
 SHIM_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) { return fill<uint8_t>(dst, v, n); }
 SHIM_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) { return fill<uint16_t>(dst, v, n); }
 SHIM_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) { return fill<uint32_t>(dst, v, n); }

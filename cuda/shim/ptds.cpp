@@ -9,6 +9,13 @@ SHIM_API CUresult cuMemcpy_ptds(CUdeviceptr d, CUdeviceptr s, size_t n) { return
 SHIM_API CUresult cuMemcpyAsync_ptsz(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
   return cuMemcpyAsync(d, s, n, st);
 }
+SHIM_API CUresult cuMemcpyPeer_ptds(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {
+  return cuMemcpyPeer(d, dc, s, sc, n);
+}
+SHIM_API CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n,
+                                         CUstream st) {
+  return cuMemcpyPeerAsync(d, dc, s, sc, n, st);
+}
 SHIM_API CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D* p) { return cuMemcpy2D_v2(p); }
 SHIM_API CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D* p) { return cuMemcpy2DUnaligned_v2(p); }
 SHIM_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D* p, CUstream st) { return cuMemcpy2DAsync_v2(p, st); }
