@@ -5,12 +5,15 @@
 // and their ratios, the load average before and after, and checks that both
 // runs give the same outputs, diagnostics and step counts and that the N-job
 // runs ran their CTAs in parallel.
-// Usage: bench_parallel [--quick] [--runs R] [--jobs N] [--races] [--once J] [KERNEL...]
+// Usage: bench_parallel [--quick] [--runs R] [--jobs N] [--races] [--once J] [--pause MS] [KERNEL...]
 //   (PTXCHECK_SRC: source root; N defaults to the number of cores, R to 5;
 //   --races runs with race detection, as `ptxcheck run` does by default;
 //   --once J runs each kernel R times (default 1) with J jobs only and
 //   compares nothing: for profilers, e.g. valgrind --tool=callgrind
-//   --separate-threads=yes)
+//   --separate-threads=yes; --pause MS sleeps MS milliseconds after each
+//   pair of runs, outside the timing: under `chrt -f` the kernel's
+//   real-time throttling, 950 ms per second, would otherwise stop a long
+//   series)
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -69,7 +72,7 @@ std::string iota(double start, double step) {
 namespace {
 int bench_main(int argc, char** argv) {
   bool quick = false, races = false;
-  int runs = 0, once = 0;
+  int runs = 0, once = 0, pause_ms = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> only;
   for (int a = 1; a < argc; ++a) {
@@ -80,6 +83,8 @@ int bench_main(int argc, char** argv) {
       races = true;
     else if (s == "--runs" && a + 1 < argc)
       runs = std::max(1, std::atoi(argv[++a]));
+    else if (s == "--pause" && a + 1 < argc)
+      pause_ms = std::max(0, std::atoi(argv[++a]));
     else if (s == "--once" && a + 1 < argc)
       once = std::max(1, std::atoi(argv[++a]));
     else if (s == "--jobs" && a + 1 < argc)
@@ -176,12 +181,17 @@ int bench_main(int argc, char** argv) {
     std::vector<double> t1, tn;
     RunReport r1, rn;
     for (int k = 0; k < runs; ++k) {
+      // The previous run's report is freed before the clock starts: its
+      // buffers' pages going back to the system are not this run's work.
+      r1 = RunReport{};
       double t0 = wall();
       r1 = run_spec_file(path, one, SpecBytes::Move);
       t1.push_back(wall() - t0);
+      rn = RunReport{};
       t0 = wall();
       rn = run_spec_file(path, many, SpecBytes::Move);
       tn.push_back(wall() - t0);
+      if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
     }
     r1.result.seconds = rn.result.seconds = 0;
     auto kinds = [](const RunReport& r) {
