@@ -49,7 +49,7 @@ struct ParShared {
     const uint8_t* pristine = nullptr;
     const BufferSpec* fill = nullptr;
     uint32_t* state = nullptr;  // one word per chunk (zeroed())
-    uint8_t* bytes = nullptr;   // the allocation's size (zeroed())
+    uint8_t* bytes = nullptr;   // the allocation's size (unset(): only saved chunks are read)
     uint8_t* init = nullptr;    // the same for Region::init, when the allocation tracks it
   };
   struct CtaOut {  // what one CTA reported
@@ -57,7 +57,7 @@ struct ParShared {
     std::vector<Diagnostic> diags;
     std::string out;
   };
-  struct Worker {
+  struct alignas(64) Worker {  // (no cache line shared with another worker's)
     RunResult res;
     std::unique_ptr<Machine> m;
     std::vector<CtaOut> outs;
@@ -82,13 +82,21 @@ struct ParShared {
   // it (written_allocations): reads of it claim nothing, and a write to it
   // abandons the attempt.
   std::vector<uint8_t> ro;
+  // Per instruction: 1 for a load that claims its bytes as written, because
+  // a store to the same address follows it (loads_then_stored).
+  std::vector<uint8_t> ld_write;
   uint64_t nctas = 0;
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t nthreads = 0, nwarps = 0;
-  std::atomic<uint64_t> next{0};  // the next CTA to start
   unsigned nworkers = 1;
-  std::atomic<uint64_t> steps{0};  // published thread instructions
-  std::atomic<bool> abort{false};
+  // Each on a cache line of its own: a worker reads `abort` after every
+  // warp's quantum, and a write to `next` (per part of the grid) or to
+  // `steps` (per 4096 instructions) on the same line would make the other
+  // worker's next read of it a miss.
+  alignas(64) std::atomic<uint64_t> next{0};   // the next CTA to start
+  alignas(64) std::atomic<uint64_t> steps{0};  // published thread instructions
+  alignas(64) std::atomic<bool> abort{false};
+  alignas(64) char after_abort_ = 0;  // (nothing else on abort's line)
   std::mutex mu;
   std::string reason;  // why the attempt was abandoned (the first reason)
   std::vector<std::unique_ptr<Worker>> workers;
@@ -151,10 +159,98 @@ struct ParShared {
     if (p) zeroed_.push_back(p);
     return static_cast<T*>(p);
   }
-  ~ParShared() {
-    for (void* p : zeroed_) std::free(p);
+  // n bytes of any value (malloc), freed with the ParShared: the saved
+  // bytes, of which only the saved chunks are ever read.
+  uint8_t* unset(size_t n) {
+    void* p = std::malloc(std::max<size_t>(n, 1));
+    if (p) zeroed_.push_back(p);
+    return static_cast<uint8_t*>(p);
   }
+  // The claim words of each claimed allocation: its block words, then its
+  // granule words (`blocks`, `claims`), zero, from the process's ClaimPool.
+  struct Words {
+    uint32_t* p = nullptr;
+    size_t cap = 0;  // words
+    size_t nblocks = 0;
+  };
+  std::vector<Words> words_;
+  ~ParShared();
 };
+
+namespace {
+
+// Claim words kept between the launches of a process, all zero while
+// kept: a launch takes them instead of calloc'ing its claims (glibc's
+// calloc clears a block it reuses from the heap, and a fresh mapping
+// faults once per page the workers touch: the bench's saxpy claims 4.5
+// MiB per run). A launch gives them back clean: only the block words and
+// the granule words of split blocks are ever written (claim()), so those
+// are cleared, not the whole array. At most kKeep bytes are kept.
+class ClaimPool {
+ public:
+  static ClaimPool& get() {
+    static ClaimPool pool;
+    return pool;
+  }
+  // Zero words, at least n; cap = how many; nullptr when there is no memory.
+  uint32_t* take(size_t n, size_t& cap) {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      size_t best = free_.size();
+      for (size_t k = 0; k < free_.size(); ++k)
+        if (free_[k].second >= n && (best == free_.size() || free_[k].second < free_[best].second)) best = k;
+      if (best < free_.size()) {
+        uint32_t* p = free_[best].first;
+        cap = free_[best].second;
+        kept_ -= cap * sizeof(uint32_t);
+        free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(best));
+        return p;
+      }
+    }
+    cap = std::max<size_t>(n, 1);
+    return static_cast<uint32_t*>(std::calloc(cap, sizeof(uint32_t)));
+  }
+  // Takes back p (cap words, all zero again).
+  void give(uint32_t* p, size_t cap) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (cap * sizeof(uint32_t) > kKeep) {
+      std::free(p);
+      return;
+    }
+    while (!free_.empty() && kept_ + cap * sizeof(uint32_t) > kKeep) {  // the oldest go first
+      kept_ -= free_.front().second * sizeof(uint32_t);
+      std::free(free_.front().first);
+      free_.erase(free_.begin());
+    }
+    free_.emplace_back(p, cap);
+    kept_ += cap * sizeof(uint32_t);
+  }
+  ~ClaimPool() {
+    for (auto& f : free_) std::free(f.first);
+  }
+
+ private:
+  static constexpr size_t kKeep = size_t{64} << 20;
+  std::mutex mu_;
+  std::vector<std::pair<uint32_t*, size_t>> free_;
+  size_t kept_ = 0;
+};
+
+}  // namespace
+
+ParShared::~ParShared() {
+  for (void* p : zeroed_) std::free(p);
+  // Clear what claim() wrote (the workers have stopped): every block word,
+  // and the granule words of the blocks that were split (kFine).
+  for (const Words& w : words_) {
+    uint32_t* const bl = w.p;
+    uint32_t* const cl = w.p + w.nblocks;
+    for (uint32_t* f = bl; (f = std::find(f, bl + w.nblocks, kFine)) != bl + w.nblocks; ++f)
+      std::memset(cl + (f - bl) * kBlockGranules, 0, kBlockGranules * sizeof(uint32_t));
+    std::memset(bl, 0, w.nblocks * sizeof(uint32_t));
+    ClaimPool::get().give(w.p, w.cap);
+  }
+}
 
 bool parse_jobs(const char* s, unsigned& n) {
   if (!s || *s < '0' || *s > '9') return false;
@@ -317,6 +413,44 @@ static uint64_t written_allocations(const Program& p, Memory& mem) {
   return written;
 }
 
+// Per instruction of the program: 1 for a global or generic load whose
+// address a store of as many bytes uses again in the same straight run of
+// instructions, the address register unchanged (saxpy's y[i] = a * x[i] +
+// y[i]): the load claims its bytes as written, so that the store finds
+// them claimed and changes no claim word (one compare-and-swap per 32-byte
+// block instead of two). Claiming a write that does not happen is safe
+// (another CTA's access to those bytes abandons the attempt, and the
+// deterministic schedule runs), so a wrong pairing costs speed, never the
+// result.
+static std::vector<uint8_t> loads_then_stored(const Program& p) {
+  std::vector<uint8_t> out(p.code.size(), 0);
+  constexpr uint32_t kLook = 16;  // instructions looked at after each load
+  for (uint32_t pc = 0; pc < p.code.size(); ++pc) {
+    const Inst& ld = p.code[pc];
+    if (ld.op != IrOp::Ld || ld.addr.base != Addr::Reg ||
+        (ld.addr.space != Space::Global && ld.addr.space != Space::Generic))
+      continue;
+    for (uint32_t q = pc + 1; q < p.code.size() && q <= pc + kLook; ++q) {
+      const Inst& in = p.code[q];
+      if (in.op == IrOp::St && in.addr.base == Addr::Reg && in.addr.space == ld.addr.space &&
+          in.addr.slot == ld.addr.slot && in.addr.off == ld.addr.off && in.addr.addr32 == ld.addr.addr32 &&
+          unsigned{in.size} * in.nsrc == unsigned{ld.size} * ld.ndst) {
+        out[pc] = 1;
+        break;
+      }
+      // Only instructions that write no register but their destinations,
+      // and none of them the address register.
+      if (in.op != IrOp::Arith && in.op != IrOp::Mov && in.op != IrOp::Ld && in.op != IrOp::St && in.op != IrOp::Cvta &&
+          in.op != IrOp::Nop)
+        break;
+      bool writes = false;
+      for (const Opnd& d : in.dst) writes = writes || (d.kind == Opnd::Reg && d.slot == ld.addr.slot);
+      if (writes) break;
+    }
+  }
+  return out;
+}
+
 // The claim transition of one granule (or of a block whose granules are
 // all in state v): the new state, v when nothing changes, kFail on a conflict.
 static uint32_t transition(uint32_t v, uint32_t mine, bool write) {
@@ -454,13 +588,31 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
   const uint64_t wmask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;  // Addr::wrap
   uint64_t lo = (off + w.rp[std::countr_zero(m)][slot]) & wmask, hi = lo;
   uint32_t b = m;
+  if (m == ~0u && lo + uint64_t{32} * total - 1 <= wmask &&
+      w.rp[31][slot] - w.rp[0][slot] == uint64_t{31} * total) {  // (the last lane first: 2D blocks are not a run)
+    // A full warp whose lanes access consecutive elements in lane order
+    // (the usual case), checked without walking the mask's bits: lane l's
+    // register is lane 0's plus l elements, so its address (no wrap: the
+    // run ends below wmask) is lo plus l elements.
+    const uint64_t r0 = w.rp[0][slot];
+    uint64_t diff = 0;
+    for (unsigned l = 1; l < 32; l += 4)
+      diff |= (w.rp[l][slot] - r0 - l * total) | (w.rp[l + 1][slot] - r0 - (l + 1) * total) |
+              (w.rp[l + 2][slot] - r0 - (l + 2) * total) | (l + 3 < 32 ? w.rp[l + 3][slot] - r0 - (l + 3) * total : 0);
+    if (!diff) hi = lo + uint64_t{32} * total, b = 0;
+  }
   // The first run, in a tight loop (the usual case: it has every lane).
   for (; b && ((off + w.rp[std::countr_zero(b)][slot]) & wmask) == hi; b &= b - 1) hi += total;
+  // A load that a store to the same address follows claims a write (loads_then_stored).
+  const size_t pc =
+      static_cast<size_t>(reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(prog.code.data())) /
+      sizeof(Inst);
+  const bool wr = st || (pc < par_->ld_write.size() && par_->ld_write[pc]);
   // 1: [lo, hi) is claimed; 0: it leaves `hot` (each lane then claims for
   // itself); -1: a conflict (stop_ is set).
   auto flush = [&]() -> int {
     if (!(lo >= base && hi > lo && hi - base <= size && !(lo & (total - 1)))) return 0;
-    return claim(hot, lo - base, static_cast<unsigned>(hi - lo), st) ? 1 : -1;
+    return claim(hot, lo - base, static_cast<unsigned>(hi - lo), wr) ? 1 : -1;
   };
   for (; b; b &= b - 1) {
     const uint64_t a = (off + w.rp[std::countr_zero(b)][slot]) & wmask;
@@ -584,6 +736,7 @@ bool Machine::run_parallel() {
                : nullptr;
   };
   const uint64_t written = written_allocations(prog, mem);
+  ps.ld_write = loads_then_stored(prog);
   ps.ro.assign(ps.nglobal, 0);
   for (size_t i = 0; i < ps.nglobal; ++i) {
     if (!(written & kAnyAlloc) && i < 62 && !(written >> i & 1)) {
@@ -593,15 +746,19 @@ bool Machine::run_parallel() {
       ps.saved.emplace_back();
       continue;
     }
-    // zeroed(): calloc, the pages of a large allocation's claims and saved
-    // bytes are zero until touched.
+    // The claim words come zero from the pool (ClaimPool); the saved
+    // bytes are only read where a chunk was saved.
     const Region& r = mem.global(i);
     const size_t n = r.bytes.size();
     // (whole blocks: splitting one writes all its granules' words)
     const size_t nblocks = (n + 3) / 4 / ParShared::kBlockGranules + 1;
-    auto* c = ps.zeroed<uint32_t>(nblocks * ParShared::kBlockGranules);
+    ParShared::Words wd;
+    wd.nblocks = nblocks;
+    wd.p = ClaimPool::get().take(nblocks * (1 + ParShared::kBlockGranules), wd.cap);
+    if (wd.p) ps.words_.push_back(wd);
+    uint32_t* const bk = wd.p;
+    uint32_t* const c = wd.p ? wd.p + nblocks : nullptr;
     ps.claims.push_back(c);
-    auto* bk = ps.zeroed<uint32_t>(nblocks);
     ps.blocks.push_back(bk);
     ParShared::Saved& sv = ps.saved.emplace_back();
     sv.pristine = pristine(i);
@@ -612,8 +769,8 @@ bool Machine::run_parallel() {
     }
     if (sv.pristine || sv.fill) continue;
     sv.state = ps.zeroed<uint32_t>(n / ParShared::kChunk + 1);
-    sv.bytes = ps.zeroed<uint8_t>(n + 1);
-    if (!r.init.empty()) sv.init = ps.zeroed<uint8_t>(n + 1);
+    sv.bytes = ps.unset(n);  // only saved chunks are read (restore())
+    if (!r.init.empty()) sv.init = ps.unset(n);
     if (!c || !bk || !sv.state || !sv.bytes || (!r.init.empty() && !sv.init)) {
       res.schedule = "sequential after a parallel attempt: no memory for the claims";
       return false;
@@ -621,20 +778,34 @@ bool Machine::run_parallel() {
   }
   const unsigned nw = static_cast<unsigned>(std::min<uint64_t>(opt.jobs, nctas));
   ps.nworkers = nw;
-  for (unsigned i = 0; i < nw; ++i) {
-    ps.workers.push_back(std::make_unique<ParShared::Worker>());
-    ps.workers.back()->m = std::make_unique<Machine>(*this, ps.workers.back()->res, ps, i);
-  }
+  // Each worker makes its machine on its own thread, so that what the
+  // machine allocates comes from that thread's malloc arena: machines made
+  // one after the other on one thread share cache lines at the edges of
+  // their objects and vectors, which both workers write (bench saxpy, 2
+  // jobs: the two workers' CPU time 63-77 ms in all, 59-64 ms with the
+  // machines made on their own threads; one job: 56-60 ms).
+  for (unsigned i = 0; i < nw; ++i) ps.workers.push_back(std::make_unique<ParShared::Worker>());
+  auto work = [this, &ps](unsigned i) {
+    ParShared::Worker& me = *ps.workers[i];
+    try {
+      me.m = std::make_unique<Machine>(*this, me.res, ps, i);
+    } catch (...) {
+      me.error = std::current_exception();
+      ps.fail("an exception");
+      return;
+    }
+    me.m->par_work();
+  };
   std::vector<std::thread> threads;
   try {
-    for (unsigned i = 1; i < nw; ++i) threads.emplace_back([&ps, i] { ps.workers[i]->m->par_work(); });
+    for (unsigned i = 1; i < nw; ++i) threads.emplace_back(work, i);
   } catch (const std::system_error&) {
     ps.fail("no worker thread could be started");
   }
-  ps.workers[0]->m->par_work();
+  work(0);
   for (auto& t : threads) t.join();
   uint64_t total = 0;
-  for (auto& w : ps.workers) total += w->m->steps;
+  for (auto& w : ps.workers) total += w->m ? w->m->steps : 0;
   if (!ps.abort.load() && total > opt.max_steps && !opt.budget_since_exit) ps.fail("the step budget ran out");
   if (ps.abort.load()) {
     ps.restore(mem);
