@@ -2,6 +2,7 @@
 // launch into events (explore.hpp explains the method).
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -77,6 +78,9 @@ struct Shared {
   bool no_commute = false;
   // PTXCHECK_OUTCOMES_NO_RMW_CHAIN: every atomic update's read chooses a value (hook_chain.cpp).
   bool no_rmw_chain = false;
+  // PTXCHECK_OUTCOMES_NO_NATURAL_LOOP: pure_loop takes only the paths from a
+  // backward jump's target to it, not the natural loop around its header.
+  bool no_natural_loop = std::getenv("PTXCHECK_OUTCOMES_NO_NATURAL_LOOP") != nullptr;
   bool clusters = false;  // the launch has clusters of more than one CTA
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
@@ -145,8 +149,26 @@ struct Shared {
   // before the header it falls into); the registers it may change (and
   // the time registers) flow into no read, fence or loop exit and are
   // dead where the loop is left. Cached, with the loop's code indices.
+  // Where those paths alone are no pure loop (nvcc -O3 moves a poll's
+  // backoff blocks, which jump back to the poll, after other code), the
+  // natural loop of the innermost loop header that dominates `head` and
+  // whose loop holds `from` (natural_loop) is tried as the loop.
   bool pure_loop(uint32_t func, uint32_t head, uint32_t from);
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> pure_cache;
+  // Immediate dominators of function `func`'s code (index - entry_pc;
+  // ~0u: unreachable from its entry; the entry: itself). Cached.
+  const std::vector<uint32_t>& dominators(uint32_t func);
+  std::map<uint32_t, std::vector<uint32_t>> dom_cache;
+  // The natural loop of the backward jump from `from` to `head`: for the
+  // first header H on the dominator chain of `head` (head itself first)
+  // whose natural loop (H and the code that reaches a jump back to H,
+  // from code H dominates, without passing H) holds `from`, that loop's
+  // code; empty when there is none or it has over 513 instructions.
+  std::vector<uint32_t> natural_loop(uint32_t func, uint32_t head, uint32_t from);
+  // pure_loop's checks on one candidate loop (its code, a flag per code
+  // index of the function, the function's predecessors); sets loop_code.
+  bool pure_body(uint32_t func, uint32_t head, uint32_t from, std::vector<uint32_t> body,
+                 const std::vector<char>& in_loop, const std::vector<std::vector<uint32_t>>& pred);
   // The loop's code indices, sorted, for a pure loop (pure_loop).
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> loop_code;
   bool in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t pc) const;

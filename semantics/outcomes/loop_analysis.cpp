@@ -105,11 +105,6 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   for (const interp::Function& g : prog->funcs)
     if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
   if (head < begin || from >= end || head > from) return ok;
-  auto targets = [&](const Inst& in, auto&& fn) {
-    if (in.op == IrOp::Bra) fn(in.target);
-    if (in.op == IrOp::BrxIdx)
-      for (uint32_t t : prog->branch_tables[in.target]) fn(t);
-  };
   // The loop: the code on the paths from `head` to `from` that do not
   // come back to `head` on the way (reachable from the one, reaching the
   // other without passing `head`: an outer loop around it is not part of
@@ -135,15 +130,146 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
   work.assign(1, from);
   in_loop[from - begin] = 1;
   if (!in_loop[head - begin]) in_loop[head - begin] = 1, work.push_back(head);
-  while (!work.empty()) {
+  while (!work.empty() && body.size() <= 513) {
     const uint32_t pc = work.back();
     work.pop_back();
     body.push_back(pc);
-    if (body.size() > 513) return ok;
     if (pc == head) continue;
     for (uint32_t p : pred[pc - begin])
       if (fwd[p - begin] && !in_loop[p - begin]) in_loop[p - begin] = 1, work.push_back(p);
   }
+  if (body.size() <= 513 && pure_body(func, head, from, std::move(body), in_loop, pred)) return ok = true;
+  // nvcc -O3 places a poll's backoff (a %globaltimer test, nanosleep, a
+  // jump back to the poll) and its counter's increment where it likes,
+  // after other code: the paths from `head` to one of those jumps leave
+  // out the others, whose blocks then look like loop exits that the poll
+  // counter or the time decides. The natural loop around the loop's
+  // header holds them all (and no outer loop: a loop's code is dominated
+  // by its header).
+  if (no_natural_loop) return ok;
+  body = natural_loop(func, head, from);
+  if (body.empty()) return ok;
+  in_loop.assign(fn_size, 0);
+  for (uint32_t pc : body) in_loop[pc - begin] = 1;
+  ok = pure_body(func, head, from, std::move(body), in_loop, pred);
+  return ok;
+}
+
+const std::vector<uint32_t>& Shared::dominators(uint32_t func) {
+  auto cached = dom_cache.find(func);
+  if (cached != dom_cache.end()) return cached->second;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  const uint32_t n = end > begin ? end - begin : 0;
+  std::vector<uint32_t>& idom = dom_cache[func];
+  idom.assign(n, ~0u);
+  if (n == 0) return idom;
+  // Reverse postorder from the entry (iterative depth-first search), then
+  // the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast
+  // Dominance Algorithm", 2001) over it.
+  std::vector<std::vector<uint32_t>> succ(n), pred(n);
+  for (uint32_t i = 0; i < n; ++i)
+    for_each_successor(*prog, prog->code[begin + i], begin + i, [&](uint32_t s) {
+      if (s >= begin && s < end) succ[i].push_back(s - begin), pred[s - begin].push_back(i);
+    });
+  std::vector<uint32_t> order, rpo_at(n, ~0u);
+  std::vector<char> state(n, 0);
+  std::vector<std::pair<uint32_t, size_t>> dfs{{0, 0}};
+  state[0] = 1;
+  while (!dfs.empty()) {
+    auto& [v, k] = dfs.back();
+    if (k < succ[v].size()) {
+      const uint32_t s = succ[v][k++];
+      if (!state[s]) state[s] = 1, dfs.push_back({s, 0});
+      continue;
+    }
+    order.push_back(v);
+    dfs.pop_back();
+  }
+  std::reverse(order.begin(), order.end());
+  for (uint32_t i = 0; i < order.size(); ++i) rpo_at[order[i]] = i;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (rpo_at[a] > rpo_at[b]) a = idom[a];
+      while (rpo_at[b] > rpo_at[a]) b = idom[b];
+    }
+    return a;
+  };
+  idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 1; i < order.size(); ++i) {
+      const uint32_t v = order[i];
+      uint32_t d = ~0u;
+      for (uint32_t p : pred[v])
+        if (idom[p] != ~0u) d = d == ~0u ? p : intersect(p, d);
+      if (d != idom[v]) idom[v] = d, changed = true;
+    }
+  }
+  return idom;
+}
+
+std::vector<uint32_t> Shared::natural_loop(uint32_t func, uint32_t head, uint32_t from) {
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  if (head < begin || from >= end || head > from) return {};
+  const std::vector<uint32_t>& idom = dominators(func);
+  const uint32_t n = end - begin;
+  if (idom[head - begin] == ~0u || idom[from - begin] == ~0u) return {};
+  auto dominates = [&](uint32_t a, uint32_t b) {  // indices from begin
+    for (;;) {
+      if (a == b) return true;
+      if (b == 0) return false;
+      b = idom[b];
+    }
+  };
+  std::vector<std::vector<uint32_t>> pred(n);
+  for (uint32_t i = 0; i < n; ++i)
+    if (idom[i] != ~0u)
+      for_each_successor(*prog, prog->code[begin + i], begin + i, [&](uint32_t s) {
+        if (s >= begin && s < end) pred[s - begin].push_back(i);
+      });
+  for (uint32_t h = head - begin;; h = idom[h]) {
+    // The natural loop of h: the code that reaches a jump back to h (from
+    // code h dominates) without passing h.
+    std::vector<char> in(n, 0);
+    std::vector<uint32_t> body{h}, work;
+    in[h] = 1;
+    for (uint32_t p : pred[h])
+      if (dominates(h, p) && !in[p]) in[p] = 1, work.push_back(p);
+    while (!work.empty() && body.size() <= 513) {
+      const uint32_t v = work.back();
+      work.pop_back();
+      body.push_back(v);
+      for (uint32_t p : pred[v])
+        if (!in[p]) in[p] = 1, work.push_back(p);
+    }
+    if (body.size() > 513) return {};
+    if (in[from - begin] && in[head - begin]) {
+      for (uint32_t& v : body) v += begin;
+      return body;
+    }
+    if (h == 0) return {};
+  }
+}
+
+bool Shared::pure_body(uint32_t func, uint32_t head, uint32_t from, std::vector<uint32_t> body,
+                       const std::vector<char>& in_loop, const std::vector<std::vector<uint32_t>>& pred) {
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
+  const uint32_t fn_size = end - begin;
+  const bool ok = false;
+  auto targets = [&](const Inst& in, auto&& fn) {
+    if (in.op == IrOp::Bra) fn(in.target);
+    if (in.op == IrOp::BrxIdx)
+      for (uint32_t t : prog->branch_tables[in.target]) fn(t);
+  };
   auto inside = [&](uint32_t pc) { return pc >= begin && pc < end && in_loop[pc - begin]; };
   // One entry: the header. Code outside the loop enters it only there (by
   // a jump or by falling into it), and the function does not start in it
@@ -317,9 +443,8 @@ bool Shared::pure_loop(uint32_t func, uint32_t head, uint32_t from) {
     if (bad) return ok;
   }
   std::sort(body.begin(), body.end());
-  loop_code[key] = std::move(body);
-  ok = true;
-  return ok;
+  loop_code[std::make_tuple(func, head, from)] = std::move(body);
+  return true;
 }
 
 bool Shared::in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t pc) const {

@@ -3,8 +3,10 @@
 // the conditions these check: (f1), (f2) for Shared::wait_redundant, and the
 // spin of (h) for Shared::wait_spins; docs/outcomes.md "How the search
 // scales", item 4). Hook::canon_wait and Hook::canon_block_at use them.
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -251,26 +253,32 @@ bool Shared::wait_spins(uint32_t func, uint32_t pc0) {
            in.addr.slot == w.addr.slot && in.addr.off == w.addr.off && in.addr.addr32 == w.addr.addr32 &&
            in.src[0].kind == w.src[0].kind && in.src[0].slot == w.src[0].slot && in.src[0].imm == w.src[0].imm;
   };
-  // Each loop the failed waits jump back into, [head, from]: registers
-  // only, and every path from its head reaches a wait with the same
-  // operands inside it (that it polls the same object and phase is checked
-  // as it runs: Hook::canon_block).
+  // Each loop the failed waits jump back into (the pure loop of the
+  // backward jump, wherever its code lies: Shared::loop_code; wait_redundant
+  // checked that each is one): registers only, and every path from its
+  // head reaches a wait with the same operands inside it (that it polls
+  // the same object and phase is checked as it runs: Hook::canon_block).
   for (auto [head, from] : ok ? wait_backs[key] : std::vector<std::pair<uint32_t, uint32_t>>{}) {
-    for (uint32_t pc = head; pc <= from && ok; ++pc) {
-      const interp::Inst& in = code[pc];
-      ok = in.op == IrOp::Bra || reg_only(in) || equal(in);
+    auto lc = loop_code.find(std::make_tuple(func, head, from));
+    if (lc == loop_code.end()) {
+      ok = false;
+      break;
     }
-    std::vector<char> seen(from - head + 1, 0);
+    const std::vector<uint32_t>& body = lc->second;
+    for (uint32_t pc : body) {
+      const interp::Inst& in = code[pc];
+      ok = ok && (in.op == IrOp::Bra || reg_only(in) || equal(in));
+    }
+    std::set<uint32_t> seen;
     std::vector<uint32_t> work{head};
     while (ok && !work.empty()) {
       const uint32_t pc = work.back();
       work.pop_back();
-      if (pc < head || pc > from) {
+      if (!std::binary_search(body.begin(), body.end(), pc)) {
         ok = false;
         break;
       }
-      if (seen[pc - head]) continue;
-      seen[pc - head] = 1;
+      if (!seen.insert(pc).second) continue;
       const interp::Inst& in = code[pc];
       if (equal(in)) continue;
       if (in.op == IrOp::Bra) {
