@@ -60,8 +60,9 @@ class SpecReader {
   // launch_spec.cpp
   std::array<uint32_t, 3> dims(const JNode& root, const char* key, bool required, uint64_t max);
   std::string resolve(const std::string& rel) const;
-  unsigned threads = 1;      // for large buffers (load_launch_spec)
-  void fill(BufferSpec& b);  // b.init from b.fill (fill_elements), in parts on `threads` threads
+  unsigned threads = 1;         // for large buffers (load_launch_spec)
+  void fill(BufferSpec& b);     // b.init from b.fill (fill_elements), in parts on `threads` threads
+  std::vector<size_t> pending;  // large buffers made after the last one (buffers())
   void fill_values(BufferSpec& b, const std::vector<uint64_t>& vals);
   void init_iota(BufferSpec& b, const JNode& io);
   void init_buffer(BufferSpec& b, const JNode& init);
@@ -82,6 +83,7 @@ class SpecReader {
   bool linear_filter(const JNode& f, const char* key);
 
  private:
+  bool defer_ = false;  // the buffer being read is made later: fill() does nothing
   const std::string& file_;
   std::string dir_;
 };

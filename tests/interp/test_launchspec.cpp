@@ -148,6 +148,43 @@ TEST_CASE("large buffers hold exactly their init bytes", "[launchspec]") {
   CHECK(g_last == static_cast<float>(-50 + 1048572 * 0.25));
 }
 
+// With several threads the reader makes the large buffers after the last
+// one: one alone in parts, several side by side (buffers()). Each mix of
+// large and small buffers holds the bytes one thread gives them.
+TEST_CASE("large buffers made after the last one hold their init bytes", "[launchspec]") {
+  const char* const texts[] = {// one large buffer among small ones
+                               R"({ "ptx": "k.ptx", "kernel": "k", "grid": [1], "block": [1],
+    "buffers": {
+      "a": { "type": "u8", "count": 7, "init": { "values": [9, 8] } },
+      "i": { "type": "u32", "count": 1048577, "init": { "iota": { "start": 5, "step": 7 } } },
+      "b": { "type": "f32", "count": 3, "init": { "fill": 1.5 } } },
+    "args": [ { "buffer": "i" } ] })",
+                               // three large ones (more than the threads), the middle one zero
+                               R"({ "ptx": "k.ptx", "kernel": "k", "grid": [1], "block": [1],
+    "buffers": {
+      "x": { "type": "f64", "count": 262145, "init": { "iota": { "start": 1, "step": -0.5 } } },
+      "z": { "type": "u16", "count": 524290 },
+      "y": { "type": "s8", "count": 1048579, "init": { "values": [-1, 2, -3] } } },
+    "args": [ { "buffer": "x" } ] })"};
+  for (const char* text : texts) {
+    LaunchSpec s = parse_launch_spec("t.json", text, "/dir");
+    for (unsigned threads : {2u, 3u}) {
+      INFO(threads << " threads");
+      const std::string file = "t.json";  // (the reader keeps a reference)
+      spec_detail::SpecReader r(file, "/dir");
+      r.threads = threads;
+      LaunchSpec t = r.spec(text);
+      REQUIRE(t.buffers.size() == s.buffers.size());
+      for (size_t k = 0; k < s.buffers.size(); ++k) {
+        INFO("buffer " << s.buffers[k].name);
+        CHECK(t.buffers[k].init.size() == s.buffers[k].count * elem_size(s.buffers[k].type));
+        const bool same = t.buffers[k].init == s.buffers[k].init;  // (not printed: megabytes)
+        CHECK(same);
+      }
+    }
+  }
+}
+
 TEST_CASE("decimals round correctly to every float type", "[launchspec]") {
   CHECK(*decimal_to_float_bits("0.1", ElemType::f32) == 0x3dcccccd);
   CHECK(*decimal_to_float_bits("0.1", ElemType::f16) == 0x2e66);
