@@ -158,7 +158,7 @@ bool payload(const Entry& e, std::string& out, std::string& err) {
 }
 
 bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string& ptx, unsigned& arch,
-                std::string& err) {
+                std::string& err, const std::string& library) {
   const Entry* best = nullptr;
   for (const auto& e : entries)
     if (e.kind == Entry::Ptx && runs_on(e, device) && (!best || e.arch > best->arch)) best = &e;
@@ -169,19 +169,24 @@ bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string&
     for (const auto& e : entries)  // the newest architecture the program was built for that the device has
       if (e.arch <= device && (fix == device || e.arch > fix)) fix = e.arch;
     std::string flag = "-gencode arch=compute_" + std::to_string(fix) + ",code=compute_" + std::to_string(fix);
+    // A shared library's fatbin (libcublas, libcurand, ...): the program's
+    // user cannot rebuild it, so only the device can be changed.
+    const std::string who = library.empty() ? "the program" : library + " (a library the program uses)";
+    const std::string rebuild = library.empty() ? ", or rebuild with " + flag : "";
     bool specific = false;  // some PTX is architecture- or family-specific for another part
     for (const auto& e : entries)
       specific = specific || (e.kind == Entry::Ptx && (e.flags & (kFlagArchSpecific | kFlagFamilySpecific)));
     if (!ptxs.empty() && specific)
-      err = "the program embeds PTX only for " + ptxs + ", which the emulated " + dev +
+      err = who + " embeds PTX only for " + ptxs + ", which the emulated " + dev +
             " cannot run (architecture- or family-specific PTX runs only on its own architecture or family; "
-            "choose the device with PTXCHECK_DEVICE, or rebuild with " +
-            flag + ")";
+            "choose the device with PTXCHECK_DEVICE or ptxcheck exec --device" +
+            rebuild + ")";
     else if (!ptxs.empty())
-      err = "the program embeds PTX only for " + ptxs + ", newer than the emulated " + dev +
-            " (choose the device with PTXCHECK_DEVICE, or rebuild with " + flag + ")";
+      err = who + " embeds PTX only for " + ptxs + ", newer than the emulated " + dev +
+            " (choose the device with PTXCHECK_DEVICE or ptxcheck exec --device" + rebuild + ")";
     else if (!sass.empty())
-      err = "the program embeds only SASS (" + sass + ") and no PTX; the interpreter runs PTX: rebuild with " + flag;
+      err = who + " embeds only SASS (" + sass + ") and no PTX; the interpreter runs PTX" +
+            (library.empty() ? ": rebuild with " + flag : ", so the kernels of this library cannot run here");
     else
       err = "the fatbin holds no PTX and no SASS";
     return false;

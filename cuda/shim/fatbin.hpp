@@ -47,9 +47,11 @@ bool payload(const Entry& e, std::string& out, std::string& err);
 // The PTX to run on an sm_`device` part: the PTX entry with the highest
 // architecture among those the device runs (plain PTX up to the device's
 // architecture, "a" PTX of exactly it, "f" PTX of its family up to it). When there is none, `err` explains
-// why and names the nvcc option that embeds usable PTX.
+// why and names the nvcc option that embeds usable PTX, or, for the fatbin of
+// a shared library the program uses (`library`: its file name; empty for the
+// program), names that library and only the device as the remedy.
 bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string& ptx, unsigned& arch,
-                std::string& err);
+                std::string& err, const std::string& library = "");
 
 // What a module image is: PTX text, a fatbin container, a fatbin wrapper,
 // or an ELF cubin.

@@ -4,7 +4,9 @@
 // a module of each context the first time that context uses it. A CUkernel
 // may be passed where a CUfunction is expected; it then means the kernel's
 // function in the current context.
+#include <dlfcn.h>
 #include <errno.h>  // program_invocation_short_name
+#include <link.h>
 
 #include <algorithm>
 #include <cstring>
@@ -24,6 +26,23 @@ struct Wrapper {  // nvcc's __fatBinC_Wrapper_t (fatbin.hpp)
   const void* data;
   const void* filename_or_fatbins;
 };
+
+// The file name of the shared library whose mapped image holds `p`
+// (libcublas.so.13 for the fatbins it registers); empty for the program
+// itself and for memory no loaded object maps (an image read from a file).
+std::string library_of(const void* p) {
+  Dl_info info{};
+  link_map* lm = nullptr;
+  if (!dladdr1(p, &info, reinterpret_cast<void**>(&lm), RTLD_DL_LINKMAP) || !lm || !info.dli_fname) return "";
+  link_map* program = nullptr;
+  if (void* self = dlopen(nullptr, RTLD_LAZY | RTLD_NOLOAD)) {
+    dlinfo(self, RTLD_DI_LINKMAP, &program);
+    dlclose(self);
+  }
+  if (lm == program) return "";
+  const char* slash = std::strrchr(info.dli_fname, '/');
+  return slash ? slash + 1 : info.dli_fname;
+}
 
 }  // namespace
 
@@ -60,7 +79,7 @@ CUresult shim::image_ptx(const State& s, const void* image, const std::string& n
     report(name + ": " + err);
     return CUDA_ERROR_INVALID_IMAGE;
   }
-  if (!fatbin::choose_ptx(entries, device_arch(s), ptx, arch, err)) {
+  if (!fatbin::choose_ptx(entries, device_arch(s), ptx, arch, err, library_of(image))) {
     report(name + ": " + err);
     return err.find("PTX") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
   }
