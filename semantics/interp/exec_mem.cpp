@@ -105,7 +105,10 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
       races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, true);
     } else if (in.op == IrOp::Ld || in.op == IrOp::St) {
       if (!a.strong()) {
-        if (write) races.weak_write(out.region, out.off);
+        if (write)
+          races.weak_store(t.sync, me, out.region, out.off, size);
+        else
+          races.weak_load(t.sync, me, out.region, out.off);
       } else if (write) {
         races.strong_write(t.sync, me, out.region, out.off, size, a.order, a.scope, false);
       } else {

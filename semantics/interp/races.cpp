@@ -295,6 +295,7 @@ void Races::record_write(Shadow& s, Multi* m, const AccessInfo& a, const ThreadS
 
 bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0, const ThreadSync& ts,
                    const WarpColl& wc, RaceHit& hit) {
+  prev_wgid_ = ~0u;
   if (!enabled || !r) return false;
   bool found = false;
   cov_.built = false;
@@ -321,6 +322,7 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
       found = true;
     };
     Multi* m = s.more ? &multi_[s.more - 1] : nullptr;
+    if (g == off / 4) prev_wgid_ = s.w.valid() && (s.w.mask & a.mask) ? s.w.gid : ~0u;
     if (races(s.w)) note(s.w);
     // Concurrent strong writes by many threads (a counter): one that is
     // morally strong with every one of them need not look at each.

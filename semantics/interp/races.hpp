@@ -14,7 +14,9 @@
 //     barrier instance (8.9.4 item 2), bar.warp.sync among its lanes,
 //     barrier.cluster arrive/wait (item 3);
 //   - mbarrier phases: arrivals (release) and the waits that observe the
-//     phase completion (acquire) (8.8 release/acquire pattern examples).
+//     phase completion (acquire) (8.8 release/acquire pattern examples);
+//   - fence.sc pairs whose Fence-SC order the values read force (8.9.3,
+//     8.10.6 item 1: gather_sc, carry_sc, sc_forced).
 // Base causality order is transitive; the clocks carry it.
 //
 // Representation: a thread's knowledge is a shared immutable `Know` (for
@@ -172,6 +174,14 @@ class Races {
   void strong_write(ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size, mm::Order o,
                     mm::Scope s, bool rmw);
   void weak_write(const Region* r, uint64_t off);
+  // A weak ld / st of thread `w` (the generic proxy, program order). A
+  // store records the fence.sc releases before it in program order on its
+  // location; a load that reads it (as any read that does not observe the
+  // last write, 8.9.2) carries them until a fence.sc (sc_forced).
+  void weak_store(const ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size);
+  void weak_load(ThreadSync& ts, const Who& w, const Region* r, uint64_t off) {
+    if (any_sc_ && prev_wgid_ != ~0u && prev_wgid_ != w.gid) weak_load_other(ts, w, r, off);
+  }
   // Before access() of a strong write of the generic proxy (atom, red,
   // st.relaxed/.release/.volatile; `rmw` for the atomics): numbers it in
   // the strong writes of its location (a.obs, a.wser), for observation
@@ -295,9 +305,17 @@ class Races {
   };
   struct RegionShadow {
     std::vector<Page> g;  // granule i: g[i / kPage].s[i % kPage]
+    bool sc = false;      // some LocSync of the region got a fence.sc release (weak_load looks only then)
     std::unordered_map<uint64_t, LocSync> sync;
     std::unordered_map<uint64_t, MbarSync> mbar;
   };
+  // PTX ISA 8.10.6 item 1, 8.9.3: a read Z (by thread w, of L's location)
+  // that reads a write W without observing it: the fence.sc releases
+  // before W in program order (L.rels, sc, by W's thread) wait in Z's
+  // thread as carried pend entries for a morally strong fence.sc F2 after Z
+  // (F2 before F1 in Fence-SC order would put Z before W in causality
+  // order, and Z could not read W). W is checked against prev_wgid_.
+  void sc_forced(ThreadSync& ts, const Who& w, const LocSync& L, const Region* r, uint64_t off) const;
   // p precedes the access `a` (of the thread whose state is `ts`) in causality order.
   bool ordered(const AccessInfo& p, const AccessInfo& a, const ThreadSync& ts) const;
   // p leaves the shadow of a granule (its Multi: m) at the write `a` (races.cpp).
@@ -326,6 +344,13 @@ class Races {
   const Region* last_r_ = nullptr;
   RegionShadow* last_sh_ = nullptr;
   ObsCover cov_;  // of the access being checked
+  // The thread of the last write of the first granule of the access
+  // checked last, before it, when that write overlaps the access (the
+  // write a read there reads from); else ~0u.
+  uint32_t prev_wgid_ = ~0u;
+  // Some RegionShadow::sc is set.
+  bool any_sc_ = false;
+  void weak_load_other(ThreadSync& ts, const Who& w, const Region* r, uint64_t off);  // another thread's write
   // The location of the strong write between begin_write and strong_write,
   // and the serials of the chain that the write ends: [cur_lo_, cur_hi_].
   LocSync* cur_loc_ = nullptr;

@@ -170,7 +170,10 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
       if (it == rs.sync.end()) return;
       L = &it->second;
     }
-    if (observes(*L, w, size, s)) note_observer(*L, w, ts.clock);
+    if (observes(*L, w, size, s))
+      note_observer(*L, w, ts.clock);
+    else
+      sc_forced(ts, w, *L, r, off);
     return;
   }
   RegionShadow& rs = shadow(r);
@@ -192,7 +195,10 @@ void Races::strong_read(ThreadSync& ts, const Who& w, const Region* r, uint64_t 
   }
   LocSync& L = *Lp;
   // 8.9.2: the read observes the last write when the two are morally strong.
-  if (!observes(L, w, size, s)) return;
+  if (!observes(L, w, size, s)) {
+    sc_forced(ts, w, L, r, off);
+    return;
+  }
   if (!async) note_observer(L, w, ts.clock);
   for (const Rel& rel : L.rels) {
     if (acq && morally_strong_pair(rel, w, s)) {  // acquire pattern 1: this operation
@@ -246,6 +252,8 @@ void Races::strong_write(ThreadSync& ts, const Who& w, const Region* r, uint64_t
   L.scope = s;
   L.size = static_cast<uint16_t>(size);
   L.strong = true;
+  for (const Rel& f : ts.fence)
+    if (f.valid && f.sc) shadow(r).sc = any_sc_ = true;  // sc_forced may find it
 }
 
 void Races::weak_write(const Region* r, uint64_t off) {
@@ -255,6 +263,37 @@ void Races::weak_write(const Region* r, uint64_t off) {
   if (it == rs.sync.end()) return;
   it->second.strong = false;  // nothing observes a weak write (8.9.2): the chain ends
   it->second.rels.clear();
+}
+
+// The location of a weak store W: nothing observes W (8.9.2), so the
+// chain ends; a read that reads W still orders the fence.sc operations
+// before W in program order before a fence.sc after the read (sc_forced).
+// Only locations that strong writes made a LocSync for are followed
+// (docs/races.md).
+void Races::weak_store(const ThreadSync& ts, const Who& w, const Region* r, uint64_t off, unsigned size) {
+  RegionShadow& rs = shadow(r);
+  if (rs.sync.empty()) return;
+  auto it = rs.sync.find(off);
+  if (it == rs.sync.end()) return;
+  LocSync& L = it->second;
+  L.strong = false;
+  L.rels.clear();
+  L.writer = w;
+  L.size = static_cast<uint16_t>(size);
+  for (const Rel& f : ts.fence) {
+    if (!f.valid || !f.sc) continue;
+    rs.sc = any_sc_ = true;
+    bool dup = false;
+    for (const Rel& e : L.rels) dup = dup || (e.clock == f.clock && e.scope == f.scope);
+    if (!dup) L.rels.push_back(f);
+  }
+}
+
+void Races::weak_load_other(ThreadSync& ts, const Who& w, const Region* r, uint64_t off) {
+  RegionShadow& rs = shadow(r);
+  if (!rs.sc) return;
+  auto it = rs.sync.find(off);
+  if (it != rs.sync.end()) sc_forced(ts, w, it->second, r, off);
 }
 
 void Races::fence(ThreadSync& ts, const Who& w, mm::Order o, mm::Scope s) {
@@ -286,6 +325,28 @@ bool add_carried(std::vector<ThreadSync::Pend>& v, const ThreadSync::Pend& p) {
 }
 
 }  // namespace
+
+// PTX ISA 8.10.6 item 1 (Causality: "If a read R precedes an overlapping
+// write W in causality order, then R cannot read from W"), 8.9.3, 8.9.4
+// item 1. The read Z of thread w reads a byte of the last write of its
+// first granule (prev_wgid_: that write's thread); when that write is by
+// L's writer, it follows (or is) the write that recorded L.rels, so the
+// fence.sc releases F1 there precede it in program order. A fence.sc F2 after Z, morally strong with F1:
+// F2 before F1 in Fence-SC order would make Z precede W in base causality
+// order (Z, F2, F1, W; same address, generic proxy), so F1 precedes F2 and
+// synchronizes with it. F2 must be a fence.sc (pend entries `carried`; a
+// barrier passes them on, gather_sc).
+void Races::sc_forced(ThreadSync& ts, const Who& w, const LocSync& L, const Region* r, uint64_t off) const {
+  if (prev_wgid_ != L.writer.gid || prev_wgid_ == w.gid) return;
+  for (const Rel& rel : L.rels) {
+    if (!rel.valid || !rel.sc || rel.who.gid != L.writer.gid) continue;
+    if (ts.k && ts.k->clock_of(rel.who.gid) >= rel.clock && ts.k->cta_gen(rel.who.cta) >= rel.who.gen) continue;
+    const ThreadSync::Pend p{rel, r, off, true};
+    if (add_carried(ts.pend, p)) continue;
+    if (ts.pend.size() >= 4096) ts.pend.erase(ts.pend.begin());
+    ts.pend.push_back(p);
+  }
+}
 
 void Races::gather_sc(std::vector<ThreadSync::Pend>& out, const ThreadSync& src) {
   for (const ThreadSync::Pend& p : src.pend) {
