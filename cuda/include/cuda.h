@@ -104,6 +104,8 @@ extern "C" {
 #define cuMemcpyAsync       cuMemcpyAsync_ptsz
 #define cuMemcpyPeer        cuMemcpyPeer_ptds
 #define cuMemcpyPeerAsync   cuMemcpyPeerAsync_ptsz
+#define cuMemcpy3DPeer      cuMemcpy3DPeer_ptds
+#define cuMemcpy3DPeerAsync cuMemcpy3DPeerAsync_ptsz
 #define cuMemsetD2D8Async   cuMemsetD2D8Async_ptsz
 #define cuMemsetD2D16Async  cuMemsetD2D16Async_ptsz
 #define cuMemsetD2D32Async  cuMemsetD2D32Async_ptsz
@@ -481,6 +483,33 @@ typedef struct CUDA_MEMCPY3D_st {
   size_t Height;
   size_t Depth;
 } CUDA_MEMCPY3D;
+typedef struct CUDA_MEMCPY3D_PEER_st {  /* a 3D copy between two contexts' memory */
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  CUmemorytype srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  CUcontext srcContext;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  CUmemorytype dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  CUcontext dstContext;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} CUDA_MEMCPY3D_PEER;
 
 /* ---- arrays, textures and surfaces -------------------------------------- */
 typedef enum CUarray_format_enum {
@@ -828,6 +857,8 @@ CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* pCopy);
 CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D* pCopy, CUstream hStream);
 CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D* pCopy);
 CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D* pCopy, CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy);
+CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream);
 CUresult CUDAAPI cuArrayCreate(CUarray* pHandle, const CUDA_ARRAY_DESCRIPTOR* pAllocateArray);
 CUresult CUDAAPI cuArray3DCreate(CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pAllocateArray);
 CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray);

@@ -21,6 +21,8 @@ SHIM_API CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D* p) { return c
 SHIM_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D* p, CUstream st) { return cuMemcpy2DAsync_v2(p, st); }
 SHIM_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D* p) { return cuMemcpy3D_v2(p); }
 SHIM_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D* p, CUstream st) { return cuMemcpy3DAsync_v2(p, st); }
+SHIM_API CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER* p) { return cuMemcpy3DPeer(p); }
+SHIM_API CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER* p, CUstream st) { return cuMemcpy3DPeerAsync(p, st); }
 SHIM_API CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {
   return cuMemsetD2D8_v2(d, p, v, w, h);
 }

@@ -290,6 +290,34 @@ SHIM_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* p, CUstream st) {
   return p ? copy3d(*p, st) : CUDA_ERROR_INVALID_VALUE;
 }
 
+// A 3D peer copy (cuMemcpy3DPeer): as cuMemcpyPeer, the one device's
+// contexts share its address space, so it is the 3D copy of its fields once
+// each side's context (ignored for an array side) is live.
+namespace {
+CUresult copy3d_peer(const CUDA_MEMCPY3D_PEER* p, CUstream st) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  {
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && !is_live(s, p->srcContext, Kind::Ctx)) ||
+        (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && !is_live(s, p->dstContext, Kind::Ctx)))
+      return CUDA_ERROR_INVALID_CONTEXT;
+  }
+  CUDA_MEMCPY3D c{};
+  c.srcXInBytes = p->srcXInBytes, c.srcY = p->srcY, c.srcZ = p->srcZ, c.srcLOD = p->srcLOD;
+  c.srcMemoryType = p->srcMemoryType, c.srcHost = p->srcHost, c.srcDevice = p->srcDevice;
+  c.srcArray = p->srcArray, c.srcPitch = p->srcPitch, c.srcHeight = p->srcHeight;
+  c.dstXInBytes = p->dstXInBytes, c.dstY = p->dstY, c.dstZ = p->dstZ, c.dstLOD = p->dstLOD;
+  c.dstMemoryType = p->dstMemoryType, c.dstHost = p->dstHost, c.dstDevice = p->dstDevice;
+  c.dstArray = p->dstArray, c.dstPitch = p->dstPitch, c.dstHeight = p->dstHeight;
+  c.WidthInBytes = p->WidthInBytes, c.Height = p->Height, c.Depth = p->Depth;
+  return copy3d(c, st);
+}
+}  // namespace
+SHIM_API CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* p) { return copy3d_peer(p, nullptr); }
+SHIM_API CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* p, CUstream st) { return copy3d_peer(p, st); }
+
 SHIM_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h) {
   return fill2d<uint8_t>(d, pitch, v, w, h, nullptr);
 }

@@ -1,8 +1,8 @@
-// Peer copies on the one device (cudaMemcpyPeer, cudaMemcpyPeerAsync; the
-// driver's cuMemcpyPeer/cuMemcpyPeerAsync), as p2pBandwidthLatencyTest
-// makes them for each device pair including a device with itself: a
-// blocking copy, one ordered in a stream between two kernels, and one
-// captured into a graph and launched twice.
+// Peer copies on the one device (cudaMemcpyPeer, cudaMemcpyPeerAsync,
+// cudaMemcpy3DPeer(Async); the driver's cuMemcpyPeer, cuMemcpy3DPeer and
+// their Async forms), as p2pBandwidthLatencyTest makes them for each device
+// pair including a device with itself: a blocking copy, one ordered in a
+// stream between two kernels, one captured into a graph, and a 3D box.
 #include "common.cuh"
 static const char* kName = "peer_copy";
 
@@ -59,6 +59,35 @@ int main() {
   CHECK(cudaGraphLaunch(ge, st));
   CHECK(cudaStreamSynchronize(st));
   ok &= check(b, n, 5, 2);
+  // A 3D box of 4 x 3 x 2 ints from (1,1,1) of a 10 x 5 x 4 volume to (0,2,1)
+  // of b's, blocking and in the stream.
+  const int W = 10, H = 5;
+  for (int async = 0; async < 2; ++async) {
+    fill<<<(n + 127) / 128, 128>>>(a, n, async);
+    CHECK(cudaMemset(b, 0, bytes));
+    cudaMemcpy3DPeerParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(a, W * sizeof(int), W, H);
+    p.dstPtr = make_cudaPitchedPtr(b, W * sizeof(int), W, H);
+    p.srcPos = make_cudaPos(1 * sizeof(int), 1, 1);
+    p.dstPos = make_cudaPos(0, 2, 1);
+    p.extent = make_cudaExtent(4 * sizeof(int), 3, 2);
+    p.srcDevice = p.dstDevice = 0;
+    if (async) {
+      CHECK(cudaMemcpy3DPeerAsync(&p, st));
+      CHECK(cudaStreamSynchronize(st));
+    } else {
+      CHECK(cudaMemcpy3DPeer(&p));
+    }
+    int h[W * H * 4];
+    CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+    for (int z = 0; z < 4; ++z)
+      for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+          bool in = x < 4 && y >= 2 && y < 5 && z >= 1 && z < 3;
+          int src = ((z - 1 + 1) * H + (y - 2 + 1)) * W + (x + 1);
+          ok &= h[(z * H + y) * W + x] == (in ? src * 3 + async : 0);
+        }
+  }
   CHECK(cudaGraphExecDestroy(ge));
   CHECK(cudaGraphDestroy(g));
   CHECK(cudaStreamDestroy(st));
