@@ -78,7 +78,8 @@ void Explorer::set_up(const std::string& spec_path) {
   // Units (explore.hpp): the CTAs, explored apart, when no cluster joins
   // them; else the whole grid.
   nctas_ = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
-  decompose_ = opt_.decompose && nctas_ > 1 && spec.cluster == std::array<uint32_t, 3>{1, 1, 1};
+  may_decompose_ = opt_.decompose && nctas_ > 1 && spec.cluster == std::array<uint32_t, 3>{1, 1, 1};
+  decompose_ = may_decompose_;
 
   // PTXCHECK_OUTCOMES_NO_CHAIN_BOUND: every written value joins the value
   // sets (the value-chain bound off; for cross-checks of the bound).
@@ -87,6 +88,8 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_commute = std::getenv("PTXCHECK_OUTCOMES_NO_COMMUTE") != nullptr;      // Hook::commuting_rmw
   sh_.no_rmw_chain = std::getenv("PTXCHECK_OUTCOMES_NO_RMW_CHAIN") != nullptr;  // hook_chain.cpp
   sh_.no_entry = std::getenv("PTXCHECK_OUTCOMES_NO_ENTRY") != nullptr;          // hook_loop.cpp
+  sh_.no_grid = std::getenv("PTXCHECK_OUTCOMES_NO_GRID") != nullptr;            // hook_grid.cpp
+  sh_.nctas = static_cast<uint32_t>(nctas_);
   sh_.clusters = spec.cluster != std::array<uint32_t, 3>{1, 1, 1};
   ro_.check_races = false;
   ro_.max_steps = opt_.max_steps;
@@ -99,14 +102,16 @@ void Explorer::explore_units() {
     ++since_restart;
     check_time();
     res_.stats.rounds = static_cast<uint64_t>(round);
+    // A grid counter joins the CTAs while it is one (hook_grid.cpp).
+    decompose_ = may_decompose_ && !sh_.no_decompose && !sh_.grid_joined;
     nunits_ = decompose_ ? static_cast<uint32_t>(nctas_) : 1;
     sh_.decompose = decompose_;
     traces_.assign(nunits_, {});
     Round rd(nunits_);
     sh_.chain_changed = false;
+    sh_.grid_grew = false;
     for (auto& l : sh_.locs) l.written.clear();
     if (!explore_round(rd)) {
-      if (sh_.no_decompose) decompose_ = false;
       since_restart = 0;
       continue;
     }
@@ -369,8 +374,9 @@ bool Explorer::update_values(int round, const Round& rd) {
       std::fprintf(stderr, "\n");
     }
   // A lower chain bound matters only to a value left out: the next round
-  // runs with the bounds lowered in this one.
-  return changed || (pending && sh_.chain_changed);
+  // runs with the bounds lowered in this one. A grid counter whose chain
+  // grew offers its polls more positions in the next (hook_grid.cpp).
+  return changed || (pending && sh_.chain_changed) || sh_.grid_grew;
 }
 
 // Decides every finished run: each consistent execution that reads the

@@ -124,7 +124,7 @@ class Explorer {
   std::vector<uint64_t> out_base_;              // base address of each output
   std::vector<std::vector<uint8_t>> init_out_;  // initial bytes of each output
   uint64_t nthreads_ = 0, nctas_ = 0;
-  bool decompose_ = false;
+  bool decompose_ = false, may_decompose_ = false;  // CTAs explored apart (now; unless they are joined)
   bool chain_bound_ = true;
   interp::RunOptions ro_;
   uint32_t nunits_ = 1;

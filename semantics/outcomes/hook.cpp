@@ -190,6 +190,14 @@ void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uin
   ++serial_;
   step_group_ = group;
   if (!written_.empty()) wake_blocked();
+  if (sh_.grid_any) {  // grid counters (hook_grid.cpp)
+    if (polls_ && in.op != IrOp::Bra && !computes_registers(in.op))
+      for (uint32_t b = exec; b; b &= b - 1) {
+        interp::Thread& t = lanes[std::countr_zero(b)];
+        if (t.gid < th.size() && th[t.gid].poll.li >= 0) grid_flush(th[t.gid]);
+      }
+    if (grid_step(lanes, c, in, exec)) return;
+  }
   if (canon_toks_) canon_step(lanes, in, exec);
   if (!tracking_) return;
   for (uint32_t b = group; b; b &= b - 1) {
@@ -376,6 +384,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     }
     return true;
   }
+  // A poll of a grid counter: its event waits until the loop is left (hook_grid.cpp).
+  if (const int g = grid_read(r, t, c, a, li, v); g != 0) return g > 0;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const Inst& in0 = *a.in;
   const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
@@ -538,6 +548,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   loc_written_[li] = ++writes_;
   if (!blocked_.empty()) written_.insert(li);
   if (!canon_write(r, a, li, v)) return false;
+  if (!grid_write(r, a, li, v)) return false;  // hook_grid.cpp
   const bool upd = a.kind == HookKind::RmwWrite && r.chain_li == li;
   r.chain_li = -1;
   if (!chain_write(r, li, upd)) return false;
@@ -630,6 +641,7 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   r.released =
       r.released || in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;
   if (!canon_fence(r, in)) return false;
+  grid_fence(r, in);  // hook_grid.cpp (g4)
   // A fence is no side effect for the redundancy of a spin iteration
   // (back_jump): dropping a failed iteration's reads and fences removes
   // synchronizes-with, causality and Fence-SC edges but adds none, so the

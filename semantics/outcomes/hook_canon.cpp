@@ -562,7 +562,9 @@ void Hook::wake_blocked() {
   std::vector<Blocked> keep;
   for (const Blocked& b : blocked_) {
     // (An update waits for a write after it parked: hook_chain.cpp.)
-    if (!written_.count(b.li) || (b.rmw && loc_written_[b.li] <= b.since)) {
+    // (A grid counter's poll waits until the chain has `since` writes: hook_grid.cpp.)
+    if (!written_.count(b.li) || (b.rmw && loc_written_[b.li] <= b.since) ||
+        (b.poll && grid_[b.li].vals.size() < b.since)) {
       keep.push_back(b);
       continue;
     }

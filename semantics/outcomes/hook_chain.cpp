@@ -102,33 +102,19 @@ bool Hook::rmw_wait(interp::Thread& t, const interp::Cta& c, const HookAccess& a
   // PC; the lower lanes of t's group have run this instruction in this
   // step, or skip it; a lane woken at it in this step is not in the group).
   // Threads parked at updates of x alone wait for such a thread.
-  if (!written_.empty()) wake_blocked();  // threads a write of this step lets run
-  bool other = false;
-  const bool shared = (a.key & interp::kHookSharedKey) != 0;
-  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
   // A thread parked at an update of another location (or at a blocking
   // mbarrier wait) may run again after a write this thread makes: waiting
   // there can end in waits on two locations, which (c) turns to choices.
-  std::set<uint32_t> parked_elsewhere;
-  for (const Blocked& b : blocked_)
-    if (b.li != li) parked_elsewhere.insert(b.gid);
-  for (const interp::Thread& o : c.threads) {
-    if (&o == &t || o.st == interp::TState::Exited) continue;
-    if (o.st == interp::TState::Parked && !parked_elsewhere.count(o.gid)) continue;
-    const interp::Warp& w = c.warps[o.lin / 32];
-    uint32_t at = w.conv ? w.pc : o.pc;
-    if (at == pc && o.lin / 32 == t.lin / 32 && o.lin < t.lin && (step_group_ >> (o.lin % 32) & 1)) ++at;
-    if (sh_.may_write(o.func, at, shared)) {
-      other = true;
-      break;
-    }
-  }
-  if (!other) return false;
+  // For a grid counter, threads of every CTA (hook_grid.cpp (g1)).
+  if (!written_.empty()) wake_blocked();  // threads a write of this step lets run
+  const bool shared = (a.key & interp::kHookSharedKey) != 0;
+  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  if (!other_writer(t, c, li, pc, shared, grid_on(li))) return false;
   r.chain_chose = true;
   if (choose(2, sh_.unit_of(c)) == 0) return false;
   r.chain_li = -1;
   step_group_ &= ~(1u << (t.lin % 32));  // did not run it
-  blocked_.push_back({&t, &c, t.gid, li, true, writes_});
+  blocked_.push_back({&t, &c, t.gid, li, true, false, writes_});
   return true;
 }
 
@@ -145,7 +131,7 @@ bool Hook::chain_write(ThreadRec& r, int li, bool upd) {
   const int64_t cta = r.cta_uid;
   l.writer_cta = l.writer_cta == -1 || l.writer_cta == cta ? cta : -2;
   l.had_chain = l.had_chain || upd;
-  if (l.had_chain && l.writer_cta == -2) return chain_break(li);  // (a)
+  if (l.had_chain && l.writer_cta == -2 && !grid_on(li)) return chain_break(li);  // (a); hook_grid.cpp (g1)
   ChainRun& cr = chain_[li];
   cr.cta = cr.cta == -1 || cr.cta == cta ? cta : -2;
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
@@ -186,7 +172,7 @@ bool Hook::chain_check(bool stopped) {
   std::set<int> waiting;
   bool mbar = false;
   for (const Blocked& b : blocked_) {
-    if (b.rmw)
+    if (b.rmw || b.poll)  // a grid counter's poll waits on its location (hook_grid.cpp)
       waiting.insert(b.li);
     else
       mbar = true;

@@ -58,6 +58,14 @@ struct CommLoc {
   // CTAs explored apart, explore.hpp).
   int64_t writer_cta = -1;
   bool had_chain = false;
+  // Grid counters (hook_grid.cpp): 1 the location is one (its updates chain
+  // across CTAs, its polls read the machine's chain and synchronize with
+  // its release updates); 0 not yet seen as one; -1 a run broke a condition.
+  int grid = 0;
+  int64_t gw_cta = -1;  // the CTA of every write seen (-1 none, -2 several)
+  bool gw_bad = false;  // a write that is no grid update (GridRun)
+  bool polled = false;  // a strong read in a spin loop of its own (Shared::poll_at)
+  uint32_t gmax = 0;    // the most writes of it in a run so far (a poll's last choice)
 };
 
 // Shared by all runs of an exploration.
@@ -82,6 +90,18 @@ struct Shared {
   // backward jump's target to it, not the natural loop around its header.
   bool no_natural_loop = std::getenv("PTXCHECK_OUTCOMES_NO_NATURAL_LOOP") != nullptr;
   bool clusters = false;  // the launch has clusters of more than one CTA
+  // PTXCHECK_OUTCOMES_NO_GRID: no grid counters (hook_grid.cpp).
+  bool no_grid = false;
+  bool grid_any = false;     // some location is a grid counter
+  bool grid_grew = false;    // CommLoc::gmax grew in this round: explore another one
+  bool grid_joined = false;  // a grid counter joins the CTAs: one unit (explore.cpp)
+  uint32_t nctas = 1;
+  // The load at code index `pc` of function `func` is a poll: it lies in a
+  // pure loop (pure_loop) whose other instructions only compute registers
+  // or branch, so a failed iteration comes back to it with nothing done
+  // (hook_grid.cpp). Cached.
+  bool poll_at(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, bool> poll_cache;
   // The chain bound of value `v` of location `li` (CommLoc::chain; the
   // initial value: none).
   const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
@@ -358,6 +378,26 @@ struct ThreadRec {
   // that update could have waited (a choice, for the loop bound).
   int chain_li = -1;
   bool chain_chose = false;
+  // Grid counters (hook_grid.cpp): the poll whose event waits until the
+  // thread leaves its loop (li -1: none): the value, its position in the
+  // location's chain (0 the initial value), whether that was the latest
+  // write, the instruction and the writes_ count when it read.
+  struct Poll {
+    int li = -1;
+    uint64_t v = 0;
+    uint32_t pos = 0;
+    bool latest = false;
+    const interp::Inst* in = nullptr;
+    uint64_t serial = 0;
+    uint32_t pc = 0;
+  } poll;
+  std::map<int, uint32_t> grid_floor;  // per location: the least chain position its polls may read
+  int want_li = -1;                    // the poll about to run reads position `want` of location want_li
+  uint32_t want = 0;
+  // The clock at its latest release fence of .gpu scope or wider (8.8 form
+  // 3), and the clocks a relaxed poll synchronizes with at its next acquire
+  // fence (8.8 acquire form 3).
+  std::vector<uint32_t> rel_vc, acq_pending;
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -496,6 +536,24 @@ class Hook : public interp::ExecHook {
   // far in the run, after an update: it reads the machine's value
   // (hook_chain.cpp (d)).
   bool chain_tail(const ThreadRec& r, int li);
+  // Another thread that may still write location `li` from where it is
+  // (not exited, not parked at location `li`, Shared::may_write): of CTA
+  // `c`, or of the whole grid for a grid counter (hook_grid.cpp).
+  bool other_writer(const interp::Thread& t, const interp::Cta& c, int li, uint32_t pc, bool shared, bool grid);
+  // Grid counters (hook_grid.cpp). grid_write: a write of communicating
+  // location `li` (false: stop, restart). grid_read: 1 a poll, its event
+  // deferred; 0 not one; -1 stop. grid_flush: the deferred poll's event.
+  // grid_jump: the back jump that ends a failed poll (nullopt: not one).
+  // grid_step: parks lanes before a poll that wait for a later write.
+  bool grid_write(ThreadRec& r, const interp::HookAccess& a, int li, uint64_t v);
+  int grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
+                uint64_t& v);
+  void grid_flush(ThreadRec& r);
+  std::optional<Jump> grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to);
+  bool grid_step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t exec);
+  void grid_fence(ThreadRec& r, const interp::Inst& in);
+  bool grid_break(int li);
+  bool grid_on(int li) const;
 
   Shared& sh_;
   struct Shadow {
@@ -586,6 +644,7 @@ class Hook : public interp::ExecHook {
     uint32_t gid;
     int li;
     bool rmw = false;    // an update waiting for a write to read (rmw_wait)
+    bool poll = false;   // a grid counter's poll waiting for a write (hook_grid.cpp)
     uint64_t since = 0;  // writes_ when it began to wait (rmw: a later write of li wakes it)
   };
   std::vector<Blocked> blocked_;
@@ -602,6 +661,17 @@ class Hook : public interp::ExecHook {
     int64_t cta = -1;                                             // of the run's writes (-2 several)
   };
   std::map<int, ChainRun> chain_;
+  // Per grid counter in this run (hook_grid.cpp): the values of its writes
+  // in the machine's order (position k + 1: vals[k]) and the clock each
+  // one's release pattern carries (empty: none).
+  struct GridRun {
+    std::vector<uint64_t> vals;
+    std::vector<std::vector<uint32_t>> rel;
+  };
+  std::map<int, GridRun> grid_;
+  std::vector<const interp::Cta*> ctas_;  // by uid, once seen (grid counters)
+  uint32_t ctas_seen_ = 0;
+  uint32_t polls_ = 0;  // threads with a deferred poll
 };
 
 }  // namespace ptxcheck::outcomes

@@ -1,0 +1,386 @@
+// Grid counters of `ptxcheck outcomes` (CommLoc::grid): a global word that
+// threads of several CTAs update with atomics and poll in a spin loop until
+// it reaches a value, as cooperative_groups' grid.sync() does (each CTA's
+// thread 0: bar.sync; atom.add.release.gpu; ld.acquire.gpu until the top
+// bit flips; bar.sync) and as hand-written grid barriers do with a
+// __threadfence() and volatile polls. Explored as before, each update of
+// the word read a chosen value (the CTAs are explored apart, so hook_chain's
+// condition (a) fails), and every read after the barrier of what another
+// CTA wrote before it was a choice too: a CTA summing 24 parts took 2^24
+// paths.
+//
+// A location x is a grid counter once a run shows: writes of x by threads of
+// two CTAs, every write of x an update U (atom, one scalar element, not cas
+// or exch) of scope .gpu or .sys, and a poll of x, a strong read of scope
+// .gpu or .sys in a loop (Shared::pure_loop) whose other instructions only
+// compute registers or branch (Shared::poll_at). Then the CTAs are explored
+// together (one unit: a grid counter joins CTAs as a cluster barrier does,
+// explore.hpp) and:
+//  (g1) the updates of x form one RMW chain in the machine's order
+//       (hook_chain.cpp, whose argument holds unchanged with the grid as
+//       the unit: its condition (a) is there so that the updates are
+//       pairwise morally strong, which scope .gpu gives across CTAs, PTX
+//       ISA 8.7, and so that a CTA explored apart does not read another
+//       CTA's path, moot here); Hook::rmw_wait offers every update to wait
+//       while a thread of any CTA may still write x (other_writer);
+//  (g2) checked in every run, else x goes back to value choices and the
+//       exploration restarts (grid_break): every write of x is such an
+//       update, and each read of x (an update's read half, a poll) reads a
+//       value that no write at a position from its thread's floor (below)
+//       to the one it reads has (unique). A read program-order-after its
+//       thread's write W or read of W cannot read from a write
+//       coherence-before W (8.10.6 Causality 2; the chain is x's coherence
+//       order, 8.10.3, 8.9.6), and reading a later write of the same value
+//       would only synchronize more: in every consistent execution of the
+//       run, each read reads from the write the run gave it, or a later one;
+//  (g3) before a poll P runs (grid_step), the search chooses the position
+//       in the chain of the write P reads: from the floor (the latest
+//       write its thread made or read there) to the most writes of x that
+//       a run has had so far (CommLoc::gmax; a run with more makes another
+//       round, with the more positions), and the thread is parked until
+//       that write has run (wake_blocked). P's event waits until its thread
+//       leaves the loop (grid_flush, at its next instruction that does more
+//       than compute registers or branch; its destination then depends on
+//       it, and so, by control, does all that follows, 8.10.4). If the loop
+//       goes back instead (grid_jump), P failed and leaves no event: a
+//       failed iteration of a pure loop is redundant (docs/outcomes.md
+//       "Spin loops": removing its reads removes edges and adds none, 8.10),
+//       and the run with another position covers what follows; the launch
+//       stops there. Only while no run has had more writes than the chain
+//       has now (the first round) does a poll that failed on the latest
+//       write wait for the next write and choose again, so that the runs
+//       show how long the chain gets. Completeness: take a consistent
+//       execution X where P reads W_k. Coherence (the chain) puts W_k at
+//       or after P's floor; W_k is not causality-after P (8.10.6 Causality
+//       1), so its thread reaches it without P's thread going on, and the
+//       run that chooses k and parks P's thread until W_k has run, then
+//       reads it, follows X;
+//  (g4) synchronization: a poll P that reads W_k (k-th in the chain)
+//       synchronizes with every write W_j, j <= k, that is the write of a
+//       release pattern (8.8: U itself .release/.acq_rel/.sc, form 1, or a
+//       release fence of scope .gpu or wider before it in program order,
+//       form 3), when P is .acquire (form 1), or, for a relaxed P, from its
+//       thread's next acquire fence of scope .gpu or wider on (form 3):
+//       W_j precedes P in observation order through the updates
+//       W_{j+1} .. W_k, each an atomic reading its predecessor (8.9.2 item
+//       2; (g2): in every consistent execution of the run), and the first
+//       operation of the release pattern and the last of the acquire
+//       pattern are strong with scopes .gpu or wider, so morally strong
+//       (8.7), and the patterns synchronize (8.9.4 item 4), which puts
+//       everything program-order-before the release pattern (and before
+//       it in causality order, as the clock at the pattern holds: CTA
+//       barriers) before everything after the acquire pattern in causality
+//       order (8.9.5). So P's thread joins the vector clocks taken at those
+//       patterns, as a thread leaving a CTA barrier does (hook_barrier.cpp),
+//       and each release starts a new epoch of its thread (later writes are
+//       not covered). A location whose writes all come before such a
+//       pattern and whose reads come after such a join stays deterministic:
+//       a read after grid.sync() of what another CTA wrote before it takes
+//       its one value (8.10.6 Causality 2: the writes before it in
+//       causality order hide every coherence-earlier one) without a choice.
+//       This under-approximates the synchronization of every consistent
+//       execution of the run, which is what keeping a location
+//       deterministic needs; a missed pattern (a .cta fence, a relaxed
+//       update without a fence) only leaves the data communicating.
+// PTXCHECK_OUTCOMES_NO_GRID=1 turns this off (tests/corpus/outcomes_grid.py
+// compares).
+#include <algorithm>
+#include <bit>
+
+#include "semantics/outcomes/hook_impl.hpp"
+
+namespace ptxcheck::outcomes {
+
+using interp::HookAccess;
+using interp::HookKind;
+using interp::Inst;
+using interp::IrOp;
+
+namespace {
+
+bool wide(mm::Scope s) { return s == mm::Scope::GPU || s == mm::Scope::Sys; }
+
+bool releases(mm::Order o) { return o == mm::Order::Release || o == mm::Order::AcqRel || o == mm::Order::SC; }
+
+bool acquires(mm::Order o) { return o == mm::Order::Acquire || o == mm::Order::AcqRel || o == mm::Order::SC; }
+
+// (g2): the value at chain position `pos` (0: the initial value) differs
+// from the values at positions `floor` .. pos - 1, the writes a read
+// program-order-after its thread's write or read at `floor` might also read
+// from (8.10.6 Causality 2 excludes every write coherence-before that one;
+// a later write of the same value would only synchronize more).
+bool unique(const std::vector<uint64_t>& vals, uint64_t init, uint32_t floor, uint32_t pos) {
+  auto at = [&](uint32_t q) { return q == 0 ? init : vals[q - 1]; };
+  for (uint32_t q = floor; q < pos; ++q)
+    if (at(q) == at(pos)) return false;
+  return true;
+}
+
+void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (size_t k = 0; k < from.size(); ++k) into[k] = std::max(into[k], from[k]);
+}
+
+}  // namespace
+
+bool Shared::poll_at(uint32_t func, uint32_t pc) {
+  auto [it, fresh] = poll_cache.try_emplace({func, pc}, false);
+  if (!fresh) return it->second;
+  // The backward jumps after pc (a loop's body is short) whose loop holds pc.
+  const interp::Function& f = prog->funcs[func];
+  uint32_t end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& g : prog->funcs)
+    if (g.defined && g.entry_pc > f.entry_pc) end = std::min(end, g.entry_pc);
+  for (uint32_t q = pc; q < end && q < pc + 64; ++q) {
+    const Inst& b = prog->code[q];
+    if (b.op != IrOp::Bra || b.target > pc) continue;
+    if (!pure_loop(func, b.target, q) || !in_pure_loop(func, b.target, q, pc)) continue;
+    const std::vector<uint32_t>& body = loop_code[std::make_tuple(func, b.target, q)];
+    if (std::all_of(body.begin(), body.end(), [&](uint32_t x) {
+          return x == pc || prog->code[x].op == IrOp::Bra || computes_registers(prog->code[x].op);
+        }))
+      return poll_cache[{func, pc}] = true;
+  }
+  return false;
+}
+
+bool Hook::grid_on(int li) const {
+  const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  return !sh_.no_grid && !sh_.decompose && l.grid == 1 && l.rmw_chain;
+}
+
+bool Hook::grid_break(int li) {
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  l.grid = -1;
+  l.rmw_chain = false;
+  sh_.grid_joined = std::any_of(sh_.locs.begin(), sh_.locs.end(), [](const CommLoc& k) { return k.grid == 1; });
+  restart = true;
+  return false;
+}
+
+bool Hook::other_writer(const interp::Thread& t, const interp::Cta& c, int li, uint32_t pc, bool shared, bool grid) {
+  // A thread parked at an update of another location (or at a blocking
+  // wait) may run again after a write this thread makes.
+  std::set<uint32_t> parked_elsewhere;
+  for (const Blocked& b : blocked_)
+    if (b.li != li) parked_elsewhere.insert(b.gid);
+  auto any_in = [&](const interp::Cta& k) {
+    for (const interp::Thread& o : k.threads) {
+      if (&o == &t || o.st == interp::TState::Exited) continue;
+      if (o.st == interp::TState::Parked && !parked_elsewhere.count(o.gid)) continue;
+      const interp::Warp& w = k.warps[o.lin / 32];
+      uint32_t at = w.conv ? w.pc : o.pc;
+      if (&k == &c && at == pc && o.lin / 32 == t.lin / 32 && o.lin < t.lin && (step_group_ >> (o.lin % 32) & 1)) ++at;
+      if (sh_.may_write(o.func, at, shared)) return true;
+    }
+    return false;
+  };
+  if (any_in(c)) return true;
+  if (!grid) return false;
+  if (ctas_seen_ < sh_.nctas) return true;  // a CTA that has not run yet
+  for (const interp::Cta* k : ctas_)
+    if (k && k != &c && any_in(*k)) return true;
+  return false;
+}
+
+bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
+  if (sh_.no_grid) return true;
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  if (l.grid < 0) return true;
+  const Inst& in = *a.in;
+  const bool upd = a.kind == HookKind::RmwWrite && (in.op == IrOp::Atom || in.op == IrOp::Red) &&
+                   in.atom != arith::AtomOp::Cas && in.atom != arith::AtomOp::Exch && a.size == in.size &&
+                   wide(in.scope) && in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2;
+  const int64_t cta = r.cta_uid;
+  l.gw_cta = l.gw_cta == -1 || l.gw_cta == cta ? cta : -2;
+  l.gw_bad = l.gw_bad || !upd;
+  if (l.grid == 0) {
+    if (l.gw_bad || l.gw_cta != -2 || !l.polled) return true;
+    // A grid counter: explore the CTAs together (explore.cpp) and restart.
+    l.grid = 1;
+    l.rmw_chain = true;
+    sh_.grid_any = true;
+    sh_.grid_joined = true;
+    restart = true;
+    return false;
+  }
+  if (sh_.decompose) return true;
+  if (!upd) return grid_break(li);  // (g2)
+  GridRun& g = grid_[li];
+  // (g2): the update reads the previous position's value, which no write
+  // its thread may still read from has.
+  uint32_t floor = 0;
+  if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
+  if (!unique(g.vals, l.init, floor, static_cast<uint32_t>(g.vals.size()))) return grid_break(li);
+  g.vals.push_back(v);
+  if (g.vals.size() > l.gmax) {  // (g3): polls may read this position too, from the next round on
+    l.gmax = static_cast<uint32_t>(g.vals.size());
+    sh_.grid_grew = true;
+  }
+  // (g4): the clock this write's release pattern carries.
+  std::vector<uint32_t> rel;
+  const uint32_t gid = r.t->gid;
+  if (releases(in.order)) {
+    rel = r.vc;
+    ++r.vc[gid];  // later writes of the thread are not covered
+  } else if (!r.rel_vc.empty()) {
+    rel = r.rel_vc;
+  }
+  g.rel.push_back(std::move(rel));
+  r.grid_floor[li] = static_cast<uint32_t>(g.vals.size());  // (g3): its own write
+  return true;
+}
+
+int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,
+                    uint64_t& v) {
+  if (sh_.no_grid || a.kind != HookKind::Load) return 0;
+  const Inst& in = *a.in;
+  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || !wide(in.scope)) return 0;
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  if (l.grid < 0) return 0;
+  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  if (!sh_.poll_at(t.func, pc)) return 0;
+  if (l.grid == 0) {
+    l.polled = true;
+    if (l.gw_bad || l.gw_cta != -2) return 0;
+    l.grid = 1;
+    l.rmw_chain = true;
+    sh_.grid_any = true;
+    sh_.grid_joined = true;
+    restart = true;
+    return -1;
+  }
+  if (!grid_on(li) || r.want_li != li) return 0;  // (no position chosen before it ran: a value choice)
+  // (g3): the write at the position grid_step chose.
+  const GridRun& g = grid_[li];
+  const uint32_t pos = r.want;
+  r.want_li = -1;
+  if (pos > g.vals.size()) return 0;
+  uint32_t floor = 0;
+  if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
+  if (!unique(g.vals, l.init, floor, pos)) return grid_break(li) ? 0 : -1;  // (g2)
+  v = pos == 0 ? l.init : g.vals[pos - 1];
+  r.poll = ThreadRec::Poll{li, v, pos, pos == g.vals.size(), &in, writes_, pc};
+  ++polls_;
+  (void)c;
+  return 1;
+}
+
+void Hook::grid_flush(ThreadRec& r) {
+  const ThreadRec::Poll p = r.poll;
+  r.poll.li = -1;
+  --polls_;
+  const Inst& in = *p.in;
+  mm::Event e;
+  e.kind = mm::EventKind::Read;
+  e.loc = p.li;
+  e.value = p.v;
+  e.scope = in.scope;
+  e.order = in.order;
+  ++r.comm_reads;
+  r.sync_in = true;
+  canon_read(r, p.li, p.v);
+  const int id = push(r, std::move(e), &in);
+  if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
+  r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(p.li, p.v);
+  // 8.10.4: the loop's exit, and with it everything after, depends on the
+  // value; so does the destination, if the thread has not overwritten it.
+  if (!r.tracking) r.tracking = true, ++tracking_;
+  merge(r.ctrl_on, Deps{id});
+  const interp::Thread& t = *r.t;
+  if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
+  if (in.dst[0].kind == interp::Opnd::Reg && t.reg_base + in.dst[0].slot < r.rdeps.size())
+    r.rdeps[t.reg_base + in.dst[0].slot] = Deps{id};
+  r.grid_floor[p.li] = p.pos;
+  // (g4): the release patterns of the chain up to the write read.
+  const GridRun& g = grid_[p.li];
+  std::vector<uint32_t> j;
+  for (uint32_t k = 0; k < p.pos && k < g.rel.size(); ++k) join(j, g.rel[k]);
+  if (j.empty()) return;
+  if (acquires(in.order))
+    join(r.vc, j);
+  else
+    join(r.acq_pending, j);
+}
+
+std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c,
+                                                      uint32_t from, uint32_t to) {
+  if (!sh_.pure_loop(t.func, to, from) || !sh_.in_pure_loop(t.func, to, from, r.poll.pc)) {
+    grid_flush(r);
+    return std::nullopt;
+  }
+  // (g3): the poll failed; its iteration leaves nothing. The choice of
+  // another position covers the runs that go on: the launch stops. But
+  // when it read the latest write and no run has had more writes of x
+  // yet, it waits for the next write and chooses again (so that runs show
+  // how many writes x gets; a longer chain makes another round).
+  const ThreadRec::Poll p = r.poll;
+  r.poll.li = -1;
+  --polls_;
+  const GridRun& g = grid_[p.li];
+  if (p.latest && g.vals.size() >= sh_.locs[static_cast<size_t>(p.li)].gmax) {
+    r.grid_floor[p.li] = p.pos + 1;
+    // A write since the poll (a lane of this warp that ran in between): choose again now.
+    if (g.vals.size() > p.pos) return Jump::Continue;
+    blocked_.push_back({&t, &c, t.gid, p.li, false, true, p.pos + 1});
+    return Jump::Park;
+  }
+  ++subsumed, ++r.subsumed;
+  killed = true;
+  r.killed = true;
+  return Jump::Stop;
+}
+
+bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uint32_t exec) {
+  if (c.uid < sh_.nctas) {
+    if (ctas_.size() < sh_.nctas) ctas_.resize(sh_.nctas, nullptr);
+    if (!ctas_[c.uid]) ctas_[c.uid] = &c, ++ctas_seen_;
+  }
+  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || !wide(in.scope) || in.addr.base == interp::Addr::Frame)
+    return false;
+  bool parked = false;
+  for (uint32_t b = exec; b; b &= b - 1) {
+    interp::Thread& t = lanes[std::countr_zero(b)];
+    const uint32_t pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
+    if (!sh_.poll_at(t.func, pc)) continue;
+    uint64_t key = static_cast<uint64_t>(in.addr.off);
+    if (in.addr.base == interp::Addr::Reg) key = in.addr.wrap(key + t.regs[t.reg_base + in.addr.slot]);
+    auto it = sh_.loc_at.find(key);  // generic == global (memory.hpp)
+    if (it == sh_.loc_at.end() || !grid_on(it->second)) continue;
+    const int li = it->second;
+    ThreadRec& r = rec(t, c);
+    GridRun& g = grid_[li];
+    const uint32_t n = static_cast<uint32_t>(g.vals.size());
+    if (r.want_li != li) {
+      // (g3): a position from the thread's floor to the most writes of a run.
+      uint32_t floor = 0;
+      if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
+      const uint32_t top = std::max(n, sh_.locs[static_cast<size_t>(li)].gmax);
+      if (floor > top) continue;  // (not after its own write: a value choice)
+      r.want_li = li;
+      r.want = floor + choose(top - floor + 1, sh_.unit_of(c));
+    }
+    if (r.want <= n) continue;
+    // Parked until the chain reaches that position (wake_blocked).
+    blocked_.push_back({&t, &c, t.gid, li, false, true, r.want});
+    t.st = interp::TState::Parked;
+    parked = true;
+  }
+  return parked;
+}
+
+void Hook::grid_fence(ThreadRec& r, const Inst& in) {
+  if (!sh_.grid_any || !wide(in.scope)) return;
+  // 8.8 acquire form 3: a relaxed poll, then this fence.
+  if (acquires(in.order) && !r.acq_pending.empty()) {
+    join(r.vc, r.acq_pending);
+    r.acq_pending.clear();
+  }
+  // 8.8 release form 3: this fence, then an update of a grid counter.
+  if (releases(in.order)) {
+    r.rel_vc = r.vc;
+    ++r.vc[r.t->gid];
+  }
+}
+
+}  // namespace ptxcheck::outcomes

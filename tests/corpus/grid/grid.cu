@@ -1,0 +1,114 @@
+// Grid counters of `ptxcheck outcomes` (semantics/outcomes/hook_grid.cpp):
+// kernels whose CTAs meet at a counter every CTA increments and polls,
+// checked by tests/corpus/outcomes_grid.py with the grid counters on and
+// off (PTXCHECK_OUTCOMES_NO_GRID=1). Launched cooperatively.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// cooperative_groups grid.sync(): each thread writes its part; CTA 2's last
+// thread sums the 3 * blockDim parts into out[0], CTA 0's thread 0 copies
+// the last part into out[1] (grid of 3).
+extern "C" __global__ void grid_cg(int* part, int* out) {
+  cg::grid_group g = cg::this_grid();
+  unsigned nt = blockDim.x * blockDim.y;
+  unsigned t = threadIdx.x + blockDim.x * threadIdx.y;
+  part[blockIdx.x * nt + t] = blockIdx.x * 100 + t;
+  g.sync();
+  if (blockIdx.x == 2 && t == nt - 1) {
+    int s = 0;
+    for (unsigned i = 0; i < 3 * nt; ++i) s += part[i];
+    out[0] = s;
+  }
+  if (blockIdx.x == 0 && t == 0) out[1] = part[3 * nt - 1];
+}
+
+// Two grid.sync() rounds: CTA b's thread 0 writes a[b], then copies its
+// neighbour's a into c[b]; CTA 0 reads every c after the second round.
+extern "C" __global__ void grid_twice(int* a, int* c, int* out) {
+  cg::grid_group g = cg::this_grid();
+  unsigned b = blockIdx.x, n = gridDim.x;
+  if (threadIdx.x == 0) a[b] = b + 1;
+  g.sync();
+  if (threadIdx.x == 0) c[b] = a[(b + 1) % n] * 10;
+  g.sync();
+  if (b == 0 && threadIdx.x == 0) {
+    int s = 0;
+    for (unsigned i = 0; i < n; ++i) s = s * 100 + c[i];
+    out[0] = s;
+  }
+}
+
+// A hand-written grid barrier: __threadfence(), a relaxed atomicAdd and a
+// volatile poll until every CTA has added, __threadfence(); the last CTA's
+// thread 0 reads every part (release and acquire patterns through the
+// fences, PTX ISA 8.8 form 3).
+extern "C" __global__ void grid_fenced(int* part, unsigned* count, int* out) {
+  unsigned t = threadIdx.x, n = blockDim.x;
+  part[blockIdx.x * n + t] = blockIdx.x * 10 + t + 1;
+  __syncthreads();
+  if (t == 0) {
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (*(volatile unsigned*)count < gridDim.x) {}
+    __threadfence();
+  }
+  __syncthreads();
+  if (blockIdx.x == gridDim.x - 1 && t == 0) {
+    int s = 0;
+    for (unsigned i = 0; i < gridDim.x * n; ++i) s = s * 100 + part[i];
+    out[0] = s;
+  }
+}
+
+// The same without the fences: no release or acquire pattern, the parts
+// read are stale or not.
+extern "C" __global__ void grid_relaxed(int* part, unsigned* count, int* out) {
+  unsigned t = threadIdx.x, n = blockDim.x;
+  part[blockIdx.x * n + t] = blockIdx.x * 10 + t + 1;
+  __syncthreads();
+  if (t == 0) {
+    atomicAdd(count, 1u);
+    while (*(volatile unsigned*)count < gridDim.x) {}
+  }
+  __syncthreads();
+  if (blockIdx.x == gridDim.x - 1 && t == 0) {
+    int s = 0;
+    for (unsigned i = 0; i < gridDim.x * n; ++i) s = s * 100 + part[i];
+    out[0] = s;
+  }
+}
+
+// Only the acquire side: __threadfence() after the poll but none before the
+// update, so the update starts no release pattern (PTX ISA 8.8) and the
+// parts read may be stale.
+extern "C" __global__ void grid_acqonly(int* part, unsigned* count, int* out) {
+  unsigned t = threadIdx.x, n = blockDim.x;
+  part[blockIdx.x * n + t] = blockIdx.x * 10 + t + 1;
+  __syncthreads();
+  if (t == 0) {
+    atomicAdd(count, 1u);
+    while (*(volatile unsigned*)count < gridDim.x) {}
+    __threadfence();
+  }
+  __syncthreads();
+  if (blockIdx.x == gridDim.x - 1 && t == 0) {
+    int s = 0;
+    for (unsigned i = 0; i < gridDim.x * n; ++i) s = s * 100 + part[i];
+    out[0] = s;
+  }
+}
+
+// A poll that succeeds before the last update: each CTA adds 1 and waits
+// for at least 2, then stores the count it saw (2 or 3 of 3) and the part
+// of the next CTA (release/acquire updates and poll).
+extern "C" __global__ void grid_count(int* part, unsigned* count, int* out) {
+  unsigned b = blockIdx.x;
+  part[b] = b + 1;
+  unsigned v;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], 1;" : "=r"(v) : "l"(count) : "memory");
+  do {
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(count) : "memory");
+  } while (v < 2);
+  out[2 * b] = v;
+  out[2 * b + 1] = part[(b + 1) % gridDim.x];
+}
