@@ -5,6 +5,7 @@ stderr, never a crash, the kernel's OOM killer or an empty answer.
 
     outcomes_limits.py PTXCHECK memory SPEC.json
     outcomes_limits.py PTXCHECK bound ALL_CUT.json PARTLY_CUT.json
+    outcomes_limits.py PTXCHECK async BULK_MBAR.json
 
 memory: `--memory MIB`. SPEC is an -O0 build of a spin kernel (before its
 spin loops were reduced through calls, such a build grew without bound until
@@ -16,7 +17,12 @@ is no answer. ALL_CUT needs two back jumps in every thread
 PTXCHECK_OUTCOMES_NO_RMW_CHAIN=1, since with RMW chains
 (semantics/outcomes/hook_chain.cpp) a thread whose partner has exited adds
 without a choice and its loop is not bounded; PARTLY_CUT is a corpus case whose goldens record
-bound_hit at --unroll 1: it still lists its outcomes (exit 0, bound_hit)."""
+bound_hit at --unroll 1: it still lists its outcomes (exit 0, bound_hit).
+
+async: a cp.async.bulk that completes on an mbarrier (async/bulk_mbar.cu)
+updates the mbarrier outside the accesses outcomes sees, so the wait never
+saw its phase complete and outcomes answered "0 permitted outcomes" with
+exit 0; it is refused (the PTX line and complete_tx named), in text and JSON."""
 import json
 import os
 import subprocess
@@ -68,6 +74,11 @@ elif mode == "bound":
     j = check_listed(run(partly_cut, "--unroll", "1", "--json"), "partly cut")
     if j:
         check(j["bound_hit"] and len(j["outcomes"]) >= 1, "partly cut lists its outcomes with bound_hit")
+elif mode == "async":
+    (spec,) = specs
+    for extra in ([], ["--json"]):
+        check_limit(run(spec, *extra), f"bulk copy on an mbarrier {extra}", "ptxcheck: limit reached: PTX line",
+                    "complete_tx")
 else:
     sys.exit(f"outcomes_limits.py: unknown mode {mode!r}")
 
