@@ -84,6 +84,52 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
 
 namespace {
 
+// Spin detection (machine.cpp SpinWatch): beyond own_state_only, the
+// operations that change nothing but the state of the lanes `g` that
+// execute them, which SpinWatch::snap compares (registers, frames, .local
+// bytes, PC and state of the threads that can run or wait in a warp
+// collective): stores whose address is in .local (st.local, or a generic
+// address in the local window: -O0 and -G code keep their variables and
+// atomic_ref objects on the stack), calls (Machine::do_call clears
+// spin_own_only_ for the external functions: vprintf, malloc, free,
+// __assertfail) and returns to a caller (not from the kernel: the thread
+// exits), alloca and stack save/restore (the stack pointer), warp
+// collectives (they read and write registers of lanes of the warp, which
+// wait in TState::WarpWait), and mbarrier test_wait/try_wait and
+// pending_count (they read the object; the race bookkeeping they update is
+// no part of the state that decides what runs next).
+bool spin_own_op(const Inst& in, const Thread* T, uint32_t g) {
+  switch (in.op) {
+    case IrOp::St:
+      if (in.addr.space == Space::Local) return true;
+      if (in.addr.space != Space::Generic || in.addr.base == Addr::Frame) return false;
+      for (uint32_t b = g; b; b &= b - 1) {
+        const Thread& t = T[std::countr_zero(b)];
+        const uint64_t base = in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0;
+        const uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + base);
+        if (a < kLocalWin || a - kLocalWin >= kWinSize) return false;
+      }
+      return true;
+    case IrOp::Ret:
+      for (uint32_t b = g; b; b &= b - 1)
+        if (T[std::countr_zero(b)].frames.empty()) return false;
+      return true;
+    case IrOp::Mbarrier:
+      return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity || in.mbar == MbarOp::PendingCount;
+    case IrOp::Call:
+    case IrOp::Alloca:
+    case IrOp::StackSave:
+    case IrOp::StackRestore:
+    case IrOp::WarpSync:
+    case IrOp::Shfl:
+    case IrOp::Vote:
+    case IrOp::Match:
+    case IrOp::Redux:
+    case IrOp::Elect: return true;
+    default: return false;
+  }
+}
+
 // Special registers whose value (Machine::sreg) is the same for every lane
 // of a warp in one step: the CTA's, grid's and cluster's coordinates and
 // sizes and the warp's own number (not %tid, %laneid, %lanemask_*, and not
@@ -175,7 +221,7 @@ bool Machine::step(Warp& w) {
   w.rest_ok = false;
   const Inst& in = prog.code[w.pc];
   if (spin_watch_ && !own_state_only(in.op)) [[unlikely]]
-    spin_own_only_ = false;
+    spin_own_only_ = spin_own_only_ && spin_own_op(in, T, w.group);
   uint32_t g = w.group;
   steps += lane_count(g);
   if (steps > step_limit_) {

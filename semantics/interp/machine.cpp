@@ -43,8 +43,10 @@ struct SpinWatch {
     power = 1;
     lam = 0;
   }
-  // Every thread's state and PC, and for each runnable thread (only those
-  // can change in such a round) its registers, call frames and .local bytes.
+  // Every thread's state and PC, and for each runnable thread or one waiting
+  // in a warp collective (only those can change in such a round; the
+  // collective reads the waiting lanes' registers) its registers, call
+  // frames and .local bytes.
   void snap(const std::vector<std::unique_ptr<Cta>>& ctas) {
     cur.clear();
     for (const auto& c : ctas) {
@@ -54,7 +56,7 @@ struct SpinWatch {
       for (const Warp& w : c->warps) cur.push_back(w.conv ? uint64_t{w.pc} << 32 | w.group : ~uint64_t{0});
       for (const Thread& t : c->threads) {
         cur.push_back(uint64_t{t.pc} << 8 | static_cast<uint64_t>(t.st));
-        if (t.st != TState::Ready) continue;
+        if (t.st != TState::Ready && t.st != TState::WarpWait) continue;
         cur.push_back(uint64_t{t.func} << 32 | t.reg_base);
         cur.push_back(uint64_t{t.fp} << 32 | t.sp);
         cur.push_back(t.frames.size());

@@ -8,7 +8,8 @@
 // none of the kind named by "_expect_no_diagnostic" ("_races": "strict"
 // runs it as --races=strict; "_expect_message": a text the named
 // diagnostic's message must contain; "_absent_message": only diagnostics of
-// the "_expect_no_diagnostic" kind whose message contains it are errors).
+// the "_expect_no_diagnostic" kind whose message contains it are errors;
+// "_max_steps": the step budget, 1,000,000 unless given).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <bit>
@@ -191,6 +192,7 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
       std::string want_status = st ? st->text : "error";
       RunOptions opt;
       opt.max_steps = 1'000'000;
+      if (const JNode* ms = root.find("_max_steps")) opt.max_steps = std::stoull(ms->text);
       const JNode* races = root.find("_races");  // "strict": --races=strict
       opt.strict_races = races && races->text == "strict";
       RunReport r = run_spec_file(spec.string(), opt);
