@@ -274,8 +274,32 @@ inline uint64_t apply(const Form& f, uint64_t a, uint64_t b, uint64_t c) {
     return 0;
 }
 
+// The host's fused multiply-add instruction (x86-64 FMA3). Built without
+// -mfma, std::fma is a call into libm (whose x86-64 fmaf/fma pick the same
+// instruction at load time when the CPU has it); a function compiled with
+// `target("fma")` (kFmaTarget) expands std::fma inline to vfmadd, which
+// IEEE 754 fusedMultiplyAdd defines bit for bit (one rounding, in the
+// MXCSR's mode, which host_fast.cpp's probe checked to be
+// round-to-nearest-even without FTZ/DAZ). Such code runs only where
+// host_fma() is true.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PTXCHECK_FMA_TARGET 1
+#define PTXCHECK_FMA_TARGET_ATTR __attribute__((target("fma")))
+inline bool host_fma() {
+  static const bool has = __builtin_cpu_supports("fma");
+  return has;
+}
+#else
+#define PTXCHECK_FMA_TARGET 0
+#define PTXCHECK_FMA_TARGET_ATTR
+inline bool host_fma() { return false; }
+#endif
+
+// The forms whose lane loops have an FMA-instruction variant.
+constexpr bool uses_fma(Op o) { return o == Op::fma_f32 || o == Op::fma_f64; }
+
 // apply() by a run-time op (for tests); setp's q is !p.
-inline uint64_t eval(const Form& f, const uint64_t* s) {
+inline uint64_t eval_any(const Form& f, const uint64_t* s) {
   switch (f.op) {
 #define X(name, what, section) \
   case Op::name:               \
@@ -285,6 +309,19 @@ inline uint64_t eval(const Form& f, const uint64_t* s) {
     case Op::none: break;
   }
   return 0;
+}
+// The same compiled for the FMA instruction (only where host_fma()).
+PTXCHECK_FMA_TARGET_ATTR inline uint64_t eval_fma(const Form& f, const uint64_t* s) {
+  switch (f.op) {
+    case Op::fma_f32: return apply<Op::fma_f32>(f, s[0], s[1], s[2]);
+    case Op::fma_f64: return apply<Op::fma_f64>(f, s[0], s[1], s[2]);
+    default: return eval_any(f, s);
+  }
+}
+// What the interpreter's lane loop computes: the FMA-instruction variant
+// where the host has it (exec_fast.cpp picks the same).
+inline uint64_t eval(const Form& f, const uint64_t* s) {
+  return uses_fma(f.op) && host_fma() ? eval_fma(f, s) : eval_any(f, s);
 }
 
 }  // namespace ptxcheck::arith::fast

@@ -72,6 +72,12 @@ template <Op O, int I, bool P>
 void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
   lanes_body<O, I, P>(w, in, m, f);
 }
+// The same compiled for the host's FMA instruction (fast.hpp host_fma):
+// std::fma inline instead of a call into libm.
+template <Op O, int I, bool P>
+PTXCHECK_FMA_TARGET_ATTR void lanes_fma(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
+  lanes_body<O, I, P>(w, in, m, f);
+}
 
 // lanes<> for the run-time source mode.
 template <Op O, bool P>
@@ -86,6 +92,14 @@ __attribute__((always_inline)) inline void lanes_by(int mode, Warp& w, const Ins
       default: return lanes_body<O, kMixed, P>(w, in, m, f);
     }
   }
+  if constexpr (arith::fast::uses_fma(O) && PTXCHECK_FMA_TARGET)
+    if (arith::fast::host_fma()) switch (mode) {
+        case kAllReg: return lanes_fma<O, kAllReg, P>(w, in, m, f);
+        case 0: return lanes_fma<O, 0, P>(w, in, m, f);
+        case 1: return lanes_fma<O, 1, P>(w, in, m, f);
+        case 2: return lanes_fma<O, 2, P>(w, in, m, f);
+        default: return lanes_fma<O, kMixed, P>(w, in, m, f);
+      }
   switch (mode) {
     case kAllReg: return lanes<O, kAllReg, P>(w, in, m, f);
     case 0: return lanes<O, 0, P>(w, in, m, f);

@@ -138,20 +138,41 @@ inline bool all_init(const uint8_t* p) {  // Region::is_init for ES bytes (each 
     return load_n(p, ES) == (0x0101010101010101ull >> (64 - 8 * ES));
 }
 
-template <unsigned ES, bool SX, bool CHK>
+// MASK: the destination mask `dm` can clear bits of the loaded (and
+// extended) value; without it the value is written as it is (the same bits).
+// A whole warp runs a counted loop over its 32 lanes.
+template <unsigned ES, bool SX, bool CHK, bool MASK>
 uint32_t load_lanes(uint64_t* const* rp, uint32_t m, const uint8_t* data, const uint8_t* init, uint64_t base,
                     uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, uint32_t ds, uint64_t dm) {
-  for (; m; m &= m - 1) {
-    uint64_t* r = rp[std::countr_zero(m)];
+  auto lane = [&](uint64_t * r) __attribute__((always_inline)) {
     const uint64_t a = (off0 + r[as]) & amask, off = a - base;
-    if (off > lim || (a & (ES - 1)) != 0) break;
+    if (off > lim || (a & (ES - 1)) != 0) return false;
     if constexpr (CHK)
-      if (!all_init<ES>(init + off)) break;
+      if (!all_init<ES>(init + off)) return false;
     uint64_t v = load_n(data + off, ES);
     if constexpr (SX) v = sext(v, ES * 8u);
-    r[ds] = v & dm;
+    r[ds] = MASK ? v & dm : v;
+    return true;
+  };
+  if (m == ~0u) {
+    for (uint32_t l = 0; l < 32; ++l)
+      if (!lane(rp[l])) return ~0u << l;
+    return 0;
   }
+  for (; m; m &= m - 1)
+    if (!lane(rp[std::countr_zero(m)])) break;
   return m;
+}
+
+template <unsigned ES, bool SX, bool CHK>
+uint32_t load_lanes_dm(uint64_t* const* rp, uint32_t m, const uint8_t* data, const uint8_t* init, uint64_t base,
+                       uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, uint32_t ds, uint64_t dm) {
+  // (dm is 2^k - 1: it keeps every bit of an ES-byte value zero-extended
+  // when it has the low 8 * ES bits, of a sign-extended one when it is ~0)
+  constexpr uint64_t vm = ES == 8 ? ~0ull : (1ull << (ES * 8)) - 1;
+  const bool keeps = SX ? dm == ~0ull : (dm & vm) == vm;
+  return keeps ? load_lanes<ES, SX, CHK, false>(rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+               : load_lanes<ES, SX, CHK, true>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
 }
 
 template <unsigned ES>
@@ -172,10 +193,10 @@ uint32_t load_lanes_es(unsigned es, uint64_t* const* rp, uint32_t m, const uint8
                        uint64_t base, uint64_t lim, uint64_t off0, uint64_t amask, uint32_t as, uint32_t ds,
                        uint64_t dm) {
   switch (es) {
-    case 1: return load_lanes<1, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
-    case 2: return load_lanes<2, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
-    case 4: return load_lanes<4, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
-    case 8: return load_lanes<8, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 1: return load_lanes_dm<1, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 2: return load_lanes_dm<2, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 4: return load_lanes_dm<4, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+    case 8: return load_lanes_dm<8, SX, CHK>(rp, m, data, init, base, lim, off0, amask, as, ds, dm);
   }
   return m;
 }
@@ -228,6 +249,63 @@ uint32_t store_vec_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t
 // and proxies off) inline, anything else through access(). True when the
 // step stopped (a fault or the hook).
 bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
+  // The usual access of a tight loop first, with the fewest tests: one
+  // element of 1, 2, 4 or 8 bytes at a register address in the own CTA's
+  // shared memory or (one core) the global allocation this instruction hit
+  // last, races, hooks and (shared) the async proxy off, to a register or
+  // from a register or immediate: the tight loop below, its lanes in the
+  // same order, each doing what the general loop would. The lanes from the
+  // first that misses on go through the rest of this function, whose tight
+  // loop misses at that lane again.
+  if (in.addr.base == Addr::Reg && !hook_ && !races.enabled && m) {
+    const bool st = in.op == IrOp::St;
+    const unsigned es = in.size;
+    Region* fr = nullptr;
+    if (in.addr.space == Space::Shared)
+      fr = proxy_on_ ? nullptr : w.cta->shared.get();
+    else if ((in.addr.space == Space::Global || in.addr.space == Space::Generic) && !par_ && w.pc < pc_hot_.size())
+      fr = pc_hot_[w.pc];
+    if (fr && (st ? in.nsrc : in.ndst) == 1 && (es == 1 || es == 2 || es == 4 || es == 8) && fr->bytes.size() >= es) {
+      const bool shared = in.addr.space == Space::Shared;
+      const uint64_t base = shared ? 0 : fr->base, lim = fr->bytes.size() - es;
+      const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
+      const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
+      const uint32_t as = in.addr.slot;
+      uint8_t* const data = fr->bytes.data();
+      uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
+      if (st) {
+        const Opnd& o = in.src[0];
+        if (o.kind == Opnd::Imm || (o.kind == Opnd::Reg && !o.negate)) {
+          switch (es) {
+            case 1:
+              m = store_lanes<1>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+              break;
+            case 2:
+              m = store_lanes<2>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+              break;
+            case 4:
+              m = store_lanes<4>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+              break;
+            default:
+              m = store_lanes<8>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+              break;
+          }
+          if (!m) return false;
+        }
+      } else if (in.dst[0].kind == Opnd::Reg) {
+        // (lowering set dwidth to the destination register's declared width)
+        const uint64_t dm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+        const uint32_t ds = in.dst[0].slot;
+        const bool chk = shared && init;
+        m = in.nk == NumKind::S
+                ? chk ? load_lanes_es<true, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+                      : load_lanes_es<true, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+            : chk ? load_lanes_es<false, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+                  : load_lanes_es<false, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+        if (!m) return false;
+      }
+    }
+  }
   Cta& c = *w.cta;
   Thread* T = &c.threads[w.first];
   // Operand read through the cached frame pointer (as the step function's).
