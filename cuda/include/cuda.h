@@ -320,6 +320,25 @@ typedef enum CUfunc_cache_enum {
   CU_FUNC_CACHE_PREFER_EQUAL = 0x03
 } CUfunc_cache;
 
+typedef enum CUsharedconfig_enum {
+  CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
+  CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 0x01,
+  CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 0x02
+} CUsharedconfig;
+
+typedef struct CUdevprop_st {  /* cuDeviceGetProperties (deprecated) */
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int sharedMemPerBlock;
+  int totalConstantMemory;
+  int SIMDWidth;
+  int memPitch;
+  int regsPerBlock;
+  int clockRate;
+  int textureAlign;
+} CUdevprop;
+
 typedef enum CUlimit_enum {
   CU_LIMIT_STACK_SIZE = 0x00,
   CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
@@ -359,6 +378,7 @@ typedef struct CUctxCreateParams_st {
 /* `extra` of cuLaunchKernel: a packed parameter buffer instead of kernelParams. */
 #define CU_LAUNCH_PARAM_END_AS_INT 0x00
 #define CU_LAUNCH_PARAM_END ((void*)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_PARAM_TR_DEFAULT -1
 #define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
 #define CU_LAUNCH_PARAM_BUFFER_POINTER ((void*)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
 #define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
@@ -754,6 +774,26 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hm
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
+
+/* ---- deprecated: legacy execution control, context attachment, shared
+ * memory bank configuration, device properties (cuda/shim/legacy.cpp) ---- */
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop* prop, CUdevice dev);
+CUresult CUDAAPI cuCtxAttach(CUcontext* pctx, unsigned int flags);
+CUresult CUDAAPI cuCtxDetach(CUcontext ctx);
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig* pConfig);
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
+CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);
+CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);
+CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);
+CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);
+CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);
+CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);
+CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void* ptr, unsigned int numbytes);
+CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);
+CUresult CUDAAPI cuLaunch(CUfunction f);
+CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);
+CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);
+CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice* dev, const char* pciBusId);
 
 /* ---- memory ------------------------------------------------------------------ */
 CUresult CUDAAPI cuMemGetInfo(size_t* free, size_t* total);

@@ -35,6 +35,7 @@ struct CUctx_st {
   std::set<CUarray> arrays;
   std::set<CUmipmappedArray> mipmaps;
   std::set<uint64_t> textures;  // texture and surface object handles (State::textures)
+  unsigned attached = 0;        // cuCtxAttach calls not yet matched by cuCtxDetach (legacy.cpp)
 };
 
 // A CUDA array (cuArrayCreate, cuArray3DCreate): a dense global allocation,
@@ -95,6 +96,12 @@ struct CUfunc_st {
   CUmodule mod = nullptr;
   ptxcheck::interp::SessionKernel* k = nullptr;
   int max_dynamic_shared = -1;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (-1: default)
+  // The deprecated execution control (legacy.cpp): cuFuncSetBlockShape,
+  // cuFuncSetSharedSize and the parameter bytes of cuParamSet*, which
+  // cuLaunchGrid passes as CU_LAUNCH_PARAM_BUFFER_POINTER.
+  unsigned block[3] = {0, 0, 0};
+  unsigned shared_bytes = 0;
+  std::vector<uint8_t> params;
 };
 
 namespace shim {

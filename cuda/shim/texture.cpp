@@ -540,3 +540,37 @@ SHIM_API CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size
 SHIM_API CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n) {
   return copy_array_device(src, off, dst, n, false);
 }
+
+// The 1D array copies of cuda.h that have no fast path above: array to
+// array, and host to/from array ordered in a stream; each is the 3D copy of
+// one row (runtime.cpp, which also records it in a capturing stream).
+namespace {
+CUDA_MEMCPY3D row_copy(size_t n) {
+  CUDA_MEMCPY3D c{};
+  c.WidthInBytes = n;
+  c.Height = c.Depth = 1;
+  return c;
+}
+}  // namespace
+
+SHIM_API CUresult cuMemcpyAtoA_v2(CUarray dst, size_t dst_off, CUarray src, size_t src_off, size_t n) {
+  CUDA_MEMCPY3D c = row_copy(n);
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+  c.srcArray = src, c.srcXInBytes = src_off;
+  c.dstArray = dst, c.dstXInBytes = dst_off;
+  return cuMemcpy3D_v2(&c);
+}
+
+SHIM_API CUresult cuMemcpyHtoAAsync_v2(CUarray dst, size_t off, const void* src, size_t n, CUstream st) {
+  CUDA_MEMCPY3D c = row_copy(n);
+  c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = src;
+  c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = dst, c.dstXInBytes = off;
+  return cuMemcpy3DAsync_v2(&c, st);
+}
+
+SHIM_API CUresult cuMemcpyAtoHAsync_v2(void* dst, CUarray src, size_t off, size_t n, CUstream st) {
+  CUDA_MEMCPY3D c = row_copy(n);
+  c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = src, c.srcXInBytes = off;
+  c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = dst;
+  return cuMemcpy3DAsync_v2(&c, st);
+}

@@ -49,7 +49,8 @@ def main():
                "offsetof(CUmemPoolProps, usage)", "sizeof(CUmemAccessDesc)", "sizeof(CUDA_MEM_ALLOC_NODE_PARAMS)",
                "offsetof(CUDA_MEM_ALLOC_NODE_PARAMS, accessDescs)", "offsetof(CUDA_MEM_ALLOC_NODE_PARAMS, dptr)",
                "sizeof(CUDA_MEMCPY3D_PEER)", "offsetof(CUDA_MEMCPY3D_PEER, srcContext)",
-               "offsetof(CUDA_MEMCPY3D_PEER, dstContext)", "offsetof(CUDA_MEMCPY3D_PEER, Depth)"]
+               "offsetof(CUDA_MEMCPY3D_PEER, dstContext)", "offsetof(CUDA_MEMCPY3D_PEER, Depth)", "sizeof(CUdevprop)",
+               "offsetof(CUdevprop, textureAlign)"]
     src += [f'std::printf("%s %zu\\n", "{e}", (size_t)({e}));' for e in layouts]
     src.append("}")
     failures = 0

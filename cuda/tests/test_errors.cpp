@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -1372,4 +1373,130 @@ TEST_CASE("cuLink*: one PTX input links to a loadable image; SASS, several input
   CHECK(fn == reinterpret_cast<void*>(&cuLinkCreate_v2));
   CHECK(cuGetProcAddress("cuLinkComplete", &fn, 13000, 0, nullptr) == CUDA_SUCCESS);
   CHECK(fn == reinterpret_cast<void*>(&cuLinkComplete));
+}
+
+TEST_CASE("deprecated entry points: CUDA 3 execution control, attachment, properties, bus id, 1D arrays", "[launch]") {
+  Ctx ctx;
+  // Each thread stores a + (int)b to out[its linear index], through dynamic shared memory.
+  CUmodule m = load(
+      ".extern .shared .align 4 .b8 dyn[];\n"
+      ".visible .entry lk(.param .u64 out, .param .u32 a, .param .f32 b)\n{\n"
+      ".reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<2>;\n"
+      "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\nld.param.u32 %r1, [a];\n"
+      "ld.param.f32 %f1, [b];\ncvt.rzi.u32.f32 %r2, %f1;\nadd.u32 %r1, %r1, %r2;\n"
+      "mov.u32 %r3, %tid.x;\nmov.u32 %r4, %ntid.x;\nmov.u32 %r5, %ctaid.x;\nmov.u32 %r6, %ctaid.y;\n"
+      "mov.u32 %r7, %nctaid.x;\nmad.lo.u32 %r6, %r6, %r7, %r5;\nmad.lo.u32 %r6, %r6, %r4, %r3;\n"
+      "mov.u32 %r8, dyn;\nmad.lo.u32 %r8, %r3, 4, %r8;\nst.shared.u32 [%r8], %r1;\nld.shared.u32 %r1, [%r8];\n"
+      "mul.wide.u32 %rd2, %r6, 4;\nadd.u64 %rd2, %rd1, %rd2;\nst.global.u32 [%rd2], %r1;\nret;\n}\n");
+  CUfunction f = nullptr;
+  REQUIRE(cuModuleGetFunction(&f, m, "lk") == CUDA_SUCCESS);
+  CUdeviceptr out = 0;
+  REQUIRE(cuMemAlloc(&out, 32 * 4) == CUDA_SUCCESS);
+  auto values = [&] {
+    std::vector<unsigned> h(32);
+    REQUIRE(cuMemcpyDtoH(h.data(), out, 32 * 4) == CUDA_SUCCESS);
+    return h;
+  };
+  auto count = [](const std::vector<unsigned>& h, unsigned v) { return std::count(h.begin(), h.end(), v); };
+  REQUIRE(cuMemsetD32(out, 0, 32) == CUDA_SUCCESS);
+  CHECK(cuLaunchGrid(f, 1, 1) == CUDA_ERROR_INVALID_VALUE);  // no block shape yet
+  REQUIRE(cuParamSetv(f, 0, &out, sizeof out) == CUDA_SUCCESS);
+  REQUIRE(cuParamSeti(f, 8, 7) == CUDA_SUCCESS);
+  REQUIRE(cuParamSetf(f, 12, 2.5f) == CUDA_SUCCESS);
+  REQUIRE(cuParamSetSize(f, 16) == CUDA_SUCCESS);
+  REQUIRE(cuFuncSetBlockShape(f, 4, 1, 1) == CUDA_SUCCESS);
+  REQUIRE(cuFuncSetSharedSize(f, 16) == CUDA_SUCCESS);
+  REQUIRE(cuLaunchGrid(f, 2, 3) == CUDA_SUCCESS);  // 6 blocks of 4 threads
+  std::vector<unsigned> h = values();
+  CHECK(count(h, 9) == 24);
+  CHECK(h[24] == 0);
+  REQUIRE(cuParamSeti(f, 8, 100) == CUDA_SUCCESS);
+  CUstream st = nullptr;
+  REQUIRE(cuStreamCreate(&st, 0) == CUDA_SUCCESS);
+  REQUIRE(cuLaunchGridAsync(f, 1, 1, st) == CUDA_SUCCESS);
+  REQUIRE(cuStreamSynchronize(st) == CUDA_SUCCESS);
+  h = values();
+  CHECK((count(h, 102) == 4 && count(h, 9) == 20));
+  REQUIRE(cuParamSeti(f, 8, 200) == CUDA_SUCCESS);
+  REQUIRE(cuLaunch(f) == CUDA_SUCCESS);
+  CHECK(count(values(), 202) == 4);
+  CHECK(cuParamSetSize(f, 8) == CUDA_SUCCESS);
+  CHECK(cuLaunch(f) != CUDA_SUCCESS);  // 8 parameter bytes for a 16-byte list
+  CHECK(cuFuncSetBlockShape(f, 0, 1, 1) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuParamSeti(f, -4, 1) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(cuFuncSetSharedMemConfig(f, CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE) == CUDA_SUCCESS);
+
+  // Shared memory banks: four bytes wide, whatever is set.
+  CUsharedconfig sc = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
+  REQUIRE(cuCtxSetSharedMemConfig(CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE) == CUDA_SUCCESS);
+  REQUIRE(cuCtxGetSharedMemConfig(&sc) == CUDA_SUCCESS);
+  CHECK(sc == CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE);
+  CHECK(cuCtxSetSharedMemConfig(static_cast<CUsharedconfig>(7)) == CUDA_ERROR_INVALID_VALUE);
+
+  // Device properties are the attributes.
+  CUdevprop p{};
+  REQUIRE(cuDeviceGetProperties(&p, 0) == CUDA_SUCCESS);
+  int v = 0;
+  REQUIRE(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 0) == CUDA_SUCCESS);
+  CHECK((p.maxThreadsPerBlock == 1024 && p.maxThreadsDim[2] == 64 && p.maxGridSize[1] == v && p.SIMDWidth == 32));
+  REQUIRE(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 0) == CUDA_SUCCESS);
+  CHECK((p.sharedMemPerBlock == v && p.textureAlign == 512 && p.clockRate > 0));
+  CHECK(cuDeviceGetProperties(&p, 1) == CUDA_ERROR_INVALID_DEVICE);
+
+  // The bus id round trip.
+  char bus[32] = {};
+  REQUIRE(cuDeviceGetPCIBusId(bus, sizeof bus, 0) == CUDA_SUCCESS);
+  CUdevice d = -1;
+  CHECK((cuDeviceGetByPCIBusId(&d, bus) == CUDA_SUCCESS && d == 0));
+  d = -1;
+  CHECK((cuDeviceGetByPCIBusId(&d, "00:00.0") == CUDA_SUCCESS && d == 0));
+  CHECK(cuDeviceGetByPCIBusId(&d, "0000:01:00.0") == CUDA_ERROR_INVALID_DEVICE);
+  CHECK(cuDeviceGetByPCIBusId(&d, "bus") == CUDA_ERROR_INVALID_VALUE);
+
+  // Attachment: creation is the first use; the last detach destroys.
+  CUcontext c2 = nullptr, a = nullptr;
+  REQUIRE(cuCtxCreate(&c2, nullptr, 0, 0) == CUDA_SUCCESS);
+  REQUIRE(cuCtxAttach(&a, 0) == CUDA_SUCCESS);
+  CHECK(a == c2);
+  CHECK(cuCtxAttach(&a, 1) == CUDA_ERROR_INVALID_VALUE);
+  unsigned api = 0;
+  REQUIRE(cuCtxDetach(c2) == CUDA_SUCCESS);
+  CHECK(cuCtxGetApiVersion(c2, &api) == CUDA_SUCCESS);
+  REQUIRE(cuCtxDetach(c2) == CUDA_SUCCESS);
+  CHECK(cuCtxGetApiVersion(c2, &api) == CUDA_ERROR_INVALID_CONTEXT);
+  CHECK(cuCtxSetCurrent(ctx.c) == CUDA_SUCCESS);
+
+  // The CUDA 2/3 names (cuGetProcAddress at their versions) and the 1D array copies.
+  void* fn = nullptr;
+  CUdriverProcAddressQueryResult q = CU_GET_PROC_ADDRESS_SUCCESS;
+  REQUIRE(cuGetProcAddress("cuStreamDestroy", &fn, 3020, 0, &q) == CUDA_SUCCESS);
+  CHECK(fn != reinterpret_cast<void*>(&cuStreamDestroy_v2));
+  CHECK(reinterpret_cast<CUresult (*)(CUstream)>(fn)(st) == CUDA_SUCCESS);
+  CHECK(cuStreamQuery(st) == CUDA_ERROR_INVALID_HANDLE);
+  CUDA_ARRAY_DESCRIPTOR ad{};
+  ad.Width = 8;
+  ad.Format = CU_AD_FORMAT_UNSIGNED_INT32;
+  ad.NumChannels = 1;
+  CUarray x = nullptr, y = nullptr;
+  REQUIRE(cuArrayCreate(&x, &ad) == CUDA_SUCCESS);
+  REQUIRE(cuArrayCreate(&y, &ad) == CUDA_SUCCESS);
+  void *h2a = nullptr, *a2a = nullptr, *a2h = nullptr;
+  REQUIRE(cuGetProcAddress("cuMemcpyHtoAAsync", &h2a, 13000, 0, &q) == CUDA_SUCCESS);
+  REQUIRE(cuGetProcAddress("cuMemcpyAtoA", &a2a, 13000, 0, &q) == CUDA_SUCCESS);
+  REQUIRE(cuGetProcAddress("cuMemcpyAtoHAsync", &a2h, 13000, 0, &q) == CUDA_SUCCESS);
+  const unsigned src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  unsigned back[8] = {};
+  REQUIRE(reinterpret_cast<CUresult (*)(CUarray, size_t, const void*, size_t, CUstream)>(h2a)(x, 4, src, 12,
+                                                                                             nullptr) == 0);
+  REQUIRE(cuMemcpyHtoA_v2(y, 0, back, sizeof back) == CUDA_SUCCESS);  // zeros
+  REQUIRE(reinterpret_cast<CUresult (*)(CUarray, size_t, CUarray, size_t, size_t)>(a2a)(y, 8, x, 4, 12) == 0);
+  REQUIRE(reinterpret_cast<CUresult (*)(void*, CUarray, size_t, size_t, CUstream)>(a2h)(back, y, 0, 32,
+                                                                                        nullptr) == 0);
+  const unsigned want[8] = {0, 0, 1, 2, 3, 0, 0, 0};
+  CHECK(std::equal(back, back + 8, want));
+  CHECK(reinterpret_cast<CUresult (*)(CUarray, size_t, CUarray, size_t, size_t)>(a2a)(y, 28, x, 0, 8) ==
+        CUDA_ERROR_INVALID_VALUE);  // past y's 32 bytes
+  CHECK(cuArrayDestroy(x) == CUDA_SUCCESS);
+  CHECK(cuArrayDestroy(y) == CUDA_SUCCESS);
+  CHECK(cuMemFree(out) == CUDA_SUCCESS);
 }
