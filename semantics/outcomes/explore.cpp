@@ -109,8 +109,7 @@ void Explorer::explore_units() {
     traces_.assign(nunits_, {});
     Round rd(nunits_);
     sh_.chain_changed = false;
-    sh_.grid_grew = false;
-    for (auto& l : sh_.locs) l.written.clear();
+    for (auto& l : sh_.locs) l.written.clear(), l.chosen = false;
     if (!explore_round(rd)) {
       since_restart = 0;
       continue;
@@ -364,7 +363,10 @@ bool Explorer::update_values(int round, const Round& rd) {
     for (uint64_t x : keep) v.push_back(x);
     if (static_cast<int>(v.size()) > opt_.max_values)
       throw LimitError("more than " + std::to_string(opt_.max_values) + " candidate values for " + l.name);
-    changed |= v != l.values;
+    // A grid counter's values matter to another round only if a read
+    // chose among them (hook_grid.cpp: its chain reads and polls read the
+    // machine's chain).
+    changed |= v != l.values && (l.grid != 1 || sh_.decompose || l.chosen);
     l.values = std::move(v);
   }
   if (debug_)
@@ -374,9 +376,8 @@ bool Explorer::update_values(int round, const Round& rd) {
       std::fprintf(stderr, "\n");
     }
   // A lower chain bound matters only to a value left out: the next round
-  // runs with the bounds lowered in this one. A grid counter whose chain
-  // grew offers its polls more positions in the next (hook_grid.cpp).
-  return changed || (pending && sh_.chain_changed) || sh_.grid_grew;
+  // runs with the bounds lowered in this one.
+  return changed || (pending && sh_.chain_changed);
 }
 
 // Decides every finished run: each consistent execution that reads the

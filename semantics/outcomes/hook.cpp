@@ -447,6 +447,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       chose = cand.size() > 1;
     } else {
       v = l.values[choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
+      l.chosen = true;
     }
   }
   if (a.kind == HookKind::Load) canon_read(r, li, v);

@@ -33,28 +33,26 @@
 //       order, 8.10.3, 8.9.6), and reading a later write of the same value
 //       would only synchronize more: in every consistent execution of the
 //       run, each read reads from the write the run gave it, or a later one;
-//  (g3) before a poll P runs (grid_step), the search chooses the position
-//       in the chain of the write P reads: from the floor (the latest
-//       write its thread made or read there) to the most writes of x that
-//       a run has had so far (CommLoc::gmax; a run with more makes another
-//       round, with the more positions), and the thread is parked until
-//       that write has run (wake_blocked). P's event waits until its thread
-//       leaves the loop (grid_flush, at its next instruction that does more
-//       than compute registers or branch; its destination then depends on
-//       it, and so, by control, does all that follows, 8.10.4). If the loop
-//       goes back instead (grid_jump), P failed and leaves no event: a
-//       failed iteration of a pure loop is redundant (docs/outcomes.md
-//       "Spin loops": removing its reads removes edges and adds none, 8.10),
-//       and the run with another position covers what follows; the launch
-//       stops there. Only while no run has had more writes than the chain
-//       has now (the first round) does a poll that failed on the latest
-//       write wait for the next write and choose again, so that the runs
-//       show how long the chain gets. Completeness: take a consistent
-//       execution X where P reads W_k. Coherence (the chain) puts W_k at
-//       or after P's floor; W_k is not causality-after P (8.10.6 Causality
-//       1), so its thread reaches it without P's thread going on, and the
-//       run that chooses k and parks P's thread until W_k has run, then
-//       reads it, follows X;
+//  (g3) before a poll P runs (grid_step), the search chooses the write of
+//       the chain that P reads, among those executed from the floor (the
+//       latest write its thread made or read there) to the latest, or to
+//       park the thread until the next write of x, offered while another
+//       thread of the grid may still write x (other_writer); after a wait
+//       it chooses among the newer writes only (it did nothing meanwhile:
+//       reading an older one then is the run that read it before waiting).
+//       P's event waits until its thread leaves the loop (grid_flush, at
+//       its next instruction that does more than compute registers or
+//       branch; its destination then depends on it, and so, by control,
+//       does all that follows, 8.10.4). If the loop goes back instead
+//       (grid_jump), P failed and leaves no event: a failed iteration of a
+//       pure loop is redundant (docs/outcomes.md "Spin loops": removing its
+//       reads removes edges and adds none, 8.10), and the choices of
+//       another write or of waiting cover what follows; the launch stops.
+//       Completeness: take a consistent execution X where P reads W_k.
+//       Coherence (the chain) puts W_k at or after P's floor; W_k is not
+//       causality-after P (8.10.6 Causality 1), so its thread reaches it
+//       without P's thread going on, and the run that parks P's thread
+//       until W_k has run, then reads it, follows X;
 //  (g4) synchronization: a poll P that reads W_k (k-th in the chain)
 //       synchronizes with every write W_j, j <= k, that is the write of a
 //       release pattern (8.8: U itself .release/.acq_rel/.sc, form 1, or a
@@ -213,10 +211,6 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
   if (!unique(g.vals, l.init, floor, static_cast<uint32_t>(g.vals.size()))) return grid_break(li);
   g.vals.push_back(v);
-  if (g.vals.size() > l.gmax) {  // (g3): polls may read this position too, from the next round on
-    l.gmax = static_cast<uint32_t>(g.vals.size());
-    sh_.grid_grew = true;
-  }
   // (g4): the clock this write's release pattern carries.
   std::vector<uint32_t> rel;
   const uint32_t gid = r.t->gid;
@@ -314,17 +308,8 @@ std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thre
   // when it read the latest write and no run has had more writes of x
   // yet, it waits for the next write and chooses again (so that runs show
   // how many writes x gets; a longer chain makes another round).
-  const ThreadRec::Poll p = r.poll;
   r.poll.li = -1;
   --polls_;
-  const GridRun& g = grid_[p.li];
-  if (p.latest && g.vals.size() >= sh_.locs[static_cast<size_t>(p.li)].gmax) {
-    r.grid_floor[p.li] = p.pos + 1;
-    // A write since the poll (a lane of this warp that ran in between): choose again now.
-    if (g.vals.size() > p.pos) return Jump::Continue;
-    blocked_.push_back({&t, &c, t.gid, p.li, false, true, p.pos + 1});
-    return Jump::Park;
-  }
   ++subsumed, ++r.subsumed;
   killed = true;
   r.killed = true;
@@ -352,13 +337,23 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     GridRun& g = grid_[li];
     const uint32_t n = static_cast<uint32_t>(g.vals.size());
     if (r.want_li != li) {
-      // (g3): a position from the thread's floor to the most writes of a run.
+      // (g3): a write from the thread's floor to the latest, or waiting
+      // for the next write while another thread may still make one.
       uint32_t floor = 0;
       if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
-      const uint32_t top = std::max(n, sh_.locs[static_cast<size_t>(li)].gmax);
-      if (floor > top) continue;  // (not after its own write: a value choice)
-      r.want_li = li;
-      r.want = floor + choose(top - floor + 1, sh_.unit_of(c));
+      const uint32_t now = floor <= n ? n - floor + 1 : 0;
+      const uint32_t wait = other_writer(t, c, li, pc, false, true) ? 1 : 0;
+      const uint32_t k = choose(now + wait, sh_.unit_of(c));
+      if (k < now) {
+        r.want_li = li;
+        r.want = n - k;
+      } else {
+        r.grid_floor[li] = n + 1;  // then only newer writes
+        blocked_.push_back({&t, &c, t.gid, li, false, true, n + 1});
+        t.st = interp::TState::Parked;
+        parked = true;
+        continue;
+      }
     }
     if (r.want <= n) continue;
     // Parked until the chain reaches that position (wake_blocked).

@@ -65,7 +65,9 @@ struct CommLoc {
   int64_t gw_cta = -1;  // the CTA of every write seen (-1 none, -2 several)
   bool gw_bad = false;  // a write that is no grid update (GridRun)
   bool polled = false;  // a strong read in a spin loop of its own (Shared::poll_at)
-  uint32_t gmax = 0;    // the most writes of it in a run so far (a poll's last choice)
+  // A read chose among `values` in this round (a grid counter whose reads
+  // all read the machine's chain needs no other round when they grow).
+  bool chosen = false;
 };
 
 // Shared by all runs of an exploration.
@@ -93,7 +95,6 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_GRID: no grid counters (hook_grid.cpp).
   bool no_grid = false;
   bool grid_any = false;     // some location is a grid counter
-  bool grid_grew = false;    // CommLoc::gmax grew in this round: explore another one
   bool grid_joined = false;  // a grid counter joins the CTAs: one unit (explore.cpp)
   uint32_t nctas = 1;
   // The load at code index `pc` of function `func` is a poll: it lies in a
