@@ -13,6 +13,30 @@ namespace ptxcheck::interp {
 namespace {
 constexpr uint32_t kQuantum = 4096;
 
+// The group of a diverged warp becomes its Ready lanes at the least PC above
+// the running group's (the round-robin in run_cluster); false if there are
+// none. The next step() runs it without a re-pick (rest_ok, rest_pc ~0u).
+static bool yield_to_next(Warp& w, Thread* T) {
+  uint32_t best = ~0u, grp = 0;
+  for (uint32_t l = 0; l < w.nlanes; ++l) {
+    if (T[l].st != TState::Ready || T[l].pc <= w.pc) continue;
+    if (T[l].pc < best)
+      best = T[l].pc, grp = 1u << l;
+    else if (T[l].pc == best)
+      grp |= 1u << l;
+  }
+  if (!grp) return false;
+  if (w.rp_dirty) {  // as step()'s pick: a call/ret moved some lane's frame
+    for (uint32_t l = 0; l < w.nlanes; ++l) w.rp[l] = T[l].regs.data() + T[l].reg_base;
+    w.rp_dirty = false;
+  }
+  w.pc = best;
+  w.group = grp;
+  w.rest_pc = ~0u;
+  w.rest_ok = true;
+  return true;
+}
+
 // The instruction step(w) executes next: the group PC, or the least PC of
 // the runnable lanes (as step() picks it); false if no lane can run.
 bool next_pc(const Warp& w, const Thread* T, uint32_t& pc) {
@@ -149,15 +173,15 @@ HookAccess Machine::hook_access(const Inst& in, HookKind k, const Where& wh, con
   if (wh.space == Space::Global) {
     a.key = wh.region->base + wh.off + byte_off;
   } else {
-    const Cta& owner = wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c;
+    const Cta& owner =
+        wh.cta >= 0 && static_cast<size_t>(wh.cta) < ctas.size() ? *ctas[static_cast<size_t>(wh.cta)] : c;
     a.owner_cta = static_cast<int>(owner.uid);
     a.key = kHookSharedKey | (uint64_t{owner.uid} << 32) | (wh.region->base + wh.off + byte_off);
   }
   return a;
 }
 
-void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, const Inst& at,
-                   const std::string& msg) {
+void Machine::diag(DiagKind kind, bool error, const Cta& c, const Thread& t, const Inst& at, const std::string& msg) {
   auto key = std::make_tuple(kind, at.line, at.col);
   auto it = seen_.find(key);
   if (it != seen_.end()) {
@@ -279,7 +303,8 @@ void Machine::check_cluster_barrier() {
     for (auto& t : c->threads)
       if (t.st == TState::ClusterWait) {
         t.st = TState::Ready;
-        if (races.enabled && prog.code[t.pc - 1].order != mm::Order::Relaxed) Races::join(t.sync, cluster_done[t.cl_phase & 1]);
+        if (races.enabled && prog.code[t.pc - 1].order != mm::Order::Relaxed)
+          Races::join(t.sync, cluster_done[t.cl_phase & 1]);
       }
     for (auto& w : c->warps) unconverge(w);
   }
@@ -289,8 +314,8 @@ void Machine::deadlock(Cta& c) {
   for (auto& t : c.threads) {
     if (t.st == TState::Exited) continue;
     const Inst& in = prog.code[t.pc ? t.pc - 1 : 0];
-    std::string what = t.st == TState::Barrier      ? "waits at a CTA barrier that can never complete"
-                       : t.st == TState::WarpWait   ? "waits for warp lanes that never reach the same .sync instruction"
+    std::string what = t.st == TState::Barrier    ? "waits at a CTA barrier that can never complete"
+                       : t.st == TState::WarpWait ? "waits for warp lanes that never reach the same .sync instruction"
                        : t.st == TState::ClusterWait ? "waits at a cluster barrier that can never complete"
                                                      : "cannot make progress";
     const Inst& at = t.st == TState::WarpWait ? prog.code[t.pc] : in;
@@ -312,7 +337,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     for (const Region* sh : {c->shared.get(), c->reserved.get()}) {
       races.forget(sh);
       gwrites_.erase(sh);
-      for (auto it = txcount_.lower_bound({sh, 0}); it != txcount_.end() && it->first.first == sh;) it = txcount_.erase(it);
+      for (auto it = txcount_.lower_bound({sh, 0}); it != txcount_.end() && it->first.first == sh;)
+        it = txcount_.erase(it);
     }
     pool_.push_back(std::move(c));
   }
@@ -354,7 +380,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     c->shared->bytes.assign(shared_bytes, 0);
     c->shared->init.assign(shared_bytes, 0);
     c->reserved->bytes.assign(kReservedSmemBytes, 0);  // zeroed, initialised (memory.hpp)
-    uint32_t cta_uid = static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
+    uint32_t cta_uid =
+        static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
     c->threads.resize(nthreads);
     // Registers and local frames start zeroed: resize (a pool thread's
     // vectors keep their capacity) and memset.
@@ -421,10 +448,23 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     for (auto& c : ctas) {
       for (auto& w : c->warps) {
         w.rest_ok = false;  // other warps ran: lanes of w may have become ready (exec.cpp step)
-        for (uint32_t q = 0; q < kQuantum && !stop_; ++q) {
+        uint32_t q = 0;
+        for (; q < kQuantum && !stop_; ++q) {
           if (!step(w)) break;
           progress = true;
         }
+        // A diverged warp that used its whole quantum: the lanes at higher
+        // PCs may be what its running group waits for (a lane spinning on a
+        // flag a lane of its own warp sets later in the code, an intra-warp
+        // lock). Independent thread scheduling lets them progress (PTX ISA
+        // 3.2; CUDA programming guide, "Independent Thread Scheduling":
+        // starvation-free algorithms), so they get a turn: the group at the
+        // next PC above runs, for one instruction at least (on while it
+        // runs group-only instructions, exec.cpp step's rest_ok), then the
+        // least PC is picked again. Any such order is a permitted schedule.
+        if (q == kQuantum && !stop_ && !w.conv && yield_to_next(w, &c->threads[w.first]))
+          for (q = 0; q < kQuantum && !stop_; ++q)
+            if (!step(w)) break;
         if (stop_ || (par_ && par_poll())) return;
         for (uint32_t l = 0; l < w.nlanes; ++l)
           if (c->threads[w.first + l].st != TState::Exited) live = true;
@@ -509,8 +549,7 @@ void Machine::run() {
     ws_added_ = image_ != nullptr;
   }
   pc_hot_.assign(prog.code.size(), nullptr);
-  std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1],
-                              spec.grid[2] / cl_[2]};
+  std::array<uint32_t, 3> ncl{spec.grid[0] / cl_[0], spec.grid[1] / cl_[1], spec.grid[2] / cl_[2]};
   uint64_t nctas = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
   if (nctas > (1u << 22)) races.enabled = false;  // shadow state would not fit
   if (races.enabled) {
@@ -541,8 +580,7 @@ void Machine::run() {
         std::vector<std::array<uint32_t, 3>> ids;
         for (uint32_t z = 0; z < cl_[2]; ++z)
           for (uint32_t y = 0; y < cl_[1]; ++y)
-            for (uint32_t x = 0; x < cl_[0]; ++x)
-              ids.push_back({cx * cl_[0] + x, cy * cl_[1] + y, cz * cl_[2] + z});
+            for (uint32_t x = 0; x < cl_[0]; ++x) ids.push_back({cx * cl_[0] + x, cy * cl_[1] + y, cz * cl_[2] + z});
         run_cluster(ids, {cx, cy, cz});
       }
   finish(t0);

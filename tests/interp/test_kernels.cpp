@@ -10,27 +10,27 @@
 // diagnostic's message must contain; "_absent_message": only diagnostics of
 // the "_expect_no_diagnostic" kind whose message contains it are errors;
 // "_max_steps": the step budget, 1,000,000 unless given).
-#include <catch2/catch.hpp>
+#include <fnmatch.h>
+#include <unistd.h>
 #include <algorithm>
 #include <bit>
-#include <random>
+#include <catch2/catch.hpp>
 #include <cstdio>
-#include <unistd.h>
 #include <cstdlib>
 #include <cstring>
-#include <fnmatch.h>
-#include <fstream>
-#include <sstream>
 #include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "checker/run_report.hpp"
 #include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/launch_spec.hpp"
-#include "checker/run_report.hpp"
 #include "semantics/interp/run.hpp"
 #include "tests/interp/support/spec_files.hpp"
 
@@ -67,9 +67,12 @@ std::string json_readback_mismatch(const RunReport& r) {
       const nlohmann::json& v = vals.at(k);
       if (v.is_string()) {
         std::string t = v.get<std::string>();
-        if (t.rfind("0x", 0) == 0) back = std::stoull(t.substr(2), nullptr, 16);
-        else if (t == "nan") back = canonical_nan(bs.type);
-        else back = decimal_to_float_bits(t, bs.type).value_or(~got);
+        if (t.rfind("0x", 0) == 0)
+          back = std::stoull(t.substr(2), nullptr, 16);
+        else if (t == "nan")
+          back = canonical_nan(bs.type);
+        else
+          back = decimal_to_float_bits(t, bs.type).value_or(~got);
       } else if (elem_is_float(bs.type)) {
         back = double_to_float_bits(v.get<double>(), bs.type);
       } else {
@@ -85,8 +88,7 @@ std::string json_readback_mismatch(const RunReport& r) {
 
 // Kernels known not to pass, with the reason. Each must still fail: when one
 // starts passing, this test fails until the entry is removed.
-const std::vector<std::pair<const char*, const char*>> kExpectedFailures = {
-};
+const std::vector<std::pair<const char*, const char*>> kExpectedFailures = {};
 
 // The reference each spec of corpus/kernels/features names in its
 // references.txt ("GLOB PATH" lines, first match; empty when none).
@@ -237,17 +239,19 @@ TEST_CASE("the tight ld/st loop does what the general loop does", "[kernels]") {
       {"gl_misaligned.json", "misaligned thread 40 x1"},
       {"gl_ok.json", ""},
       {"gl_oob.json", "out-of-bounds thread 80 x1"},
-      {"sh_lanes.json", "uninitialized-read thread 5 x2: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 16 x16: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 14 x18: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 31 x1: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
-                        "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"},
-      {"sh_vec.json", "uninitialized-read thread 3 x1: read of uninitialised shared::cta memory\n"
-                      "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
-                      "misaligned thread 7 x1: read of 8-byte access misaligned"}};
+      {"sh_lanes.json",
+       "uninitialized-read thread 5 x2: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 16 x16: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 14 x18: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 31 x1: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"},
+      {"sh_vec.json",
+       "uninitialized-read thread 3 x1: read of uninitialised shared::cta memory\n"
+       "uninitialized-read thread 0 x32: read of uninitialised shared::cta memory\n"
+       "misaligned thread 7 x1: read of 8-byte access misaligned"}};
   for (size_t i = 0; i < specs.size(); ++i) {
     INFO(specs[i].filename().string());
     REQUIRE(specs[i].filename().string() == want[i].first);
@@ -294,6 +298,37 @@ TEST_CASE("diverged warps keep the min-PC groups", "[kernels]") {
     std::vector<uint32_t> want(64, 0xffffffffu);
     for (int l = 0; l < 32; ++l) want[l] = l < 8 ? 0xffu : l < 16 ? 0xff00u : 0xffff0000u;
     CHECK(words(b) == want);
+  }
+}
+
+// A lane that spins waiting for a lane of its own warp at a higher PC does
+// not starve it (machine.cpp: a diverged warp that used its whole quantum
+// runs the group at the next PC above; independent thread scheduling, PTX
+// ISA 3.2): iw_flag (lane 16 polls a volatile shared flag lane 0 sets later
+// in the code) ended in a "spins without progress" step-limit, iw_lock
+// (lanes 0..2 of one warp take an atomicCAS lock) ran into the step budget
+// with the winner never reaching its unlock (tests/interp/sched/intrawarp.ptx).
+TEST_CASE("a lane spinning on a lane of its own warp does not starve it", "[kernels]") {
+  const fs::path dir = fs::path(src_dir()) / "tests" / "interp" / "sched";
+  auto word = [](const RunReport& r, size_t b) {
+    uint32_t v = 0;
+    std::memcpy(&v, r.result.buffers.at(b).data(), 4);
+    return v;
+  };
+  for (bool races : {false, true}) {
+    INFO("races " << races);
+    RunOptions o;
+    o.max_steps = 1'000'000;
+    o.check_races = races;
+    RunReport a = run_spec_file((dir / "iw_flag.json").string(), o);
+    CHECK(a.result.ok);
+    CHECK(a.result.diagnostics.empty());
+    CHECK(word(a, 0) == 42u);
+    RunReport b = run_spec_file((dir / "iw_lock.json").string(), o);
+    CHECK(b.result.ok);
+    CHECK(b.result.diagnostics.empty());
+    CHECK(word(b, 0) == 0u);
+    CHECK(word(b, 1) == 3u);
   }
 }
 
@@ -361,7 +396,7 @@ TEST_CASE("tex samples each lane's own texture object", "[kernels]") {
   int picked_b = 0;
   for (uint32_t t = 0; t < 64; ++t) {
     INFO(t);
-    CHECK(at(3 * t) == static_cast<float>(1 + static_cast<int>(t % 16)));     // a
+    CHECK(at(3 * t) == static_cast<float>(1 + static_cast<int>(t % 16)));             // a
     CHECK(at(3 * t + 1) == static_cast<float>(-100 + 3 * static_cast<int>(t % 16)));  // b
     const bool b = t % 3 == 0 || t % 2 == 1;
     picked_b += b;
@@ -432,10 +467,12 @@ TEST_CASE("argument lists must match the kernel's .param list", "[launchspec]") 
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.args) {
       // The spec lives in a temporary folder; its "ptx" path is absolute.
-      std::string spec = (fs::temp_directory_path() / ("ptxcheck_args_" + std::to_string(&c - cases) + "_" +
-                                                       std::to_string(::getpid()) + ".json")).string();
-      std::string text = "{ \"ptx\": \"" + dir + "/faults.ptx\", \"kernel\": \"oob\", \"grid\": [1], \"block\": [1],\n" +
-                         "  \"buffers\": { \"out\": { \"type\": \"u32\", \"count\": 1 } },\n  \"args\": " + c.args + " }\n";
+      std::string spec = (fs::temp_directory_path() /
+                          ("ptxcheck_args_" + std::to_string(&c - cases) + "_" + std::to_string(::getpid()) + ".json"))
+                             .string();
+      std::string text =
+          "{ \"ptx\": \"" + dir + "/faults.ptx\", \"kernel\": \"oob\", \"grid\": [1], \"block\": [1],\n" +
+          "  \"buffers\": { \"out\": { \"type\": \"u32\", \"count\": 1 } },\n  \"args\": " + c.args + " }\n";
       {
         FILE* f = std::fopen(spec.c_str(), "w");
         REQUIRE(f);
@@ -466,7 +503,8 @@ TEST_CASE("vector atom/red outside the PTX table are refused", "[launchspec]") {
   };
   const Case cases[] = {
       {"red.global.v8.f32.add [%rd1], {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};", ".v8 is not defined on .f32"},
-      {"red.global.v8.f16x2.add.noftz [%rd1], {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1};", ".v8 is not defined on .f16x2"},
+      {"red.global.v8.f16x2.add.noftz [%rd1], {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1};",
+       ".v8 is not defined on .f16x2"},
       {"red.global.v4.f32.min [%rd1], {%f1, %f1, %f1, %f1};", ".v4 is not defined on .f32"},
       {"atom.global.v2.u32.add {%r1, %r2}, [%rd1], {%r1, %r1};", ".v2 is not defined on .u32"},
       {"red.global.v2.f16.add [%rd1], {%h1, %h1};", ".v2 is not defined on .f16"},  // no .noftz
@@ -476,16 +514,17 @@ TEST_CASE("vector atom/red outside the PTX table are refused", "[launchspec]") {
   };
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.insn) {
-      const std::string base = (fs::temp_directory_path() / ("ptxcheck_vatom_" + std::to_string(&c - cases) + "_" +
-                                                             std::to_string(::getpid())))
+      const std::string base = (fs::temp_directory_path() /
+                                ("ptxcheck_vatom_" + std::to_string(&c - cases) + "_" + std::to_string(::getpid())))
                                    .string();
       const std::string ptx = base + ".ptx", spec = base + ".json";
-      const std::string ptx_text = std::string(
-                                       ".version 8.4\n.target sm_90\n.address_size 64\n"
-                                       ".visible .entry k(.param .u64 p)\n{\n"
-                                       "  .reg .b16 %h<4>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
-                                       "  ld.param.u64 %rd1, [p];\n  ") +
-                                   c.insn + "\n  ret;\n}\n";
+      const std::string ptx_text =
+          std::string(
+              ".version 8.4\n.target sm_90\n.address_size 64\n"
+              ".visible .entry k(.param .u64 p)\n{\n"
+              "  .reg .b16 %h<4>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
+              "  ld.param.u64 %rd1, [p];\n  ") +
+          c.insn + "\n  ret;\n}\n";
       const std::string spec_text = "{ \"ptx\": \"" + ptx + "\", \"kernel\": \"k\", \"grid\": [1], \"block\": [1],\n" +
                                     "  \"buffers\": { \"out\": { \"type\": \"u32\", \"count\": 8 } },\n" +
                                     "  \"args\": [{ \"buffer\": \"out\" }] }\n";
