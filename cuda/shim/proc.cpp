@@ -92,12 +92,16 @@ void hooks_buffer_b(void** p, size_t* n) {
   if (n) *n = 14;
 }
 
-// Context local storage: the runtime keeps its per-context state here.
+// Context local storage: the runtime keeps its per-context state here. A null
+// context means the calling thread's current one; a thread with none (a new
+// host thread) has no storage, so the runtime makes the primary context
+// current there (cuDevicePrimaryCtxRetain + cuCtxSetCurrent) before it
+// launches, instead of using another thread's state without a context.
 CUcontext storage_ctx(State& s, CUcontext c) {
   if (c) return is_live(s, c, Kind::Ctx) ? c : nullptr;
   auto& st = ctx_stack();
   if (!st.empty() && is_live(s, st.back(), Kind::Ctx)) return st.back();
-  return s.primary;
+  return nullptr;
 }
 
 CUresult storage_put(CUcontext c, void* key, void* value, void* dtor) {
@@ -130,7 +134,7 @@ CUresult storage_get(void** value, CUcontext c, void* key) {
   State& s = state();
   std::lock_guard lk(s.mu);
   c = storage_ctx(s, c);
-  if (!c) return CUDA_ERROR_INVALID_VALUE;
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
   for (const auto& kv : c->local_storage)
     if (kv.first == key) {
       *value = kv.second;
