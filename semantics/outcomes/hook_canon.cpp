@@ -241,6 +241,66 @@
 // and is judged by (a)-(h) as before: with a blocking wait it turns M's
 // waits back to choices ((h)), with a used state (a) or a read of an
 // intermediate value (c) M itself.
+//
+// Pipelines (k): mbarriers that hand phases to each other, as a producer/
+// consumer pipeline through full[s] and empty[s] does (the producer arrives
+// on full[s] once per item and waits only on empty[s], the consumer the
+// other way round). PTXCHECK_OUTCOMES_NO_CROSS_WAIT=1 turns both parts off.
+//  (k1) (e) also admits an arrive on M after a blocking wait on another
+//       mbarrier M2: in X' every blocking wait reads its boundary, which the
+//       machine wrote before the wait ran, so every synchronizes-with edge of
+//       X' (CTA and cluster barriers, blocking waits) goes forward in the
+//       machine's order, and with program order so does causality order
+//       between two arrives of M (8.9.5): the machine's chain order contains
+//       it, as 8.10.1 asks of X'. A run with such an arrive that breaks (j)
+//       on M turns (k1) off for M (CommLoc::cross_wait) and restarts.
+//  (k2) (j1) also accepts, between T's arrives on M of phases i-1 and i,
+//       a successful blocking wait W for phase i-1 by another thread U
+//       (U arrived in phase i-1: (j3)) that T's vector clock covers at its
+//       second arrive (U's epoch at W: the clocks join only through program
+//       order, CTA and cluster barriers, bar.warp.sync and the blocking
+//       waits of (i)/(j4)), provided every canonical arrive of the run is
+//       .release and every blocking wait .acquire (canon_check, else (j)
+//       fails).
+// Lemma: with (k), every consistent execution X (of the events of R up to
+// each thread's first M-result that differs from R's, for every canonical
+// M of the run at once; a differing result needs a misplaced arrive, below)
+// puts every arrive in its phase of R. Write K for the arrives per phase
+// (e/c), and say an arrive is misplaced in X when its position in M's chain
+// (8.10.3, 8.9.6: the arrives are morally strong RMWs, one chain) is not
+// among its R-phase's K positions. Suppose some are; for each M with one,
+// let F(M) be the misplaced arrive at the lowest position p. The positions
+// below p hold their R-phases, so F(M), T's arrive of R-phase i, lies in
+// phase i-1 < i (p <= iK), and T's arrive of phase i-1 lies below it
+// (8.10.5: program order). Take the wait W for phase i-1 that (j1)/(k2)
+// found, by U: U's arrive of phase i-1 lies in phase >= i-1 in X (below p
+// in its R-phase, else above p), W reads a later position (8.10.5) and
+// succeeds, so it reads a write Wb at position >= iK >= p.
+//  - If every synchronizes-with edge of the clock path from W to F(M) holds
+//    in X: Wb precedes W in observation order (8.9.2), W precedes F(M) in
+//    base causality order, so Wb precedes F(M) in causality order (8.9.5,
+//    second form: one location, generic proxy) and in coherence order
+//    (8.10.1), below p. A contradiction.
+//  - Else take the path's last edge that fails in X: a blocking wait W2 on
+//    M2 for phase j that does not observe an arrive A2 of R-phase <= j that
+//    it joined in R (barriers synchronize in every execution, 8.9.4 items
+//    2, 3). W2 reads position q >= (j+1)K2 as W does, unless F(M2) lies
+//    below W2's thread's arrive of phase j; and if no arrive at a position
+//    <= q were misplaced, the first (j+1)K2 positions would hold every arrive
+//    of R-phase <= j, A2 among them. So F(M2) lies at or below q: W2 observes
+//    it, F(M2) (.release) synchronizes with W2 (.acquire; 8.9.4 item 4),
+//    and the rest of the path holds: F(M2) precedes F(M) in base causality
+//    order, and F(M2) is itself a first misplaced arrive.
+// With finitely many mbarriers, following the second case back from F(M)
+// reaches some F(M1) twice: F(M1) synchronizes with a wait W1 on M1 that
+// observes it, and W1 precedes F(M1) in base causality order (transitive),
+// so F(M1) precedes itself in causality order (8.9.5, second form) and in
+// coherence order (8.10.1), which is an order (8.9.6). So no arrive is
+// misplaced; every successful wait for phase j reads at or after the
+// boundary B_j of X (as W above) and observes at least the arrives of
+// phases <= j, which the (j) claim's X' needs (X''s synchronization
+// contained in X's); the rest of that claim holds as written, with (k1)
+// for the chain order of X'.
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -285,7 +345,8 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   const interp::Inst& in = *a.in;
   CanonRun& cr = canon_[li];
   bool ok = in.mbar == MbarOp::Arrive && !in.expect_tx && a.space == interp::Space::Shared &&
-            a.owner_cta == static_cast<int>(c.uid) && !r.sync_in && (r.block_in == -1 || r.block_in == li);
+            a.owner_cta == static_cast<int>(c.uid) && !r.sync_in &&
+            (r.block_in == -1 || r.block_in == li || (!sh_.no_cross_wait && l.cross_wait));  // (e), (k1)
   // (a): the returned state is dead, or used only as a wait's state
   // operand (canon_step checks each use).
   bool tok = false;
@@ -321,11 +382,22 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   if (cr.phase >= 0 && cr.phase != ph) cr.phases = 2;
   cr.phase = ph;
   // (j1): the thread's i-th arrive reads phase i of the chain, and a
-  // blocking wait for the phase of its previous arrive succeeded since.
+  // blocking wait for the phase of its previous arrive succeeded since:
+  // its own, or (k2) another thread's that its clock covers.
+  if (in.order == mm::Order::Relaxed) relaxed_mbar_ = true;
   CanonRun::Arriver& ar = cr.arrivers[t.gid];
-  if (ar.arrives != cr.done || (ar.arrives > 0 && !ar.waited)) cr.phased = false;
+  bool waited = ar.waited;
+  if (!waited && ar.arrives > 0 && !sh_.no_cross_wait && ar.phase < cr.waits_at.size())
+    for (auto [g, e] : cr.waits_at[ar.phase])
+      if (g < r.vc.size() && r.vc[g] >= e) {
+        waited = true;
+        cr.by_other = true;
+        break;
+      }
+  if (ar.arrives != cr.done || (ar.arrives > 0 && !waited)) cr.phased = false;
   ar.phase = cr.done;
-  if (r.block_in == li) cr.after_block = true;
+  if (r.block_in != -1) cr.after_block = true;
+  if (r.block_in != -1 && r.block_in != li) cr.after_cross = true;
   ar.bit = v >> 63;
   ar.waited = false;
   ++ar.arrives;
@@ -427,12 +499,25 @@ bool Hook::canon_check(bool stopped) {
   std::set<uint32_t> dropped;  // CTAs with a thread dropped as a redundant spin
   for (const ThreadRec& r : th)
     if (r.seen && r.killed) dropped.insert(r.cta_uid);
+  // (k2) with a .relaxed arrive or wait in the run: (j) does not hold.
+  if (relaxed_mbar_)
+    for (auto& [li, cr] : canon_)
+      if (cr.by_other) cr.phased = false;
+  // (k1) in a run outside (j): the location's arrives after a blocking wait
+  // on another one turn the run's arrives to choices from now on (as (e)
+  // did before (k1); cheaper than turning every arrive to choices).
+  auto cross_off = [&](int li) {
+    sh_.locs[static_cast<size_t>(li)].cross_wait = false;
+    restart = true;
+    return false;
+  };
   // Several phases (an arrive read phase bit 1) need (j).
   auto phased = [](const CanonRun& cr) { return (cr.phases <= 1 && cr.phase <= 0) || cr.phased; };
   for (int li : waits_blocked_) {  // (h): the run's arrives read one phase, phase 0, or (j)
     auto it = canon_.find(li);
     if (it != canon_.end() && !phased(it->second)) {
       // (e) outside (j): an arrive after a blocking wait; else (h).
+      if (it->second.after_cross) return cross_off(li);
       if (it->second.after_block) return canon_break(li);
       sh_.locs[static_cast<size_t>(li)].wait_block = false;
       restart = true;
@@ -441,6 +526,7 @@ bool Hook::canon_check(bool stopped) {
   }
   for (auto& [li, cr] : canon_) {
     if (cr.n == 0) continue;
+    if (cr.after_cross && !phased(cr)) return cross_off(li);    // (k1) outside (j)
     if (cr.after_block && !phased(cr)) return canon_break(li);  // (e) outside (j)
     if (!cr.untag.empty() && !cr.phased)                        // (j5): only (j) runs keep the tags
       for (ThreadRec& r : th)
@@ -529,6 +615,11 @@ int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Ct
     cr.phased = false;
   const uint32_t p = ar ? ar->phase : 0;
   if (ar) ar->waited = true;
+  if (in.order == mm::Order::Relaxed) relaxed_mbar_ = true;
+  if (ar) {  // (k2): a wait for phase p that other threads' next arrives may follow
+    if (cr.waits_at.size() <= p) cr.waits_at.resize(p + 1);
+    cr.waits_at[p].emplace_back(t.gid, r.vc[t.gid]);
+  }
   // (i), (j4): the wait reads the value the last arrive of its phase wrote
   // (the machine may be further on), with acquire semantics: it
   // synchronizes with every release arrive of that phase and the ones

@@ -47,6 +47,10 @@ struct CommLoc {
   // event and the thread spins until the machine completes the phase
   // (hook_canon.cpp, "Blocking waits"); false once such a spin starved.
   bool wait_block = true;
+  // An arrive here after a blocking wait on another mbarrier stays
+  // canonical (hook_canon.cpp (k1)); false once such a run broke (j): the
+  // arrive then turns this run's arrives to choices, as without (k1).
+  bool cross_wait = true;
   // The scalar atomic updates here (but cas and an exch whose result is
   // dead) read the latest write the machine has executed, at a time the
   // search chooses: Hook::rmw_wait may park the thread until another write
@@ -91,6 +95,10 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_NATURAL_LOOP: pure_loop takes only the paths from a
   // backward jump's target to it, not the natural loop around its header.
   bool no_natural_loop = std::getenv("PTXCHECK_OUTCOMES_NO_NATURAL_LOOP") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_CROSS_WAIT: hook_canon.cpp (k) off (an arrive after a
+  // blocking wait on another mbarrier, or without its own wait between two
+  // arrives, turns the mbarrier back to choices).
+  bool no_cross_wait = std::getenv("PTXCHECK_OUTCOMES_NO_CROSS_WAIT") != nullptr;
   bool clusters = false;  // the launch has clusters of more than one CTA
   // PTXCHECK_OUTCOMES_NO_GRID: no grid counters (hook_grid.cpp).
   bool no_grid = false;
@@ -632,9 +640,16 @@ class Hook : public interp::ExecHook {
       bool sync_in = false;
     };
     std::map<uint32_t, Arriver> arrivers;
-    bool phased = true;        // (j) holds so far
+    bool phased = true;  // (j) holds so far
+    // (k): per phase, the successful blocking waits for it (gid, the
+    // waiter's epoch then), and whether (j1) was met through one of
+    // another thread.
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> waits_at;
+    bool by_other = false;
+    bool after_cross = false;  // (k1): an arrive after a blocking wait on another location
     bool after_block = false;  // an arrive by a thread after its blocking wait (on any location)
   };
+  bool relaxed_mbar_ = false;    // (k): a canonical arrive or blocking wait of this run is .relaxed
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
   std::set<int> waits_blocked_;  // locations with a blocking wait in this run
   // Threads parked at a blocking wait on location `li` (spin_jump), and
