@@ -5,9 +5,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "checker/run_report.hpp"
 #include "memmodel/candidates.hpp"
 #include "memmodel/names.hpp"
-#include "checker/run_report.hpp"
 
 namespace ptxcheck::cli {
 
@@ -75,7 +75,8 @@ std::string witness_text(const outcomes::Result& r, const outcomes::Witness& w) 
   for (size_t e = 0; e < w.skeleton.events.size(); ++e) o += event_text(w, e, r.ptx_file);
   o += "  co:";
   for (auto [a, b] : w.execution.co)
-    if (w.skeleton.events[static_cast<size_t>(a)].kind != mm::EventKind::Init) o += " e" + std::to_string(a) + "->e" + std::to_string(b);
+    if (w.skeleton.events[static_cast<size_t>(a)].kind != mm::EventKind::Init)
+      o += " e" + std::to_string(a) + "->e" + std::to_string(b);
   // PTX ISA 8.10.4: the dependencies of the executed paths (No Thin Air).
   std::string deps;
   auto dep = [&](const std::vector<std::pair<int, int>>& rel, const char* kind) {
@@ -97,25 +98,28 @@ std::string explain_state(const outcomes::Result& r, const ReportOptions& o) {
     if (eval_buf_cond(*o.state, r.spec, oc.buffers) && oc.witness)
       return "state " + state_text(r, oc.buffers) + " is permitted; a witness execution:\n" +
              witness_text(r, *oc.witness);
-  std::string out = "no permitted execution reaches the state; candidate executions and the axioms that rule them out:\n";
+  std::string out =
+      "no permitted execution reaches the state; candidate executions and the axioms that rule them out:\n";
   int shown = 0;
   const int kMax = 5;
   for (const auto& run : r.runs) {
     mm::for_each_candidate(run.skeleton, static_cast<int>(run.skeleton.locations.size()), 100000,
                            [&](const mm::Execution& ex) {
-      if (!eval_buf_cond(*o.state, r.spec, outcomes::final_buffers(run, ex))) return true;
-      auto why = mm::violated_axioms(run.skeleton, o.model, ex);
-      if (why.empty()) return true;  // (consistent: cannot happen for an unreached state)
-      outcomes::Witness w = outcomes::witness_of(run, ex);
-      out += "candidate " + std::to_string(++shown) + " violates:";
-      for (const auto& a : why) out += " " + a + ";";
-      out += "\n" + witness_text(r, w);
-      return shown < kMax;
-    });
+                             if (!eval_buf_cond(*o.state, r.spec, outcomes::final_buffers(run, ex))) return true;
+                             auto why = mm::violated_axioms(run.skeleton, o.model, ex);
+                             if (why.empty()) return true;  // (consistent: cannot happen for an unreached state)
+                             outcomes::Witness w = outcomes::witness_of(run, ex);
+                             out += "candidate " + std::to_string(++shown) + " violates:";
+                             for (const auto& a : why) out += " " + a + ";";
+                             out += "\n" + witness_text(r, w);
+                             return shown < kMax;
+                           });
     if (shown >= kMax) break;
   }
-  if (shown == 0) out += "  (no candidate execution reaches it: the threads' own semantics exclude it)\n";
-  else if (shown >= kMax) out += "  (further candidates omitted)\n";
+  if (shown == 0)
+    out += "  (no candidate execution reaches it: the threads' own semantics exclude it)\n";
+  else if (shown >= kMax)
+    out += "  (further candidates omitted)\n";
   return out;
 }
 
@@ -142,8 +146,7 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
   }
   s << (r.outcomes.empty() ? "],\n" : "\n  ],\n");
   s << "  \"complete\": " << (r.complete ? "true" : "false") << ",\n  \"unroll\": " << r.unroll
-    << ",\n  \"bound_hit\": " << (r.bound_hit ? "true" : "false")
-    << ",\n  \"races\": [";
+    << ",\n  \"bound_hit\": " << (r.bound_hit ? "true" : "false") << ",\n  \"races\": [";
   for (size_t i = 0; i < r.races.size(); ++i) {
     const auto& x = r.races[i];
     auto acc = [&](const outcomes::EventSource& e, bool w) {
@@ -160,40 +163,45 @@ std::string outcomes_json(const outcomes::Result& r, const ReportOptions& o) {
   if (o.cond) {
     uint64_t pos, neg;
     std::string v = cond_verdict(r, o, pos, neg);
-    s << "  \"condition\": {\"text\": " << jstr(o.cond_text) << ", \"quantifier\": \"" << (o.forall ? "forall" : "exists")
-      << "\", \"result\": \"" << v << "\", \"positive\": " << pos << ", \"negative\": " << neg << "},\n";
+    s << "  \"condition\": {\"text\": " << jstr(o.cond_text) << ", \"quantifier\": \""
+      << (o.forall ? "forall" : "exists") << "\", \"result\": \"" << v << "\", \"positive\": " << pos
+      << ", \"negative\": " << neg << "},\n";
   }
   if (o.state) s << "  \"state_explanation\": " << jstr(explain_state(r, o)) << ",\n";
   const auto& st = r.stats;
   char secs[64];
   std::snprintf(secs, sizeof secs, "%.6f", st.seconds);
-  s << "  \"stats\": {\"rounds\": " << st.rounds << ", \"launches\": " << st.runs << ", \"finished_launches\": "
-    << st.finished_runs << ", \"skeletons\": " << st.skeletons << ", \"executions\": " << st.executions
-    << ", \"cut_paths\": " << st.cut << ", \"redundant_paths\": " << st.subsumed << ", \"deadlocked_launches\": "
-    << st.deadlocked << ", \"faulted_launches\": " << st.faulted << ", \"communicating_locations\": " << st.communicating
-    << ", \"max_events\": " << st.max_events << ", \"units\": " << st.units << ", \"pruned_compositions\": " << st.pruned
-    << ", \"prefix_pruned_compositions\": " << st.prefix_pruned << ", \"seconds\": " << secs << "}\n}\n";
+  s << "  \"stats\": {\"rounds\": " << st.rounds << ", \"launches\": " << st.runs
+    << ", \"finished_launches\": " << st.finished_runs << ", \"skeletons\": " << st.skeletons
+    << ", \"executions\": " << st.executions << ", \"cut_paths\": " << st.cut
+    << ", \"redundant_paths\": " << st.subsumed << ", \"deadlocked_launches\": " << st.deadlocked
+    << ", \"faulted_launches\": " << st.faulted << ", \"communicating_locations\": " << st.communicating
+    << ", \"max_events\": " << st.max_events << ", \"units\": " << st.units
+    << ", \"pruned_compositions\": " << st.pruned << ", \"prefix_pruned_compositions\": " << st.prefix_pruned
+    << ", \"symmetric_choices_skipped\": " << st.symmetric << ", \"seconds\": " << secs << "}\n}\n";
   return s.str();
 }
 
 std::string outcomes_text(const outcomes::Result& r, const ReportOptions& o) {
   std::ostringstream s;
-  s << "kernel " << r.spec.kernel << ": " << r.outcomes.size() << " permitted outcome" << (r.outcomes.size() == 1 ? "" : "s")
-    << (r.complete ? "" : " (incomplete)") << "\n";
+  s << "kernel " << r.spec.kernel << ": " << r.outcomes.size() << " permitted outcome"
+    << (r.outcomes.size() == 1 ? "" : "s") << (r.complete ? "" : " (incomplete)") << "\n";
   for (const auto& oc : r.outcomes) {
-    s << "  " << state_text(r, oc.buffers) << "   (" << oc.executions << " execution" << (oc.executions == 1 ? "" : "s") << ")\n";
+    s << "  " << state_text(r, oc.buffers) << "   (" << oc.executions << " execution" << (oc.executions == 1 ? "" : "s")
+      << ")\n";
     if (o.explain && !o.state && oc.witness) s << " witness:\n" << witness_text(r, *oc.witness);
   }
   if (r.bound_hit)
     s << "the loop bound cut paths (" << r.stats.cut << ") at --unroll " << r.unroll
       << ": outcomes beyond it may be missing\n";
   for (const auto& x : r.races)
-    s << r.ptx_file << ":" << x.second.line << ":" << x.second.col << ": " << race_severity(x, o) << ": " << race_kind(x)
-      << ": " << x.location << ": " << (x.second_write ? "write" : "read") << " (" << where(x.second) << ") and "
-      << (x.first_write ? "write" : "read") << " at " << r.ptx_file << ":" << x.first.line << ":" << x.first.col << " ("
-      << where(x.first) << ") "
-      << (x.warp_sync ? "are ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
-                      : "are not morally strong and not ordered by causality (PTX ISA 8.7.1)")
+    s << r.ptx_file << ":" << x.second.line << ":" << x.second.col << ": " << race_severity(x, o) << ": "
+      << race_kind(x) << ": " << x.location << ": " << (x.second_write ? "write" : "read") << " (" << where(x.second)
+      << ") and " << (x.first_write ? "write" : "read") << " at " << r.ptx_file << ":" << x.first.line << ":"
+      << x.first.col << " (" << where(x.first) << ") "
+      << (x.warp_sync
+              ? "are ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
+              : "are not morally strong and not ordered by causality (PTX ISA 8.7.1)")
       << "\n";
   if (!r.stats.first_fault.empty())
     s << "warning: " << r.stats.faulted << " launch(es) faulted and were dropped, e.g. " << r.stats.first_fault << "\n";

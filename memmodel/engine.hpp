@@ -25,7 +25,7 @@ struct Model {
   ModelKind kind = ModelKind::PTX75;
   // Readings where the text is ambiguous; defaults follow NVIDIA's formal
   // model. Each is documented with its argument in docs/model-notes.md.
-  bool fence_sc_is_acq_rel = true;  // fence.sc also acts as a release/acquire fence in patterns
+  bool fence_sc_is_acq_rel = true;      // fence.sc also acts as a release/acquire fence in patterns
   bool observation_through_rmw = true;  // 8.9.2 item 2: observation continues through RMW chains
   bool reductions_acquire = false;      // red's read may start an acquire pattern (8.11.1 says no)
   bool sc_per_location = true;          // check 8.10.5 (Dat3M's v7.5 cat omits it)
@@ -38,20 +38,29 @@ struct Model {
 // distinct (rf, minimal co, final write); final_write varies only where co
 // leaves several co-maximal writes (docs/model-notes.md).
 struct Execution {
-  std::vector<int> rf;                    // per event id: the write a Read reads from, else -1
-  std::vector<std::pair<int, int>> co;    // coherence edges (w1, w2) between writes to one physical location
-  std::vector<int> fsc;                   // a witness Fence-SC order: sc fence ids, earliest first
-  std::vector<int> final_write;           // per physical location: the write whose value is final
+  std::vector<int> rf;                  // per event id: the write a Read reads from, else -1
+  std::vector<std::pair<int, int>> co;  // coherence edges (w1, w2) between writes to one physical location
+  std::vector<int> fsc;                 // a witness Fence-SC order: sc fence ids, earliest first
+  std::vector<int> final_write;         // per physical location: the write whose value is final
 };
 
 struct Limits {
-  double timeout_s = 0;          // 0 = none; engines throw LimitError when exceeded
-  uint64_t max_executions = 0;   // 0 = none
+  double timeout_s = 0;         // 0 = none; engines throw LimitError when exceeded
+  uint64_t max_executions = 0;  // 0 = none
+  // The caller asks only whether some execution exists (its visitor stops
+  // at the first one that it accepts, and what it accepts does not tell
+  // interchangeable CTAs apart): the enumeration engine may then skip the
+  // executions that swapping two interchangeable CTAs maps onto ones it
+  // visits (enum_engine.cpp, "Interchangeable CTAs"), and those where reads
+  // of two values read one write marked Event::any_value (a write of one
+  // unknown value). Without it, every execution is visited.
+  bool exists_only = false;
 };
 
 struct EngineStats {
-  uint64_t candidates = 0;   // candidates examined (engine-specific meaning)
-  uint64_t consistent = 0;   // executions found consistent
+  uint64_t candidates = 0;  // candidates examined (engine-specific meaning)
+  uint64_t consistent = 0;  // executions found consistent
+  uint64_t symmetric = 0;   // rf choices skipped as images of others (Limits::exists_only)
 };
 
 // Return false to stop the enumeration early.
@@ -62,8 +71,7 @@ class Engine {
   virtual ~Engine() = default;
   virtual std::string name() const = 0;
   // Calls `visit` once per consistent execution (distinct (rf, co, final_write), see above).
-  virtual EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim,
-                                const Visitor& visit) = 0;
+  virtual EngineStats enumerate(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit) = 0;
 };
 
 std::unique_ptr<Engine> make_enum_engine();

@@ -5,6 +5,7 @@
 // write choice); see engine.hpp and docs/model-notes.md.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <string>
 
@@ -35,7 +36,9 @@ std::vector<std::vector<int>> rf_candidates(const Skeleton& s, const StaticRelat
     const Event& er = s.events[r];
     for (int w : st.writes.elements()) {
       const Event& ew = s.events[w];
-      if (s.physical(w) != s.physical(r) || (ew.value != er.value && !er.any_value && !ew.any_value) || w == er.rmw_pair) continue;
+      if (s.physical(w) != s.physical(r) || (ew.value != er.value && !er.any_value && !ew.any_value) ||
+          w == er.rmw_pair)
+        continue;
       if (st.init.has(w) && st.init_of_physical[s.physical(w)] != w) continue;
       c.push_back(w);
     }
@@ -96,15 +99,21 @@ std::vector<int> private_sources(const Skeleton& s, const StaticRelations& st) {
 class Search {
  public:
   Search(const Skeleton& s, const Model& m, const Limits& lim, const Visitor& visit, const EnumOptions& opt)
-      : s_(s), m_(m), lim_(lim), visit_(visit), st_(build_static(s, m)), start_(Clock::now()),
-        permutations_(opt.permutations), fsc_search_(s_, st_, m_, [this] { tick(); }) {
+      : s_(s),
+        m_(m),
+        lim_(lim),
+        visit_(visit),
+        st_(build_static(s, m)),
+        start_(Clock::now()),
+        permutations_(opt.permutations),
+        fsc_search_(s_, st_, m_, [this] { tick(); }) {
     reads_ = st_.reads.elements();
     cands_ = rf_candidates(s, st_, reads_);
+    find_units();
     if (opt.private_locations) {
       const std::vector<int> src = private_sources(s, st_);
       for (size_t i = 0; i < reads_.size(); ++i)
-        if (src[reads_[i]] != -2)
-          std::erase_if(cands_[i], [&](int w) { return w != src[reads_[i]]; });
+        if (src[reads_[i]] != -2) std::erase_if(cands_[i], [&](int w) { return w != src[reads_[i]]; });
     }
     // Fewest candidates first (reads of one location next to each other
     // among equals): forced choices then constrain the branching reads
@@ -132,8 +141,7 @@ class Search {
       if (rmw_read_[a] >= 0 && rmw_read_[b] >= 0) rmw_pairs_.emplace_back(a, b);
     rf_.assign(s.events.size(), -1);
     branches_after_.assign(reads_.size(), false);
-    for (size_t i = reads_.size(); i-- > 1;)
-      branches_after_[i - 1] = branches_after_[i] || cands_[i].size() > 1;
+    for (size_t i = reads_.size(); i-- > 1;) branches_after_[i - 1] = branches_after_[i] || cands_[i].size() > 1;
   }
 
   EngineStats run() {
@@ -167,8 +175,7 @@ class Search {
     if (!co.irreflexive()) return false;
     const Relation fr = from_reads(rf, co);
     if (!causality_holds(rf, fr, c.cause)) return false;
-    if ((m_.kind == ModelKind::PTX6 || m_.sc_per_location) && !sc_per_location_holds(st_, m_, rf, co, fr))
-      return false;
+    if ((m_.kind == ModelKind::PTX6 || m_.sc_per_location) && !sc_per_location_holds(st_, m_, rf, co, fr)) return false;
     return atomicity_possible(co);
   }
 
@@ -215,20 +222,131 @@ class Search {
       complete();
       return;
     }
+    const int r = reads_[i];
+    const int ur = unit_of(r);
+    if (ur >= 0) ++touched_[ur];
     for (int w : cands_[i]) {
-      rf_[reads_[i]] = w;
+      if (!any_agrees(r, w)) continue;
+      if (!canonical(w)) {
+        ++stats_.symmetric;
+        continue;
+      }
+      const int uw = unit_of(w);
+      if (uw >= 0) ++touched_[uw];
+      rf_[r] = w;
       // Pruning pays only where it can cut a subtree with more than one
       // leaf; below the last branching read it is checked once, at the
       // last read (complete() checks every axiom in full anyway).
       if ((!branches_after_[i] && i + 1 < reads_.size()) || partial_ok()) descend(i + 1);
+      if (uw >= 0) --touched_[uw];
       if (stop_) break;
     }
-    rf_[reads_[i]] = -1;
+    if (ur >= 0) --touched_[ur];
+    rf_[r] = -1;
+  }
+
+  // With Limits::exists_only, a write of any value (Event::any_value)
+  // still writes one value: the reads of a value that read from it read the
+  // same one (ptxcheck outcomes' reads_their_values asks this of the
+  // execution it accepts).
+  bool any_agrees(int r, int w) const {
+    const Event& er = s_.events[r];
+    if (!lim_.exists_only || er.any_value || !s_.events[w].any_value) return true;
+    for (int q : reads_)
+      if (rf_[q] == w && !s_.events[q].any_value && s_.events[q].value != er.value) return false;
+    return true;
+  }
+
+  int unit_of(int e) const {
+    const int t = s_.events[e].thread;
+    return t < 0 || unit_.empty() ? -1 : unit_[t];
+  }
+
+  // Interchangeable CTAs (Limits::exists_only). A write of a CTA in which
+  // no assigned read and no assigned source lies is taken only from the
+  // first such CTA of its class. Swapping the two CTAs (find_units) leaves
+  // the current assignment as it is and maps every consistent completion
+  // that reads from the later one onto a consistent completion that reads
+  // from the earlier one, so whenever some consistent execution extends the
+  // assignment, one extends it through the earlier CTA: the search still
+  // finds an execution when there is one (standard symmetry breaking; by
+  // induction over the reads).
+  bool canonical(int w) const {
+    const int u = unit_of(w);
+    if (u < 0 || touched_[u] != 0) return true;
+    for (int v : class_members_[cls_[u]]) {
+      if (v == u) return true;
+      if (touched_[v] == 0) return false;
+    }
+    return true;
+  }
+
+  // The CTAs (ThreadPlace::cta) of the skeleton and their classes: two
+  // CTAs are in one class when their threads, in skeleton order, have the
+  // same events in program order (all but the thread; RMW pairs at the
+  // same distance) and the same pattern of warps, and no thread of another
+  // CTA shares a cluster with them; every thread on one GPU, no
+  // dependencies and no asynchronous operations. Swapping two such CTAs,
+  // thread for thread and event for event, keeps every relation the axioms
+  // look at: the scopes between threads (PTX ISA 8.5: same CTA, cluster or
+  // GPU, each the same for a thread and its image), program order and
+  // barrier instances within the CTA, and each event's kind, semantics,
+  // scope, proxy, location and value (8.7 morally strong, 8.8 release and
+  // acquire patterns, 8.9 orders, 8.10 axioms: none names a thread), so it
+  // maps consistent executions onto consistent executions, and an
+  // execution whose reads read their values onto one whose reads do.
+  void find_units() {
+    const Skeleton& s = s_;
+    if (!lim_.exists_only || !s.addr.empty() || !s.data.empty() || !s.ctrl.empty() || !s.async_ops.empty() ||
+        !s.async_waits.empty())
+      return;
+    const size_t nt = s.threads.size();
+    std::map<int, int> unit_of_cta;
+    std::vector<int> unit(nt, -1);
+    for (size_t t = 0; t < nt; ++t) {
+      if (s.threads[t].gpu != s.threads[0].gpu) return;
+      unit[t] = unit_of_cta.try_emplace(s.threads[t].cta, static_cast<int>(unit_of_cta.size())).first->second;
+    }
+    std::map<int, int> cluster_unit;
+    for (size_t t = 0; t < nt; ++t) {
+      auto [it, fresh] = cluster_unit.try_emplace(s.threads[t].cluster, unit[t]);
+      if (!fresh && it->second != unit[t]) return;  // a cluster of several CTAs
+    }
+    const size_t nu = unit_of_cta.size();
+    std::vector<std::vector<int64_t>> sig(nu);
+    std::vector<std::map<int, int>> warps(nu);
+    for (size_t t = 0; t < nt; ++t) {
+      std::vector<int64_t>& g = sig[static_cast<size_t>(unit[t])];
+      auto& wm = warps[static_cast<size_t>(unit[t])];
+      const int w = wm.try_emplace(s.threads[t].warp, static_cast<int>(wm.size())).first->second;
+      g.insert(g.end(), {-1, w, static_cast<int64_t>(s.po[t].size())});
+      for (int e : s.po[t]) {
+        const Event& ev = s.events[e];
+        g.insert(g.end(), {static_cast<int64_t>(ev.kind), static_cast<int64_t>(ev.order),
+                           static_cast<int64_t>(ev.scope), static_cast<int64_t>(ev.proxy), ev.loc,
+                           static_cast<int64_t>(ev.value), ev.rmw_pair < 0 ? INT64_MIN : ev.rmw_pair - e, ev.any_value,
+                           ev.reduction, static_cast<int64_t>(ev.pfence), static_cast<int64_t>(ev.fspace), ev.async_op,
+                           static_cast<int64_t>(ev.bar), ev.bar_id, ev.bar_count, ev.span});
+      }
+    }
+    std::map<std::vector<int64_t>, int> class_of;
+    cls_.assign(nu, -1);
+    for (size_t u = 0; u < nu; ++u) {
+      auto [it, fresh] = class_of.try_emplace(sig[u], static_cast<int>(class_members_.size()));
+      if (fresh) class_members_.emplace_back();
+      cls_[u] = it->second;
+      class_members_[static_cast<size_t>(it->second)].push_back(static_cast<int>(u));
+    }
+    if (class_members_.size() == nu) return;  // no two alike
+    unit_ = std::move(unit);
+    touched_.assign(nu, 0);
   }
 
   void complete() {
-    if (permutations_ || m_.kind == ModelKind::SC || fences_.size() < 2) complete_orders();
-    else complete_search();
+    if (permutations_ || m_.kind == ModelKind::SC || fences_.size() < 2)
+      complete_orders();
+    else
+      complete_search();
   }
 
   // Coherence first, then the Fence-SC order as an existential
@@ -254,7 +372,8 @@ class Search {
         for (size_t j = i + 1; j < ws.size(); ++j) {
           const int a = ws[i], b = ws[j];
           if (!st_.loc.has(a, b) || st_.ms.has(a, b) || forced.has(a, b) || forced.has(b, a)) continue;
-          if (hi.cause.has(a, b) || hi.cause.has(b, a)) optional.push_back({a, b, hi.cause.has(a, b), hi.cause.has(b, a)});
+          if (hi.cause.has(a, b) || hi.cause.has(b, a))
+            optional.push_back({a, b, hi.cause.has(a, b), hi.cause.has(b, a)});
         }
       std::set<std::vector<std::pair<int, int>>> failed;
       enumerate_coherence_opt(
@@ -349,9 +468,16 @@ class Search {
   std::vector<int> fences_;
   std::vector<std::pair<int, int>> pairs_;
   std::vector<std::pair<int, int>> rmw_pairs_;  // must-order pairs of two RMW writes
-  std::vector<int> rmw_read_;                    // per RMW write: its read half (-1 otherwise)
+  std::vector<int> rmw_read_;                   // per RMW write: its read half (-1 otherwise)
   std::vector<int> rf_;
   std::vector<bool> branches_after_;  // per read level: some later read has several candidates
+  // Interchangeable CTAs (find_units): per thread its CTA's unit (empty:
+  // none), per unit its class, per class its units in order, and per unit
+  // how many assigned reads and sources lie in it.
+  std::vector<int> unit_;
+  std::vector<int> cls_;
+  std::vector<std::vector<int>> class_members_;
+  std::vector<int> touched_;
   EngineStats stats_;
   uint64_t ticks_ = 0;
   bool stop_ = false;

@@ -2,6 +2,7 @@
 #include "semantics/outcomes/compose.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -512,7 +513,7 @@ Result::Run Composer::project_prefix(const std::vector<const UnitTrace*>& prefix
 }
 
 // Some execution of `r` is consistent and reads the values the run read.
-bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim) {
+bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim, uint64_t* skipped) {
   // First a necessary condition without the engine: each read (but those
   // of any value) has a write of its value at its location (the initial
   // write included) to read from.
@@ -529,11 +530,19 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
     }
     if (!src) return false;
   }
+  // The visitor stops at the first execution that reads its values, which
+  // renaming CTAs keeps (enum_engine.cpp, "Interchangeable CTAs").
+  // PTXCHECK_OUTCOMES_NO_SYMMETRY: every execution may be visited (for
+  // cross-checks, tests/corpus/outcomes_symmetry.py).
+  static const bool symmetry = std::getenv("PTXCHECK_OUTCOMES_NO_SYMMETRY") == nullptr;
   bool any = false;
-  engine.enumerate(r.skeleton, m, lim, [&](const mm::Execution& ex) {
+  mm::Limits one = lim;
+  one.exists_only = symmetry;
+  const mm::EngineStats st = engine.enumerate(r.skeleton, m, one, [&](const mm::Execution& ex) {
     any = reads_their_values(r, ex);
     return !any;
   });
+  if (skipped) *skipped += st.symmetric;
   return any;
 }
 

@@ -107,7 +107,12 @@ struct Composer {
 };
 
 // Some execution of `r` is consistent and reads the values the run read.
-bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim);
+// The engine is asked for existence only (mm::Limits::exists_only: it may
+// skip executions that a swap of interchangeable CTAs maps onto others),
+// unless PTXCHECK_OUTCOMES_NO_SYMMETRY is set; `skipped` (if given) counts
+// the choices it skipped so.
+bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::Limits& lim,
+              uint64_t* skipped = nullptr);
 
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are

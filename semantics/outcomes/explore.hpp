@@ -129,6 +129,7 @@ struct Stats {
   uint64_t communicating = 0, max_events = 0;
   uint64_t units = 1, pruned = 0;  // units explored apart; compositions the location check skipped
   uint64_t prefix_pruned = 0;      // of those, compositions skipped with a prefix of units
+  uint64_t symmetric = 0;          // engine choices the checks skipped as images under a swap of CTAs
   double seconds = 0;
   std::string first_fault;  // a diagnostic of a faulting run, if any
 };

@@ -92,7 +92,7 @@ bool Explorer::passes(const std::vector<const UnitTrace*>& pick) {
       check_time();
       Result::Run p = project(x, pick);
       const double t0 = debug_ ? elapsed() : 0;
-      it = memo_[x].emplace(key, feasible(p, engine_, opt_.model, limits_left())).first;
+      it = memo_[x].emplace(key, feasible(p, engine_, opt_.model, limits_left(), &res_.stats.symmetric)).first;
       if (debug_) miss_s_[x] += elapsed() - t0, ++misses_[x];
       if (debug_ && elapsed() - t0 > 0.1) {
         std::fprintf(stderr, "  slow check %s %.3f s -> %d:", con_name(x).c_str(), elapsed() - t0, (int)it->second);
@@ -174,7 +174,7 @@ void Explorer::check_bound() {
         check_time();
         if (!passes(pick)) return true;
         Result::Run pr = comp_->build(pick);
-        res_.bound_hit = feasible(pr, engine_, opt_.model, limits_left());
+        res_.bound_hit = feasible(pr, engine_, opt_.model, limits_left(), &res_.stats.symmetric);
         return !res_.bound_hit;
       });
     }
@@ -220,7 +220,9 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
           if (it == memo1[x].end()) {
             check_time();
             Result::Run p = project_prefix(x, {&t}, rest);
-            it = memo1[x].emplace(t.proj[x], feasible(p, engine_, opt_.model, limits_left())).first;
+            it = memo1[x]
+                     .emplace(t.proj[x], feasible(p, engine_, opt_.model, limits_left(), &res_.stats.symmetric))
+                     .first;
           }
           ok = it->second;
         }
@@ -255,7 +257,7 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
         check_time();
         Result::Run p = project_prefix(x, prefix, rest);
         const double t0 = debug_ ? elapsed() : 0;
-        it = pmemo[k][x].emplace(key, feasible(p, engine_, opt_.model, limits_left())).first;
+        it = pmemo[k][x].emplace(key, feasible(p, engine_, opt_.model, limits_left(), &res_.stats.symmetric)).first;
         if (debug_) miss_s_[x] += elapsed() - t0, ++misses_[x];
       }
       if (!it->second) return false;
