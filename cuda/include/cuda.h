@@ -62,6 +62,7 @@ extern "C" {
 #define cuMemPrefetchAsync        PTXCHECK_API_PTSZ(cuMemPrefetchAsync_v2)
 #define cuMemAllocAsync           PTXCHECK_API_PTSZ(cuMemAllocAsync)
 #define cuMemFreeAsync            PTXCHECK_API_PTSZ(cuMemFreeAsync)
+#define cuMemcpyBatchAsync        PTXCHECK_API_PTSZ(cuMemcpyBatchAsync_v2)
 #define cuMemAllocFromPoolAsync   PTXCHECK_API_PTSZ(cuMemAllocFromPoolAsync)
 
 /* Built with CUDA_API_PER_THREAD_DEFAULT_STREAM, stream-ordered calls use
@@ -664,6 +665,28 @@ typedef struct CUmemLocation_st {
   int id;
 } CUmemLocation;
 
+/* Copies of a batch (cuMemcpyBatchAsync, CUDA 12.8). */
+typedef enum CUmemcpySrcAccessOrder_enum {
+  CU_MEMCPY_SRC_ACCESS_ORDER_INVALID = 0x0,
+  CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 0x1,
+  CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
+  CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 0x3,
+  CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+
+typedef enum CUmemcpyFlags_enum {
+  CU_MEMCPY_FLAG_DEFAULT = 0x0,
+  CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
+} CUmemcpyFlags;
+
+typedef struct CUmemcpyAttributes_st {
+  CUmemcpySrcAccessOrder srcAccessOrder;
+  CUmemLocation srcLocHint;
+  CUmemLocation dstLocHint;
+  unsigned int flags;
+} CUmemcpyAttributes_v1;
+typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
+
 typedef enum CUmem_advise_enum {
   CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
   CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
@@ -899,6 +922,8 @@ CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D* pCopy);
 CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D* pCopy, CUstream hStream);
 CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy);
 CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream);
+CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
+                                    CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream hStream);
 CUresult CUDAAPI cuArrayCreate(CUarray* pHandle, const CUDA_ARRAY_DESCRIPTOR* pAllocateArray);
 CUresult CUDAAPI cuArray3DCreate(CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pAllocateArray);
 CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray);

@@ -92,3 +92,18 @@ SHIM_API CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t n, CUdevice d, C
 SHIM_API CUresult cuMemAdvise(CUdeviceptr p, size_t n, CUmem_advise a, CUdevice d) {
   return cuMemAdvise_v2(p, n, a, device_location(d));
 }
+// cuMemcpyBatchAsync: the CUDA 12.8 ABI (with failIdx) and CUDA 13's _v2; a
+// _ptsz call's stream 0 is the per-thread stream, not the refused legacy one.
+#undef cuMemcpyBatchAsync
+SHIM_API CUresult cuMemcpyBatchAsync(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count, CUmemcpyAttributes* a,
+                                     size_t* ai, size_t na, size_t* fail, CUstream st) {
+  return shim::copy_batch(d, s, n, count, a, ai, na, fail, st);
+}
+SHIM_API CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count, CUmemcpyAttributes* a,
+                                          size_t* ai, size_t na, size_t* fail, CUstream st) {
+  return shim::copy_batch(d, s, n, count, a, ai, na, fail, st ? st : CU_STREAM_PER_THREAD);
+}
+SHIM_API CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count,
+                                             CUmemcpyAttributes* a, size_t* ai, size_t na, CUstream st) {
+  return shim::copy_batch(d, s, n, count, a, ai, na, nullptr, st ? st : CU_STREAM_PER_THREAD);
+}

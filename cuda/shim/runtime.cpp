@@ -278,6 +278,36 @@ SHIM_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUst
   return CUDA_SUCCESS;
 }
 
+// A batch of pointer-to-pointer copies (CUDA 12.8; the 12.8 ABI also reports the failing copy in *failIdx, SIZE_MAX
+// when the error is not one copy's). As documented: attrsIdxs starts at 0 and increases, numAttrs <= count, each
+// copy's attributes name a source access order, and the legacy NULL stream is refused. Every order is satisfied by
+// copying in stream order, one cuMemcpyAsync per copy (so a captured batch is memcpy nodes).
+CUresult shim::copy_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count, CUmemcpyAttributes* attrs,
+                          size_t* idxs, size_t num_attrs, size_t* fail, CUstream st) {
+  if (fail) *fail = SIZE_MAX;
+  if (!dsts || !srcs || !sizes || !count || !attrs || !idxs || !num_attrs || num_attrs > count)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (st == nullptr || st == CU_STREAM_LEGACY) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t a = 0; a < num_attrs; ++a) {
+    if (a == 0 ? idxs[0] != 0 : idxs[a] <= idxs[a - 1] || idxs[a] >= count) return CUDA_ERROR_INVALID_VALUE;
+    const CUmemcpySrcAccessOrder o = attrs[a].srcAccessOrder;
+    if (o != CU_MEMCPY_SRC_ACCESS_ORDER_STREAM && o != CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL &&
+        o != CU_MEMCPY_SRC_ACCESS_ORDER_ANY)
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  for (size_t i = 0; i < count; ++i)
+    if (CUresult r = cuMemcpyAsync(dsts[i], srcs[i], sizes[i], st)) {
+      if (fail) *fail = i;
+      return r;
+    }
+  return CUDA_SUCCESS;
+}
+
+SHIM_API CUresult cuMemcpyBatchAsync_v2(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
+                                        CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream st) {
+  return shim::copy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, nullptr, st);
+}
+
 SHIM_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* p) {
   return p ? copy3d(from2d(*p), nullptr) : CUDA_ERROR_INVALID_VALUE;
 }

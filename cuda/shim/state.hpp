@@ -482,6 +482,10 @@ CUresult check_launch(State& s, CUcontext c, CUfunction f, const ptxcheck::inter
                       void** kernelParams, void** extra, std::vector<uint8_t>& params);
 // Runs a kernel with a prepared parameter buffer on `st` (launch.cpp; lock not
 // held): the kernel node's work.
+// cuMemcpyBatchAsync (runtime.cpp): each copy a cuMemcpyAsync on st; *fail, when
+// given, the failing copy's index or SIZE_MAX.
+CUresult copy_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count, CUmemcpyAttributes* attrs,
+                    size_t* idxs, size_t num_attrs, size_t* fail, CUstream st);
 CUresult launch_buffer(CUfunction f, const ptxcheck::interp::LaunchConfig& cfg, CUstream st,
                        std::vector<uint8_t> params);
 
