@@ -1,7 +1,7 @@
 // Inline forms of the hottest arithmetic kernels, for the interpreter's lane
 // loop (semantics/interp/exec_fast.cpp): a warp step of one of these runs
 // without an indirect call per lane. Each form computes what its OpDesc::fn
-// computes (int_ops.cpp plain<>, minmax; bit_ops.cpp logic, selp;
+// computes (int_ops.cpp plain<>, minmax, mul_mad's .wide and .hi; bit_ops.cpp logic, selp;
 // compare.cpp setp; cvt.cpp cvt1 between integers, host_f2i, host_i2f;
 // float_ops.cpp absneg,
 // minmax and, where resolve chose the host FPU, host_fast.cpp's .rn kernels), written again here rather than
@@ -183,7 +183,14 @@ inline uint64_t apply(const Form& f, uint64_t a, uint64_t b, uint64_t c) {
     return (a * b) & mask(w);
   else if constexpr (O == Op::mad_lo)
     return (a * b + c) & mask(w);
-  else if constexpr (O == Op::and_)
+  else if constexpr (O == Op::mul_wide)  // (w <= 32: the product fits 64 bits)
+    return (f.sg ? static_cast<uint64_t>(sext(a, w) * sext(b, w)) : (a & mask(w)) * (b & mask(w))) & mask(2 * w);
+  else if constexpr (O == Op::mul_hi) {
+    if (w == 64)
+      return f.sg ? static_cast<uint64_t>((__int128(static_cast<int64_t>(a)) * static_cast<int64_t>(b)) >> 64)
+                  : static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+    return ((f.sg ? static_cast<uint64_t>(sext(a, w) * sext(b, w)) : (a & mask(w)) * (b & mask(w))) >> w) & mask(w);
+  } else if constexpr (O == Op::and_)
     return a & b & mask(w);
   else if constexpr (O == Op::or_)
     return (a | b) & mask(w);

@@ -171,6 +171,10 @@ fast::Form int_fast_form(const OpDesc& d) {
   else if (d.fn == plain<s_mul_lo>) f.op = fast::Op::mul_lo;
   else if (d.fn == plain<s_mad_lo>) f.op = fast::Op::mad_lo;
   else if (d.fn == minmax && (c & kReluI) == 0) f.op = cfg::sub(c) == 1 ? fast::Op::max : fast::Op::min;
+  else if (d.fn == mul_mad && (c & (kSatI | kCc)) == 0 && cfg::sub(c) == s_mul_wide && f.w <= 32)
+    f.op = fast::Op::mul_wide;
+  else if (d.fn == mul_mad && (c & (kSatI | kCc)) == 0 && cfg::sub(c) == s_mul_hi)
+    f.op = fast::Op::mul_hi;
   return f;
 }
 

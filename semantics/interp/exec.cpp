@@ -610,6 +610,22 @@ bool Machine::step(Warp& w) {
       exec_warp_op(w, in, m);
       return true;
     case IrOp::Cvta:
+      if (in.src[0].kind == Opnd::Reg && !in.src[0].negate && in.dst[0].kind == Opnd::Reg) {
+        // A register source through the cached frame pointer (as val), the
+        // destination masked as put() does; global addresses are the same
+        // generic and global (memory.cpp to_generic/from_generic).
+        const uint32_t ss = in.src[0].slot, ds = in.dst[0].slot;
+        const uint64_t wm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+        if (in.addr.space == Space::Global)
+          FOR_LANES(m) w.rp[l][ds] = w.rp[l][ss] & wm;
+        else
+          FOR_LANES(m) {
+            const uint64_t v = w.rp[l][ss];
+            w.rp[l][ds] =
+                (in.flags ? Memory::from_generic(in.addr.space, v) : Memory::to_generic(in.addr.space, v)) & wm;
+          }
+        break;
+      }
       FOR_LANES(m) {
         uint64_t v = get(in.src[0], T[l], l, w);
         uint64_t r = in.flags ? Memory::from_generic(in.addr.space, v) : Memory::to_generic(in.addr.space, v);

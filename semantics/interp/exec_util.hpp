@@ -59,6 +59,7 @@ inline uint64_t sext(uint64_t v, unsigned bits) {
 // The number of set bits of a lane mask, inline: the build does not assume
 // the POPCNT instruction, so std::popcount is a library call (the same count).
 inline uint32_t lane_count(uint32_t x) {
+  if (x == ~0u) return 32;  // a whole warp, the usual case
   x = x - ((x >> 1) & 0x55555555u);
   x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
   x = (x + (x >> 4)) & 0x0f0f0f0fu;

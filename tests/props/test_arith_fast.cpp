@@ -140,3 +140,31 @@ TEST_CASE("inline arithmetic forms give the software kernels' bits", "[props-ari
     if (m.rfind("setp", 0) == 0) RC_ASSERT((got ^ 1) == aux);
   });
 }
+
+// The integer forms whose kernels compute a double-width product
+// (int_ops.cpp mul_mad), and neighbours, on operands at random or at the
+// edges of their width (0, 1, all ones, the sign bit and one either side).
+TEST_CASE("inline integer product forms give the kernels' bits", "[props-arith-fast]") {
+  static const std::vector<std::string> forms = {"mul.wide.u16", "mul.wide.s16", "mul.wide.u32", "mul.wide.s32",
+                                                 "mul.hi.u16",   "mul.hi.s16",   "mul.hi.u32",   "mul.hi.s32",
+                                                 "mul.hi.u64",   "mul.hi.s64",   "mul.lo.s32",   "mad.lo.u64"};
+  props::check("fast::eval == integer kernel", 20000, [] {
+    const std::string m = *rc::gen::elementOf(forms);
+    const unsigned w = m.compare(m.size() - 2, 2, "16") == 0 ? 16 : m.compare(m.size() - 2, 2, "32") == 0 ? 32 : 64;
+    const auto operand = [&] {
+      const uint64_t top = uint64_t(1) << (w - 1);
+      const uint64_t edges[] = {0, 1, top - 1, top, top + 1, top | (top - 1), ~uint64_t(0)};
+      return *rc::gen::inRange(0, 3) == 0
+                 ? *rc::gen::elementOf(std::vector<uint64_t>(std::begin(edges), std::end(edges)))
+                 : *rc::gen::arbitrary<uint64_t>();
+    };
+    uint64_t s[4] = {operand(), operand(), operand(), 0};
+    RC_TAG(m);
+    const arith::Resolved r = arith::resolve(m);
+    RC_ASSERT(static_cast<bool>(r));
+    const arith::fast::Form f = arith::fast::form_of(*r.desc);
+    RC_ASSERT(f.op != arith::fast::Op::none);
+    uint64_t aux = 0;
+    RC_ASSERT(arith::fast::eval(f, s) == (*r.desc)(s, &aux));
+  });
+}

@@ -34,18 +34,19 @@ std::vector<uint64_t> operands() {
 
 TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
   const std::vector<std::string> forms = {
-      "add.u16",     "add.s32",     "add.u32",     "add.s64",     "add.u64",     "sub.u16",     "sub.s32",
-      "sub.u64",     "mul.lo.u16",  "mul.lo.s32",  "mul.lo.u32",  "mul.lo.s64",  "mad.lo.s32",  "mad.lo.u32",
-      "mad.lo.u64",  "min.u16",     "min.s16",     "min.u32",     "min.s32",     "min.u64",     "min.s64",
-      "max.u32",     "max.s32",     "max.s64",     "and.b32",     "and.b64",     "and.b16",     "and.pred",
-      "or.b32",      "or.pred",     "xor.b32",     "xor.b64",     "not.b32",     "not.pred",    "not.b16",
-      "cnot.b32",    "cnot.b64",    "shl.b16",     "shl.b32",     "shl.b64",     "shr.u16",     "shr.s16",
-      "shr.u32",     "shr.s32",     "shr.b32",     "shr.u64",     "shr.s64",     "selp.b32",    "selp.s64",
-      "selp.f32",    "selp.u16",    "setp.eq.s32", "setp.ne.u32", "setp.lt.s32", "setp.le.s64", "setp.gt.u16",
-      "setp.ge.s16", "setp.lo.u32", "setp.ls.u64", "setp.hi.u32", "setp.hs.u64", "setp.eq.b32", "setp.ne.b64",
-      "setp.lt.u64", "setp.gt.s64", "cvt.u32.u16", "cvt.s32.s16", "cvt.u64.u32", "cvt.s64.s32", "cvt.u16.u32",
-      "cvt.s8.s32",  "cvt.u8.s64",  "cvt.s16.u8",  "cvt.u32.s8",  "cvt.s64.u32", "cvt.u64.s16", "cvt.s32.u64",
-      "cvt.u32.s32", "cvt.s16.s64", "cvt.u8.u8"};
+      "add.u16",     "add.s32",     "add.u32",     "add.s64",      "add.u64",      "sub.u16",      "sub.s32",
+      "sub.u64",     "mul.lo.u16",  "mul.lo.s32",  "mul.lo.u32",   "mul.lo.s64",   "mad.lo.s32",   "mad.lo.u32",
+      "mad.lo.u64",  "min.u16",     "min.s16",     "min.u32",      "min.s32",      "min.u64",      "min.s64",
+      "max.u32",     "max.s32",     "max.s64",     "and.b32",      "and.b64",      "and.b16",      "and.pred",
+      "or.b32",      "or.pred",     "xor.b32",     "xor.b64",      "not.b32",      "not.pred",     "not.b16",
+      "cnot.b32",    "cnot.b64",    "shl.b16",     "shl.b32",      "shl.b64",      "shr.u16",      "shr.s16",
+      "shr.u32",     "shr.s32",     "shr.b32",     "shr.u64",      "shr.s64",      "selp.b32",     "selp.s64",
+      "selp.f32",    "selp.u16",    "setp.eq.s32", "setp.ne.u32",  "setp.lt.s32",  "setp.le.s64",  "setp.gt.u16",
+      "setp.ge.s16", "setp.lo.u32", "setp.ls.u64", "setp.hi.u32",  "setp.hs.u64",  "setp.eq.b32",  "setp.ne.b64",
+      "setp.lt.u64", "setp.gt.s64", "cvt.u32.u16", "cvt.s32.s16",  "cvt.u64.u32",  "cvt.s64.s32",  "cvt.u16.u32",
+      "cvt.s8.s32",  "cvt.u8.s64",  "cvt.s16.u8",  "cvt.u32.s8",   "cvt.s64.u32",  "cvt.u64.s16",  "cvt.s32.u64",
+      "cvt.u32.s32", "cvt.s16.s64", "cvt.u8.u8",   "mul.wide.u16", "mul.wide.s16", "mul.wide.u32", "mul.wide.s32",
+      "mul.hi.u16",  "mul.hi.s16",  "mul.hi.u32",  "mul.hi.s32",   "mul.hi.u64",   "mul.hi.s64"};
   const std::vector<uint64_t> ops = operands();
   for (const std::string& m : forms) {
     INFO(m);
@@ -73,7 +74,7 @@ TEST_CASE("inline integer forms give the kernels' bits", "[unit]") {
 
 TEST_CASE("forms with carries, saturation, .relu, BoolOps or floats have no inline form", "[unit]") {
   for (const char* m : {"add.sat.s32",     "add.cc.u32",     "addc.u32",           "sub.cc.u32",
-                        "mad.lo.cc.u32",   "mul.hi.u32",     "mul.wide.s32",       "mad.hi.s32",
+                        "mad.lo.cc.u32",   "mad.wide.u32",   "mad.hi.sat.s32",     "mad.hi.s32",
                         "max.relu.s32",    "min.u16x2",      "setp.lt.and.s32",    "setp.eq.or.u32",
                         "setp.lt.f16x2",   "setp.lt.f16",    "setp.lt.or.f32",     "add.rz.f32",
                         "sub.rm.f32",      "mul.rp.f64",     "fma.rz.f32",         "fma.rn.f16",
