@@ -359,10 +359,29 @@ Result::Run Composer::build(const std::vector<const UnitTrace*>& pick) const {
 
 namespace {
 
+// The completed CTA barrier instances of one unit's threads, numbered in
+// the order they completed (Hook::barrier_complete numbers instances over
+// the whole launch, so the same barriers of a unit get other numbers in
+// another launch; the engines match barrier events by CTA, id and
+// occurrence only, PTX ISA 8.9.4 item 2).
+using BarRanks = std::map<int, int>;
+BarRanks bar_ranks(const std::vector<std::pair<uint32_t, ThreadRec>>& th) {
+  BarRanks m;
+  for (const auto& [g, r] : th)
+    for (const mm::Event& e : r.events)
+      if (e.kind == mm::EventKind::Barrier && e.bar_id >= 0) m.emplace(e.bar_id, 0);
+  int n = 0;
+  for (auto& [id, k] : m) k = n++;
+  return m;
+}
+
 // The events of thread record `r` that the check of `x` (and `y`) keeps:
-// its accesses there, with two locations also its fences when it accesses
-// them, but reads of any value.
-std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y) {
+// its accesses there, with two locations also its fences and completed CTA
+// barriers (renumbered by `ranks`) when it accesses them, but reads of any
+// value. Barriers are events too: keeping those of the kept threads keeps
+// exactly the synchronization between them that the run has (8.9.4 item
+// 2), and the restriction argument (docs/outcomes.md) holds as for fences.
+std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y, const BarRanks* ranks) {
   std::vector<mm::Event> out;
   auto at = [&](const mm::Event& ev) {
     return (ev.kind == mm::EventKind::Read || ev.kind == mm::EventKind::Write) &&
@@ -375,6 +394,12 @@ std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y) {
   for (size_t k = 0; k < r.events.size(); ++k) {
     const mm::Event& ev = r.events[k];
     const bool fence = fences && ev.kind == mm::EventKind::Fence && ev.async_op < 0;
+    if (fences && ranks && ev.kind == mm::EventKind::Barrier && ev.bar_id >= 0) {
+      out.push_back(ev);
+      out.back().bar_id = ranks->at(ev.bar_id);
+      out.back().label.clear();
+      continue;
+    }
     if (!fence && !at(ev)) continue;
     while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
     if (!fence && next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
@@ -432,8 +457,9 @@ std::optional<UnitShape> unit_shape(const std::vector<UnitTrace>& traces, int x,
     bool same = true;
     for (const UnitTrace& t : traces) {
       UnitShape cur;
+      const BarRanks ranks = bar_ranks(t.th);
       for (const auto& [g, r] : t.th) {
-        std::vector<mm::Event> ev = project_thread(r, x, y);
+        std::vector<mm::Event> ev = project_thread(r, x, y, &ranks);
         std::erase_if(ev, [&](const mm::Event& e) {
           return e.kind == mm::EventKind::Read && e.rmw_pair < 0 &&
                  (((drop & 1) && e.loc == x) || ((drop & 2) && e.loc == y));
@@ -471,11 +497,13 @@ std::optional<UnitShape> unit_shape(const std::vector<UnitTrace>& traces, int x,
 Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x, int y) const {
   Result::Run p;
   add_init_events(p, sh, false);
-  for (const UnitTrace* u : pick)
+  for (const UnitTrace* u : pick) {
+    const BarRanks ranks = bar_ranks(u->th);
     for (const auto& [g, r] : u->th) {
-      std::vector<mm::Event> ev = project_thread(r, x, y);
+      std::vector<mm::Event> ev = project_thread(r, x, y, &ranks);
       if (!ev.empty()) add_thread(p, place_of(r), ev);
     }
+  }
   fix_rmw(p);
   return p;
 }
@@ -562,12 +590,18 @@ std::string access_key(const UnitTrace& t, int loc, int loc2, bool local) {
                   : std::to_string(g)) +
            ":";
   };
+  const BarRanks ranks = loc2 >= 0 ? bar_ranks(t.th) : BarRanks{};
   for (const auto& [g, r] : t.th) {
     bool head = false;
     size_t next_any = 0;
     const bool fences = loc2 >= 0 && std::any_of(r.events.begin(), r.events.end(), at);
     for (size_t i = 0; i < r.events.size(); ++i) {
       const mm::Event& e = r.events[i];
+      if (fences && e.kind == mm::EventKind::Barrier && e.bar_id >= 0) {
+        if (!head) k += who(g, r), head = true;
+        k += "B" + std::to_string(static_cast<int>(e.bar)) + "," + std::to_string(ranks.at(e.bar_id)) + ";";
+        continue;
+      }
       if (fences && e.kind == mm::EventKind::Fence && e.async_op < 0) {
         if (!head) k += who(g, r), head = true;
         k += "F" + std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +

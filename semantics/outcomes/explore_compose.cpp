@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -19,12 +20,32 @@ void Explorer::index_checks() {
   // Location pairs (x, y) checked after the single locations: the accesses
   // to both with the fences of their threads (docs/outcomes.md, "How the
   // search scales", item 2). With two locations a pair is about the whole
-  // run (deciding it costs as much), so only from three; and only up to
-  // kPairLocs locations, so that the keys stay few.
+  // run (deciding it costs as much), so only from three; up to kPairLocs
+  // locations every pair, beyond only the pairs that some trace of one unit
+  // accesses both of (a last block reading every CTA's partial after taking
+  // the ticket: only the ticket and one partial together order the read
+  // after the partial's write), and none if those are more than kMaxPairs,
+  // so that the keys stay few. Which pairs are checked does not matter to
+  // the result: each check is a necessary condition.
   // PTXCHECK_OUTCOMES_NO_PAIRS turns them off (for cross-checks).
-  if (opt_.prune && nlocs_ >= 3 && nlocs_ <= kPairLocs && nunits_ >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS"))
-    for (size_t x = 0; x < nlocs_; ++x)
-      for (size_t y = x + 1; y < nlocs_; ++y) pairs_.emplace_back(static_cast<int>(x), static_cast<int>(y));
+  if (opt_.prune && nlocs_ >= 3 && nunits_ >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS")) {
+    std::set<std::pair<int, int>> both;
+    for (const auto& list : traces_)
+      for (const UnitTrace& t : list) {
+        std::set<int> at;
+        for (const auto& [g, r] : t.th)
+          for (const mm::Event& e : r.events)
+            if ((e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) && e.loc >= 0 &&
+                static_cast<size_t>(e.loc) < nlocs_)
+              at.insert(e.loc);
+        for (auto a = at.begin(); a != at.end(); ++a)
+          for (auto b = std::next(a); b != at.end(); ++b)
+            if (nlocs_ > kPairLocs) both.emplace(*a, *b);
+      }
+    for (size_t x = 0; x < nlocs_ && nlocs_ <= kPairLocs; ++x)
+      for (size_t y = x + 1; y < nlocs_; ++y) both.emplace(static_cast<int>(x), static_cast<int>(y));
+    if (both.size() <= kMaxPairs) pairs_.assign(both.begin(), both.end());
+  }
   // Prefix checks (docs/outcomes.md, "How the search scales", item 2;
   // Composer::project_prefix argues them) use the same locations and
   // pairs, and with two locations also the pair of both (a lock and the

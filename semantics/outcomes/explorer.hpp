@@ -22,6 +22,8 @@ namespace ptxcheck::outcomes {
 // The most communicating locations whose pairs are checked (pairs grow
 // quadratically; each needs a key per trace).
 inline constexpr size_t kPairLocs = 6;
+// The most location pairs checked with more than kPairLocs locations.
+inline constexpr size_t kMaxPairs = 36;
 
 // The fewest compositions under a prefix of units for which the prefix is
 // checked with shapes for the other units (one engine call per location or
