@@ -157,8 +157,8 @@ bool payload(const Entry& e, std::string& out, std::string& err) {
   return true;
 }
 
-bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string& ptx, unsigned& arch,
-                std::string& err, const std::string& library) {
+bool choose_ptx(const std::vector<Entry>& entries, unsigned device, std::string& ptx, unsigned& arch, std::string& err,
+                const std::string& library) {
   const Entry* best = nullptr;
   for (const auto& e : entries)
     if (e.kind == Entry::Ptx && runs_on(e, device) && (!best || e.arch > best->arch)) best = &e;

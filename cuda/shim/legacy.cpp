@@ -107,7 +107,7 @@ SHIM_API CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   return static_cast<unsigned>(config) <= CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE ? CUDA_SUCCESS
-                                                                                     : CUDA_ERROR_INVALID_VALUE;
+                                                                                    : CUDA_ERROR_INVALID_VALUE;
 }
 
 SHIM_API CUresult cuFuncSetSharedMemConfig(CUfunction f, CUsharedconfig config) {
@@ -116,7 +116,7 @@ SHIM_API CUresult cuFuncSetSharedMemConfig(CUfunction f, CUsharedconfig config) 
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (CUresult r = resolve_function(s, f)) return r;
   return static_cast<unsigned>(config) <= CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE ? CUDA_SUCCESS
-                                                                                     : CUDA_ERROR_INVALID_VALUE;
+                                                                                    : CUDA_ERROR_INVALID_VALUE;
 }
 
 // ---- execution control of CUDA 3 ----------------------------------------------------------
@@ -173,9 +173,7 @@ SHIM_API CUresult cuParamSetSize(CUfunction f, unsigned int n) {
 
 SHIM_API CUresult cuParamSeti(CUfunction f, int offset, unsigned int v) { return set_param(f, offset, &v, sizeof v); }
 SHIM_API CUresult cuParamSetf(CUfunction f, int offset, float v) { return set_param(f, offset, &v, sizeof v); }
-SHIM_API CUresult cuParamSetv(CUfunction f, int offset, void* p, unsigned int n) {
-  return set_param(f, offset, p, n);
-}
+SHIM_API CUresult cuParamSetv(CUfunction f, int offset, void* p, unsigned int n) { return set_param(f, offset, p, n); }
 
 // CUDA 13's documentation: the texture reference must come from
 // cuModuleGetTexRef and texunit must be CU_PARAM_TR_DEFAULT; a module's

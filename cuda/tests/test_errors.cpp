@@ -1486,12 +1486,11 @@ TEST_CASE("deprecated entry points: CUDA 3 execution control, attachment, proper
   REQUIRE(cuGetProcAddress("cuMemcpyAtoHAsync", &a2h, 13000, 0, &q) == CUDA_SUCCESS);
   const unsigned src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   unsigned back[8] = {};
-  REQUIRE(reinterpret_cast<CUresult (*)(CUarray, size_t, const void*, size_t, CUstream)>(h2a)(x, 4, src, 12,
-                                                                                             nullptr) == 0);
+  REQUIRE(reinterpret_cast<CUresult (*)(CUarray, size_t, const void*, size_t, CUstream)>(h2a)(x, 4, src, 12, nullptr) ==
+          0);
   REQUIRE(cuMemcpyHtoA_v2(y, 0, back, sizeof back) == CUDA_SUCCESS);  // zeros
   REQUIRE(reinterpret_cast<CUresult (*)(CUarray, size_t, CUarray, size_t, size_t)>(a2a)(y, 8, x, 4, 12) == 0);
-  REQUIRE(reinterpret_cast<CUresult (*)(void*, CUarray, size_t, size_t, CUstream)>(a2h)(back, y, 0, 32,
-                                                                                        nullptr) == 0);
+  REQUIRE(reinterpret_cast<CUresult (*)(void*, CUarray, size_t, size_t, CUstream)>(a2h)(back, y, 0, 32, nullptr) == 0);
   const unsigned want[8] = {0, 0, 1, 2, 3, 0, 0, 0};
   CHECK(std::equal(back, back + 8, want));
   CHECK(reinterpret_cast<CUresult (*)(CUarray, size_t, CUarray, size_t, size_t)>(a2a)(y, 28, x, 0, 8) ==

@@ -25,8 +25,7 @@ extern "C" __global__ void wait_ref(unsigned* flag, unsigned* out) {
 extern "C" __global__ void wait_vote(volatile unsigned* flag, unsigned* out) {
   if (blockIdx.x + 1 == gridDim.x && blockIdx.x != 0 && threadIdx.x == 32) *flag = 7;
   if (blockIdx.x == 0 && threadIdx.x < 32) {
-    while (!__any_sync(0xffffffffu, *flag != 0)) {
-    }
+    while (!__any_sync(0xffffffffu, *flag != 0)) {}
     if (threadIdx.x == 0) *out = *flag;
   }
 }
@@ -37,14 +36,13 @@ extern "C" __global__ void wait_mbar(unsigned* out) {
   __shared__ unsigned long long bar;
   if (threadIdx.x == 0) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 2;" ::"r"((unsigned)__cvta_generic_to_shared(&bar)));
-    asm volatile("{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"(
-        (unsigned)__cvta_generic_to_shared(&bar)));
+    asm volatile(
+        "{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"((unsigned)__cvta_generic_to_shared(&bar)));
     unsigned done = 0;
     while (!done) {
-      asm volatile(
-          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-          : "=r"(done)
-          : "r"((unsigned)__cvta_generic_to_shared(&bar)));
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done)
+                   : "r"((unsigned)__cvta_generic_to_shared(&bar)));
     }
     *out = 1;
   }
