@@ -99,8 +99,8 @@ SHIM_API CUresult cuMemcpyBatchAsync(CUdeviceptr* d, CUdeviceptr* s, size_t* n, 
                                      size_t* ai, size_t na, size_t* fail, CUstream st) {
   return shim::copy_batch(d, s, n, count, a, ai, na, fail, st);
 }
-SHIM_API CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count, CUmemcpyAttributes* a,
-                                          size_t* ai, size_t na, size_t* fail, CUstream st) {
+SHIM_API CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count,
+                                          CUmemcpyAttributes* a, size_t* ai, size_t na, size_t* fail, CUstream st) {
   return shim::copy_batch(d, s, n, count, a, ai, na, fail, st ? st : CU_STREAM_PER_THREAD);
 }
 SHIM_API CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr* d, CUdeviceptr* s, size_t* n, size_t count,
