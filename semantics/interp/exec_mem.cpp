@@ -226,7 +226,9 @@ uint32_t load_vec_lanes(uint64_t* const* rp, uint32_t m, const uint8_t* data, co
   return m;
 }
 
-template <unsigned ES, unsigned N>
+// IMM: some element is an immediate (else every one is a register, read
+// without a per-element choice).
+template <unsigned ES, unsigned N, bool IMM>
 uint32_t store_vec_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t* init, uint64_t base, uint64_t lim,
                          uint64_t off0, uint64_t amask, uint32_t as, const bool* imm, const uint64_t* k,
                          const uint32_t* ss) {
@@ -234,7 +236,7 @@ uint32_t store_vec_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t
     const uint64_t* r = rp[std::countr_zero(m)];
     const uint64_t a = (off0 + r[as]) & amask, off = a - base;
     if (off > lim || (a & (ES * N - 1)) != 0) break;
-    for (unsigned e = 0; e < N; ++e) store_n(data + off + e * ES, imm[e] ? k[e] : r[ss[e]], ES);
+    for (unsigned e = 0; e < N; ++e) store_n(data + off + e * ES, IMM && imm[e] ? k[e] : r[ss[e]], ES);
     if (init) std::memset(init + off, 1, ES * N);  // Region::mark_init
   }
   return m;
@@ -445,8 +447,12 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
       uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
       const unsigned sel = es * 8 + n;  // (element size, count)
       if (st) {
-#define FAST_ST(ES, N) \
-  case ES * 8 + N: m = store_vec_lanes<ES, N>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, sl); break;
+        const bool any_imm = imm[0] || imm[1] || imm[2] || imm[3];
+#define FAST_ST(ES, N)                                                                                        \
+  case ES * 8 + N:                                                                                            \
+    m = any_imm ? store_vec_lanes<ES, N, true>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, sl)   \
+                : store_vec_lanes<ES, N, false>(w.rp, m, data, init, base, lim, off0, amask, as, imm, k, sl); \
+    break;
         switch (sel) { FAST_ST(2, 2) FAST_ST(2, 4) FAST_ST(4, 2) FAST_ST(4, 4) FAST_ST(8, 2) FAST_ST(8, 4) }
 #undef FAST_ST
       } else if (fr == sh && init) {
