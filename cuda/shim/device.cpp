@@ -12,9 +12,26 @@ State& state() {
   return *s;
 }
 
+// The calling thread's context stack. Its vector outlives the thread-local
+// destructors that exit() runs before the static destructors (a program's
+// global object may free device memory in its destructor, after main): a
+// trivially destructible thread_local pointer, the vector freed by a guard
+// when the thread ends and made again, empty, if a later destructor calls in.
 std::vector<CUcontext>& ctx_stack() {
-  thread_local std::vector<CUcontext> st;
-  return st;
+  thread_local std::vector<CUcontext>* st = nullptr;
+  struct Guard {
+    std::vector<CUcontext>** p;
+    ~Guard() {
+      delete *p;
+      *p = nullptr;
+    }
+  };
+  if (!st) {
+    st = new std::vector<CUcontext>;
+    thread_local Guard guard{&st};
+    (void)guard;
+  }
+  return *st;
 }
 
 void report(const std::string& msg) { std::fprintf(stderr, "ptxcheck-shim: %s\n", msg.c_str()); }
