@@ -262,13 +262,16 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
   // Per prefix length and constraint: prefix keys -> check result.
   std::vector<std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>> pmemo(
       nunits_, std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>>(npcons_));
-  // Per prefix length and constraint: whether some check failed. After
-  // kPrefixTries checks that all passed, a length and constraint is not
+  // Per prefix length and constraint: whether some check failed, and the
+  // seconds its checks took. After kPrefixTries checks that all passed and
+  // took kPrefixCheckCost each on average, a length and constraint is not
   // checked again: leaving a check out keeps the result exact (each is a
   // necessary condition) and saves the engine calls that a check which
   // does not tell prefixes apart costs (a lock's counter with shapes that
-  // write any value: every prefix of distinct tickets passes).
+  // write any value: every prefix of distinct values passes). Cheap checks
+  // go on: they still save the enumeration below a prefix that fails.
   std::vector<std::vector<char>> pfailed(nunits_, std::vector<char>(npcons_, 0));
+  std::vector<std::vector<double>> pcost(nunits_, std::vector<double>(npcons_, 0));
   std::vector<const UnitTrace*> pick(nunits_);
   auto prefix_passes = [&](size_t k) {
     std::vector<const UnitTrace*> prefix(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(k));
@@ -281,12 +284,15 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
       for (size_t u = 0; u < k; ++u) key[u] = pick[u]->proj[x];
       std::sort(key.begin(), key.end());  // the shapes of units k.. are the same for every prefix
       auto it = pmemo[k][x].find(key);
-      if (it == pmemo[k][x].end() && pmemo[k][x].size() >= kPrefixTries && !pfailed[k][x]) continue;
+      if (it == pmemo[k][x].end() && pmemo[k][x].size() >= kPrefixTries && !pfailed[k][x] &&
+          pcost[k][x] >= kPrefixTries * kPrefixCheckCost)
+        continue;
       if (it == pmemo[k][x].end()) {
         check_time();
         Result::Run p = project_prefix(x, prefix, rest);
-        const double t0 = debug_ ? elapsed() : 0;
+        const double t0 = elapsed();
         it = pmemo[k][x].emplace(key, feasible(p, engine_, opt_.model, limits_left(), &res_.stats.symmetric)).first;
+        pcost[k][x] += elapsed() - t0;
         if (debug_) miss_s_[x] += elapsed() - t0, ++misses_[x];
       }
       if (!it->second) {

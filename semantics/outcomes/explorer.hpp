@@ -29,9 +29,11 @@ inline constexpr size_t kMaxPairs = 36;
 // checked with shapes for the other units (one engine call per location or
 // pair, memoised, against one memo lookup per composition under it).
 inline constexpr uint64_t kPrefixMin = 64;
-// The checks of one prefix length and constraint that must all pass before
-// that length and constraint is no longer checked (explore_compose.cpp).
+// The checks of one prefix length and constraint that must all pass, and
+// their least mean cost, before that length and constraint is no longer
+// checked (explore_compose.cpp).
 inline constexpr size_t kPrefixTries = 16;
+inline constexpr double kPrefixCheckCost = 0.002;  // seconds
 
 struct KeyHash {
   size_t operator()(const std::vector<int>& v) const {
