@@ -1,7 +1,7 @@
 // The loop check of the outcomes ExecHook (hook_impl.hpp): a failed spin
 // iteration that comes back to its loop head with nothing new is redundant
 // and its path is dropped (docs/outcomes.md, "Spin loops"; the liveness it
-// uses is loop_analysis.cpp).
+// uses is liveness.cpp, the loop bodies loop_analysis.cpp).
 #include "parser/diagnostic.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
 
