@@ -24,7 +24,9 @@ using arith::fast::Op;
 // per lane), kMixed any (chosen per lane); the sources an operation lacks
 // are not read. P: the form has neither .ftz nor .sat; the local copy then
 // says so in constants, and the inlined float forms drop those tests. A
-// whole warp runs a counted loop over its 32 lanes.
+// whole warp runs a counted loop over its 32 lanes. The loop for an
+// instruction is picked once (pick, at the first Arith step of the launch)
+// and called through its entry in Machine::fast_.
 constexpr int kAllReg = -1, kMixed = 3;
 
 template <Op O, int I, bool P>
@@ -64,10 +66,8 @@ __attribute__((always_inline)) inline void lanes_body(Warp& w, const Inst& in, u
   }
 }
 
-// The float forms' lane loops are functions; the integer forms' (before
-// add_f32 in fast_ops.def: short, and the most frequent) are inlined into
-// arith_fast (called, their call costs more than a mode's saving:
-// alignedTypes rose 1.7%).
+// A lane loop: lanes_body as a function, one per operation, source mode
+// and plainness; arith_fast calls the one the instruction's entry names.
 template <Op O, int I, bool P>
 void lanes(Warp& w, const Inst& in, uint32_t m, const arith::fast::Form& f) {
   lanes_body<O, I, P>(w, in, m, f);
@@ -79,71 +79,78 @@ PTXCHECK_FMA_TARGET_ATTR void lanes_fma(Warp& w, const Inst& in, uint32_t m, con
   lanes_body<O, I, P>(w, in, m, f);
 }
 
-// lanes<> for the run-time source mode.
+using LaneFn = void (*)(Warp&, const Inst&, uint32_t, const arith::fast::Form&);
+
 template <Op O, bool P>
-__attribute__((always_inline)) inline void lanes_by(int mode, Warp& w, const Inst& in, uint32_t m,
-                                                    const arith::fast::Form& f) {
-  if constexpr (O < Op::add_f32) {
-    switch (mode) {
-      case kAllReg: return lanes_body<O, kAllReg, P>(w, in, m, f);
-      case 0: return lanes_body<O, 0, P>(w, in, m, f);
-      case 1: return lanes_body<O, 1, P>(w, in, m, f);
-      case 2: return lanes_body<O, 2, P>(w, in, m, f);
-      default: return lanes_body<O, kMixed, P>(w, in, m, f);
-    }
-  }
+LaneFn pick_mode(int mode) {
   if constexpr (arith::fast::uses_fma(O) && PTXCHECK_FMA_TARGET)
     if (arith::fast::host_fma()) switch (mode) {
-        case kAllReg: return lanes_fma<O, kAllReg, P>(w, in, m, f);
-        case 0: return lanes_fma<O, 0, P>(w, in, m, f);
-        case 1: return lanes_fma<O, 1, P>(w, in, m, f);
-        case 2: return lanes_fma<O, 2, P>(w, in, m, f);
-        default: return lanes_fma<O, kMixed, P>(w, in, m, f);
+        case kAllReg: return lanes_fma<O, kAllReg, P>;
+        case 0: return lanes_fma<O, 0, P>;
+        case 1: return lanes_fma<O, 1, P>;
+        case 2: return lanes_fma<O, 2, P>;
+        default: return lanes_fma<O, kMixed, P>;
       }
   switch (mode) {
-    case kAllReg: return lanes<O, kAllReg, P>(w, in, m, f);
-    case 0: return lanes<O, 0, P>(w, in, m, f);
-    case 1: return lanes<O, 1, P>(w, in, m, f);
-    case 2: return lanes<O, 2, P>(w, in, m, f);
-    default: return lanes<O, kMixed, P>(w, in, m, f);
+    case kAllReg: return lanes<O, kAllReg, P>;
+    case 0: return lanes<O, 0, P>;
+    case 1: return lanes<O, 1, P>;
+    case 2: return lanes<O, 2, P>;
+    default: return lanes<O, kMixed, P>;
   }
+}
+
+// (only the float forms, from add_f32 on in fast_ops.def, read .ftz/.sat:
+// the integer forms keep one instantiation)
+template <Op O>
+LaneFn pick_op(int mode, bool plain) {
+  if constexpr (O >= Op::add_f32)
+    if (plain) return pick_mode<O, true>(mode);
+  return pick_mode<O, false>(mode);
+}
+
+// The lane loop for instruction `in` with form `f`: null when the form is
+// none or the operands are ones the loop does not take (more than three
+// sources, a source neither a register nor an immediate, a negated
+// predicate, a destination other than a register and setp's q).
+LaneFn pick(const Inst& in, const arith::fast::Form& f) {
+  if (f.op == Op::none || in.nsrc > 3 || in.dst[0].kind != Opnd::Reg) return nullptr;
+  const bool setp = f.op == Op::setp || f.op == Op::setp_f32 || f.op == Op::setp_f64;
+  // Other destinations: only setp's q (the kernels of the other forms write no aux).
+  if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (!setp || in.ndst > 2)) return nullptr;
+  uint32_t imms = 0;  // the immediate sources, a bit each
+  for (unsigned j = 0; j < in.nsrc; ++j) {
+    if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return nullptr;
+    if (in.src[j].kind == Opnd::Imm) imms |= 1u << j;
+  }
+  const int mode = imms == 0 ? kAllReg : imms == 1 ? 0 : imms == 2 ? 1 : imms == 4 ? 2 : kMixed;
+  const bool plain = !f.ftz && !f.sat;
+  switch (f.op) {
+#define X(name, what, section) \
+  case Op::name:               \
+    return pick_op<Op::name>(mode, plain);
+#include "semantics/arith/fast_ops.def"
+#undef X
+    case Op::none: break;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 bool Machine::arith_fast(Warp& w, const Inst& in, uint32_t m) {
-  if (fast_.size() != prog.code.size()) {
-    fast_.assign(prog.code.size(), arith::fast::Form{});
+  if (fast_.size() != prog.code.size()) [[unlikely]] {
+    fast_.assign(prog.code.size(), FastArith{});
     for (size_t i = 0; i < prog.code.size(); ++i)
-      if (prog.code[i].op == IrOp::Arith && prog.code[i].fn.fn) fast_[i] = arith::fast::form_of(prog.code[i].fn);
+      if (prog.code[i].op == IrOp::Arith && prog.code[i].fn.fn) {
+        fast_[i].f = arith::fast::form_of(prog.code[i].fn);
+        fast_[i].run = pick(prog.code[i], fast_[i].f);
+      }
   }
-  const arith::fast::Form& f = fast_[w.pc];
-  if (f.op == Op::none || in.nsrc > 3 || in.dst[0].kind != Opnd::Reg) return false;
-  const bool setp = f.op == Op::setp || f.op == Op::setp_f32 || f.op == Op::setp_f64;
-  // Other destinations: only setp's q (the kernels of the other forms write no aux).
-  if (in.ndst > 1 && in.dst[1].kind != Opnd::None && (!setp || in.ndst > 2)) return false;
-  uint32_t imms = 0;  // the immediate sources, a bit each
-  for (unsigned j = 0; j < in.nsrc; ++j) {
-    if (in.src[j].kind != Opnd::Imm && (in.src[j].kind != Opnd::Reg || in.src[j].negate)) return false;
-    if (in.src[j].kind == Opnd::Imm) imms |= 1u << j;
-  }
-  const int mode = imms == 0 ? kAllReg : imms == 1 ? 0 : imms == 2 ? 1 : imms == 4 ? 2 : kMixed;
-  // (only the float forms, from add_f32 on in fast_ops.def, read .ftz/.sat:
-  // the integer forms keep one instantiation, which the compiler inlines)
-  const bool plain = !f.ftz && !f.sat;
-  switch (f.op) {
-    // clang-format off
-#define X(name, what, section) \
-    case Op::name: \
-      if (plain && Op::name >= Op::add_f32) lanes_by<Op::name, true>(mode, w, in, m, f); \
-      else lanes_by<Op::name, false>(mode, w, in, m, f); \
-      return true;
-#include "semantics/arith/fast_ops.def"
-#undef X
-    // clang-format on
-    case Op::none: break;
-  }
-  return false;
+  const FastArith& e = fast_[w.pc];
+  if (!e.run) return false;
+  e.run(w, in, m, e.f);
+  return true;
 }
 
 }  // namespace ptxcheck::interp

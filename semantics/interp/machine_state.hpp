@@ -23,10 +23,11 @@ class DeviceHeap;  // device_heap.hpp
 // the round-robin that executes only these leaves memory and every thread
 // it did not run as they were; if the cluster's threads then come back to
 // a state they had earlier in such a run of rounds, the schedule is
-// deterministic and repeats that cycle forever. Calls are left out (a
-// call may be printf or malloc), and so are warp collectives and
-// mbarrier polls (a spin through them runs into the step budget, as
-// before).
+// deterministic and repeats that cycle forever. The operations that are
+// such only for some operands or lanes (.local stores, calls of defined
+// functions and returns, warp collectives, mbarrier polls) are checked per
+// step by spin_own_op (exec.cpp); a call of an external function (vprintf,
+// malloc, free, __assertfail) makes its round no such round.
 inline bool own_state_only(IrOp op) {
   switch (op) {
     case IrOp::Nop:
@@ -263,9 +264,15 @@ class Machine {
   const TexTable* textures_ = nullptr;
   Region* hot_ = nullptr;
   std::vector<Region*> pc_hot_;    // per instruction: the global allocation it last accessed (fast path)
-  // exec_fast.cpp: per instruction, the inline form of an Arith one (made at
-  // the first Arith step); arith_fast() runs a step of one, false when it has none.
-  std::vector<arith::fast::Form> fast_;
+  // exec_fast.cpp: per instruction, the inline form of an Arith one and the
+  // lane loop that runs it with the instruction's operands (run null when
+  // it has none; made at the first Arith step); arith_fast() runs a step of
+  // one, false when it has none.
+  struct FastArith {
+    arith::fast::Form f;
+    void (*run)(Warp&, const Inst&, uint32_t, const arith::fast::Form&) = nullptr;
+  };
+  std::vector<FastArith> fast_;
   bool arith_fast(Warp& w, const Inst& in, uint32_t m);
   std::array<uint32_t, 3> cl_{1, 1, 1};  // cluster shape: spec "cluster", else .reqnctapercluster
   bool explicit_cl_ = false;          // last global allocation accessed (fast path)
