@@ -46,7 +46,7 @@ class ExecHook {
   virtual bool cluster_wait(Thread& t, const Cta& c, const Inst& in) = 0;
   virtual void cluster_complete() = 0;
   // A taken branch from `from` back to `to` <= from: go on, park the thread
-  // (it runs again only if the hook makes it runnable, as hook_canon.cpp does
+  // (it runs again only if the hook makes it runnable, as hook_wait.cpp does
   // on an mbarrier write; parked at the end = deadlock), or stop the launch.
   enum class Jump : uint8_t { Continue, Park, Stop };
   virtual Jump back_jump(Thread& t, const Cta& c, uint32_t from, uint32_t to) = 0;

@@ -421,7 +421,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     canon = k > 0;
   }
   // A blocking wait reads the machine's value; when it fails, the thread
-  // spins and the poll leaves no event (hook_canon.cpp).
+  // spins and the poll leaves no event (hook_wait.cpp).
   int block = 0;
   if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier) {
     block = canon_block(r, t, c, a, li, v);
@@ -429,7 +429,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     if (block == 2) return true;
   }
   // A wait whose failed result is redundant reads only the values that
-  // complete its phase (hook_canon.cpp).
+  // complete its phase (hook_wait.cpp).
   bool chose = chain ? r.chain_chose && !tail : !any && !canon && !block && l.values.size() > 1;
   if (!tail) r.chain_chose = false;
   if (!canon) {

@@ -39,13 +39,13 @@ struct CommLoc {
   bool canon = true;
   // The waits on it (test_wait/try_wait) whose failed result only leads to
   // a dropped spin iteration or to an equal wait are offered only the
-  // values that complete their phase (hook_canon.cpp); false once a run
+  // values that complete their phase (hook_wait.cpp); false once a run
   // that relied on it stopped on an error.
   bool wait_canon = true;
   // Those waits whose failed polls only spin back to an equal wait
   // (Shared::wait_spins) read the machine's memory: a failed poll leaves no
   // event and the thread spins until the machine completes the phase
-  // (hook_canon.cpp, "Blocking waits"); false once such a spin starved.
+  // (hook_wait.cpp, "Blocking waits"); false once such a spin starved.
   bool wait_block = true;
   // An arrive here after a blocking wait on another mbarrier stays
   // canonical (hook_canon.cpp (k1)); false once such a run broke (j): the
@@ -208,7 +208,7 @@ struct Shared {
   std::vector<char> step_kind;  // 0: computes registers only (Hook::loop_step has nothing to follow)
   bool entry_at(uint32_t func, uint32_t pc);
   // The mbarrier wait at code index `pc` of function `func` is redundant
-  // when it fails (hook_canon.cpp): every path from it with its predicate
+  // when it fails (hook_wait.cpp): every path from it with its predicate
   // false computes registers only, until it ends the iteration of a pure
   // spin loop or an equal wait succeeds and rejoins the path of its
   // success with the same live registers. Cached.
@@ -216,7 +216,7 @@ struct Shared {
   std::map<std::pair<uint32_t, uint32_t>, bool> wait_cache;
   // The same wait, redundant, and every path from it with its predicate
   // false, also past the backward jumps it reaches, computes registers only
-  // until an equal wait (hook_canon.cpp, "Blocking waits"). Cached.
+  // until an equal wait (hook_wait.cpp, "Blocking waits"). Cached.
   bool wait_spins(uint32_t func, uint32_t pc);
   std::map<std::pair<uint32_t, uint32_t>, bool> spin_cache;
   // The backward jumps (head, from) the failure paths of the wait at `pc`
