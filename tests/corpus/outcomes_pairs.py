@@ -11,7 +11,6 @@ with the barriers in the pairs' events, 192 without them).
 
     outcomes_pairs.py PTXCHECK SPEC.json... [--fewer SPEC.json...]
 """
-import os
 import sys
 
 import outcomes_switch
@@ -19,25 +18,14 @@ import outcomes_switch
 exe, specs = sys.argv[1], sys.argv[2:]
 fewer = set(specs[specs.index("--fewer") + 1:]) if "--fewer" in specs else set()
 specs = [s for s in specs if s != "--fewer"]
-fails = []
 
 
-def run(spec, on):
-    return outcomes_switch.run(exe, spec, "PTXCHECK_OUTCOMES_NO_PAIRS", on, fails, ("--unroll", "1"), 120)
-
-
-for i, spec in enumerate(specs):
-    name = os.path.basename(spec)
-    a, b = run(spec, True), run(spec, False)
-    if a is None or b is None:
-        continue
-    if (a["outcomes"], a["races"]) != (b["outcomes"], b["races"]):
-        fails.append(f"{name}: states or races differ with and without pair checks")
+def check(i, spec, name, a, b):
     sa, sb = a["stats"]["skeletons"], b["stats"]["skeletons"]
     print(f"{name}: {sa} runs decided with pair checks, {sb} without")
     if (i == 0 or spec in fewer) and not sa * 4 <= sb:
-        fails.append(f"{name}: pair checks should leave at most a quarter of the runs ({sa} of {sb})")
+        return [f"{name}: pair checks should leave at most a quarter of the runs ({sa} of {sb})"]
+    return []
 
-for f in fails:
-    print("FAIL:", f)
-sys.exit(1 if fails else 0)
+
+sys.exit(outcomes_switch.compare(exe, specs, "PTXCHECK_OUTCOMES_NO_PAIRS", "pair checks", check))

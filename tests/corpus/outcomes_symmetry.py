@@ -10,26 +10,13 @@ lock over a struct, 3 CTAs) some choice skipped with it
 
     outcomes_symmetry.py PTXCHECK SPEC.json...
 """
-import os
 import sys
 
 import outcomes_switch
 
-exe, specs = sys.argv[1], sys.argv[2:]
-fails = []
 
-
-def run(spec, on):
-    return outcomes_switch.run(exe, spec, "PTXCHECK_OUTCOMES_NO_SYMMETRY", on, fails, ("--unroll", "1"), 300)
-
-
-for i, spec in enumerate(specs):
-    name = os.path.basename(spec)
-    a, b = run(spec, True), run(spec, False)
-    if a is None or b is None:
-        continue
-    if (a["outcomes"], a["races"]) != (b["outcomes"], b["races"]):
-        fails.append(f"{name}: states or races differ with and without interchangeable CTAs")
+def check(i, spec, name, a, b):
+    fails = []
     skipped = a["stats"]["symmetric_choices_skipped"]
     print(f"{name}: {skipped} engine choices skipped; {a['stats']['seconds']:.3f} s with, "
           f"{b['stats']['seconds']:.3f} s without")
@@ -37,7 +24,8 @@ for i, spec in enumerate(specs):
         fails.append(f"{name}: PTXCHECK_OUTCOMES_NO_SYMMETRY still skipped choices")
     if i == 0 and skipped == 0:
         fails.append(f"{name}: no engine choice was skipped as the image of another")
+    return fails
 
-for f in fails:
-    print("FAIL:", f)
-sys.exit(1 if fails else 0)
+
+sys.exit(outcomes_switch.compare(sys.argv[1], sys.argv[2:], "PTXCHECK_OUTCOMES_NO_SYMMETRY", "interchangeable CTAs",
+                                 check, timeout=300))
