@@ -251,6 +251,26 @@ uint32_t store_vec_lanes(uint64_t* const* rp, uint32_t m, uint8_t* data, uint8_t
 // and proxies off) inline, anything else through access(). True when the
 // step stopped (a fault or the hook).
 bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
+  // A load of one element from a constant address in the kernel's
+  // parameters or the const bank (ld.param at a kernel's start): the same
+  // bytes for every lane, read once (the general loop's `ro` branch: both
+  // are read-only, always initialised and never part of a race).
+  if (in.addr.base == Addr::Abs && in.op != IrOp::St &&
+      (in.addr.space == Space::Param || in.addr.space == Space::Const) && !hook_ && m && in.ndst == 1 &&
+      in.dst[0].kind == Opnd::Reg) {
+    const Region& ro = in.addr.space == Space::Param ? mem.params() : mem.constant();
+    const unsigned es = in.size;
+    const uint64_t a = static_cast<uint64_t>(in.addr.off);
+    if ((es == 1 || es == 2 || es == 4 || es == 8) && a + es <= ro.bytes.size() && a + es >= a && !(a & (es - 1))) {
+      uint64_t v = load_n(ro.bytes.data() + a, es);
+      if (in.nk == NumKind::S) v = sext(v, es * 8u);
+      // (lowering set dwidth to the destination register's declared width)
+      v &= in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+      const uint32_t ds = in.dst[0].slot;
+      for (; m; m &= m - 1) w.rp[std::countr_zero(m)][ds] = v;
+      return false;
+    }
+  }
   // The usual access of a tight loop first, with the fewest tests: one
   // element of 1, 2, 4 or 8 bytes at a register address in the own CTA's
   // shared memory or (one core) the global allocation this instruction hit
