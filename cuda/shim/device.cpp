@@ -45,6 +45,12 @@ CUresult current(State& s, CUcontext& c) {
   return c->sticky;
 }
 
+CUresult current_sticky(State& s) {
+  auto& st = ctx_stack();
+  if (!s.initialized || st.empty() || !is_live(s, st.back(), Kind::Ctx)) return CUDA_SUCCESS;
+  return st.back()->sticky;
+}
+
 bool valid_stream(State& s, CUstream st, CUcontext c) {
   if (st == nullptr || st == CU_STREAM_LEGACY || st == CU_STREAM_PER_THREAD) return true;
   return is_live(s, st, Kind::Stream) && st->ctx == c;

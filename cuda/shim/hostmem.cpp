@@ -303,6 +303,7 @@ SHIM_API CUresult cuMemFreeHost(void* p) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   auto it = visible().find(reinterpret_cast<uint64_t>(p));
   if (it == visible().end() || it->second.kind != HostKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = current_sticky(s)) return r;  // after a fault, as every call doing work (cuda/README.md)
   s.session->free(it->first);
   munmap(p, it->second.mapped);
   visible().erase(it);
@@ -346,6 +347,7 @@ SHIM_API CUresult cuMemHostUnregister(void* p) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   auto it = visible().find(reinterpret_cast<uint64_t>(p));
   if (it == visible().end() || it->second.kind != HostKind::Registered) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  if (CUresult r = current_sticky(s)) return r;
   s.session->free(it->first);
   visible().erase(it);
   return CUDA_SUCCESS;

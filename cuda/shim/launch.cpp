@@ -450,6 +450,7 @@ SHIM_API CUresult cuStreamDestroy_v2(CUstream h) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, h, Kind::Stream)) return CUDA_ERROR_INVALID_HANDLE;
+  if (h->ctx->sticky) return h->ctx->sticky;  // a faulted context keeps its streams and events
   h->ctx->streams.erase(h);
   s.live.erase(h);
   return CUDA_SUCCESS;
@@ -532,6 +533,7 @@ SHIM_API CUresult cuEventDestroy_v2(CUevent e) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if (e->ctx->sticky) return e->ctx->sticky;
   e->ctx->events.erase(e);
   s.live.erase(e);
   return CUDA_SUCCESS;

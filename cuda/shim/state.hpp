@@ -327,6 +327,10 @@ T* make_handle(State& s, Kind k) {
 // The current context, checked: NOT_INITIALIZED, INVALID_CONTEXT, or the
 // context's sticky error.
 CUresult current(State& s, CUcontext& c);
+// The calling thread's current context's sticky error; CUDA_SUCCESS when it
+// has none or no context is current. For the calls that release memory
+// without naming a context (cuMemFreeHost, cuMemHostUnregister).
+CUresult current_sticky(State& s);
 // The state and its lock, held by an entry point while it runs.
 struct Locked {
   State& s = state();

@@ -589,6 +589,9 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuMemGetInfo(&free1, &total) == CUDA_SUCCESS);
   CHECK(free1 == free0);
   CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(unmapped) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(h) == CUDA_SUCCESS);
+  CHECK(cuMemFreeHost(h) == CUDA_ERROR_INVALID_VALUE);
   // A kernel store past a registered range is out of bounds.
   REQUIRE(cuMemHostRegister(r, 64, CU_MEMHOSTREGISTER_DEVICEMAP) == CUDA_SUCCESS);
   REQUIRE(cuMemHostGetDevicePointer(&d, r + 60, 0) == CUDA_SUCCESS);
@@ -597,10 +600,9 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(launch(past, d) == CUDA_SUCCESS);
   CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
   CHECK(cap.text().find("out-of-bounds") != std::string::npos);
-  CHECK(cuMemHostUnregister(r) == CUDA_SUCCESS);
-  CHECK(cuMemFreeHost(unmapped) == CUDA_SUCCESS);
-  CHECK(cuMemFreeHost(h) == CUDA_SUCCESS);
-  CHECK(cuMemFreeHost(h) == CUDA_ERROR_INVALID_VALUE);
+  // The faulted context refuses the release too (as real drivers answer
+  // cudaHostUnregister then); destroying the context releases the range.
+  CHECK(cuMemHostUnregister(r) == CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
 // Host-visible ranges (hostmem.cpp): a context's page-locked memory is

@@ -1,6 +1,8 @@
 // Errors a program sees: an invalid launch configuration at launch time, a
 // device-side fault at the next synchronisation (sticky), and the error
-// strings.
+// strings. After a fault every call that works on the context returns the
+// fault, the ones that release a stream, an event or pinned memory too (as
+// real drivers answer cudaStreamDestroy, cudaFreeHost, cudaHostUnregister).
 #include "common.cuh"
 static const char* kName = "error_propagation";
 
@@ -29,15 +31,29 @@ int main() {
   cudaError_t smem = cudaGetLastError();
   nop<<<1, 32>>>();
   cudaError_t fine = cudaDeviceSynchronize();  // refused launches are not sticky
+  cudaStream_t st;
+  cudaEvent_t ev;
+  void* pinned = nullptr;
+  static char registered[8192];
+  CHECK(cudaStreamCreate(&st));
+  CHECK(cudaEventCreate(&ev));
+  CHECK(cudaMallocHost(&pinned, 64));
+  CHECK(cudaHostRegister(registered, 4096, 0));
   bad<<<1, 1>>>(nullptr);
   cudaError_t fault = cudaDeviceSynchronize();
   void* p = nullptr;
   cudaError_t after = cudaMalloc(&p, 16);  // the context stays broken
-  std::printf("launch: %s (peek %s, then %s); shapes: %d; smem: %s; fine: %s; fault: %s; after: %s\n",
-              cudaGetErrorName(launch), cudaGetErrorName(peek), cudaGetErrorName(cleared), shapes,
-              cudaGetErrorName(smem), cudaGetErrorName(fine), cudaGetErrorName(fault), cudaGetErrorName(after));
+  cudaError_t releases[] = {cudaStreamDestroy(st), cudaEventDestroy(ev), cudaFreeHost(pinned),
+                            cudaHostUnregister(registered)};
+  bool released = false;  // any release that claimed success
+  for (cudaError_t r : releases) released |= r != cudaErrorIllegalAddress;
+  std::printf(
+      "launch: %s (peek %s, then %s); shapes: %d; smem: %s; fine: %s; fault: %s; after: %s; releases: %s %s %s %s\n",
+      cudaGetErrorName(launch), cudaGetErrorName(peek), cudaGetErrorName(cleared), shapes, cudaGetErrorName(smem),
+      cudaGetErrorName(fine), cudaGetErrorName(fault), cudaGetErrorName(after), cudaGetErrorName(releases[0]),
+      cudaGetErrorName(releases[1]), cudaGetErrorName(releases[2]), cudaGetErrorName(releases[3]));
   bool ok = launch == cudaErrorInvalidConfiguration && peek == launch && cleared == cudaSuccess && shapes &&
             smem == cudaErrorInvalidValue && fine == cudaSuccess && fault == cudaErrorIllegalAddress &&
-            after == cudaErrorIllegalAddress;
+            after == cudaErrorIllegalAddress && !released;
   return finish(kName, ok);
 }
