@@ -339,6 +339,9 @@ SHIM_API CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdev
         case 87: v = 2; break;                               // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
         case 111: v = 1024; break;                           // RESERVED_SHARED_MEMORY_PER_BLOCK
         case 99: v = 1; break;                               // HOST_REGISTER_SUPPORTED
+        // Stream memory operations (memops.cpp), 64-bit and NOR waits included;
+        // 98 CAN_FLUSH_REMOTE_WRITES stays 0.
+        case 92: case 93: case 94: case 122: case 123: v = 1; break;
         // 113 READ_ONLY_HOST_REGISTER_SUPPORTED stays 0 (the device's writes
         // to such a range would have to fault): cuMemHostRegister refuses
         // READ_ONLY with CUDA_ERROR_NOT_SUPPORTED, as documented for 0.
