@@ -583,10 +583,12 @@ std::string access_key(const UnitTrace& t, int loc, int loc2, bool local) {
     return (e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) &&
            (e.loc == loc || (loc2 >= 0 && e.loc == loc2));
   };
-  // A thread by its gid, or with `local` by its index in its CTA.
+  // A thread by its gid, or with `local` by its index in its cluster (its
+  // CTA's rank there and its index in the CTA).
   auto who = [&](uint32_t g, const ThreadRec& r) {
     return "T" +
-           (local ? std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," + std::to_string(r.tid[2])
+           (local ? std::to_string(r.rank) + "." + std::to_string(r.tid[0]) + "," + std::to_string(r.tid[1]) + "," +
+                        std::to_string(r.tid[2])
                   : std::to_string(g)) +
            ":";
   };

@@ -1,6 +1,6 @@
 // Internal to semantics/outcomes: a run (one skeleton for the engine) built
 // from a launch's records, and the per-unit composition of docs/outcomes.md
-// "How the search scales": each unit (a CTA, or the whole grid) is explored
+// "How the search scales": each unit (a cluster or CTA, or the whole grid) is explored
 // on its own and whole-grid runs are rebuilt as one trace per unit.
 #pragma once
 #include <cstdint>
@@ -40,7 +40,7 @@ void fix_rmw(Result::Run& run);
 // write of any value (UnitShape) may be read by reads of one value.
 bool reads_their_values(const Result::Run& r, const mm::Execution& ex);
 
-// What one unit (explore.hpp: a CTA, or the whole grid) did in one launch:
+// What one unit (explore.hpp: a cluster or CTA, or the whole grid) did in one launch:
 // its threads' records, barrier facts, warp collectives and the output
 // bytes it wrote deterministically.
 struct UnitTrace {
@@ -117,9 +117,10 @@ bool feasible(Result::Run& r, mm::Engine& engine, const mm::Model& m, const mm::
 // What a trace does at location `loc`, as a key: the run's projection on
 // `loc` is a function of these keys of its units' traces (threads are
 // placed by their gid). With `local`, threads are named by their index in
-// their CTA: when the units are the CTAs of a launch without clusters, the
-// projection is then, up to renaming the CTAs, a function of the multiset
-// of its units' keys (explore_compose.cpp).
+// their cluster (CTA rank, index in the CTA): when the units are the
+// clusters (or the CTAs of a launch without clusters), the projection is
+// then, up to renaming the units, a function of the multiset of its units'
+// keys (explore_compose.cpp).
 std::string access_key(const UnitTrace& t, int loc, int loc2 = -1, bool local = false);
 
 // Calls f(pick) for each composition of one trace from each list, the first

@@ -75,10 +75,25 @@ void Explorer::set_up(const std::string& spec_path) {
   if (nthreads_ > 4096)
     throw LimitError("outcomes explores at most 4096 threads; the launch has " + std::to_string(nthreads_));
 
-  // Units (explore.hpp): the CTAs, explored apart, when no cluster joins
-  // them; else the whole grid.
+  // Units (explore.hpp): the clusters (the CTAs, without clusters),
+  // explored apart; the whole grid when something joins them.
   nctas_ = uint64_t{spec.grid[0]} * spec.grid[1] * spec.grid[2];
-  may_decompose_ = opt_.decompose && nctas_ > 1 && spec.cluster == std::array<uint32_t, 3>{1, 1, 1};
+  sh_.cl = prog_.reqnctapercluster[0] ? prog_.reqnctapercluster : spec.cluster;  // as Machine::check_launch
+  sh_.grid = spec.grid;
+  sh_.no_cluster_units = std::getenv("PTXCHECK_OUTCOMES_NO_CLUSTER_UNITS") != nullptr;
+  const std::array<uint32_t, 3>& cl = sh_.cl;
+  const bool one_cta = cl == std::array<uint32_t, 3>{1, 1, 1};
+  if (!cl[0] || !cl[1] || !cl[2] || spec.grid[0] % cl[0] || spec.grid[1] % cl[1] || spec.grid[2] % cl[2])
+    nclusters_ = 1;  // the Machine refuses the launch
+  else
+    nclusters_ = nctas_ / (uint64_t{cl[0]} * cl[1] * cl[2]);
+  sh_.cluster_of.assign(nctas_, 0);
+  for (uint32_t z = 0, u = 0; z < spec.grid[2]; ++z)
+    for (uint32_t y = 0; y < spec.grid[1]; ++y)
+      for (uint32_t x = 0; x < spec.grid[0]; ++x, ++u)
+        if (nclusters_ > 1)
+          sh_.cluster_of[u] = ((z / cl[2]) * (spec.grid[1] / cl[1]) + y / cl[1]) * (spec.grid[0] / cl[0]) + x / cl[0];
+  may_decompose_ = opt_.decompose && nclusters_ > 1 && (one_cta || !sh_.no_cluster_units);
   decompose_ = may_decompose_;
 
   // PTXCHECK_OUTCOMES_NO_CHAIN_BOUND: every written value joins the value
@@ -90,7 +105,6 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_entry = std::getenv("PTXCHECK_OUTCOMES_NO_ENTRY") != nullptr;          // hook_loop.cpp
   sh_.no_grid = std::getenv("PTXCHECK_OUTCOMES_NO_GRID") != nullptr;            // hook_grid.cpp
   sh_.nctas = static_cast<uint32_t>(nctas_);
-  sh_.clusters = spec.cluster != std::array<uint32_t, 3>{1, 1, 1};
   ro_.check_races = false;
   ro_.max_steps = opt_.max_steps;
 }
@@ -104,7 +118,7 @@ void Explorer::explore_units() {
     res_.stats.rounds = static_cast<uint64_t>(round);
     // A grid counter joins the CTAs while it is one (hook_grid.cpp).
     decompose_ = may_decompose_ && !sh_.no_decompose && !sh_.grid_joined;
-    nunits_ = decompose_ ? static_cast<uint32_t>(nctas_) : 1;
+    nunits_ = decompose_ ? static_cast<uint32_t>(nclusters_) : 1;
     sh_.decompose = decompose_;
     traces_.assign(nunits_, {});
     Round rd(nunits_);
@@ -174,16 +188,16 @@ bool Explorer::launch(Round& rd) {
   if (hook.restart || !hook.canon_check(errored)) return false;
   if (rr.step_limit)
     throw LimitError("a launch ran more than " + std::to_string(opt_.max_steps) + " thread instructions");
-  // Every error stops the launch (the Machine runs one cluster at a time):
-  // the units after the erring one did not run.
+  // Every error stops the launch (the Machine runs one cluster at a time,
+  // in the order of the units): the units after the erring one did not run.
   int stop = -1;
   bool fault = false;
   const std::string deadlock = interp::diag_kind_name(interp::DiagKind::BarrierDeadlock);
   for (const auto& d : rr.diagnostics) {
     if (d.severity != "error") continue;
     if (stop < 0)
-      stop =
-          decompose_ ? static_cast<int>((uint64_t{d.cta[2]} * spec.grid[1] + d.cta[1]) * spec.grid[0] + d.cta[0]) : 0;
+      stop = static_cast<int>(sh_.unit_of_uid(
+          static_cast<uint32_t>((uint64_t{d.cta[2]} * spec.grid[1] + d.cta[1]) * spec.grid[0] + d.cta[0])));
     if (d.kind != deadlock) fault = true;
     if (d.kind != deadlock && res_.stats.first_fault.empty())
       res_.stats.first_fault =
@@ -196,7 +210,7 @@ bool Explorer::launch(Round& rd) {
   for (uint32_t g = 0; g < hook.th.size(); ++g) {
     const ThreadRec& r = hook.th[g];
     if (!r.seen) continue;
-    gids[decompose_ ? r.cta_uid : 0].push_back(g);
+    gids[sh_.unit_of_uid(r.cta_uid)].push_back(g);
     if (decompose_)
       for (auto [k, n] : r.det_writes)
         for (uint64_t b = k; b < k + n; ++b) det_written.insert(b);
@@ -307,9 +321,9 @@ UnitTrace Explorer::take_trace(Hook& hook, const interp::RunResult& rr, const st
     t.th.emplace_back(g, std::move(r));
   }
   for (const auto& [k, v] : hook.cta_partial)
-    if (!decompose_ || k == u) t.cta_partial[k] = v;
+    if (sh_.unit_of_uid(k) == u) t.cta_partial[k] = v;
   for (const auto& [k, v] : hook.colls)
-    if (!decompose_ || k.first == u) t.colls[k] = v;
+    if (sh_.unit_of_uid(k.first) == u) t.colls[k] = v;
   if (!decompose_)
     for (const auto& name : spec.outputs) {
       size_t b = static_cast<size_t>(spec.buffer_index(name));

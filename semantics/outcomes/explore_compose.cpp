@@ -17,6 +17,22 @@ namespace ptxcheck::outcomes {
 // The checks that prune compositions, and each trace's key for each.
 void Explorer::index_checks() {
   nlocs_ = sh_.locs.size();
+  // Cluster barrier phases (hook_barrier.cpp) are not checked, alone or in
+  // pairs: each is a location of one cluster, so of one unit, whose
+  // accesses alone always have a consistent execution (the arrives' RMW
+  // chain in the machine's order, 0 -> 1 -> ... -> n, and the waits of the
+  // completed phase reading n), and whose events are an RMW and a read of
+  // every thread of the cluster (two clusters of 2 x 64 threads: 0.3 to
+  // 0.7 s per check with the shapes of the other unit). Leaving a check out
+  // keeps the result exact (each is a necessary condition).
+  skip_.assign(nlocs_, 0);
+  std::vector<int> data;
+  for (size_t x = 0; x < nlocs_; ++x) {
+    const uint64_t key = sh_.locs[x].key;
+    skip_[x] = (key & kClusterBarKey) && !(key & interp::kHookSharedKey);
+    if (!skip_[x]) data.push_back(static_cast<int>(x));
+  }
+  const size_t ndata = data.size();
   // Location pairs (x, y) checked after the single locations: the accesses
   // to both with the fences of their threads (docs/outcomes.md, "How the
   // search scales", item 2). With two locations a pair is about the whole
@@ -28,7 +44,7 @@ void Explorer::index_checks() {
   // so that the keys stay few. Which pairs are checked does not matter to
   // the result: each check is a necessary condition.
   // PTXCHECK_OUTCOMES_NO_PAIRS turns them off (for cross-checks).
-  if (opt_.prune && nlocs_ >= 3 && nunits_ >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS")) {
+  if (opt_.prune && ndata >= 3 && nunits_ >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PAIRS")) {
     std::set<std::pair<int, int>> both;
     for (const auto& list : traces_)
       for (const UnitTrace& t : list) {
@@ -36,14 +52,14 @@ void Explorer::index_checks() {
         for (const auto& [g, r] : t.th)
           for (const mm::Event& e : r.events)
             if ((e.kind == mm::EventKind::Read || e.kind == mm::EventKind::Write) && e.loc >= 0 &&
-                static_cast<size_t>(e.loc) < nlocs_)
+                static_cast<size_t>(e.loc) < nlocs_ && !skip_[static_cast<size_t>(e.loc)])
               at.insert(e.loc);
         for (auto a = at.begin(); a != at.end(); ++a)
           for (auto b = std::next(a); b != at.end(); ++b)
-            if (nlocs_ > kPairLocs) both.emplace(*a, *b);
+            if (ndata > kPairLocs) both.emplace(*a, *b);
       }
-    for (size_t x = 0; x < nlocs_ && nlocs_ <= kPairLocs; ++x)
-      for (size_t y = x + 1; y < nlocs_; ++y) both.emplace(static_cast<int>(x), static_cast<int>(y));
+    for (size_t i = 0; i < ndata && ndata <= kPairLocs; ++i)
+      for (size_t j = i + 1; j < ndata; ++j) both.emplace(data[i], data[j]);
     if (both.size() <= kMaxPairs) pairs_.assign(both.begin(), both.end());
   }
   // Prefix checks (docs/outcomes.md, "How the search scales", item 2;
@@ -55,24 +71,27 @@ void Explorer::index_checks() {
   // than deciding each run. PTXCHECK_OUTCOMES_NO_PREFIX turns this off (for
   // cross-checks).
   prefixes_ = opt_.prune && nunits_ >= 2 && !std::getenv("PTXCHECK_OUTCOMES_NO_PREFIX");
-  if (prefixes_ && nlocs_ == 2 && pairs_.empty()) pairs_.emplace_back(0, 1);
+  if (prefixes_ && ndata == 2 && pairs_.empty()) pairs_.emplace_back(data[0], data[1]);
   npcons_ = nlocs_ + pairs_.size();
-  // With several units (the CTAs of a launch without clusters, item 1),
-  // every two threads of different units are related alike (other CTA,
-  // other cluster, same GPU: the scopes of PTX ISA 8.5), and the axioms
-  // (8.10) see threads only through these relations and program order:
-  // renaming CTAs maps the consistent executions of a check's events onto
-  // those of the renamed events. So a check is decided by the multiset of
-  // its units' keys, with threads named by their index in their CTA: the
-  // memo keys below are sorted.
+  skip_.resize(npcons_, 0);
+  // With several units (the clusters, or the CTAs of a launch without
+  // clusters, item 1), every two threads of different units are related
+  // alike (other CTA, other cluster, same GPU: the scopes of PTX ISA 8.5),
+  // and the axioms (8.10) see threads only through these relations and
+  // program order: renaming units (keeping each thread's CTA rank and
+  // index, so the relations within a unit) maps the consistent executions
+  // of a check's events onto those of the renamed events. So a check is
+  // decided by the multiset of its units' keys, with threads named by their
+  // index in their cluster: the memo keys below are sorted.
   local_ = nunits_ > 1;
   std::vector<std::map<std::string, int>> key_ids(npcons_);
   for (auto& list : traces_)
     for (UnitTrace& t : list) {
       t.proj.resize(npcons_);
       for (size_t x = 0; x < npcons_; ++x) {
-        std::string key = x < nlocs_ ? access_key(t, static_cast<int>(x), -1, local_)
-                                     : access_key(t, pairs_[x - nlocs_].first, pairs_[x - nlocs_].second, local_);
+        std::string key = skip_[x]     ? std::string()
+                          : x < nlocs_ ? access_key(t, static_cast<int>(x), -1, local_)
+                                       : access_key(t, pairs_[x - nlocs_].first, pairs_[x - nlocs_].second, local_);
         auto [it, fresh] = key_ids[x].emplace(std::move(key), static_cast<int>(key_ids[x].size()));
         t.proj[x] = it->second;
       }
@@ -106,6 +125,7 @@ bool Explorer::passes(const std::vector<const UnitTrace*>& pick) {
   if (!opt_.prune) return true;
   std::vector<int> key(pick.size());
   for (size_t x = 0; x < npcons_; ++x) {
+    if (skip_[x]) continue;
     for (size_t u = 0; u < pick.size(); ++u) key[u] = pick[u]->proj[x];
     if (local_) std::sort(key.begin(), key.end());
     auto it = memo_[x].find(key);
@@ -213,7 +233,7 @@ void Explorer::check_bound() {
 void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, std::vector<Result::Run>& runs) {
   std::vector<std::vector<std::optional<UnitShape>>> shape(npcons_, std::vector<std::optional<UnitShape>>(nunits_));
   for (size_t x = 0; x < npcons_; ++x)
-    for (uint32_t u = 0; u < nunits_; ++u)
+    for (uint32_t u = 0; u < nunits_ && !skip_[x]; ++u)
       shape[x][u] = x < nlocs_ ? unit_shape(fin[u], static_cast<int>(x))
                                : unit_shape(fin[u], pairs_[x - nlocs_].first, pairs_[x - nlocs_].second);
   auto product = [&] {
@@ -233,6 +253,7 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
       for (UnitTrace& t : fin[u]) {
         bool ok = true;
         for (size_t x = 0; x < npcons_ && ok; ++x) {
+          if (skip_[x]) continue;
           std::vector<const UnitShape*> rest;
           for (uint32_t v = 0; v < nunits_; ++v)
             if (v != u && shape[x][v]) rest.push_back(&*shape[x][v]);
@@ -277,6 +298,7 @@ void Explorer::compose_with_prefixes(std::vector<std::vector<UnitTrace>>& fin, s
     std::vector<const UnitTrace*> prefix(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(k));
     std::vector<int> key(k);
     for (size_t x = 0; x < npcons_; ++x) {
+      if (skip_[x]) continue;
       std::vector<const UnitShape*> rest;
       for (size_t u = k; u < nunits_ && rest.size() == u - k; ++u)
         if (shape[x][u]) rest.push_back(&*shape[x][u]);

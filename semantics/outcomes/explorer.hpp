@@ -130,8 +130,8 @@ class Explorer {
   Shared sh_;
   std::vector<uint64_t> out_base_;              // base address of each output
   std::vector<std::vector<uint8_t>> init_out_;  // initial bytes of each output
-  uint64_t nthreads_ = 0, nctas_ = 0;
-  bool decompose_ = false, may_decompose_ = false;  // CTAs explored apart (now; unless they are joined)
+  uint64_t nthreads_ = 0, nctas_ = 0, nclusters_ = 1;
+  bool decompose_ = false, may_decompose_ = false;  // clusters explored apart (now; unless they are joined)
   bool chain_bound_ = true;
   interp::RunOptions ro_;
   uint32_t nunits_ = 1;
@@ -141,6 +141,7 @@ class Explorer {
   std::optional<Composer> comp_;
   size_t nlocs_ = 0, npcons_ = 0;
   std::vector<std::pair<int, int>> pairs_;
+  std::vector<char> skip_;  // per check: left out (cluster barrier phases, index_checks)
   bool prefixes_ = false, local_ = false;
   std::vector<std::unordered_map<std::vector<int>, bool, KeyHash>> memo_;
   std::vector<double> miss_s_;

@@ -32,8 +32,11 @@ std::pair<mm::Order, mm::Order> split_rmw(mm::Order o) {
 }  // namespace
 
 std::string Shared::loc_name(uint64_t key) const {
-  if (key & kClusterBarKey && !(key & interp::kHookSharedKey))
-    return "barrier.cluster#" + std::to_string((key & 0xffffffff) >> 3);
+  if (key & kClusterBarKey && !(key & interp::kHookSharedKey)) {  // hook_barrier.cpp: by cluster (rank 0's uid)
+    const uint64_t cl = (key >> 32) & 0x3fffffff;
+    return "barrier.cluster" + (cl ? "[cta " + std::to_string(cl) + "]" : std::string()) + "#" +
+           std::to_string((key & 0xffffffff) >> 3);
+  }
   if (key & interp::kHookSharedKey) {
     uint64_t cta = (key >> 32) & 0x3fffffff, off = key & 0xffffffff;
     return "shared[cta " + std::to_string(cta) + "]+" + std::to_string(off);
@@ -103,6 +106,7 @@ ThreadRec& Hook::rec(const interp::Thread& t, const interp::Cta& c) {
     r.tid = t.tid;
     r.cta_uid = c.uid;
     r.cluster = c.cluster_uid;  // rank 0's uid: a cluster's CTAs need not be consecutive (cluster (1,2,1))
+    r.rank = c.rank;
     r.warp = t.lin / 32;
     r.vc.assign(nthreads_, 0);
     if (t.gid < r.vc.size()) r.vc[t.gid] = 1;

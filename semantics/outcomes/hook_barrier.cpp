@@ -9,9 +9,13 @@ using interp::Inst;
 
 namespace {
 
-// The virtual 8-byte location of cluster barrier phase `n`: phases lie 8
-// bytes apart, so that their byte ranges do not overlap.
-uint64_t cluster_bar_key(uint64_t n) { return kClusterBarKey | n << 3; }
+// The virtual 8-byte location of phase `n` of the cluster barrier of the
+// cluster whose rank 0 has uid `cl`: phases lie 8 bytes apart, so that
+// their byte ranges do not overlap. Each cluster has its own barrier (PTX
+// ISA 9.7.13.3 barrier.cluster: the threads of the cluster arrive and
+// wait), so its phases are numbered within it: a cluster explored apart
+// (explore.hpp) names the same phases whatever the other clusters did.
+uint64_t cluster_bar_key(uint32_t cl, uint64_t n) { return kClusterBarKey | uint64_t{cl} << 32 | n << 3; }
 
 }  // namespace
 
@@ -64,14 +68,16 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 // it (9.7.13.3): its write is relaxed, so only a fence before it (8.8
 // fence-based release pattern) makes it synchronize with the waits.
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
-  if (sh_.decompose) {  // phases are numbered over the grid: explore it whole
+  if (sh_.decompose && sh_.no_cluster_units) {  // phases numbered over the grid: explore it whole
     sh_.no_decompose = true;
     restart = true;
     return false;
   }
   ThreadRec& r = rec(t, c);
   ++r.side;
-  int li = sh_.promote(cluster_bar_key(phase_serial_), 8, in.line);
+  cl_now_ = sh_.no_cluster_units ? 0 : c.cluster_uid;  // the Machine runs one cluster at a time
+  const uint64_t phase = phases_done_[cl_now_];
+  int li = sh_.promote(cluster_bar_key(cl_now_, phase), 8, in.line);
   uint64_t k = static_cast<uint64_t>(cl_arr_.size());
   mm::Event rd;
   rd.kind = mm::EventKind::Read;
@@ -93,7 +99,7 @@ bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
   // clocks the waits join (as races_sync.cpp leaves it out of the phase).
   cl_arr_.push_back({t.gid, true, -1, in.order == mm::Order::Relaxed ? std::vector<uint32_t>(nthreads_, 0) : r.vc});
   ++r.vc[t.gid];
-  r.cluster_phase_arrived = static_cast<int>(phase_serial_);
+  r.cluster_phase_arrived = static_cast<int>(phase);
   return true;
 }
 
@@ -102,20 +108,22 @@ bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in)
   r.sync_in = true;  // hook_canon.cpp (e)
   if (r.cluster_phase_arrived < 0) return true;
   ++r.side;
-  int li = sh_.promote(cluster_bar_key(static_cast<uint64_t>(r.cluster_phase_arrived)), 8, in.line);
+  const uint32_t cl = sh_.no_cluster_units ? 0 : c.cluster_uid;
+  int li = sh_.promote(cluster_bar_key(cl, static_cast<uint64_t>(r.cluster_phase_arrived)), 8, in.line);
   mm::Event rd;
   rd.kind = mm::EventKind::Read;
   rd.loc = li;
   rd.order = mm::Order::Acquire;
   rd.scope = mm::Scope::Cluster;
-  bool done = static_cast<uint64_t>(r.cluster_phase_arrived) < phase_serial_;
-  rd.value = done ? phase_total_[static_cast<size_t>(r.cluster_phase_arrived)] : 0;
+  bool done = static_cast<uint64_t>(r.cluster_phase_arrived) < phases_done_[cl];
+  rd.value = done ? phase_total_[li] : 0;
   int id = push(r, std::move(rd), &in);
-  if (!done)
+  if (!done) {
     cl_waits_.emplace_back(t.gid, id);
-  else
-    for (size_t k = 0; k < r.vc.size(); ++k)
-      r.vc[k] = std::max(r.vc[k], phase_join_[static_cast<size_t>(r.cluster_phase_arrived)][k]);
+  } else {
+    const std::vector<uint32_t>& j = phase_join_[li];
+    for (size_t k = 0; k < r.vc.size() && k < j.size(); ++k) r.vc[k] = std::max(r.vc[k], j[k]);
+  }
   r.cluster_phase_arrived = -1;
   return true;
 }
@@ -130,9 +138,9 @@ void Hook::cluster_complete() {
     r.events[static_cast<size_t>(ev)].value = total;
     for (size_t k = 0; k < r.vc.size(); ++k) r.vc[k] = std::max(r.vc[k], join[k]);
   }
-  phase_total_.push_back(total);
-  phase_join_.push_back(std::move(join));
-  ++phase_serial_;
+  const int li = sh_.promote(cluster_bar_key(cl_now_, phases_done_[cl_now_]++), 8, 0);
+  phase_total_[li] = total;
+  phase_join_[li] = std::move(join);
   cl_arr_.clear();
   cl_waits_.clear();
 }

@@ -225,7 +225,7 @@ uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size) {
 bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw) {
   if (rmw >= 0 && !write) return true;  // the write half checks the update
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
-  const int unit = static_cast<int>(r.cta_uid);
+  const int unit = static_cast<int>(sh_.unit_of_uid(r.cta_uid));
   // Two exempt updates of one class are morally strong (8.7): each scope
   // includes the other thread.
   // Release and acquire patterns through M (condition (b)): this update
@@ -256,11 +256,14 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
       for (auto [g, e] : s.reads) race = race || (g != gid && !ordered(r, g, e));
     for (const Shadow::Rmw& o : s.rmws) race = race || (o.gid != gid && !ordered(r, o.gid, o.epoch) && !exempt(o));
     if (sh_.decompose && !(b & interp::kHookSharedKey)) {
-      // Two CTAs are never ordered (no barrier spans them without
-      // clusters): a conflict in any two launches of the exploration is a
-      // conflict of some launch of the whole product (explore.hpp).
-      // Exempt updates of two CTAs (morally strong at .gpu scope):
-      // Composer::build applies each CTA's operands to the initial value.
+      // Two units (clusters, or CTAs without clusters) are never ordered
+      // (no barrier spans two clusters): a conflict in any two launches of
+      // the exploration is a conflict of some launch of the whole product
+      // (explore.hpp). Shared memory is accessed within its cluster only
+      // (PTX ISA 5.1.7: the .shared::cluster window holds the shared memory
+      // of the cluster's CTAs), so within one unit. Exempt updates of two
+      // units (morally strong at .gpu scope): Composer::build applies each
+      // unit's operands to the initial value.
       Shared::DetUnits& d = sh_.det_units[b];
       const bool upd = write && rmw >= 0;
       race = race || (d.w != -1 && d.w != unit) || (write && d.rd != -1 && d.rd != unit);

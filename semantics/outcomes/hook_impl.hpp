@@ -99,7 +99,16 @@ struct Shared {
   // blocking wait on another mbarrier, or without its own wait between two
   // arrives, turns the mbarrier back to choices).
   bool no_cross_wait = std::getenv("PTXCHECK_OUTCOMES_NO_CROSS_WAIT") != nullptr;
-  bool clusters = false;  // the launch has clusters of more than one CTA
+  // The launch's cluster shape (the kernel's .reqnctapercluster, else the
+  // spec's "cluster") and grid, and the cluster (its linear index, the
+  // order the Machine runs them in) of each CTA by uid: the units of an
+  // exploration that decomposes (explore.hpp).
+  std::array<uint32_t, 3> cl{1, 1, 1}, grid{1, 1, 1};
+  std::vector<uint32_t> cluster_of;
+  // PTXCHECK_OUTCOMES_NO_CLUSTER_UNITS: a launch with clusters of several
+  // CTAs is explored whole (one unit), and a barrier.cluster makes any
+  // launch whole, with phases numbered over the grid (explore.cpp).
+  bool no_cluster_units = false;
   // PTXCHECK_OUTCOMES_NO_GRID: no grid counters (hook_grid.cpp).
   bool no_grid = false;
   bool grid_any = false;     // some location is a grid counter
@@ -115,14 +124,16 @@ struct Shared {
   // initial value: none).
   const std::vector<uint32_t>& chain_of(int li, uint64_t v) const;
   // Choice sequences of the current run, one per unit (explore.hpp: the
-  // CTAs when the launch decomposes, else one for the whole grid):
+  // clusters (CTAs without clusters) when the launch decomposes, else one
+  // for the whole grid):
   // (taken, count) per choice point, in the unit's schedule order.
   using Path = std::vector<std::pair<uint32_t, uint32_t>>;
   std::vector<Path> path{Path{}};
   std::vector<size_t> depth{0};
-  bool decompose = false;     // units are the CTAs (explore.hpp)
-  bool no_decompose = false;  // a launch showed that its CTAs are not independent
-  uint32_t unit_of(const interp::Cta& c) const { return decompose ? c.uid : 0; }
+  bool decompose = false;     // units are the clusters (of one CTA without clusters; explore.hpp)
+  bool no_decompose = false;  // a launch showed that its clusters are not independent
+  uint32_t unit_of(const interp::Cta& c) const { return unit_of_uid(c.uid); }
+  uint32_t unit_of_uid(uint32_t uid) const { return decompose && uid < cluster_of.size() ? cluster_of[uid] : 0; }
   // Deterministic global bytes by the units that accessed them in any launch
   // (decomposition: a conflict between two CTAs, in any two launches, makes
   // the bytes communicating). Writer, reader and exempt updater (the units
@@ -268,6 +279,7 @@ struct ThreadRec {
   std::vector<std::pair<uint64_t, unsigned>> det_writes;  // deterministic writes (key, size)
   std::array<uint32_t, 3> cta{0, 0, 0}, tid{0, 0, 0};
   uint32_t cta_uid = 0, cluster = 0, warp = 0;
+  uint32_t rank = 0;         // the CTA's rank in its cluster
   std::vector<uint32_t> vc;  // vector clock over barrier arrivals
   std::vector<mm::Event> events;
   std::vector<EventSource> src;
@@ -595,9 +607,15 @@ class Hook : public interp::ExecHook {
   std::vector<Arr> cl_arr_;
   std::vector<std::pair<uint32_t, int>> cl_waits_;  // (gid, event) waiting for the phase's count
   int bar_inst_ = 0;
-  uint64_t phase_serial_ = 0;                      // completed cluster barrier phases
-  std::vector<uint64_t> phase_total_;              // arrivals of each completed phase
-  std::vector<std::vector<uint32_t>> phase_join_;  // joined clocks of each completed phase
+  // Cluster barrier phases (hook_barrier.cpp), numbered per cluster (by its
+  // rank 0's uid; with PTXCHECK_OUTCOMES_NO_CLUSTER_UNITS over the grid, as
+  // cluster 0): the cluster of the phase being gathered, the completed
+  // phases of each cluster, and the arrivals and joined clocks of each
+  // completed phase (by its location).
+  uint32_t cl_now_ = 0;
+  std::map<uint32_t, uint64_t> phases_done_;
+  std::map<int, uint64_t> phase_total_;
+  std::map<int, std::vector<uint32_t>> phase_join_;
   uint32_t nthreads_;
   uint64_t serial_ = 0;      // Hook::step calls: identifies the executing instruction
   uint32_t step_group_ = 0;  // the lanes of the executing instruction's group (rmw_wait)
