@@ -6,6 +6,7 @@
 
 #include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/ir_flags.hpp"
+#include "semantics/interp/spin.hpp"
 
 namespace ptxcheck::interp {
 
@@ -169,6 +170,8 @@ bool Machine::step(Warp& w) {
     }
     m = pm;
   }
+  if (taint_on_) [[unlikely]]
+    taint_step(*this, w, in, g, m);  // a check cycle of spin detection (spin.hpp)
   if (step_hook_) [[unlikely]] {
     step_hook_->step(T, c, in, g, m);
     // The hook may park lanes before the instruction (Thread::st = Parked,

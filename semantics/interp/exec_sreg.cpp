@@ -1,6 +1,7 @@
 // Special registers (PTX ISA 10): the value of %tid, %ctaid, %laneid,
 // %clock and the others for one lane of a warp (Machine::sreg).
 #include "semantics/interp/exec_util.hpp"
+#include "semantics/interp/spin.hpp"
 
 namespace ptxcheck::interp {
 
@@ -27,18 +28,23 @@ uint64_t Machine::sreg(SReg s, const Thread& t, uint32_t lane, const Warp& w) co
     case SReg::lanemask_lt: return (1u << lane) - 1;
     case SReg::lanemask_ge: return ~((1u << lane) - 1);
     case SReg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
-    // Clocks advance with executed thread instructions: deterministic. They
-    // count the CTAs run before, so CTAs that read them run one at a time.
+    // Clocks advance with executed thread instructions, plus the skip of
+    // spin detection (spin.hpp; docs/interpreter.md "Clocks"):
+    // deterministic. They count the CTAs run before, so CTAs that read them
+    // run one at a time.
     case SReg::clock:
     case SReg::clock_hi:
     case SReg::clock64:
     case SReg::globaltimer:
     case SReg::globaltimer_lo:
-    case SReg::globaltimer_hi:
+    case SReg::globaltimer_hi: {
       if (par_) par_order_dependent("a CTA read a clock (%clock, %clock64, %globaltimer)");
-      return s == SReg::clock || s == SReg::globaltimer_lo      ? steps & 0xffffffffu
-             : s == SReg::clock_hi || s == SReg::globaltimer_hi ? steps >> 32
-                                                                : steps;
+      if (spin_) ++spin_->clock_reads;
+      const uint64_t now = steps + (spin_ ? spin_->clock_skip : 0);
+      return s == SReg::clock || s == SReg::globaltimer_lo      ? now & 0xffffffffu
+             : s == SReg::clock_hi || s == SReg::globaltimer_hi ? now >> 32
+                                                                : now;
+    }
     case SReg::clusterid_x: return c.cluster_id[0];
     case SReg::clusterid_y: return c.cluster_id[1];
     case SReg::clusterid_z: return c.cluster_id[2];

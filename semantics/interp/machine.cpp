@@ -7,6 +7,7 @@
 #include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/machine_state.hpp"
 #include "semantics/interp/mma.hpp"
+#include "semantics/interp/spin.hpp"
 
 namespace ptxcheck::interp {
 
@@ -64,61 +65,6 @@ bool next_pc(const Warp& w, const Thread* T, uint32_t& pc) {
 // pays for it; a spin costs about this many rounds more before it is seen).
 constexpr uint64_t kSpinArm = 16;
 
-// Brent's cycle detection over the cluster's thread states at the ends of
-// consecutive rounds that ran only own_state_only operations. A repeat is
-// exact: the saved state is compared word by word.
-struct SpinWatch {
-  uint64_t rounds = 0;
-  std::vector<uint64_t> saved, cur;
-  bool have = false;
-  uint64_t power = 1, lam = 0;
-  void reset() {
-    have = false;
-    power = 1;
-    lam = 0;
-  }
-  // Every thread's state and PC, and for each runnable thread or one waiting
-  // in a warp collective (only those can change in such a round; the
-  // collective reads the waiting lanes' registers) its registers, call
-  // frames and .local bytes.
-  void snap(const std::vector<std::unique_ptr<Cta>>& ctas) {
-    cur.clear();
-    for (const auto& c : ctas) {
-      cur.push_back(c->exited);
-      // A converged warp keeps its lanes' PC in Warp::pc (step()'s fast
-      // path), not in Thread::pc.
-      for (const Warp& w : c->warps) cur.push_back(w.conv ? uint64_t{w.pc} << 32 | w.group : ~uint64_t{0});
-      for (const Thread& t : c->threads) {
-        cur.push_back(uint64_t{t.pc} << 8 | static_cast<uint64_t>(t.st));
-        if (t.st != TState::Ready && t.st != TState::WarpWait) continue;
-        cur.push_back(uint64_t{t.func} << 32 | t.reg_base);
-        cur.push_back(uint64_t{t.fp} << 32 | t.sp);
-        cur.push_back(t.frames.size());
-        cur.insert(cur.end(), t.regs.begin(), t.regs.end());
-        const size_t n = t.local.bytes.size();
-        cur.push_back(n);
-        for (size_t i = 0; i < n; i += 8) {
-          uint64_t v = 0;
-          std::memcpy(&v, t.local.bytes.data() + i, std::min<size_t>(8, n - i));
-          cur.push_back(v);
-        }
-      }
-    }
-  }
-  // This round's state repeats one saved earlier in the run of rounds.
-  bool repeats(const std::vector<std::unique_ptr<Cta>>& ctas) {
-    snap(ctas);
-    if (have && cur == saved) return true;
-    if (!have || lam == power) {
-      saved.swap(cur);
-      have = true;
-      power *= 2;
-      lam = 0;
-    }
-    ++lam;
-    return false;
-  }
-};
 }  // namespace
 
 bool reachable_functions(const Program& p, std::vector<FuncRange>& out) {
@@ -460,6 +406,9 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   // is off under an ExecHook (ptxcheck outcomes parks spins itself).
   SpinWatch spin;
   spin_watch_ = false;
+  taint_on_ = false;
+  if (!spin_) spin_ = std::make_shared<SpinState>();  // the clocks' skip lasts the launch
+  spin_->per_cta = nthreads;
   for (;;) {
     bool progress = false, live = false;
     const bool armed = spin_watch_;
@@ -504,11 +453,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     }
     spin_watch_ = hook_ == nullptr && ++spin.rounds >= kSpinArm;
     if (!armed) continue;
-    if (!spin_own_only_) {
-      spin.reset();
-      continue;
-    }
-    if (spin.repeats(ctas)) {
+    if (spin.round_end(*this, ctas, spin_own_only_)) {
       // It would spin until the step budget ends the launch: end it now, as
       // the budget would, and say why. The clusters of a non-cooperative
       // launch run one after another, so a later one cannot write what it

@@ -16,6 +16,7 @@ namespace ptxcheck::interp {
 
 struct ParShared;  // parallel.cpp
 class DeviceHeap;  // device_heap.hpp
+struct SpinState;  // spin.hpp
 
 // Spin detection (docs/interpreter.md, "Spins without progress"). An
 // operation here changes nothing but the state of the lanes that execute
@@ -251,6 +252,13 @@ class Machine {
   // clears spin_own_only_ when it executes an operation that may change
   // more than its own lanes' registers (own_state_only).
   bool spin_watch_ = false, spin_own_only_ = true;
+  // Spin detection modulo poll counters and clocks, and the clock model
+  // (spin.hpp, docs/interpreter.md "Clocks" and "Spins without progress"):
+  // made by the first run_cluster of the launch; the clocks read
+  // steps + spin_->clock_skip. While taint_on_, step() calls taint_step
+  // (spin.cpp) before each instruction.
+  std::shared_ptr<SpinState> spin_;
+  bool taint_on_ = false;
   HookAccess hook_access(const Inst& in, HookKind k, const Where& wh, const Cta& c, uint64_t byte_off, unsigned size) const;
   bool hook_stop() {
     res.stopped_by_hook = true;

@@ -9,7 +9,8 @@
 // runs it as --races=strict; "_expect_message": a text the named
 // diagnostic's message must contain; "_absent_message": only diagnostics of
 // the "_expect_no_diagnostic" kind whose message contains it are errors;
-// "_max_steps": the step budget, 1,000,000 unless given).
+// "_max_steps": the step budget, 1,000,000 unless given; NAME.expected.json
+// beside it: the outputs it must give).
 #include <fnmatch.h>
 #include <unistd.h>
 #include <algorithm>
@@ -213,6 +214,15 @@ TEST_CASE("faulting kernels get the diagnostic they name", "[diagnostics]") {
       }
       CHECK((found || !want));
       CHECK((r.result.ok ? "ok" : "error") == want_status);
+      fs::path exp = spec;  // NAME.expected.json beside it: the outputs must match
+      exp.replace_extension(".expected.json");
+      if (fs::exists(exp)) {
+        ExpectOutcome e = check_expected(r, exp.string());
+        std::string mm;
+        for (const auto& m : e.mismatches) mm += m + "\n";
+        INFO(mm);
+        CHECK(e.ok);
+      }
     }
   }
 }

@@ -55,6 +55,7 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
       JNode root = parse_json(spec.string(), read_file_text(spec.string()));
       const JNode* races = root.find("_races");
       opt.strict_races = races && races->text == "strict";
+      if (const JNode* ms = root.find("_max_steps")) opt.max_steps = std::stoull(ms->text);
     }
     RunReport seq = run_spec_file(spec.string(), opt);
     opt.jobs = 4;

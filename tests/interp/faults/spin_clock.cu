@@ -1,0 +1,61 @@
+// Spin-waits whose registers change at every poll (spin_clock_*.json;
+// docs/interpreter.md "Clocks" and "Spins without progress"): a poll
+// counter with an exponential __nanosleep backoff, and timeouts on
+// %clock64 and %globaltimer. Built twice:
+// nvcc -ptx -arch=sm_90 -O3 (spin_clock_O3.ptx) and -G (spin_clock_G.ptx).
+#include <cstdint>
+
+__device__ __forceinline__ uint64_t globaltimer() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Thread 0 of CTA 0 polls a flag that thread 0 of the last CTA sets (never,
+// with one CTA: a livelock; a later CTA of a non-cooperative launch: that
+// message; a cooperative launch: it sees 7), counting its polls and backing
+// off up to 256 ns. out = {flag seen, polls}.
+extern "C" __global__ void backoff(volatile unsigned* flag, unsigned* out) {
+  if (blockIdx.x + 1 == gridDim.x && blockIdx.x != 0 && threadIdx.x == 0) *flag = 7;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    unsigned tries = 0, ns = 8;
+    while (*flag == 0) {
+      ++tries;
+      __nanosleep(ns);
+      if (ns < 256) ns *= 2;
+    }
+    out[0] = *flag;
+    out[1] = tries;
+  }
+}
+
+// Thread 0 waits for the flag at most `limit` cycles of %clock64. Warp
+// `setter` (none when it is not a warp of the block) first runs `work`
+// iterations of arithmetic that stores nothing, then sets the flag.
+// out[3 * CTA ...] = {1: the flag was seen, 2: timed out; the flag read; the
+// work's result}.
+extern "C" __global__ void clock_timeout(volatile unsigned* flag, unsigned* out, long long limit, unsigned setter,
+                                         unsigned work) {
+  out += 3 * blockIdx.x;
+  if (threadIdx.x == 32 * setter) {
+    unsigned x = threadIdx.x + 1;
+    for (unsigned i = 0; i < work; ++i) x = x * 1664525u + 1013904223u;
+    out[2] = x;
+    *flag = 7;
+  }
+  if (threadIdx.x == 0) {
+    const long long t0 = clock64();
+    unsigned v;
+    while ((v = *flag) == 0 && clock64() - t0 < limit) {}
+    out[0] = v ? 1 : 2;
+    out[1] = v;
+  }
+}
+
+// Every thread of the block waits `ns` nanoseconds of %globaltimer (no
+// flag: the clock alone ends the loop), then counts itself in out[0].
+extern "C" __global__ void timer_delay(unsigned* out, unsigned long long ns) {
+  const uint64_t t0 = globaltimer();
+  while (globaltimer() - t0 < ns) {}
+  atomicAdd(out, 1u);
+}
