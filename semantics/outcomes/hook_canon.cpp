@@ -12,7 +12,7 @@
 //
 // Conditions, for a location M (an mbarrier object in shared memory), over
 // one run:
-//  (a) Every update of M is an mbarrier.arrive (not arrive_drop, no
+//  (a) Every update of M is an mbarrier.arrive or arrive_drop (no
 //      expect_tx) with the same count, by a thread of the CTA owning M,
 //      whose returned state is never read (no destination, or a register
 //      dead after it) or read only as the state operand of test_wait/
@@ -23,6 +23,15 @@
 //      in a consistent execution X they form one chain in coherence order,
 //      each reading its predecessor (8.10.3, 8.9.6), and the value after
 //      the j-th arrive, v_j, depends only on j (the same update each time).
+//      An arrive_drop (instruction chapter 9.7.12.13.9 mbarrier.arrive_drop: an
+//      arrive-on that also lowers the expected count of the next phases)
+//      is another update, so with drops v_j depends on which updates come
+//      first; but not at the two positions anything reads ((c), below): v_0,
+//      and v_n and every phase boundary ((j)), where the pending count is
+//      reloaded from an expected count lowered by the drops up to that
+//      boundary, the same set in any order within a phase. The arrives'
+//      states are used only by their phase bit, the same at every position
+//      of a phase (pending reaches 0 at its last arrive in any order).
 //      A wait uses only the phase bit of a state (PTX ISA 9.7.13.15
 //      mbarrier.test_wait/try_wait: waitComplete says whether the phase the
 //      state names has completed), and no phase completes before the
@@ -96,6 +105,12 @@
 // chain consists of the p-th arrives of the threads that have one (each
 // thread has at most one arrive per phase, and a phase completes after
 // e/c arrives, e the expected count: 9.7.12.13.5 Arrive-on operation).
+// With arrive_drop ((a)), a thread that dropped arrives on M no more (else
+// (j) fails: canon_arrive), so phase p's arrives are the p-th arrives of the
+// threads that did not drop in phases before p, and its size e_p/c, e_p =
+// e - c * (drops before phase p), is fixed by the phases before it; below,
+// "e/c arrives" and K are these sizes, phase by phase, and a position
+// bound iK is their sum over the phases before i.
 // Claim: every consistent execution X of a run R' that chooses the reads of
 // M (with R's other choices) has the same phase structure, and the
 // execution X' of R below has the same final state and races that include
@@ -235,8 +250,8 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
   if (sh_.no_canon || !l.canon) return 0;
   const interp::Inst& in = *a.in;
   CanonRun& cr = canon_[li];
-  bool ok = in.mbar == MbarOp::Arrive && !in.expect_tx && a.space == interp::Space::Shared &&
-            a.owner_cta == static_cast<int>(c.uid) && !r.sync_in &&
+  bool ok = (in.mbar == MbarOp::Arrive || in.mbar == MbarOp::ArriveDrop) && !in.expect_tx &&
+            a.space == interp::Space::Shared && a.owner_cta == static_cast<int>(c.uid) && !r.sync_in &&
             (r.block_in == -1 || r.block_in == li || (!sh_.no_cross_wait && l.cross_wait));  // (e), (k1)
   // (a): the returned state is dead, or used only as a wait's state
   // operand (canon_step checks each use).
@@ -285,7 +300,9 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
         cr.by_other = true;
         break;
       }
-  if (ar.arrives != cr.done || (ar.arrives > 0 && !waited)) cr.phased = false;
+  // (j): a thread that dropped arrives no more.
+  if (ar.arrives != cr.done || (ar.arrives > 0 && !waited) || ar.dropped) cr.phased = false;
+  if (in.mbar == MbarOp::ArriveDrop) ar.dropped = true;
   ar.phase = cr.done;
   if (r.block_in != -1) cr.after_block = true;
   if (r.block_in != -1 && r.block_in != li) cr.after_cross = true;

@@ -653,6 +653,7 @@ class Hook : public interp::ExecHook {
       uint32_t arrives = 0, phase = 0;
       uint64_t bit = 0;
       bool waited = false;
+      bool dropped = false;  // an arrive_drop of the thread ((a), (j))
       std::vector<uint32_t> vc;
       uint64_t comm_reads = 0;
       bool sync_in = false;

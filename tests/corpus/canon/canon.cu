@@ -19,6 +19,9 @@ __device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
 __device__ __forceinline__ void mbar_arrive(unsigned bar) {
   asm volatile("{\n\t.reg .b64 state;\n\tmbarrier.arrive.shared.b64 state, [%0];\n\t}" ::"r"(bar) : "memory");
 }
+__device__ __forceinline__ void mbar_arrive_drop(unsigned bar) {
+  asm volatile("mbarrier.arrive_drop.shared.b64 _, [%0];" ::"r"(bar) : "memory");
+}
 __device__ __forceinline__ unsigned long long mbar_arrive_state(unsigned bar) {
   unsigned long long state;
   asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
@@ -451,5 +454,24 @@ extern "C" __global__ void canon_mp_peek(int* data, int* out) {
       out[1] = mbar_test_wait_parity(bar, 1);
       out[0] = data[0];
     }
+  }
+}
+
+// arrive_drop (hook_canon.cpp (a)): lanes 0 and 1 write and arrive (2
+// expected), lane 0 by arrive_drop; thread 63 waits and reads. Canonical.
+extern "C" __global__ void canon_drop2(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 2);
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    data[threadIdx.x] = 10 + threadIdx.x;
+    if (threadIdx.x == 0)
+      mbar_arrive_drop(bar);
+    else
+      mbar_arrive(bar);
+  } else if (threadIdx.x == 63) {
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+    out[1] = data[1];
   }
 }
