@@ -433,6 +433,20 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
         if (q == kQuantum && !stop_ && !w.conv && yield_to_next(w, &c->threads[w.first]))
           for (q = 0; q < kQuantum && !stop_; ++q)
             if (!step(w)) break;
+        // While spin detection watches and the round so far ran only
+        // own-state operations, a warp that used its whole quantum runs on
+        // to its next backward jump (a kQuantum more at most): the rounds
+        // of a spinning cluster then end at the same few places of its
+        // loops, so that its states can repeat (spin.hpp) however long an
+        // iteration is (-G code polls through calls). Rounds that write
+        // memory keep the plain quantum.
+        if (q == kQuantum && !stop_ && spin_watch_ && spin_own_only_) {
+          const Thread* T = &c->threads[w.first];
+          for (q = 0; q < kQuantum && !stop_; ++q) {
+            uint32_t before = 0, after = 0;
+            if (!next_pc(w, T, before) || !step(w) || !next_pc(w, T, after) || after <= before) break;
+          }
+        }
         if (stop_ || (par_ && par_poll())) return;
         for (uint32_t l = 0; l < w.nlanes; ++l)
           if (c->threads[w.first + l].st != TState::Exited) live = true;
@@ -453,7 +467,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     }
     spin_watch_ = hook_ == nullptr && ++spin.rounds >= kSpinArm;
     if (!armed) continue;
-    if (spin.round_end(*this, ctas, spin_own_only_)) {
+    const SpinWatch::Spin verdict = spin.round_end(*this, ctas, spin_own_only_);
+    if (verdict != SpinWatch::Spin::No) {
       // It would spin until the step budget ends the launch: end it now, as
       // the budget would, and say why. The clusters of a non-cooperative
       // launch run one after another, so a later one cannot write what it
@@ -476,8 +491,11 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       const bool later =
           !coop_ && (uint64_t{cid[2]} * ncl[1] + cid[1]) * ncl[0] + cid[0] + 1 < ncl[0] * ncl[1] * ncl[2];
       std::string msg = "CTA (" + std::to_string(sc->id[0]) + "," + std::to_string(sc->id[1]) + "," +
-                        std::to_string(sc->id[2]) +
-                        ") spins without progress: its threads came back to a state they had, writing no memory";
+                        std::to_string(sc->id[2]) + ") spins without progress: " +
+                        (verdict == SpinWatch::Spin::Repeats
+                             ? "its threads came back to a state they had, writing no memory"
+                             : "only clock readings change what its threads do, and the clocks advanced 2^62 "
+                               "cycles while they waited, writing no memory");
       if (later)
         msg +=
             "; the CTAs of a non-cooperative launch run one cluster after another (CUDA guarantees no forward "

@@ -296,20 +296,20 @@ void SpinWatch::stop(Machine& mc) {
   mc.taint_on_ = false;
 }
 
-bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& ctas, bool own) {
+SpinWatch::Spin SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& ctas, bool own) {
   SpinState& st = *mc.spin_;
   if (!own) {  // some thread wrote memory, synchronized or left: start afresh
     if (checking_) stop(mc);
     reset();
     hold_ = backoff_ = skip_ = 0;
-    return false;
+    return Spin::No;
   }
   if (checking_) {
     if (--left_ == cycle_) {  // the first cycle ends: the second one's decisions count apart
       decided1_ = st.decided;
       st.decided = 0;
     }
-    if (left_ > 0) return false;
+    if (left_ > 0) return Spin::No;
     stop(mc);
     reset();
     snap(ctas, cur_, st.per_cta);
@@ -331,13 +331,16 @@ bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& 
         if (local_taint(tt, uint64_t{k} * 8, 8) && !in_d_[sp.local + k]) same = false;
     }
     const uint8_t decided2 = st.decided;
-    if (same && !decided1_ && !decided2) return true;
+    if (same && !decided1_ && !decided2) return Spin::Repeats;
     if (shape && decided2 == kTaintClock) {
       // In the second cycle, when the taint of the words of D came from
       // their sources, only clock readings decided what the cluster does,
-      // and nothing else can run: the clocks skip ahead, four times as far each
-      // time while no round writes memory, so that any timeout is reached.
-      skip_ = skip_ ? std::min(skip_ * 4, kMaxSkip) : kFirstSkip;
+      // and nothing else can run: the clocks skip ahead, eight times as far
+      // each time while no round writes memory, so that any timeout is
+      // reached. Once they have skipped 2^62 in all, no timeout is left to
+      // wait for (146 years of 1 GHz cycles or nanoseconds).
+      if (st.clock_skip >= kMaxClockSkip) return Spin::ClockOnly;
+      skip_ = skip_ ? std::min(skip_ * 8, kMaxClockSkip) : kFirstSkip;
       st.clock_skip = std::min(st.clock_skip + skip_, kMaxClockSkip);
       // The next check starts at once, from here, with the taint as it is
       // (its colors came from their sources): one cycle.
@@ -348,16 +351,16 @@ bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& 
       left_ = cycle_;
       checking_ = true;
       mc.taint_on_ = true;
-      return false;
+      return Spin::No;
     }
     // A counter decides (a loop that ends by itself), or the state moved on.
     backoff_ = backoff_ ? std::min(backoff_ * 2, kMaxBackoff) : 4;
     hold_ = backoff_;
-    return false;
+    return Spin::No;
   }
   if (hold_) {
     --hold_;
-    return false;
+    return Spin::No;
   }
   snap(ctas, cur_, st.per_cta);
   if (have_ && cur_.words.size() == saved_.words.size() && cur_.data == saved_.data) {
@@ -371,7 +374,7 @@ bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& 
     }
     // An exact repeat without clock readings in between repeats forever:
     // the rounds read only the state and memory they do not change.
-    if (similar && exact && (lam_ > kMaxCheck || st.clock_reads == saved_reads_)) return true;
+    if (similar && exact && (lam_ > kMaxCheck || st.clock_reads == saved_reads_)) return Spin::Repeats;
     if (similar && lam_ <= kMaxCheck) {
       // Check the next cycle of lam_ rounds with D and the clocks tainted.
       base_.words.swap(cur_.words);
@@ -397,7 +400,7 @@ bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& 
       left_ = 2 * lam_;
       checking_ = true;
       mc.taint_on_ = true;
-      return false;
+      return Spin::No;
     }
   }
   if (!have_ || lam_ == power_) {
@@ -410,7 +413,7 @@ bool SpinWatch::round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& 
     lam_ = 0;
   }
   ++lam_;
-  return false;
+  return Spin::No;
 }
 
 }  // namespace ptxcheck::interp

@@ -56,8 +56,10 @@ class SpinWatch {
  public:
   uint64_t rounds = 0;  // rounds of the cluster so far (spin detection arms after some)
   // At the end of an armed round; `own`: the round ran only own-state
-  // operations. True when the cluster is proven to spin forever.
-  bool round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& ctas, bool own);
+  // operations. Repeats: the cluster is proven to spin forever; ClockOnly:
+  // only clock readings change what it does, and the clocks skipped 2^62.
+  enum class Spin { No, Repeats, ClockOnly };
+  Spin round_end(Machine& mc, const std::vector<std::unique_ptr<Cta>>& ctas, bool own);
   // Ends a check cycle in progress (the taint is off afterwards).
   void stop(Machine& mc);
 

@@ -1,9 +1,11 @@
 // Spin-waits whose registers change at every poll (spin_clock_*.json;
 // docs/interpreter.md "Clocks" and "Spins without progress"): a poll
 // counter with an exponential __nanosleep backoff, and timeouts on
-// %clock64 and %globaltimer. Built twice:
+// %clock64 and %globaltimer, and a cuda::barrier wait that never completes
+// (libcu++ polls with a %globaltimer backoff). Built twice:
 // nvcc -ptx -arch=sm_90 -O3 (spin_clock_O3.ptx) and -G (spin_clock_G.ptx).
 #include <cstdint>
+#include <cuda/barrier>
 
 __device__ __forceinline__ uint64_t globaltimer() {
   uint64_t t;
@@ -57,5 +59,16 @@ extern "C" __global__ void clock_timeout(volatile unsigned* flag, unsigned* out,
 extern "C" __global__ void timer_delay(unsigned* out, unsigned long long ns) {
   const uint64_t t0 = globaltimer();
   while (globaltimer() - t0 < ns) {}
+  atomicAdd(out, 1u);
+}
+
+// A cuda::barrier that expects one arrival more than the block gives: every
+// thread's wait polls forever, and only the elapsed %globaltimer time
+// changes what its backoff does. out[0] would count the threads past it.
+extern "C" __global__ void barrier_short(unsigned* out) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0) init(&bar, blockDim.x + 1);
+  __syncthreads();
+  bar.arrive_and_wait();
   atomicAdd(out, 1u);
 }
