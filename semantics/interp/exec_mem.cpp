@@ -201,6 +201,49 @@ uint32_t load_lanes_es(unsigned es, uint64_t* const* rp, uint32_t m, const uint8
   return m;
 }
 
+// exec_ldst's tight loop for one element at a register address (`in` is
+// such a load or store; the caller checked its size): the lanes of `m` it
+// did not do (the first that misses [base, base + lim] or is misaligned,
+// and those after it), or `m` when the operands are not plain registers or
+// an immediate. `data` and `init` hold the bytes from `base` on; `chk`:
+// loads check the initialisation flags (shared memory).
+__attribute__((always_inline)) inline uint32_t tight_lanes(const Warp& w, const Inst& in, uint32_t m, uint8_t* data,
+                                                           uint8_t* init, uint64_t base, uint64_t lim, bool chk) {
+  const unsigned es = in.size;
+  const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
+  const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
+  const uint32_t as = in.addr.slot;
+  if (in.op == IrOp::St) {
+    const Opnd& o = in.src[0];
+    if (o.kind != Opnd::Imm && (o.kind != Opnd::Reg || o.negate)) return m;
+    switch (es) {
+      case 1:
+        return store_lanes<1>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+      case 2:
+        return store_lanes<2>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+      case 4:
+        return store_lanes<4>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+      default:
+        return store_lanes<8>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
+    }
+  }
+  if (in.dst[0].kind != Opnd::Reg) return m;
+  // (lowering set dwidth to the destination register's declared width)
+  const uint64_t dm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
+  const uint32_t ds = in.dst[0].slot;
+  return in.nk == NumKind::S
+             ? chk ? load_lanes_es<true, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+                   : load_lanes_es<true, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+         : chk ? load_lanes_es<false, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
+               : load_lanes_es<false, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm);
+}
+
+// The same, out of line: CTAs on all cores, in the window par_window gave.
+__attribute__((noinline)) uint32_t tight_lanes_window(const Warp& w, const Inst& in, uint32_t m, uint8_t* data,
+                                                      uint8_t* init, uint64_t base, uint64_t lim) {
+  return tight_lanes(w, in, m, data, init, base, lim, false);
+}
+
 // The same for ld/st.v2/.v4 (N elements of ES bytes, one access of N * ES
 // bytes aligned to its size): registers ds[0..N-1] (masks dm), sources
 // register ss[k] or immediate k[k].
@@ -267,7 +310,10 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
       // (lowering set dwidth to the destination register's declared width)
       v &= in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
       const uint32_t ds = in.dst[0].slot;
-      for (; m; m &= m - 1) w.rp[std::countr_zero(m)][ds] = v;
+      if (m == ~0u)  // a whole warp, counted
+        for (uint32_t l = 0; l < 32; ++l) w.rp[l][ds] = v;
+      else
+        for (; m; m &= m - 1) w.rp[std::countr_zero(m)][ds] = v;
       return false;
     }
   }
@@ -283,49 +329,31 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
     const bool st = in.op == IrOp::St;
     const unsigned es = in.size;
     Region* fr = nullptr;
-    if (in.addr.space == Space::Shared)
+    if (in.addr.space == Space::Shared) {
       fr = proxy_on_ ? nullptr : w.cta->shared.get();
-    else if ((in.addr.space == Space::Global || in.addr.space == Space::Generic) && !par_ && w.pc < pc_hot_.size())
-      fr = pc_hot_[w.pc];
-    if (fr && (st ? in.nsrc : in.ndst) == 1 && (es == 1 || es == 2 || es == 4 || es == 8) && fr->bytes.size() >= es) {
-      const bool shared = in.addr.space == Space::Shared;
-      const uint64_t base = shared ? 0 : fr->base, lim = fr->bytes.size() - es;
-      const uint64_t off0 = static_cast<uint64_t>(in.addr.off);
-      const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;
-      const uint32_t as = in.addr.slot;
-      uint8_t* const data = fr->bytes.data();
-      uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
-      if (st) {
-        const Opnd& o = in.src[0];
-        if (o.kind == Opnd::Imm || (o.kind == Opnd::Reg && !o.negate)) {
-          switch (es) {
-            case 1:
-              m = store_lanes<1>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
-              break;
-            case 2:
-              m = store_lanes<2>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
-              break;
-            case 4:
-              m = store_lanes<4>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
-              break;
-            default:
-              m = store_lanes<8>(w.rp, m, data, init, base, lim, off0, amask, as, o.kind == Opnd::Imm, o.imm, o.slot);
-              break;
-          }
+    } else if ((in.addr.space == Space::Global || in.addr.space == Space::Generic) && w.pc < pc_hot_.size()) {
+      if (!par_) {
+        fr = pc_hot_[w.pc];
+      } else if (Region* const h = pc_hot_[w.pc];
+                 h && (st ? in.nsrc : in.ndst) == 1 && (es == 1 || es == 2 || es == 4 || es == 8)) {
+        // CTAs on all cores: the same loop in the window of the allocation
+        // the lanes hold a claim on (par_window, parallel.cpp); no window:
+        // the general loop claims (par_claim_lanes).
+        uint64_t lo = 0, hi = 0;
+        if (!par_window(*this, w, in, m, h, st, lo, hi)) return true;
+        if (hi - lo >= es) {
+          const uint64_t skip = lo - h->base;  // the window's first byte in the allocation
+          m = tight_lanes_window(w, in, m, h->bytes.data() + skip, h->init.empty() ? nullptr : h->init.data() + skip,
+                                 lo, hi - lo - es);
           if (!m) return false;
         }
-      } else if (in.dst[0].kind == Opnd::Reg) {
-        // (lowering set dwidth to the destination register's declared width)
-        const uint64_t dm = in.dwidth >= 64 ? ~0ull : (1ull << in.dwidth) - 1;
-        const uint32_t ds = in.dst[0].slot;
-        const bool chk = shared && init;
-        m = in.nk == NumKind::S
-                ? chk ? load_lanes_es<true, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
-                      : load_lanes_es<true, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
-            : chk ? load_lanes_es<false, true>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm)
-                  : load_lanes_es<false, false>(es, w.rp, m, data, init, base, lim, off0, amask, as, ds, dm);
-        if (!m) return false;
       }
+    }
+    if (fr && (st ? in.nsrc : in.ndst) == 1 && (es == 1 || es == 2 || es == 4 || es == 8) && fr->bytes.size() >= es) {
+      const bool shared = in.addr.space == Space::Shared;
+      uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
+      m = tight_lanes(w, in, m, fr->bytes.data(), init, shared ? 0 : fr->base, fr->bytes.size() - es, shared && init);
+      if (!m) return false;
     }
   }
   Cta& c = *w.cta;

@@ -77,6 +77,16 @@ struct FuncRange {
 };
 bool reachable_functions(const Program& p, std::vector<FuncRange>& out);
 
+// CTAs on all cores (parallel.cpp), exec_ldst's tight loop: the window
+// [lo, hi) of `hot` in which the lanes of `m` may access one element each
+// of `in` without a claim of their own: all of `hot` for a load from an
+// allocation the kernel does not write; for a full warp whose lanes 0 and
+// 31 are 31 elements apart (the usual coalesced access), the 32 elements
+// from lane 0's address, claimed here at once. lo == hi: none (the general
+// loop claims). False on a conflict (the machine stops).
+bool par_window(Machine& mc, const Warp& w, const Inst& in, uint32_t m, const Region* hot, bool st, uint64_t& lo,
+                uint64_t& hi);
+
 // The lanes of `mask`, in ascending order, as `l`.
 #define FOR_LANES(mask) for (uint32_t b_ = (mask), l; b_ && ((l = std::countr_zero(b_)), true); b_ &= b_ - 1)
 

@@ -473,6 +473,40 @@ bool Machine::par_claim_lanes(Warp& w, const Inst& in, uint32_t m, Region* hot, 
   return true;
 }
 
+bool par_window(Machine& mc, const Warp& w, const Inst& in, uint32_t m, const Region* hot, bool st, uint64_t& lo,
+                uint64_t& hi) {
+  lo = hi = 0;
+  const ParShared& ps = *mc.par_;
+  const uintptr_t d = reinterpret_cast<uintptr_t>(hot) - ps.gbase;
+  const size_t i = d / sizeof(Region);
+  if (d % sizeof(Region) || i >= ps.nglobal) return true;  // not a global allocation
+  if (!st && ps.ro[i]) {                                   // reads of an allocation nobody writes claim nothing
+    lo = hot->base;
+    hi = lo + hot->bytes.size();
+    return true;
+  }
+  // Lanes 0 and 31 only: a lane between them at another address in the
+  // window finds its bytes claimed (more than it needs, which can only
+  // make a conflict that runs the launch again on one core); one outside
+  // it leaves the tight loop for the general one.
+  const uint64_t es = in.size;
+  const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;  // Addr::wrap
+  const uint64_t off = static_cast<uint64_t>(in.addr.off);
+  const uint64_t a0 = (off + w.rp[0][in.addr.slot]) & amask, a31 = (off + w.rp[31][in.addr.slot]) & amask;
+  if (m != ~0u || a31 - a0 != 31 * es || (a0 & (es - 1)) || a0 < hot->base || a0 - hot->base > hot->bytes.size() ||
+      hot->bytes.size() - (a0 - hot->base) < 32 * es)
+    return true;
+  // A load that a store to the same address follows claims a write (loads_then_stored).
+  const size_t pc =
+      static_cast<size_t>(reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(mc.prog.code.data())) /
+      sizeof(Inst);
+  const bool wr = st || (pc < ps.ld_write.size() && ps.ld_write[pc]);
+  if (!mc.claim(hot, a0 - hot->base, static_cast<unsigned>(32 * es), wr)) return false;
+  lo = a0;
+  hi = a0 + 32 * es;
+  return true;
+}
+
 void Machine::par_order_dependent(const char* why) const { par_->fail(why); }
 
 bool Machine::par_poll() {
