@@ -206,11 +206,27 @@ void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uin
   step_group_ = group;
   if (!written_.empty()) wake_blocked();
   if (sh_.grid_any) {  // grid counters (hook_grid.cpp)
+    bool parked = false;
     if (polls_ && in.op != IrOp::Bra && !computes_registers(in.op))
       for (uint32_t b = exec; b; b &= b - 1) {
         interp::Thread& t = lanes[std::countr_zero(b)];
-        if (t.gid < th.size() && th[t.gid].poll.li >= 0) grid_flush(th[t.gid]);
+        if (t.gid >= th.size() || th[t.gid].poll.li < 0) continue;
+        ThreadRec& r = th[t.gid];
+        if (!r.poll.wait) {
+          grid_flush(r);
+          continue;
+        }
+        // (f3): the poll that was to wait for a newer write read a value
+        // that leaves the loop: the run that read that write covers it.
+        r.poll.li = -1;
+        --polls_;
+        ++subsumed, ++r.subsumed;
+        killed = true;
+        r.killed = true;
+        t.st = interp::TState::Parked;
+        parked = true;
       }
+    if (parked) return;
     if (grid_step(lanes, c, in, exec)) return;
   }
   if (canon_toks_) canon_step(lanes, in, exec);
@@ -673,6 +689,9 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   return true;
 }
 
-void Hook::exited(interp::Thread& t, const interp::Cta& c) { rec(t, c); }
+void Hook::exited(interp::Thread& t, const interp::Cta& c) {
+  rec(t, c);
+  exited_.insert(t.gid);
+}
 
 }  // namespace ptxcheck::outcomes

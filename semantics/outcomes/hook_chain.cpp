@@ -178,7 +178,22 @@ bool Hook::chain_check(bool stopped) {
       mbar = true;
   }
   if (waiting.empty()) return true;
-  if (waiting.size() > 1 || mbar) {  // (c)
+  // Polls of flags (hook_grid.cpp (f5)) wait on one location or several
+  // only when every other thread has exited or was dropped or cut.
+  bool flags = waiting.size() > 1;
+  for (int li : waiting) {
+    const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+    flags = flags || (l.grid == 1 && l.gw_plain);
+  }
+  if (flags && !mbar && !sh_.no_flag) {
+    std::set<uint32_t> done = exited_;
+    bool polls = true;
+    for (const Blocked& b : blocked_) polls = polls && b.poll, done.insert(b.gid);
+    for (uint32_t g = 0; g < th.size(); ++g)
+      if (th[g].seen && (th[g].cut || th[g].killed)) done.insert(g);
+    if (polls && done.size() == nthreads_) flags = false, waiting = {*waiting.begin()};
+  }
+  if (waiting.size() > 1 || mbar || flags) {  // (c); hook_grid.cpp (f5)
     for (int li : waiting) sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
     restart = true;
     return false;

@@ -80,8 +80,71 @@
 //       execution of the run, which is what keeping a location
 //       deterministic needs; a missed pattern (a .cta fence, a relaxed
 //       update without a fence) only leaves the data communicating.
+//
+// Flags (f). The same holds for a location written by plain stores, as a
+// producer's `full` word or a consumer's `ack` (probe9h's h01v: items handed
+// through one shared slot took 5^n paths, each slot read a choice over the
+// slot's values, only one consistent; n = 5 ran over 120 s). A location is
+// a flag once a run shows a poll of it and every write of it a plain store
+// of one scalar or an update as above (any scope when one CTA writes it),
+// written by one CTA: its shared memory (explored with the CTA apart, as
+// only its own threads and, with clusters, the whole grid explored as one
+// unit, reach it), or any location in a launch explored whole; written by
+// two CTAs, it joins them as a grid counter does. Then:
+//  (f1) the chain is x's coherence order: every plain store follows the
+//       latest write in causality order (the clocks: program order,
+//       barriers, joins), so it follows it in coherence order (8.10.1), or
+//       its thread read that write (the poll's floor) before it, all three
+//       strong in one CTA, so pairwise morally strong (8.7), and coherence
+//       order cannot go the other way (8.10.5); an update reads its
+//       predecessor (hook_chain.cpp). Checked in every run (grid_write),
+//       else x goes back to value choices (flag_co_order_1/_2: two
+//       unordered stores);
+//  (f2) with plain stores, the write a poll reads is the only one of its
+//       value after its floor, also among the writes executed after it
+//       (grid_read) and the ones the run makes later, unless they follow the
+//       poll in causality order (grid_write checks each write against the
+//       polls that read its value; 8.10.6 Causality 1 keeps the poll from
+//       reading those): so in every consistent execution of the run the
+//       poll reads exactly that write, the condition of (g4);
+//  (f3) the choice of (g3) for a poll of shared memory is made as it reads
+//       (grid_step resolves global addresses only): a write from its floor
+//       to the latest, or waiting: it reads the latest value, and if the loop
+//       goes back it parks at the backward jump until the next write, then
+//       polls again from the loop head with the newer writes only; if that
+//       value leaves the loop, the run is the one that chose the latest
+//       write: it is dropped (Hook::step). The floor is also the latest
+//       write ordered before the poll by the clocks (8.10.6 Causality 2:
+//       a write after `__syncthreads()` hides the initial value);
+//  (f4) synchronization (g4) needs observation order (8.9.2): a plain write
+//       W_j precedes the poll only as the write it reads, or through
+//       updates W_j+1 .. W_k, each reading its predecessor; W_j and the poll
+//       strong with scopes including each other's thread, as the first
+//       operation of the release pattern (W_j or a fence before it) and
+//       the last of the acquire pattern (the poll or a fence after it):
+//       morally strong (8.7, 8.9.4 item 4). Within one CTA every scope
+//       does; across CTAs .gpu or wider (a .cluster scope is not used:
+//       less synchronization is assumed, never more). A relaxed poll
+//       without a fence after it synchronizes with nothing
+//       (flag_mp_noacq keeps its stale state);
+//  (f5) a launch that ends with polls parked stands for no execution only
+//       when the argument of hook_chain.cpp (c) covers it: polls on one
+//       grid counter of updates, or, for flags and polls on several
+//       locations, when every other thread has exited or was dropped or
+//       cut. Then each parked poll P reads, in any execution extending the
+//       run, a write the run has not executed, which follows in program
+//       order the poll where its own thread is parked, and so depends on
+//       it by control (the loop's exit decides all that follows, 8.10.4);
+//       following those writes from poll to poll closes a cycle of
+//       reads-from and dependencies, which No Thin Air forbids (8.10.4).
+//       A thread waiting at a barrier breaks the chain (a barrier is no
+//       dependency: load buffering through it is permitted,
+//       flag_lb_barrier): those locations go back to value choices.
+// tests/corpus/flag/flag.cu has a kernel for each condition; h01v with 5
+// items: 26 launches instead of more than 120 s.
 // PTXCHECK_OUTCOMES_NO_GRID=1 turns this off (tests/corpus/outcomes_grid.py
-// compares).
+// compares); PTXCHECK_OUTCOMES_NO_FLAG=1 only the flags (f) (grid counters
+// of updates by two CTAs at .gpu scope stay; tests/corpus/outcomes_flag.py).
 #include <algorithm>
 #include <bit>
 
@@ -114,6 +177,17 @@ bool unique(const std::vector<uint64_t>& vals, uint64_t init, uint32_t floor, ui
   return true;
 }
 
+bool shared_key(uint64_t key) { return (key & interp::kHookSharedKey) != 0; }
+
+// A grid counter of global memory written by two CTAs explores the CTAs (the
+// clusters) as one unit; shared memory belongs to one cluster, one unit.
+bool joins(const CommLoc& l) { return l.gw_cta == -2 && !shared_key(l.key); }
+
+// (f4): a scope that includes a thread of CTA `b` for an operation by a
+// thread of CTA `a` (PTX ISA 8.5; a cluster scope across CTAs is not used:
+// less synchronization is assumed, never more).
+bool includes(mm::Scope s, int64_t a, int64_t b) { return a == b || wide(s); }
+
 void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
   if (into.size() < from.size()) into.resize(from.size(), 0);
   for (size_t k = 0; k < from.size(); ++k) into[k] = std::max(into[k], from[k]);
@@ -144,16 +218,37 @@ bool Shared::poll_at(uint32_t func, uint32_t pc) {
 
 bool Hook::grid_on(int li) const {
   const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
-  return !sh_.no_grid && !sh_.decompose && l.grid == 1 && l.rmw_chain;
+  // (f): a flag of one CTA's shared memory is explored with its CTA apart.
+  return !sh_.no_grid && (!sh_.decompose || shared_key(l.key)) && l.grid == 1 && l.rmw_chain;
+}
+
+bool Hook::grid_ready(const CommLoc& l) const {
+  if (l.gw_bad || !l.polled) return false;
+  if (l.gw_cta == -2 && !shared_key(l.key)) return !l.gw_narrow && (!l.gw_plain || !sh_.no_flag);  // joins the CTAs
+  // (f): written by one CTA: its shared memory, or a launch explored whole.
+  return !sh_.no_flag && (shared_key(l.key) || !sh_.decompose);
 }
 
 bool Hook::grid_break(int li) {
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   l.grid = -1;
   l.rmw_chain = false;
-  sh_.grid_joined = std::any_of(sh_.locs.begin(), sh_.locs.end(), [](const CommLoc& k) { return k.grid == 1; });
+  sh_.grid_joined =
+      std::any_of(sh_.locs.begin(), sh_.locs.end(), [](const CommLoc& k) { return k.grid == 1 && joins(k); });
   restart = true;
   return false;
+}
+
+uint32_t Hook::grid_floor_of(const ThreadRec& r, int li) {
+  uint32_t floor = 0;
+  if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
+  if (sh_.no_flag) return floor;
+  const GridRun& g = grid_[li];
+  for (uint32_t q = static_cast<uint32_t>(g.pos.size()); q > floor; --q) {
+    const GridRun::Pos& p = g.pos[q - 1];
+    if (p.gid == r.t->gid || ordered(r, p.gid, p.ep)) return q;
+  }
+  return floor;
 }
 
 bool Hook::other_writer(const interp::Thread& t, const interp::Cta& c, int li, uint32_t pc, bool shared, bool grid) {
@@ -188,39 +283,74 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   const Inst& in = *a.in;
   const bool upd = a.kind == HookKind::RmwWrite && (in.op == IrOp::Atom || in.op == IrOp::Red) &&
                    in.atom != arith::AtomOp::Cas && in.atom != arith::AtomOp::Exch && a.size == in.size &&
-                   wide(in.scope) && in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2;
+                   in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2;
+  // (f1): a plain store of one scalar.
+  const bool plain = !sh_.no_flag && a.kind == HookKind::Store && in.op == IrOp::St && a.size == in.size;
   const int64_t cta = r.cta_uid;
+  const bool was_joined = joins(l);
   l.gw_cta = l.gw_cta == -1 || l.gw_cta == cta ? cta : -2;
-  l.gw_bad = l.gw_bad || !upd;
+  l.gw_bad = l.gw_bad || !(upd || plain);
+  l.gw_narrow = l.gw_narrow || (upd && !wide(in.scope));
+  l.gw_plain = l.gw_plain || plain;
   if (l.grid == 0) {
-    if (l.gw_bad || l.gw_cta != -2 || !l.polled) return true;
-    // A grid counter: explore the CTAs together (explore.cpp) and restart.
+    if (!grid_ready(l)) return true;
+    // A grid counter: explore the CTAs together (explore.cpp) and restart;
+    // a flag of one CTA (f) keeps the units.
     l.grid = 1;
     l.rmw_chain = true;
     sh_.grid_any = true;
+    sh_.grid_joined = sh_.grid_joined || joins(l);
+    restart = true;
+    return false;
+  }
+  if (joins(l) && !was_joined) {
+    // A flag of one CTA that another CTA writes: a grid counter now, if
+    // it is one (the CTAs join), else value choices.
+    if (!grid_ready(l)) return grid_break(li);
     sh_.grid_joined = true;
     restart = true;
     return false;
   }
-  if (sh_.decompose) return true;
-  if (!upd) return grid_break(li);  // (g2)
+  if (!grid_on(li)) return true;
+  // (g2), (f1); updates of two CTAs morally strong (8.7).
+  if (!(upd || plain) ||
+      (upd && l.gw_cta == -2 && in.scope < (shared_key(l.key) ? mm::Scope::Cluster : mm::Scope::GPU)))
+    return grid_break(li);
   GridRun& g = grid_[li];
-  // (g2): the update reads the previous position's value, which no write
-  // its thread may still read from has.
-  uint32_t floor = 0;
-  if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
-  if (!unique(g.vals, l.init, floor, static_cast<uint32_t>(g.vals.size()))) return grid_break(li);
-  g.vals.push_back(v);
-  // (g4): the clock this write's release pattern carries.
-  std::vector<uint32_t> rel;
   const uint32_t gid = r.t->gid;
+  if (upd) {
+    // (g2): the update reads the previous position's value, which no write
+    // its thread may still read from has.
+    if (!unique(g.vals, l.init, grid_floor_of(r, li), static_cast<uint32_t>(g.vals.size()))) return grid_break(li);
+  } else if (!g.pos.empty() && g.pos.back().gid != gid && !ordered(r, g.pos.back().gid, g.pos.back().ep)) {
+    // (f1): a plain store must follow the latest write in causality order
+    // (8.10.1), or its thread read that write before it, all three strong
+    // in one CTA (8.10.5: communication order cannot contradict program
+    // order among morally strong operations).
+    const GridRun::Pos& w = g.pos.back();
+    auto f = r.grid_floor.find(li);
+    if (!(w.strong && w.cta == cta && in.order != mm::Order::Weak && f != r.grid_floor.end() &&
+          f->second == g.pos.size()))
+      return grid_break(li);
+  }
+  if (l.gw_plain)
+    for (auto [rg, re, rv] : g.reads)  // (f2): a poll that read v must not read this write
+      if (rv == v && rg != gid && !ordered(r, rg, re)) return grid_break(li);
+  g.vals.push_back(v);
+  // (g4): the clock this write's release pattern carries (8.8 forms 1 and
+  // 3; (f4): also of any scope, for a poll of its own CTA).
+  std::vector<uint32_t> rel;
+  GridRun::Pos p{gid, r.vc[gid], cta, upd, in.order != mm::Order::Weak, in.scope, {}};
   if (releases(in.order)) {
     rel = r.vc;
+    if (wide(in.scope)) p.rel_wide = r.vc;
     ++r.vc[gid];  // later writes of the thread are not covered
-  } else if (!r.rel_vc.empty()) {
+  } else {
     rel = r.rel_vc;
+    p.rel_wide = r.rel_wide;
   }
   g.rel.push_back(std::move(rel));
+  g.pos.push_back(std::move(p));
   r.grid_floor[li] = static_cast<uint32_t>(g.vals.size());  // (g3): its own write
   return true;
 }
@@ -229,34 +359,62 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
                     uint64_t& v) {
   if (sh_.no_grid || a.kind != HookKind::Load) return 0;
   const Inst& in = *a.in;
-  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || !wide(in.scope)) return 0;
+  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || (sh_.no_flag && !wide(in.scope))) return 0;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   if (l.grid < 0) return 0;
   const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
   if (!sh_.poll_at(t.func, pc)) return 0;
   if (l.grid == 0) {
     l.polled = true;
-    if (l.gw_bad || l.gw_cta != -2) return 0;
+    if (!grid_ready(l)) return 0;
     l.grid = 1;
     l.rmw_chain = true;
     sh_.grid_any = true;
-    sh_.grid_joined = true;
+    sh_.grid_joined = sh_.grid_joined || joins(l);
     restart = true;
     return -1;
   }
-  if (!grid_on(li) || r.want_li != li) return 0;  // (no position chosen before it ran: a value choice)
-  // (g3): the write at the position grid_step chose.
+  if (!grid_on(li)) return 0;
   const GridRun& g = grid_[li];
-  const uint32_t pos = r.want;
-  r.want_li = -1;
-  if (pos > g.vals.size()) return 0;
-  uint32_t floor = 0;
-  if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
-  if (!unique(g.vals, l.init, floor, pos)) return grid_break(li) ? 0 : -1;  // (g2)
+  const uint32_t n = static_cast<uint32_t>(g.vals.size());
+  uint32_t pos = 0;
+  bool wait = false;
+  if (shared_key(l.key) && !sh_.no_flag) {
+    // (f3): shared memory (grid_step resolves global addresses only): the
+    // choice of (g3) is made here, as the poll reads. Waiting reads the
+    // latest value, which must fail: the thread parks at its backward
+    // jump (grid_jump), and leaving the loop with it is redundant (the
+    // choice of the latest write covers that run: step).
+    const uint32_t floor = grid_floor_of(r, li);
+    const uint32_t now = floor <= n ? n - floor + 1 : 0;
+    const uint32_t waits =
+        other_writer(t, c, li, pc, true, !sh_.decompose || uint64_t{sh_.cl[0]} * sh_.cl[1] * sh_.cl[2] > 1) ? 1 : 0;
+    if (now + waits == 0) return 0;
+    const uint32_t k = choose(now + waits, sh_.unit_of(c));
+    if (k < now) {
+      pos = n - k;
+    } else {
+      pos = n;
+      wait = true;
+    }
+  } else {
+    if (r.want_li != li) return 0;  // (no position chosen before it ran: a value choice)
+    // (g3): the write at the position grid_step chose.
+    pos = r.want;
+    r.want_li = -1;
+    if (pos > n) return 0;
+  }
+  const uint32_t floor = grid_floor_of(r, li);
+  if (!wait && !unique(g.vals, l.init, floor, pos)) return grid_break(li) ? 0 : -1;  // (g2)
   v = pos == 0 ? l.init : g.vals[pos - 1];
-  r.poll = ThreadRec::Poll{li, v, pos, pos == g.vals.size(), &in, writes_, pc};
+  if (!wait && l.gw_plain) {
+    // (f2): no later write, executed or not, has the value either.
+    for (uint32_t q = pos + 1; q <= n; ++q)
+      if (g.vals[q - 1] == v) return grid_break(li) ? 0 : -1;
+    grid_[li].reads.emplace_back(t.gid, r.vc[t.gid], v);
+  }
+  r.poll = ThreadRec::Poll{li, v, pos, pos == n, wait, &in, writes_, pc};
   ++polls_;
-  (void)c;
   return 1;
 }
 
@@ -286,15 +444,35 @@ void Hook::grid_flush(ThreadRec& r) {
   if (in.dst[0].kind == interp::Opnd::Reg && t.reg_base + in.dst[0].slot < r.rdeps.size())
     r.rdeps[t.reg_base + in.dst[0].slot] = Deps{id};
   r.grid_floor[p.li] = p.pos;
-  // (g4): the release patterns of the chain up to the write read.
+  // (g4): the release patterns of the chain up to the write read; (f4):
+  // a plain write W_j precedes the poll in observation order only as the
+  // write read, or through updates W_j+1 .. W_k reading their predecessors
+  // (8.9.2), each pair morally strong (8.7).
   const GridRun& g = grid_[p.li];
   std::vector<uint32_t> j;
-  for (uint32_t k = 0; k < p.pos && k < g.rel.size(); ++k) join(j, g.rel[k]);
+  bool other = false;
+  const int64_t cta = r.cta_uid;
+  for (uint32_t k = p.pos; k > 0 && k <= g.rel.size() && k <= g.pos.size(); --k) {
+    const GridRun::Pos& w = g.pos[k - 1];
+    // The write and the poll, and the first operation of the release
+    // pattern (the write or its fence) with the poll's thread.
+    const std::vector<uint32_t>& rel = w.cta == cta ? g.rel[k - 1] : w.rel_wide;
+    if (w.strong && includes(w.scope, w.cta, cta) && includes(in.scope, cta, w.cta) && !rel.empty()) {
+      join(j, rel);
+      other = other || w.cta != cta;
+    }
+    if (k == p.pos && !(w.strong && includes(w.scope, w.cta, cta) && includes(in.scope, cta, w.cta))) break;
+    if (!w.upd || k < 2) break;
+    const GridRun::Pos& b = g.pos[k - 2];  // W_k reads W_k-1: morally strong
+    if (!(b.strong && includes(b.scope, b.cta, w.cta) && includes(w.scope, w.cta, b.cta))) break;
+  }
   if (j.empty()) return;
-  if (acquires(in.order))
+  if (acquires(in.order)) {
     join(r.vc, j);
-  else
+  } else {
     join(r.acq_pending, j);
+    r.acq_wide = r.acq_wide || other;
+  }
 }
 
 std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c,
@@ -308,12 +486,24 @@ std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thre
   // when it read the latest write and no run has had more writes of x
   // yet, it waits for the next write and chooses again (so that runs show
   // how many writes x gets; a longer chain makes another round).
+  const ThreadRec::Poll p = r.poll;
   r.poll.li = -1;
   --polls_;
+  if (p.wait) {
+    // (f3): waits for a write after position p.pos, then polls again from
+    // the loop head (a write since the poll: at once).
+    const uint32_t n = static_cast<uint32_t>(grid_[p.li].vals.size());
+    r.grid_floor[p.li] = p.pos + 1;
+    if (n > p.pos) return Jump::Continue;
+    blocked_.push_back({&t, &c, t.gid, p.li, false, true, p.pos + 1});
+    return Jump::Park;
+  }
   ++subsumed, ++r.subsumed;
   killed = true;
   r.killed = true;
-  return Jump::Stop;
+  // Units explored apart (a flag of shared memory, (f)): the thread parks,
+  // so that the units after its own still run (a dropped spin).
+  return sh_.decompose ? Jump::Park : Jump::Stop;
 }
 
 bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uint32_t exec) {
@@ -321,8 +511,9 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     if (ctas_.size() < sh_.nctas) ctas_.resize(sh_.nctas, nullptr);
     if (!ctas_[c.uid]) ctas_[c.uid] = &c, ++ctas_seen_;
   }
-  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || !wide(in.scope) || in.addr.base == interp::Addr::Frame)
-    return false;
+  if (in.op != IrOp::Ld || in.order == mm::Order::Weak || !wide(in.scope) || in.addr.base == interp::Addr::Frame ||
+      in.addr.space == interp::Space::Shared || in.addr.space == interp::Space::SharedCluster)
+    return false;  // (shared memory: grid_read chooses, (f3))
   bool parked = false;
   for (uint32_t b = exec; b; b &= b - 1) {
     interp::Thread& t = lanes[std::countr_zero(b)];
@@ -365,15 +556,19 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
 }
 
 void Hook::grid_fence(ThreadRec& r, const Inst& in) {
-  if (!sh_.grid_any || !wide(in.scope)) return;
-  // 8.8 acquire form 3: a relaxed poll, then this fence.
-  if (acquires(in.order) && !r.acq_pending.empty()) {
+  if (!sh_.grid_any || (sh_.no_flag && !wide(in.scope))) return;
+  // 8.8 acquire form 3: a relaxed poll, then this fence (morally strong with
+  // the release pattern's first operation: its scope includes the writers,
+  // (f4)).
+  if (acquires(in.order) && !r.acq_pending.empty() && (wide(in.scope) || !r.acq_wide)) {
     join(r.vc, r.acq_pending);
     r.acq_pending.clear();
+    r.acq_wide = false;
   }
   // 8.8 release form 3: this fence, then an update of a grid counter.
   if (releases(in.order)) {
     r.rel_vc = r.vc;
+    if (wide(in.scope)) r.rel_wide = r.vc;
     ++r.vc[r.t->gid];
   }
 }

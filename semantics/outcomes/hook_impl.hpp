@@ -66,9 +66,11 @@ struct CommLoc {
   // across CTAs, its polls read the machine's chain and synchronize with
   // its release updates); 0 not yet seen as one; -1 a run broke a condition.
   int grid = 0;
-  int64_t gw_cta = -1;  // the CTA of every write seen (-1 none, -2 several)
-  bool gw_bad = false;  // a write that is no grid update (GridRun)
-  bool polled = false;  // a strong read in a spin loop of its own (Shared::poll_at)
+  int64_t gw_cta = -1;     // the CTA of every write seen (-1 none, -2 several)
+  bool gw_bad = false;     // a write that is neither an update nor a plain store (GridRun)
+  bool gw_narrow = false;  // an update of scope narrower than .gpu
+  bool gw_plain = false;   // a plain store (a flag, hook_grid.cpp (f))
+  bool polled = false;     // a strong read in a spin loop of its own (Shared::poll_at)
   // A read chose among `values` in this round (a grid counter whose reads
   // all read the machine's chain needs no other round when they grow).
   bool chosen = false;
@@ -111,6 +113,9 @@ struct Shared {
   bool no_cluster_units = false;
   // PTXCHECK_OUTCOMES_NO_GRID: no grid counters (hook_grid.cpp).
   bool no_grid = false;
+  // PTXCHECK_OUTCOMES_NO_FLAG: grid counters only as before flags
+  // (hook_grid.cpp (f)): updates of scope .gpu or wider by two CTAs.
+  bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
   bool grid_any = false;     // some location is a grid counter
   bool grid_joined = false;  // a grid counter joins the CTAs: one unit (explore.cpp)
   uint32_t nctas = 1;
@@ -408,6 +413,7 @@ struct ThreadRec {
     uint64_t v = 0;
     uint32_t pos = 0;
     bool latest = false;
+    bool wait = false;  // (f3) the search chose to wait for a newer write: the poll must fail
     const interp::Inst* in = nullptr;
     uint64_t serial = 0;
     uint32_t pc = 0;
@@ -419,6 +425,8 @@ struct ThreadRec {
   // 3), and the clocks a relaxed poll synchronizes with at its next acquire
   // fence (8.8 acquire form 3).
   std::vector<uint32_t> rel_vc, acq_pending;
+  std::vector<uint32_t> rel_wide;  // rel_vc of its latest release fence of scope .gpu or wider
+  bool acq_wide = false;           // acq_pending holds a write of another CTA: the fence needs .gpu
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -575,6 +583,10 @@ class Hook : public interp::ExecHook {
   void grid_fence(ThreadRec& r, const interp::Inst& in);
   bool grid_break(int li);
   bool grid_on(int li) const;
+  bool grid_ready(const CommLoc& l) const;  // a run may turn it into a grid counter or flag
+  // (f): the least chain position a read by `r` may read: its floor, or a
+  // later write ordered before it by the clocks (8.10.6 Causality 2).
+  uint32_t grid_floor_of(const ThreadRec& r, int li);
 
   Shared& sh_;
   struct Shadow {
@@ -702,11 +714,26 @@ class Hook : public interp::ExecHook {
   struct GridRun {
     std::vector<uint64_t> vals;
     std::vector<std::vector<uint32_t>> rel;
+    // Per position too (hook_grid.cpp (f)): the writer and its epoch then,
+    // its CTA, whether the write is an update (an atomic reading its
+    // predecessor) and strong, its scope and that of its release pattern's
+    // first operation.
+    struct Pos {
+      uint32_t gid = 0, ep = 0;
+      int64_t cta = 0;
+      bool upd = false, strong = false;
+      mm::Scope scope = mm::Scope::Sys;
+      std::vector<uint32_t> rel_wide;  // the clock of a release pattern of scope .gpu or wider (rel: any scope)
+    };
+    std::vector<Pos> pos;
+    // (f2): the polls that read a value (gid, epoch then, value).
+    std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> reads;
   };
   std::map<int, GridRun> grid_;
   std::vector<const interp::Cta*> ctas_;  // by uid, once seen (grid counters)
   uint32_t ctas_seen_ = 0;
-  uint32_t polls_ = 0;  // threads with a deferred poll
+  uint32_t polls_ = 0;         // threads with a deferred poll
+  std::set<uint32_t> exited_;  // threads that exited (chain_check: polls waiting on several flags)
 };
 
 }  // namespace ptxcheck::outcomes
