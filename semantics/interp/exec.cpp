@@ -352,7 +352,7 @@ bool Machine::step(Warp& w) {
         }
         return true;
       }
-      leave();
+      w.conv = false;  // (leave(): m and nt are the group)
       FOR_LANES(m) T[l].pc = in.target;
       FOR_LANES(nt) T[l].pc = w.pc + 1;
       return true;
@@ -381,13 +381,13 @@ bool Machine::step(Warp& w) {
         if (!w.conv) FOR_LANES(g) T[l].pc = w.pc;
         return true;
       }
-      leave();
+      w.conv = false;  // (leave(): m and nt are the group)
       FOR_LANES(m) T[l].pc = tgt[l];
       FOR_LANES(nt) T[l].pc = w.pc + 1;
       return true;
     }
     case IrOp::Call:
-      leave();
+      w.conv = false;  // (leave(), the group's PCs written next)
       FOR_LANES(g) T[l].pc = w.pc + 1;
       FOR_LANES(m) {
         do_call(w, T[l], l, in);
@@ -396,7 +396,7 @@ bool Machine::step(Warp& w) {
       return true;
     case IrOp::Ret:
     case IrOp::Exit:
-      leave();
+      w.conv = false;  // (leave(), the group's PCs written next)
       FOR_LANES(g) T[l].pc = w.pc + 1;
       if (m && !cluster_arrived) {
         // Batched exit (same effect as thread_exit lane by lane): with no
@@ -456,7 +456,7 @@ bool Machine::step(Warp& w) {
     case IrOp::BarSync:
     case IrOp::BarArrive:
     case IrOp::BarRed: {
-      leave();
+      w.conv = false;  // (leave(), the group's PCs written next)
       FOR_LANES(g) T[l].pc = w.pc + 1;
       if (!m) return true;
       Thread& t0 = T[std::countr_zero(m)];
@@ -522,13 +522,13 @@ bool Machine::step(Warp& w) {
             cluster_rels.push_back(f);
         }
       }
-      leave();
+      w.conv = false;  // (leave(), the group's PCs written next)
       FOR_LANES(g) T[l].pc = w.pc + 1;
       check_cluster_barrier();
       return true;
     case IrOp::ClusterWait:
       if (hook_) FOR_LANES(m) if (!hook_->cluster_wait(T[l], c, in)) return hook_stop();
-      leave();
+      w.conv = false;  // (leave(), the group's PCs written next)
       FOR_LANES(g) T[l].pc = w.pc + 1;
       FOR_LANES(m) {
         if (T[l].cl_phase == cluster_phase)

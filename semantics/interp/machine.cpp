@@ -24,6 +24,50 @@ inline void zero_frame(uint8_t* p, size_t n) {
     std::memset(p, 0, n);
 }
 
+// A CTA's threads T[0, n) as they start kernel kf (function index kernel):
+// Ready at its entry, %tid from the block shape, global numbers from gid
+// on (returned: the next one), registers and local frame zeroed (a pool
+// thread's vectors keep their capacity, and mostly their size: the same
+// kernel). Out of line, so that its loop is compiled apart from the
+// scheduler's.
+__attribute__((noinline)) uint32_t setup_threads(Thread* T, uint32_t n, const Function& kf, uint32_t kernel,
+                                                 const std::array<uint32_t, 3>& block, uint32_t gid, bool reset_sync) {
+  const size_t nregs = kf.nregs, nlocal = size_t{kf.frame_bytes} + 16;
+  const uint32_t entry = kf.entry_pc, sp0 = kf.frame_bytes, bx = block[0], by = block[1];
+  uint32_t tx = 0, ty = 0, tz = 0;  // %tid of thread i
+  for (uint32_t i = 0; i < n; ++i) {
+    Thread& t = T[i];
+    t.st = TState::Ready;
+    t.frames.clear();
+    t.reg_base = 0;
+    t.fp = 0;
+    t.bar_red_pending = false;
+    t.cl_phase = 0;
+    if (!t.wg_ops.empty()) t.wg_ops.clear();
+    t.wg_busy.clear();
+    t.lin = i;
+    t.tid = {tx, ty, tz};
+    if (++tx == bx && (tx = 0, ++ty == by)) ty = 0, ++tz;
+    if (t.regs.size() != nregs) t.regs.resize(nregs);
+    if (nregs) std::memset(t.regs.data(), 0, nregs * sizeof(uint64_t));
+    t.pc = entry;
+    t.func = kernel;
+    if (t.local.bytes.size() != nlocal) {
+      if (t.local.name.empty()) t.local.name = "local";  // a thread new to the pool (the name stays)
+      t.local.bytes.resize(nlocal);
+      t.local.init.resize(nlocal);
+    }
+    zero_frame(t.local.bytes.data(), nlocal);
+    zero_frame(t.local.init.data(), nlocal);
+    t.sp = sp0;
+    t.gid = gid++;
+    // With race detection off the clocks are never written: they stay as
+    // the pool thread was built.
+    if (reset_sync) t.sync.reset();
+  }
+  return gid;
+}
+
 // The group of a diverged warp becomes its Ready lanes at the least PC above
 // the running group's (the round-robin in run_cluster); false if there are
 // none. The next step() runs it without a re-pick (rest_ok, rest_pc ~0u).
@@ -339,47 +383,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
     uint32_t cta_uid =
         static_cast<uint32_t>((uint64_t{ids[r][2]} * spec.grid[1] + ids[r][1]) * spec.grid[0] + ids[r][0]);
     c->threads.resize(nthreads);
-    // Registers and local frames start zeroed: resize (a pool thread's
-    // vectors keep their capacity, and mostly their size: the same kernel)
-    // and zero them.
-    const size_t nregs = kf.nregs, nlocal = size_t{kf.frame_bytes} + 16;
-    const uint32_t entry = kf.entry_pc, kernel = prog.kernel, sp0 = kf.frame_bytes, bx = spec.block[0],
-                   by = spec.block[1];
-    const bool reset_sync = races.enabled;
-    Thread* const T = c->threads.data();
-    uint32_t gid = next_gid_;
-    uint32_t tx = 0, ty = 0, tz = 0;  // %tid of thread i
-    for (uint32_t i = 0; i < nthreads; ++i) {
-      Thread& t = T[i];
-      t.st = TState::Ready;
-      t.frames.clear();
-      t.reg_base = 0;
-      t.fp = 0;
-      t.bar_red_pending = false;
-      t.cl_phase = 0;
-      if (!t.wg_ops.empty()) t.wg_ops.clear();
-      t.wg_busy.clear();
-      t.lin = i;
-      t.tid = {tx, ty, tz};
-      if (++tx == bx && (tx = 0, ++ty == by)) ty = 0, ++tz;
-      if (t.regs.size() != nregs) t.regs.resize(nregs);
-      if (nregs) std::memset(t.regs.data(), 0, nregs * sizeof(uint64_t));
-      t.pc = entry;
-      t.func = kernel;
-      if (t.local.bytes.size() != nlocal) {
-        if (t.local.name.empty()) t.local.name = "local";  // a thread new to the pool (the name stays)
-        t.local.bytes.resize(nlocal);
-        t.local.init.resize(nlocal);
-      }
-      zero_frame(t.local.bytes.data(), nlocal);
-      zero_frame(t.local.init.data(), nlocal);
-      t.sp = sp0;
-      t.gid = gid++;
-      // With race detection off the clocks are never written: they stay as
-      // the pool thread was built.
-      if (reset_sync) t.sync.reset();
-    }
-    next_gid_ = gid;
+    next_gid_ = setup_threads(c->threads.data(), nthreads, kf, prog.kernel, spec.block, next_gid_, races.enabled);
     c->uid = cta_uid;
     c->cluster_uid = coop_ || r == 0 ? cta_uid : ctas.front()->uid;
     c->own_shared.assign(1, c->shared.get());
