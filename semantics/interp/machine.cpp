@@ -108,6 +108,9 @@ bool next_pc(const Warp& w, const Thread* T, uint32_t& pc) {
 // Rounds of a cluster before spin detection starts (a short kernel never
 // pays for it; a spin costs about this many rounds more before it is seen).
 constexpr uint64_t kSpinArm = 16;
+// A warp's poll check (run_cluster): after this many steps of its quantum,
+// over at most kPollJumps backward jumps, each within kPollSpan steps.
+constexpr uint32_t kPollCheck = 64, kPollJumps = 4, kPollSpan = 512;
 
 }  // namespace
 
@@ -409,6 +412,56 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   // Round-robin over every warp of the cluster. Spin detection (SpinWatch)
   // is off under an ExecHook (ptxcheck outcomes parks spins itself).
   SpinWatch spin;
+  // A warp's own state (polls below): its lanes' states, PCs, registers,
+  // frames and .local bytes.
+  std::vector<uint64_t> poll_a, poll_b;
+  auto warp_state = [](const Warp& w, std::vector<uint64_t>& out) {
+    out.clear();
+    const Thread* T = &w.cta->threads[w.first];
+    out.push_back(w.conv ? uint64_t{w.pc} << 32 | w.group : ~uint64_t{0});
+    for (uint32_t l = 0; l < w.nlanes; ++l) {
+      const Thread& t = T[l];
+      out.push_back(uint64_t{t.pc} << 8 | static_cast<uint64_t>(t.st));
+      if (t.st != TState::Ready && t.st != TState::WarpWait) continue;
+      out.push_back(uint64_t{t.func} << 32 | t.reg_base);
+      out.push_back(uint64_t{t.fp} << 32 | t.sp);
+      out.push_back(t.frames.size());
+      out.insert(out.end(), t.regs.begin(), t.regs.end());
+      const size_t n = t.local.bytes.size();
+      out.push_back(n);
+      for (size_t i = 0; i < n; i += 8) {
+        uint64_t v = 0;
+        std::memcpy(&v, t.local.bytes.data() + i, std::min<size_t>(8, n - i));
+        out.push_back(v);
+      }
+    }
+  };
+  // Runs w to its next backward jump (kPollSpan steps at most), counting
+  // them in q; false if it did not get there.
+  auto to_back = [&](Warp& w, uint32_t& q) {
+    const Thread* T = &w.cta->threads[w.first];
+    for (uint32_t k = 0; k < kPollSpan && !stop_; ++k) {
+      uint32_t before = 0, after = 0;
+      if (!next_pc(w, T, before) || !step(w)) return false;
+      ++q;
+      if (!next_pc(w, T, after)) return false;
+      if (after <= before) return true;
+    }
+    return false;
+  };
+  // The warp, which ran only own-state operations so far in its quantum,
+  // comes back to its state at a backward jump at one of the next
+  // kPollJumps backward jumps, still running only such operations.
+  auto polls = [&](Warp& w, uint32_t& q) {
+    if (!to_back(w, q)) return false;
+    warp_state(w, poll_a);
+    for (uint32_t j = 0; j < kPollJumps; ++j) {
+      if (!to_back(w, q) || !spin_own_only_) return false;
+      warp_state(w, poll_b);
+      if (poll_a == poll_b) return true;
+    }
+    return false;
+  };
   spin_watch_ = false;
   taint_on_ = false;
   if (!spin_) spin_ = std::make_shared<SpinState>();  // the clocks' skip lasts the launch
@@ -421,10 +474,34 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       for (auto& w : c->warps) {
         w.rest_ok = false;  // other warps ran: lanes of w may have become ready (exec.cpp step)
         uint32_t q = 0;
-        for (; q < kQuantum && !stop_; ++q) {
+        // While spin detection watches, spin_own_only_ first follows this
+        // warp's steps alone: a warp that ran only own-state operations for
+        // kPollCheck steps since its latest other one, and then comes back
+        // to the same state at a backward jump, polls memory it does not
+        // write (its next iterations repeat until another thread writes):
+        // it yields the rest of its quantum to the other warps (any
+        // schedule is a permitted one; the round-robin stays fair).
+        const bool round_own = spin_own_only_;
+        bool warp_own = true;
+        uint32_t clean_from = 0;  // q after the warp's latest step that was no own-state one
+        bool polled = false;
+        spin_own_only_ = true;
+        while (q < kQuantum && !stop_) {
           if (!step(w)) break;
           progress = true;
+          ++q;
+          if (!spin_watch_) continue;
+          if (!spin_own_only_) {
+            warp_own = false;
+            spin_own_only_ = true;
+            clean_from = q;
+          } else if (q - clean_from == kPollCheck && polls(w, q)) {
+            polled = true;
+            break;
+          }
         }
+        spin_own_only_ = warp_own && spin_own_only_;
+        if (q > kQuantum) q = kQuantum;
         // A diverged warp that used its whole quantum: the lanes at higher
         // PCs may be what its running group waits for (a lane spinning on a
         // flag a lane of its own warp sets later in the code, an intra-warp
@@ -434,7 +511,8 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
         // next PC above runs, for one instruction at least (on while it
         // runs group-only instructions, exec.cpp step's rest_ok), then the
         // least PC is picked again. Any such order is a permitted schedule.
-        if (q == kQuantum && !stop_ && !w.conv && yield_to_next(w, &c->threads[w.first]))
+        // (A diverged warp whose group polls gives them the turn too.)
+        if ((q == kQuantum || polled) && !stop_ && !w.conv && yield_to_next(w, &c->threads[w.first]))
           for (q = 0; q < kQuantum && !stop_; ++q)
             if (!step(w)) break;
         // While spin detection watches and the round so far ran only
@@ -444,6 +522,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
         // loops, so that its states can repeat (spin.hpp) however long an
         // iteration is (-G code polls through calls). Rounds that write
         // memory keep the plain quantum.
+        spin_own_only_ = round_own && spin_own_only_;
         if (q == kQuantum && !stop_ && spin_watch_ && spin_own_only_) {
           const Thread* T = &c->threads[w.first];
           for (q = 0; q < kQuantum && !stop_; ++q) {

@@ -2,7 +2,9 @@
 // docs/interpreter.md "Clocks" and "Spins without progress"): a poll
 // counter with an exponential __nanosleep backoff, and timeouts on
 // %clock64 and %globaltimer, and a cuda::barrier wait that never completes
-// (libcu++ polls with a %globaltimer backoff). Built twice:
+// (libcu++ polls with a %globaltimer backoff); a ping-pong between two
+// warps, and a lane that polls a flag a lane of its own warp sets. Built
+// twice:
 // nvcc -ptx -arch=sm_90 -O3 (spin_clock_O3.ptx) and -G (spin_clock_G.ptx).
 #include <cstdint>
 #include <cuda/barrier>
@@ -71,4 +73,44 @@ extern "C" __global__ void barrier_short(unsigned* out) {
   __syncthreads();
   bar.arrive_and_wait();
   atomicAdd(out, 1u);
+}
+
+// Warps 0 and 1 hand `n` items back and forth through two volatile shared
+// words, each spinning on the other's (a poll between two handoffs).
+// out[0] = the sum of the items warp 1 received.
+extern "C" __global__ void pingpong(unsigned* out, unsigned n) {
+  __shared__ volatile unsigned ping, pong;
+  if (threadIdx.x == 0) ping = pong = 0;
+  __syncthreads();
+  unsigned sum = 0;
+  for (unsigned i = 1; i <= n; ++i) {
+    if (threadIdx.x == 0) {
+      ping = i;
+      while (pong != i) {}
+    }
+    if (threadIdx.x == 32) {
+      while (ping != i) {}
+      sum += i;
+      pong = i;
+    }
+  }
+  if (threadIdx.x == 32) out[0] = sum;
+}
+
+// Lane 16 polls a flag that lane 0 of its own warp sets after `work`
+// iterations of arithmetic (independent thread scheduling: lane 0 must get
+// turns while lane 16 polls). out = {the flag seen, the work's result}.
+extern "C" __global__ void lane_wait(unsigned* out, unsigned work) {
+  __shared__ volatile unsigned flag;
+  if (threadIdx.x == 0) flag = 0;
+  __syncwarp();
+  if (threadIdx.x == 16) {
+    while (flag == 0) {}
+    out[0] = flag;
+  } else if (threadIdx.x == 0) {
+    unsigned x = 1;
+    for (unsigned i = 0; i < work; ++i) x = x * 1664525u + 1013904223u;
+    out[1] = x;
+    flag = 7;
+  }
 }
