@@ -104,6 +104,7 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_rmw_chain = std::getenv("PTXCHECK_OUTCOMES_NO_RMW_CHAIN") != nullptr;  // hook_chain.cpp
   sh_.no_entry = std::getenv("PTXCHECK_OUTCOMES_NO_ENTRY") != nullptr;          // hook_loop.cpp
   sh_.no_grid = std::getenv("PTXCHECK_OUTCOMES_NO_GRID") != nullptr;            // hook_grid.cpp
+  sh_.no_cas_loop = std::getenv("PTXCHECK_OUTCOMES_NO_CAS_LOOP") != nullptr;    // hook_cas.cpp
   sh_.nctas = static_cast<uint32_t>(nctas_);
   ro_.check_races = false;
   ro_.max_steps = opt_.max_steps;

@@ -356,6 +356,7 @@ int Hook::push(ThreadRec& r, mm::Event e, const Inst* in) {
     if (in->line >= 1 && in->line <= sh_.ptx_lines.size()) s.text = sh_.ptx_lines[in->line - 1];
   }
   e.label = s.text;
+  r.last_in = in;
   r.events.push_back(std::move(e));
   r.src.push_back(std::move(s));
   const int id = static_cast<int>(r.events.size()) - 1;
@@ -432,6 +433,11 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // machine's value too (hook_chain.cpp (d)).
   const bool tail = a.kind == HookKind::Load && in0.op == IrOp::Ld && chain_tail(r, li);
   if (tail) chain = true;
+  // The CAS of a CAS retry loop: a failure drops the thread at its
+  // backward jump (hook_cas.cpp).
+  if (chain && a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Cas &&
+      !cas_read(r, t, a, li, v))
+    return false;
   // The read half of an mbarrier.arrive whose order nothing observes reads
   // the machine's memory (hook_canon.cpp).
   bool canon = false;
@@ -462,6 +468,10 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       v = l.values[0];
     } else if (block || chain) {
       // the machine's value
+    } else if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Cas &&
+               cas_seeded(r, t, a, li, v)) {
+      // A CAS retry loop's CAS reads its compare value (hook_cas.cpp)
+      chose = false;
     } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(t, a, li, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;

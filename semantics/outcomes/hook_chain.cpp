@@ -92,8 +92,10 @@ bool Hook::rmw_wait(interp::Thread& t, const interp::Cta& c, const HookAccess& a
   if (li < 0) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const Inst& in = *a.in;
-  if (!l.rmw_chain || in.atom == arith::AtomOp::Cas || exch_any(t, a)) return false;
+  if (!l.rmw_chain || exch_any(t, a)) return false;
   ThreadRec& r = rec(t, c);
+  // A CAS only as that of a CAS retry loop (hook_cas.cpp).
+  if (in.atom == arith::AtomOp::Cas && !cas_chain(r, t, a, li)) return false;
   r.chain_li = li;
   // Another thread of the CTA that is not done (ready, at a barrier, or
   // parked at an update of another location or at a blocking mbarrier wait,

@@ -116,6 +116,18 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_FLAG: grid counters only as before flags
   // (hook_grid.cpp (f)): updates of scope .gpu or wider by two CTAs.
   bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
+  bool no_cas_loop = false;
+  // The atom.cas at code index `pc` of function `func` is the CAS of a CAS
+  // retry loop (hook_cas.cpp (s1)-(s4)): its loop head, backward jump,
+  // compare register, the setp that decides the jump and the seed load
+  // before the loop. Cached; nullptr when it is none.
+  struct CasLoop {
+    bool ok = false;
+    uint32_t head = 0, back = 0, cmp = 0, setp = 0, seed = 0;
+  };
+  const CasLoop* cas_loop_at(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, CasLoop> cas_cache;
   bool grid_any = false;     // some location is a grid counter
   bool grid_joined = false;  // a grid counter joins the CTAs: one unit (explore.cpp)
   uint32_t nctas = 1;
@@ -404,6 +416,11 @@ struct ThreadRec {
   // that update could have waited (a choice, for the loop bound).
   int chain_li = -1;
   bool chain_chose = false;
+  // CAS retry loops (hook_cas.cpp): the instruction of the latest event,
+  // and the backward jump (from, to) that ends the iteration of a CAS that
+  // failed in the chain (~0u: none): the thread is dropped there.
+  const interp::Inst* last_in = nullptr;
+  uint32_t cas_fail_from = ~0u, cas_fail_to = ~0u;
   // Grid counters (hook_grid.cpp): the poll whose event waits until the
   // thread leaves its loop (li -1: none): the value, its position in the
   // location's chain (0 the initial value), whether that was the latest
@@ -565,6 +582,17 @@ class Hook : public interp::ExecHook {
   // far in the run, after an update: it reads the machine's value
   // (hook_chain.cpp (d)).
   bool chain_tail(const ThreadRec& r, int li);
+  // CAS retry loops (hook_cas.cpp): whether the CAS about to read
+  // location `li` is that of such a loop, come straight from its seed
+  // load, whose compare value it then sets in `c` (cas_seeded); whether it
+  // may read the machine's value as an update of chain location `li`
+  // (rmw_wait); after its read of `v` there, false when the run must stop
+  // (a broken condition: restart); the backward jump that ends its failed
+  // iteration (nullopt: not one).
+  bool cas_seeded(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, uint64_t& c);
+  bool cas_chain(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li);
+  bool cas_read(ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, uint64_t v);
+  std::optional<Jump> cas_jump(ThreadRec& r, uint32_t from, uint32_t to);
   // Another thread that may still write location `li` from where it is
   // (not exited, not parked at location `li`, Shared::may_write): of CTA
   // `c`, or of the whole grid for a grid counter (hook_grid.cpp).

@@ -48,6 +48,8 @@ bool same_local(const interp::Thread& t, const std::vector<uint8_t>& then, const
 
 interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
   ThreadRec& r = rec(t, c);
+  if (r.cas_fail_from != ~0u)  // a CAS retry loop's failed iteration (hook_cas.cpp)
+    if (const std::optional<Jump> j = cas_jump(r, from, to)) return *j;
   if (r.poll.li >= 0)  // a grid counter's poll (hook_grid.cpp)
     if (const std::optional<Jump> j = grid_jump(r, t, c, from, to)) return *j;
   if (r.spin_li >= 0) return spin_jump(r, t, c);  // a blocking wait failed (hook_canon.cpp)

@@ -8,14 +8,18 @@ of both are printed (a spec that breaks a condition restarts the exploration
 and may take more). With --env NAME, the reduction that NAME=1 turns off is
 checked instead (PTXCHECK_OUTCOMES_NO_COMMUTE: the exempt updates of
 Hook::commuting_rmw); with --fewer A.json,B.json those specs must also take
-fewer launches with the reduction on (it applies to them).
-Usage: canon_xcheck.py [--env NAME] [--fewer SPECS] PTXCHECK SPEC.json..."""
+fewer launches with the reduction on (it applies to them). With --unroll N
+both runs use that loop bound instead of deepening it (whose stop depends on
+the time an exploration takes: a search by choices may stop at a bound below
+the reduced one's).
+Usage: canon_xcheck.py [--env NAME] [--fewer SPECS] [--unroll N] PTXCHECK SPEC.json..."""
 import json
 import os
 import subprocess
 import sys
 
 ENV = "PTXCHECK_OUTCOMES_NO_CANON"
+EXTRA = []
 
 
 def run(exe, spec, off):
@@ -23,7 +27,7 @@ def run(exe, spec, off):
     env.pop(ENV, None)
     if off:
         env[ENV] = "1"
-    p = subprocess.run([exe, "outcomes", "--json", os.path.basename(spec)], cwd=os.path.dirname(spec) or ".",
+    p = subprocess.run([exe, "outcomes", "--json"] + EXTRA + [os.path.basename(spec)], cwd=os.path.dirname(spec) or ".",
                        env=env, capture_output=True, text=True, timeout=300)
     if p.returncode not in (0, 1):
         raise RuntimeError(f"{spec}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
@@ -41,6 +45,8 @@ def main():
             ENV = args[1]
         elif args[0] == "--fewer":
             fewer = set(args[1].split(","))
+        elif args[0] == "--unroll":
+            EXTRA[:] = ["--unroll", args[1]]
         else:
             raise SystemExit(f"unknown option {args[0]}")
         args = args[2:]
