@@ -202,6 +202,23 @@ bool Machine::step(Warp& w) {
   switch (in.op) {
     case IrOp::Nop:
     case IrOp::Fence:
+      if (in.op == IrOp::Nop && in.mode >= 3 && in.mode <= 6) {
+        // cp.async.commit_group (3), wait_group N (4), wait_all (5),
+        // cp.async.mbarrier.arrive (6): lower_sync.cpp; exec_async.cpp.
+        FOR_LANES(m) {
+          Thread& t = T[l];
+          if (in.mode == 3 || in.mode == 5) ++t.cp_commits;  // wait_all commits first (9.7.9.25.3.3)
+          if (in.mode != 3 && !t.cp_ops.empty()) {
+            uint32_t groups = ~0u;  // wait_all, mbarrier: every prior cp.async
+            if (in.mode == 4) {
+              const uint64_t n = get(in.src[0], t, l, w);
+              groups = t.cp_commits - static_cast<uint32_t>(std::min<uint64_t>(n, t.cp_commits));
+            }
+            if (!cp_complete(w, t, groups, true)) return true;
+          }
+        }
+        break;
+      }
       if (in.op == IrOp::Fence && fence_async_shared(in))  // PTX ISA 9.7.13.4 membar/fence
         FOR_LANES(m) {
           if (proxy_fences_.size() <= T[l].gid) proxy_fences_.resize(T[l].gid + 1, 0);
@@ -407,6 +424,7 @@ bool Machine::step(Warp& w) {
         if (in.op == IrOp::Ret) FOR_LANES(m) batch = batch && T[l].frames.empty();
         if (batch) {
           progress();
+          FOR_LANES(m) if (!T[l].cp_ops.empty() && !cp_complete(w, T[l], ~0u, false)) return true;
           FOR_LANES(m) {
             T[l].st = TState::Exited;
             if (T[l].gid < races.exit_gen.size()) races.exit_gen[T[l].gid] = c.full_gen;

@@ -11,6 +11,87 @@
 namespace ptxcheck::interp {
 
 
+void Machine::cp_races(Warp& w, Thread& t, const CpCopy& cp) {
+  const Cta& c = *w.cta;
+  const Who me = who(t, c);
+  AccessInfo a, issued;
+  a.gid = t.gid;
+  a.gen = me.gen;
+  a.clock = t.sync.clock;
+  a.wcoll = static_cast<uint16_t>(w.coll.seq);
+  a.pc = static_cast<uint32_t>(cp.in - prog.code.data());
+  a.order = mm::Order::Weak;  // "treated as a weak memory operation" (9.7.9.25.3)
+  ThreadSync its;
+  its.k = cp.k;
+  its.clock = cp.clock;
+  // The source is read before the destination is written (8.9.1.1: the
+  // loads and stores of one cp.async are ordered with each other).
+  for (int k = 0; k < 2; ++k) {
+    const bool write = k == 1;
+    const Where& wh = write ? cp.dst : cp.src;
+    const unsigned size = write ? cp.n : cp.srcn;
+    if (!size || !wh.region ||
+        !(wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster))
+      continue;
+    a.write = write;
+    a.size = static_cast<uint8_t>(size);
+    issued = a;
+    issued.gen = cp.gen;
+    issued.clock = cp.clock;
+    RaceHit hit;
+    if (races.access(wh.region, wh.off, size, a, t.sync, w.coll, hit, &issued, &its))
+      race_report(w, t, *cp.in, wh, size, write, a, hit);
+    if (write)
+      races.weak_write(wh.region, wh.off);
+    else
+      races.weak_load(t.sync, me, wh.region, wh.off);
+  }
+}
+
+// Completes the copies of thread t in flight whose group is below `groups`
+// (PTX ISA 9.7.9.25.1.1 Async-group mechanism; 9.7.9.25.3.3
+// cp.async.wait_group: "wait till only N or fewer of the most recent
+// cp.async-groups are pending and all the prior cp.async-groups committed
+// by the executing threads are complete"). With a hook the copy is
+// performed here, 4 bytes at a time: each element of the source read
+// (the bytes src-size leaves: none, zero-filled), then written.
+bool Machine::cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited) {
+  if (t.cp_ops.empty()) return true;
+  Cta& c = *w.cta;
+  size_t keep = 0;
+  for (size_t i = 0; i < t.cp_ops.size(); ++i) {
+    CpCopy& cp = t.cp_ops[i];
+    if (cp.group >= groups) {
+      if (keep != i) t.cp_ops[keep] = std::move(cp);
+      ++keep;
+      continue;
+    }
+    if (races.enabled) cp_races(w, t, cp);
+    if (hook_) {
+      for (uint32_t e = 0; e < cp.n; e += 4) {
+        uint64_t v = 0;
+        const uint32_t sn = cp.srcn > e ? std::min<uint32_t>(cp.srcn - e, 4) : 0;
+        if (sn) {
+          std::memcpy(&v, &cp.src.region->bytes[cp.src.off + e], sn);
+          HookAccess ha = hook_access(*cp.in, HookKind::Load, cp.src, c, e, sn);
+          ha.async = cp.hook_id + 1;
+          if (!hook_->read(t, c, ha, v)) return hook_stop();
+          if (sn < 4) v &= (1ull << (8 * sn)) - 1;
+        }
+        const uint32_t dn = std::min<uint32_t>(cp.n - e, 4);
+        HookAccess ha = hook_access(*cp.in, HookKind::Store, cp.dst, c, e, dn);
+        ha.async = cp.hook_id + 1;
+        if (!hook_->write(t, c, ha, v)) return hook_stop();
+        std::memcpy(&cp.dst.region->bytes[cp.dst.off + e], &v, dn);
+      }
+      cp.dst.region->mark_init(cp.dst.off, cp.n);
+      hook_->async_done(t, c, cp.hook_id, waited);
+    }
+  }
+  t.cp_ops.resize(keep);
+  return true;
+}
+
 // cp.async, cp.async.bulk, cp.reduce.async.bulk, st.bulk and mbarrier.* for
 // the lanes `m` of the group: false when the step goes on to the next
 // instruction, true when it stopped (a fault).
@@ -61,6 +142,14 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
           sh.mark_init(da, n);
         }
       }
+      // The copy's reads and writes are performed asynchronously (PTX ISA
+      // 8.9.1.1: "not part of the program order"; 9.7.9.25.3: only
+      // cp.async.wait_group / wait_all or an mbarrier guarantee their
+      // completion). Without races or a hook the copy completes at once (a
+      // permitted schedule). With races it still moves the data now, but
+      // the race detector sees its accesses at completion (cp_races); with
+      // a hook the data moves at completion too (cp_complete), where the
+      // hook gets the accesses.
       FOR_LANES(m) {
         Thread& t = T[l];
         uint32_t n = static_cast<uint32_t>(get(in.src[0], t, l, w));
@@ -68,13 +157,37 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
         if (in.src[2].kind != Opnd::None && get(in.src[2], t, l, w)) srcn = 0;  // .ignore_src predicate true
         uint64_t da = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + (in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0));
         uint64_t sa = in.addr2.wrap(static_cast<uint64_t>(in.addr2.off) + (in.addr2.base == Addr::Reg ? t.regs[t.reg_base + in.addr2.slot] : 0));
+        const bool defer = races.enabled || hook_;
         Where dw, sw;
-        if (!access(w, t, in, in.addr.space, da, n, true, false, dw)) return true;
-        uint8_t tmp[16] = {};
-        if (srcn) {
-          if (!access(w, t, in, in.addr2.space, sa, std::min(srcn, n), false, false, sw)) return true;
-          std::memcpy(tmp, &sw.region->bytes[sw.off], std::min<uint32_t>(std::min(srcn, n), 16));
+        cp_defer_ = defer;
+        bool ok = access(w, t, in, in.addr.space, da, n, true, false, dw);
+        if (ok && srcn) ok = access(w, t, in, in.addr2.space, sa, std::min(srcn, n), false, false, sw);
+        cp_defer_ = false;
+        if (!ok) return true;
+        if (defer) {
+          CpCopy cp;
+          cp.in = &in;
+          cp.dst = dw;
+          cp.src = sw;
+          cp.n = n;
+          cp.srcn = srcn ? std::min(srcn, n) : 0;
+          cp.group = t.cp_commits;
+          if (races.enabled) {
+            cp.k = t.sync.k;
+            cp.gen = who(t, c).gen;
+            cp.clock = t.sync.clock;
+          }
+          if (hook_) {
+            HookAccess src;  // size 0: nothing read (a zero fill)
+            if (cp.srcn) src = hook_access(in, HookKind::Load, sw, c, 0, cp.srcn);
+            cp.hook_id = hook_->async_issue(t, c, in, hook_access(in, HookKind::Store, dw, c, 0, n), src);
+            t.cp_ops.push_back(std::move(cp));
+            continue;  // the data moves at completion
+          }
+          t.cp_ops.push_back(std::move(cp));
         }
+        uint8_t tmp[16] = {};
+        if (srcn) std::memcpy(tmp, &sw.region->bytes[sw.off], std::min<uint32_t>(std::min(srcn, n), 16));
         std::memcpy(&dw.region->bytes[dw.off], tmp, std::min<uint32_t>(n, 16));  // zero-fill past src-size
         dw.region->mark_init(dw.off, n);
       }
@@ -231,6 +344,10 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
       }
       break;
     case IrOp::Mbarrier:
+      // cp.async.mbarrier.arrive.noinc: the thread's prior cp.async
+      // operations complete before its arrive-on (lower_sync.cpp, mode 6).
+      if (in.mode == 6)
+        FOR_LANES(m) if (!cp_complete(w, T[l], ~0u, true)) return true;
       FOR_LANES(m) {
         Thread& t = T[l];
         const MbarOp op = in.mbar;

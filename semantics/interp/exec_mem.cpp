@@ -64,7 +64,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
   // mbarrier objects and atomics are not data of the proxies (atomic)
   if (proxy_on_ && !atomic && (out.space == Space::Shared || out.space == Space::SharedCluster))
     proxy_note(w, t, in, out, size, write);
-  if (races.enabled &&
+  if (races.enabled && !cp_defer_ &&
       (out.space == Space::Global || out.space == Space::Shared || out.space == Space::SharedCluster)) {
     const Who me = who(t, *w.cta);
     AccessInfo a;

@@ -26,6 +26,9 @@ struct HookAccess {
                       // kHookSharedKey | CTA uid << 32 | offset for shared memory
   unsigned size = 0;  // bytes
   int owner_cta = -1; // shared: uid of the CTA owning the bytes
+  // A cp.async's access, reported at the copy's completion (PTX ISA
+  // 8.9.1.1): ExecHook::async_issue's number of the copy + 1; 0 otherwise.
+  uint32_t async = 0;
 };
 inline constexpr uint64_t kHookSharedKey = 1ull << 62;
 
@@ -56,6 +59,20 @@ class ExecHook {
   // (outcomes: an RMW that waits for the write it reads from, hook_chain.cpp).
   virtual bool rmw_wait(Thread&, const Cta&, const HookAccess&) { return false; }
   virtual void exited(Thread& t, const Cta& c) = 0;
+  // A cp.async of thread `t` was issued (PTX ISA 8.9.1.1: ordered after the
+  // thread's prior instructions, outside its program order), copying `src`
+  // (size 0: nothing read, a zero fill) to `dst`: the copy's number, which
+  // the accesses of its completion carry (HookAccess::async). Its reads of
+  // the source and writes of the destination are reported when it
+  // completes, followed by async_done: `waited` when a cp.async.wait_group /
+  // wait_all or cp.async.mbarrier.arrive of the thread completed it (it is
+  // ordered before the thread's later operations), false at the thread's
+  // exit (ordered before nothing).
+  virtual uint32_t async_issue(Thread&, const Cta&, const Inst&, const HookAccess& /*dst*/,
+                               const HookAccess& /*src*/) {
+    return 0;
+  }
+  virtual void async_done(Thread&, const Cta&, uint32_t /*id*/, bool /*waited*/) {}
   // Warp `warp` of CTA `c` executed a warp-collective .sync instruction with
   // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp);
   // `orders`: it is bar.warp.sync, which orders memory among them (9.7.13.3).

@@ -313,6 +313,11 @@ void InsnLowering::async_op() {
       i.flags = has(Mod::read) ? 1 : 0;
       return emit();
     case Opcode::cp_async_mbarrier_arrive:
+      // mode 6: the thread's prior cp.async operations complete here
+      // (Machine::cp_complete; the arrive-on "is ordered with respect to the
+      // memory operations performed by all prior cp.async operations
+      // initiated by the same thread", PTX ISA 8.9.1.1).
+      i.mode = 6;
       if (!has(Mod::noinc)) {
         i.op = IrOp::Nop;  // +1 pending then an arrive: no net change
         return emit();

@@ -66,6 +66,22 @@ struct WgOp {
   std::vector<uint32_t> a;
 };
 
+// A cp.async of this thread in flight (PTX ISA 8.9.1.1 Asynchronous
+// operations: its reads and writes are "not part of the program order"):
+// issued, not yet completed by a cp.async.wait_group / wait_all, a
+// cp.async.mbarrier.arrive or the thread's exit (Machine::cp_complete,
+// exec_async.cpp). Kept only when the race detector or a hook watches
+// (the data then moves at completion for a hook, at issue for races).
+struct CpCopy {
+  const Inst* in = nullptr;
+  Where dst, src;              // resolved at issue (access())
+  uint32_t n = 0, srcn = 0;    // cp-size, and the bytes read from the source (src-size)
+  uint32_t group = 0;          // its cp.async-group: Thread::cp_commits at issue
+  uint32_t hook_id = 0;        // ExecHook::async_issue's number
+  KnowP k;                     // races: the thread's knowledge, generation and clock at issue
+  uint32_t gen = 0, clock = 0;
+};
+
 struct Thread {
   uint32_t pc = 0;
   TState st = TState::Ready;
@@ -85,6 +101,8 @@ struct Thread {
   std::vector<uint16_t> wg_busy;   // per absolute slot: in-flight wgmma operations using it
   std::vector<uint64_t> wg_val;    // per absolute slot: the newest in-flight accumulator value
   ThreadSync sync;                 // vector clock of the race detector (races.hpp)
+  std::vector<CpCopy> cp_ops;      // cp.async in flight, oldest first
+  uint32_t cp_commits = 0;         // cp.async.commit_group count
 };
 
 struct Cta;
@@ -185,6 +203,16 @@ class Machine {
   bool mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes);
   bool async_proxy_ = false;  // the access() in progress is made by the async proxy
   bool reduce_access_ = false;  // the atomic access() in progress is a cp.reduce.async.bulk{.tensor} reduction
+  bool cp_defer_ = false;  // the access() in progress is a cp.async's at issue: races see it at completion
+  // cp.async completion (PTX ISA 8.9.1.1; exec_async.cpp): the copies of
+  // thread t of warp w in flight whose group is below `groups` (~0u: all),
+  // performed now; `waited`: by a wait or cp.async.mbarrier.arrive of the
+  // thread (else its exit). False when the step stopped (the hook).
+  bool cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited);
+  // The race detector's view of a completed copy: its source read and
+  // destination write at the thread's clock now, checked against the
+  // accesses its issue was not ordered after.
+  void cp_races(Warp& w, Thread& t, const CpCopy& cp);
   // Async-proxy checks (exec_tensor.cpp): per shared-memory byte, its last
   // generic-proxy write as (writer gid + 1) << 32 | the writer's count of
   // fence.proxy.async at that time, and the write's line.

@@ -294,7 +294,10 @@ void Races::record_write(Shadow& s, Multi* m, const AccessInfo& a, const ThreadS
 }
 
 bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a0, const ThreadSync& ts,
-                   const WarpColl& wc, RaceHit& hit) {
+                   const WarpColl& wc, RaceHit& hit, const AccessInfo* issued, const ThreadSync* issued_ts) {
+  // An asynchronous copy's access (PTX ISA 8.9.1.1) is recorded as a0 (its
+  // completion) but ordered after only what its issue was ordered after.
+  const ThreadSync& cts = issued_ts ? *issued_ts : ts;
   prev_wgid_ = ~0u;
   if (!enabled || !r) return false;
   bool found = false;
@@ -309,10 +312,12 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
     AccessInfo a = a0;
     a.mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - g * 4));
     a.start = static_cast<int8_t>(static_cast<int64_t>(off) - static_cast<int64_t>(g * 4));
+    AccessInfo ca = a;
+    if (issued) ca.gen = issued->gen, ca.clock = issued->clock;
     Shadow& s = granule(rs, g, granules);
     auto races = [&](const AccessInfo& p) {
       return p.valid() && (p.mask & a.mask) && p.gid != a.gid && (p.write || a.write) && !morally_strong(p, a) &&
-             !ordered(p, a, ts) && !(p.obs && observed_before(p, a, ts, rs, off, cov_));
+             !ordered(p, ca, cts) && !(p.obs && observed_before(p, ca, cts, rs, off, cov_));
     };
     auto note = [&](const AccessInfo& p) {
       if (found) return;

@@ -155,9 +155,13 @@ class Races {
 
   // Checks an access (thread sync `ts`, its warp's collectives `wc`)
   // against the shadow of the bytes and records it; true when it races
-  // with an earlier access (then `hit` says which).
+  // with an earlier access (then `hit` says which). A cp.async's access at
+  // its completion (PTX ISA 8.9.1.1) passes `issued`/`issued_ts`, the
+  // thread's generation and knowledge at its issue: it is recorded as `a`,
+  // but ordered only after what the issue was ordered after.
   bool access(const Region* r, uint64_t off, unsigned size, const AccessInfo& a, const ThreadSync& ts,
-              const WarpColl& wc, RaceHit& hit);
+              const WarpColl& wc, RaceHit& hit, const AccessInfo* issued = nullptr,
+              const ThreadSync* issued_ts = nullptr);
   // Drops the shadow of a region that is being freed (a finished CTA's shared memory).
   void forget(const Region* r);
   // Drops the shadow of bytes [off, off + size) of `r` (4-byte granules

@@ -243,10 +243,29 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     int base = static_cast<int>(s.events.size());
     size_t next_any = 0;
     std::vector<int> id_of(r.events.size(), -1);  // record index -> event id
+    // Program-order position of each record index (events before it in po),
+    // and the skeleton's number of each cp.async with events (-1: none).
+    std::vector<int> po_at(r.events.size() + 1, 0);
+    std::vector<int> op_of(r.async.size(), -1);
+    for (size_t i = 0; i < r.async.size(); ++i)
+      if (!r.async[i].mem.empty()) {
+        op_of[i] = static_cast<int>(s.async_ops.size());
+        s.async_ops.emplace_back();
+      }
     for (size_t k = 0; k < r.events.size(); ++k) {
       mm::Event e = r.events[k];
+      po_at[k + 1] = po_at[k];
       if (e.kind == mm::EventKind::Barrier && e.bar_id < 0) continue;  // never completed
       id_of[k] = static_cast<int>(s.events.size());
+      if (e.async_op >= 0) {
+        // A cp.async's access (Hook::async_issue): outside program order.
+        e.async_op = op_of[static_cast<size_t>(e.async_op)];
+        e.thread = tix;
+        s.events.push_back(std::move(e));
+        run.sources.push_back(r.src[k]);
+        continue;
+      }
+      ++po_at[k + 1];
       while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
       if (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k)
         e.any_value = true;  // the engines take any write of the location as its source
@@ -266,6 +285,18 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     deps(r.dep_addr, s.addr);
     deps(r.dep_data, s.data);
     deps(r.dep_ctrl, s.ctrl);
+    // Its cp.async operations (PTX ISA 8.9.1.1) and the waits that completed them.
+    for (size_t i = 0; i < r.async.size(); ++i) {
+      if (op_of[i] < 0) continue;
+      const ThreadRec::Async& x = r.async[i];
+      mm::AsyncOp& op = s.async_ops[static_cast<size_t>(op_of[i])];
+      op.kind = mm::AsyncOpKind::CpAsync;
+      op.thread = tix;
+      op.issued_after = po_at[std::min(x.issue_at, r.events.size())];
+      for (int k : x.mem)
+        if (id_of[static_cast<size_t>(k)] >= 0) op.mem.push_back(id_of[static_cast<size_t>(k)]);
+      for (size_t w : x.waits) s.async_waits.push_back({op_of[i], tix, po_at[std::min(w, r.events.size())], false});
+    }
   }
   // Output bytes and where each communicating location lies in them.
   run.buffers = buffers;
@@ -381,7 +412,8 @@ BarRanks bar_ranks(const std::vector<std::pair<uint32_t, ThreadRec>>& th) {
 // value. Barriers are events too: keeping those of the kept threads keeps
 // exactly the synchronization between them that the run has (8.9.4 item
 // 2), and the restriction argument (docs/outcomes.md) holds as for fences.
-std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y, const BarRanks* ranks) {
+std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y, const BarRanks* ranks,
+                                      std::vector<mm::Event>* loose = nullptr) {
   std::vector<mm::Event> out;
   auto at = [&](const mm::Event& ev) {
     return (ev.kind == mm::EventKind::Read || ev.kind == mm::EventKind::Write) &&
@@ -401,6 +433,17 @@ std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y, const Ba
       continue;
     }
     if (!fence && !at(ev)) continue;
+    if (ev.async_op >= 0) {
+      // A cp.async's access is in no program order (Hook::async_issue): a
+      // thread of its own in the projection, ordered with nothing, which
+      // only adds executions (a necessary condition still).
+      if (loose) {
+        loose->push_back(ev);
+        loose->back().async_op = -1;
+        loose->back().label.clear();
+      }
+      continue;
+    }
     while (next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) < k) ++next_any;
     if (!fence && next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == k) {
       // A read of any value is left out (docs/outcomes.md: a subset of
@@ -459,7 +502,9 @@ std::optional<UnitShape> unit_shape(const std::vector<UnitTrace>& traces, int x,
       UnitShape cur;
       const BarRanks ranks = bar_ranks(t.th);
       for (const auto& [g, r] : t.th) {
-        std::vector<mm::Event> ev = project_thread(r, x, y, &ranks);
+        std::vector<mm::Event> loose;
+        std::vector<mm::Event> ev = project_thread(r, x, y, &ranks, &loose);
+        if (!loose.empty()) return std::nullopt;  // cp.async accesses: no shape (the check is left out)
         std::erase_if(ev, [&](const mm::Event& e) {
           return e.kind == mm::EventKind::Read && e.rmw_pair < 0 &&
                  (((drop & 1) && e.loc == x) || ((drop & 2) && e.loc == y));
@@ -500,8 +545,10 @@ Result::Run Composer::project(const std::vector<const UnitTrace*>& pick, int x, 
   for (const UnitTrace* u : pick) {
     const BarRanks ranks = bar_ranks(u->th);
     for (const auto& [g, r] : u->th) {
-      std::vector<mm::Event> ev = project_thread(r, x, y, &ranks);
+      std::vector<mm::Event> loose;
+      std::vector<mm::Event> ev = project_thread(r, x, y, &ranks, &loose);
       if (!ev.empty()) add_thread(p, place_of(r), ev);
+      for (const mm::Event& e : loose) add_thread(p, place_of(r), {e});
     }
   }
   fix_rmw(p);
@@ -615,6 +662,7 @@ std::string access_key(const UnitTrace& t, int loc, int loc2, bool local) {
       const bool any = next_any < r.any_value.size() && static_cast<size_t>(r.any_value[next_any]) == i;
       if (!head) k += who(g, r), head = true;
       if (loc2 >= 0) k += e.loc == loc ? "x" : "y";
+      if (e.async_op >= 0) k += "A";  // a cp.async's access (project_thread)
       k += std::to_string(static_cast<int>(e.kind)) + "," + std::to_string(e.value) + "," +
            std::to_string(static_cast<int>(e.order)) + "," + std::to_string(static_cast<int>(e.scope)) + "," +
            std::to_string(static_cast<int>(e.proxy)) + "," + (e.rmw_pair >= 0 ? "r" : "-") + (e.reduction ? "d" : "-") +

@@ -222,9 +222,15 @@ uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size) {
 // Deterministic access: check it against the shadow; an access unordered
 // with a conflicting one makes the location communicating (restart), but
 // for two exempt updates of one class (commuting_rmw).
-bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw) {
+bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw, const std::vector<uint32_t>* issued) {
   if (rmw >= 0 && !write) return true;  // the write half checks the update
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
+  // An earlier access of thread g at epoch e is ordered before this one:
+  // before a cp.async's issue, for the copy's accesses at its completion
+  // (PTX ISA 8.9.1.1: "ordered after prior instructions in the same thread").
+  auto before = [&](uint32_t g, uint32_t e) {
+    return issued ? g < issued->size() && (*issued)[g] >= e : ordered(r, g, e);
+  };
   const int unit = static_cast<int>(sh_.unit_of_uid(r.cta_uid));
   // Two exempt updates of one class are morally strong (8.7): each scope
   // includes the other thread.
@@ -251,10 +257,10 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
   for (uint64_t b = a.key; b < a.key + a.size; ++b) {
     Shadow& s = shadow_[b];
     bool race =
-        s.w_gid >= 0 && static_cast<uint32_t>(s.w_gid) != gid && !ordered(r, static_cast<uint32_t>(s.w_gid), s.w_epoch);
+        s.w_gid >= 0 && static_cast<uint32_t>(s.w_gid) != gid && !before(static_cast<uint32_t>(s.w_gid), s.w_epoch);
     if (write)
-      for (auto [g, e] : s.reads) race = race || (g != gid && !ordered(r, g, e));
-    for (const Shadow::Rmw& o : s.rmws) race = race || (o.gid != gid && !ordered(r, o.gid, o.epoch) && !exempt(o));
+      for (auto [g, e] : s.reads) race = race || (g != gid && !before(g, e));
+    for (const Shadow::Rmw& o : s.rmws) race = race || (o.gid != gid && !before(o.gid, o.epoch) && !exempt(o));
     if (sh_.decompose && !(b & interp::kHookSharedKey)) {
       // Two units (clusters, or CTAs without clusters) are never ordered
       // (no barrier spans two clusters): a conflict in any two launches of
@@ -287,7 +293,10 @@ bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw
       }
     }
     if (race) {
-      sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
+      const int li = sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
+      // A cp.async's accesses are outside program order: the arguments of
+      // canonical arrives and RMW chains do not cover them (async_plain).
+      if (a.async) sh_.locs[static_cast<size_t>(li)].canon = sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
       // The other access may have had another size: promote it the same way
       // (promote throws on a real mixed-size overlap).
       restart = true;

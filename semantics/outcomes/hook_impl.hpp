@@ -444,6 +444,22 @@ struct ThreadRec {
   std::vector<uint32_t> rel_vc, acq_pending;
   std::vector<uint32_t> rel_wide;  // rel_vc of its latest release fence of scope .gpu or wider
   bool acq_wide = false;           // acq_pending holds a write of another CTA: the fence needs .gpu
+  // cp.async operations (PTX ISA 8.9.1.1; Hook::async_issue, hook.cpp):
+  // where each was issued (events.size() then), the clock, dependencies
+  // (address, control) and byte ranges (hook keys) at its issue, its events
+  // (not in program order), the record index of the wait that completed
+  // it, if any, and whether it completed.
+  struct Async {
+    size_t issue_at = 0;
+    std::vector<uint32_t> vc;
+    Deps addr, ctrl;
+    std::pair<uint64_t, unsigned> dst{0, 0}, src{0, 0};
+    std::vector<int> mem;
+    int last_read = -1;  // the event of the element read last: its write's data dependency
+    std::vector<size_t> waits;
+    bool done = false;
+  };
+  std::vector<Async> async;
 };
 
 // Adds the reads of `from` to the sorted set `into`.
@@ -477,6 +493,9 @@ class Hook : public interp::ExecHook {
   Jump back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) override;
   void exited(interp::Thread& t, const interp::Cta& c) override;
   void warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) override;
+  uint32_t async_issue(interp::Thread& t, const interp::Cta& c, const interp::Inst& in, const interp::HookAccess& dst,
+                       const interp::HookAccess& src) override;
+  void async_done(interp::Thread& t, const interp::Cta& c, uint32_t id, bool waited) override;
   void step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group,
             uint32_t exec) override;
   bool wants_steps() const override { return true; }
@@ -504,8 +523,22 @@ class Hook : public interp::ExecHook {
   ThreadRec& rec(const interp::Thread& t, const interp::Cta& c);
   uint32_t choose(uint32_t n, uint32_t unit);
   bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
-  // `rmw`: commuting_rmw of the access (-1: none).
-  bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write, int64_t rmw = -1);
+  // `rmw`: commuting_rmw of the access (-1: none). `issued`: a cp.async's
+  // access at its completion, ordered after what the thread's clock
+  // `issued` at its issue covers (recorded at the thread's clock now).
+  bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write, int64_t rmw = -1,
+                  const std::vector<uint32_t>* issued = nullptr);
+  // A deterministic access of thread r to bytes that a cp.async of its own
+  // in flight writes (or reads, for a write): the copy may complete before
+  // or after it (PTX ISA 8.9.1.1), so the bytes become communicating
+  // (restart; false).
+  bool async_conflict(ThreadRec& r, const interp::HookAccess& a, bool write);
+  // A cp.async's access reaches communicating location `li`: its
+  // canonical arrives and RMW chains (arguments about accesses in program
+  // order) are turned off for it (restart; false) unless they are already.
+  bool async_plain(int li);
+  int push_async(ThreadRec& r, mm::Event e, const interp::Inst* in, uint32_t id);
+  bool async_read(ThreadRec& r, const interp::Cta& c, const interp::HookAccess& a, int li, uint64_t& v);
   // The class of an atomic update that stays deterministic when it meets
   // an unordered update of the same class (Hook::det_access), or -1.
   int64_t commuting_rmw(const interp::Thread& t, const ThreadRec& r, const interp::HookAccess& a);
