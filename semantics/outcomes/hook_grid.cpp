@@ -86,10 +86,11 @@
 // through one shared slot took 5^n paths, each slot read a choice over the
 // slot's values, only one consistent; n = 5 ran over 120 s). A location is
 // a flag once a run shows a poll of it and every write of it a plain store
-// of one scalar or an update as above (any scope when one CTA writes it),
-// written by one CTA: its shared memory (explored with the CTA apart, as
-// only its own threads and, with clusters, the whole grid explored as one
-// unit, reach it), or any location in a launch explored whole; written by
+// of one scalar (updates as above only once it joins two CTAs: a word that
+// one CTA writes with updates keeps its RMW chain), written by one CTA: its
+// shared memory (explored with the CTA apart, as only its own threads and,
+// with clusters, the whole grid explored as one unit, reach it), or any
+// location in a launch explored whole; written by
 // two CTAs, it joins them as a grid counter does. Then:
 //  (f1) the chain is x's coherence order: every plain store follows the
 //       latest write in causality order (the clocks: program order,
@@ -225,8 +226,12 @@ bool Hook::grid_on(int li) const {
 bool Hook::grid_ready(const CommLoc& l) const {
   if (l.gw_bad || !l.polled) return false;
   if (l.gw_cta == -2 && !shared_key(l.key)) return !l.gw_narrow && (!l.gw_plain || !sh_.no_flag);  // joins the CTAs
-  // (f): written by one CTA: its shared memory, or a launch explored whole.
-  return !sh_.no_flag && (shared_key(l.key) || !sh_.decompose);
+  // (f): written by one CTA, by plain stores only: its shared memory, or a
+  // launch explored whole. Updates of one CTA (a bitmask that warps
+  // fetch_or into while another warp polls it) keep the RMW chains of
+  // hook_chain.cpp: as a flag every order of the updates was searched
+  // (probe9i's i45: 190 launches, 0.2 s, became 15,790, 14 s).
+  return !sh_.no_flag && !l.gw_upd && (shared_key(l.key) || !sh_.decompose);
 }
 
 bool Hook::grid_break(int li) {
@@ -292,6 +297,7 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   l.gw_bad = l.gw_bad || !(upd || plain);
   l.gw_narrow = l.gw_narrow || (upd && !wide(in.scope));
   l.gw_plain = l.gw_plain || plain;
+  l.gw_upd = l.gw_upd || upd;
   if (l.grid == 0) {
     if (!grid_ready(l)) return true;
     // A grid counter: explore the CTAs together (explore.cpp) and restart;

@@ -70,6 +70,7 @@ struct CommLoc {
   bool gw_bad = false;     // a write that is neither an update nor a plain store (GridRun)
   bool gw_narrow = false;  // an update of scope narrower than .gpu
   bool gw_plain = false;   // a plain store (a flag, hook_grid.cpp (f))
+  bool gw_upd = false;     // an update (a flag of one CTA has none, hook_grid.cpp (f))
   bool polled = false;     // a strong read in a spin loop of its own (Shared::poll_at)
   // A read chose among `values` in this round (a grid counter whose reads
   // all read the machine's chain needs no other round when they grow).

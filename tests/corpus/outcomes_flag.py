@@ -9,7 +9,9 @@ its launches. flag_mp_noacq loses its stale state if a poll without an
 acquire pattern synchronizes, flag_co_order_1 or _2 its only state if the
 machine's order of unordered writes is taken for their coherence order,
 flag_lb_barrier one state if a launch whose polls wait while a thread waits
-at a barrier is dropped.
+at a barrier is dropped. flag_bitmask (a mask written by updates only) takes
+no more launches than without flags (as a flag, every order of its updates
+was searched: 80 times as many).
 
     outcomes_flag.py PTXCHECK DIR
 """
@@ -46,6 +48,7 @@ EXPECT = {
     "flag_co_order_2": [[1]],
     "flag_mp_noacq": [[0], [10]],
     "flag_lb_barrier": [[1], [2]],
+    "flag_bitmask": [[63]],
 }
 SLOW_OFF = {"flag_pingpong_6"}
 
@@ -78,6 +81,10 @@ for spec in specs:
 on, off = launches.get("flag_pingpong_2", (0, 0))
 if not on or 4 * on > off:
     fails.append(f"flag_pingpong_2: {on} launches with flags, {off} without: not at most a quarter")
+
+on, off = launches.get("flag_bitmask", (0, 0))
+if not on or on > off:
+    fails.append(f"flag_bitmask: {on} launches with flags, {off} without: a mask of updates became a flag")
 
 for f in fails:
     print("FAIL:", f)

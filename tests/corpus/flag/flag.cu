@@ -5,6 +5,7 @@
 // tests/corpus/outcomes_flag.py runs them with PTXCHECK_OUTCOMES_NO_FLAG
 // unset and set.
 // nvcc -ptx -arch=sm_80 -O3 -lineinfo -o flag.ptx flag.cu
+#include <cuda/atomic>
 
 // Items handed through one slot, acknowledged before the slot is reused
 // (probe9h's h01v): volatile full/ack and __threadfence_block() on both
@@ -222,5 +223,32 @@ extern "C" __global__ void flag_lb_barrier(int* out) {
     if (threadIdx.x == 64) y = 1;
   } else if (threadIdx.x == 96) {
     x = 1;
+  }
+}
+
+// Slots gathered through a bitmask (probe9i's i45): lane 0 of warps 1..3
+// writes its slot, then fetch_or(release)s its bit into a block-scope mask;
+// warp 0's lane 0 polls the mask with acquire until all three bits are set.
+// Each poll reads the mask through the RMW chain of the fetch_ors, so it
+// observes every fetch_or before the one it reads (8.9.2 item 2: observation
+// order through RMW chains), and the release/acquire patterns make every slot
+// write precede the sum (8.8, 8.9.4): out = 11 + 21 + 31 = 63 only, no race.
+// The mask has no plain store after the barrier and is written by updates
+// only: it is no flag, its orders are the RMW chain's (hook_chain.cpp), and
+// the search takes no more launches than without flags.
+extern "C" __global__ void flag_bitmask(int* out) {
+  __shared__ int slot[4];
+  __shared__ unsigned mask;
+  if (threadIdx.x == 0) mask = 0;
+  __syncthreads();
+  const int w = threadIdx.x / 32;
+  if (threadIdx.x % 32 != 0) return;
+  cuda::atomic_ref<unsigned, cuda::thread_scope_block> m(mask);
+  if (w > 0) {
+    slot[w] = 10 * w + 1;
+    m.fetch_or(1u << w, cuda::memory_order_release);
+  } else {
+    while (m.load(cuda::memory_order_acquire) != 0xeu) {}
+    *out = slot[1] + slot[2] + slot[3];
   }
 }
