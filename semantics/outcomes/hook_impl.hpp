@@ -445,7 +445,7 @@ struct ThreadRec {
   std::vector<uint32_t> rel_vc, acq_pending;
   std::vector<uint32_t> rel_wide;  // rel_vc of its latest release fence of scope .gpu or wider
   bool acq_wide = false;           // acq_pending holds a write of another CTA: the fence needs .gpu
-  // cp.async operations (PTX ISA 8.9.1.1; Hook::async_issue, hook.cpp):
+  // cp.async operations (PTX ISA 8.9.1.1; Hook::async_issue, hook_async.cpp):
   // where each was issued (events.size() then), the clock, dependencies
   // (address, control) and byte ranges (hook keys) at its issue, its events
   // (not in program order), the record index of the wait that completed
