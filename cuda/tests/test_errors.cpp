@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda/tests/stderr_capture.hpp"
+
 // 1D array copies (exported by the shim; the clean-room header does not
 // declare them, their per-thread variants not being provided).
 extern "C" CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void* src, size_t n);
@@ -38,33 +40,7 @@ const bool kEnv = [] {
   return true;
 }();
 
-// Captures what the shim writes to stderr while it is alive.
-class StderrCapture {
- public:
-  StderrCapture() {
-    std::fflush(stderr);
-    file_ = std::tmpfile();
-    saved_ = dup(2);
-    dup2(fileno(file_), 2);
-  }
-  std::string text() {
-    std::fflush(stderr);
-    dup2(saved_, 2);
-    close(saved_);
-    std::string out;
-    std::rewind(file_);
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) out.append(buf, n);
-    std::fclose(file_);
-    std::fputs(out.c_str(), stderr);  // still visible in the test log
-    return out;
-  }
-
- private:
-  std::FILE* file_ = nullptr;
-  int saved_ = -1;
-};
+using shimtest::StderrCapture;
 
 // A fresh context, current on this thread, destroyed at scope exit.
 struct Ctx {
