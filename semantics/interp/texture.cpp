@@ -28,9 +28,12 @@ namespace {
 float half_to_float(uint16_t h) {
   uint32_t s = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
   float v;
-  if (e == 0) v = std::ldexp(static_cast<float>(m), -24);
-  else if (e == 31) v = m ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(m | 1024), static_cast<int>(e) - 25);
+  if (e == 0)
+    v = std::ldexp(static_cast<float>(m), -24);
+  else if (e == 31)
+    v = m ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<float>(m | 1024), static_cast<int>(e) - 25);
   return s ? -v : v;
 }
 
@@ -75,8 +78,8 @@ Geo level_geo(const TexDesc& d, unsigned k) {
 
 // One level's lookup: out[] the result words, f[] the channels as floats
 // (for the blend between two levels). False on a read fault.
-bool sample_level(const TexDesc& d, const TexSite& s, const Geo& g, const uint32_t* co, uint64_t layer,
-                  unsigned naxes, const TexArgs& args, const TexReader& rd, uint32_t out[4], float f[4]) {
+bool sample_level(const TexDesc& d, const TexSite& s, const Geo& g, const uint32_t* co, uint64_t layer, unsigned naxes,
+                  const TexArgs& args, const TexReader& rd, uint32_t out[4], float f[4]) {
   const bool integer_result = s.dtype != NumKind::F;
   // Unnormalized coordinates support clamp and border only (see above).
   AddrMode mode[3];
@@ -199,9 +202,7 @@ bool sample_level(const TexDesc& d, const TexSite& s, const Geo& g, const uint32
   return !fault;
 }
 
-unsigned axes_of(TexSite::Geom g) {
-  return g == TexSite::G1d || g == TexSite::A1d ? 1 : g == TexSite::G3d ? 3 : 2;
-}
+unsigned axes_of(TexSite::Geom g) { return g == TexSite::G1d || g == TexSite::A1d ? 1 : g == TexSite::G3d ? 3 : 2; }
 
 }  // namespace
 
@@ -282,7 +283,15 @@ bool tex_sample(const TexDesc& d, const TexSite& s, const uint32_t* c, const Tex
   }
   const bool layered_geom = s.geom == TexSite::A1d || s.geom == TexSite::A2d;
   const unsigned naxes = axes_of(s.geom);
-  if (layered_geom != d.layered || naxes != d.dims || d.cubemap) {
+  // A 1D fetch on a 2D array of one row reads row 0 with the 1D rules (no
+  // second coordinate to address or filter). cuArrayCreate: "the CUDA array
+  // is one-dimensional if height is 0, two-dimensional otherwise", so
+  // cudaMallocArray(w, 1) makes a 2D array; cudaMalloc3DArray's note
+  // recommends such degenerate arrays ("unused dimensions set to one"), and
+  // cuda-samples' volumeRender and volumeFiltering sample one with tex1D
+  // (their reference images come from GPUs). Any other mismatch is an error.
+  const bool one_row = naxes == 1 && d.dims == 2 && d.height == 1;
+  if (layered_geom != d.layered || (naxes != d.dims && !one_row) || d.cubemap) {
     why = "the texture object's geometry (" + std::to_string(d.dims) + "D" + (d.layered ? ", layered" : "") +
           ") does not match the instruction's";
     return false;
@@ -359,22 +368,22 @@ unsigned tex_max_levels(const TexDesc& base) {
 }
 
 bool tex_format_by_name(const std::string& name, ChanKind& kind, uint8_t& bytes) {
-#define TEX_FORMAT(spelling, k, b, cu)        \
-  if (name == spelling) {                    \
-    kind = ChanKind::k;                      \
-    bytes = b;                               \
-    return true;                             \
+#define TEX_FORMAT(spelling, k, b, cu) \
+  if (name == spelling) {              \
+    kind = ChanKind::k;                \
+    bytes = b;                         \
+    return true;                       \
   }
 #include "semantics/interp/texture_vocab.def"
   return false;
 }
 
 bool tex_format_by_cu(unsigned value, ChanKind& kind, uint8_t& bytes) {
-#define TEX_FORMAT(spelling, k, b, cu)        \
-  if (value == cu) {                         \
-    kind = ChanKind::k;                      \
-    bytes = b;                               \
-    return true;                             \
+#define TEX_FORMAT(spelling, k, b, cu) \
+  if (value == cu) {                   \
+    kind = ChanKind::k;                \
+    bytes = b;                         \
+    return true;                       \
   }
 #include "semantics/interp/texture_vocab.def"
   return false;
@@ -389,9 +398,9 @@ unsigned tex_format_cu(ChanKind kind, uint8_t bytes) {
 
 bool tex_addr_mode_by_name(const std::string& name, AddrMode& mode) {
 #define TEX_ADDR_MODE(spelling, id, cu) \
-  if (name == spelling) {              \
-    mode = AddrMode::id;               \
-    return true;                       \
+  if (name == spelling) {               \
+    mode = AddrMode::id;                \
+    return true;                        \
   }
 #include "semantics/interp/texture_vocab.def"
   return false;

@@ -3,8 +3,8 @@
 // (in double): nearest-point, linear filtering with 9-bit fixed-point
 // weights, normalized coordinates, the address modes, tld4's footprint
 // order, normalized-float reads of 8-bit texels, and txq.
-#include <catch2/catch.hpp>
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -94,8 +94,8 @@ TEST_CASE("nearest-point sampling takes T[floor(x)] under each address mode", "[
     Img img(m, false, false);
     for (float x : {0.0f, 0.99f, 2.5f, 4.999f, -0.5f, -3.0f, 5.0f, 7.25f})
       for (float y : {0.5f, 2.9f, -1.0f, 3.0f})
-        CHECK(sample(img, x, y) == static_cast<float>(texel(img, static_cast<int>(std::floor(x)),
-                                                                 static_cast<int>(std::floor(y)), m)));
+        CHECK(sample(img, x, y) ==
+              static_cast<float>(texel(img, static_cast<int>(std::floor(x)), static_cast<int>(std::floor(y)), m)));
   }
   // Wrap and mirror need normalized coordinates; unnormalized they clamp.
   Img wrap(AddrMode::Wrap, false, false);
@@ -194,8 +194,8 @@ TEST_CASE("mipmap levels halve with floor, and the LOD takes the bias and the cl
   s.float_coords = true;
   s.mip = TexSite::Grad;
   TexArgs a;
-  a.dpdx[0] = 0.25f;   // 2 texels of level 0 per step in x
-  a.dpdy[1] = 0.125f;  // 0.5 texels in y
+  a.dpdx[0] = 0.25f;                // 2 texels of level 0 per step in x
+  a.dpdy[1] = 0.125f;               // 0.5 texels in y
   CHECK(tex_lod(d, s, a) == 1.0f);  // log2(max(2, 0.5))
   d.mip_bias = 0.5f;
   CHECK(tex_lod(d, s, a) == 1.5f);
@@ -210,4 +210,50 @@ TEST_CASE("mipmap levels halve with floor, and the LOD takes the bias and the cl
   CHECK(tex_query(d, TexQuery::NumMipmapLevels) == 4);
   CHECK(tex_query(d, TexQuery::Width, 2) == 2);
   CHECK(tex_query(d, TexQuery::Width, 4) == 0);  // no such level
+}
+
+TEST_CASE("a 1D fetch on a 2D array of one row reads row 0; other geometry mismatches are errors", "[texture]") {
+  // cuArrayCreate: "one-dimensional if height is 0, two-dimensional
+  // otherwise"; cudaMallocArray(w, 1) is a 2D array of one row, which
+  // cuda-samples' volumeRender samples with tex1D.
+  auto fetch = [](Img& img, TexSite::Geom g, std::vector<float> co, float& v) {
+    TexSite s;
+    s.geom = g;
+    s.float_coords = true;
+    s.dtype = NumKind::F;
+    std::vector<uint32_t> c;
+    for (float f : co) c.push_back(std::bit_cast<uint32_t>(f));
+    uint32_t out[4];
+    std::string why;
+    const bool ok = tex_sample(img.d, s, c.data(), img.reader(), out, why);
+    v = ok ? std::bit_cast<float>(out[0]) : 0.0f;
+    if (!ok)
+      CHECK(why ==
+            "the texture object's geometry (" + std::to_string(img.d.dims) + "D) does not match the instruction's");
+    return ok;
+  };
+  float v;
+  for (AddrMode m : {AddrMode::Clamp, AddrMode::Border}) {
+    Img img(m, true, false);
+    img.d.height = 1;
+    // Linear with 1D rules: no second axis, so no blend with a border row.
+    for (float x : {0.5f, 1.3f, 4.9f, -0.7f, 5.6f}) {
+      double xb = x - 0.5;
+      int i = static_cast<int>(std::floor(xb));
+      double a = std::nearbyint((xb - i) * 256) / 256;
+      double want = (1 - a) * texel(img, i, 0, m) + a * texel(img, i + 1, 0, m);
+      REQUIRE(fetch(img, TexSite::G1d, {x}, v));
+      CHECK(v == Approx(want).epsilon(1e-6).margin(1e-6));
+    }
+    img.d.linear = false;
+    REQUIRE(fetch(img, TexSite::G1d, {3.7f}, v));
+    CHECK(v == img.at(3, 0));
+  }
+  Img rows(AddrMode::Clamp, false, false);  // H = 3 rows: a genuine mismatch
+  CHECK_FALSE(fetch(rows, TexSite::G1d, {1.5f}, v));
+  CHECK_FALSE(fetch(rows, TexSite::G3d, {1.5f, 0.5f, 0.5f}, v));
+  rows.d.height = 1;
+  CHECK_FALSE(fetch(rows, TexSite::G3d, {1.5f, 0.5f, 0.5f}, v));
+  rows.d.dims = 1;  // a 1D array under tex.2d stays an error too
+  CHECK_FALSE(fetch(rows, TexSite::G2d, {1.5f, 0.5f}, v));
 }
