@@ -94,8 +94,7 @@ CUresult describe(State& s, const CUDA_RESOURCE_DESC& r, interp::TexDesc& t, con
       t.levels = m->levels;
       break;
     }
-    default:
-      return CUDA_ERROR_INVALID_VALUE;
+    default: return CUDA_ERROR_INVALID_VALUE;
   }
   if (!format_of(fmt, t.kind, t.chan_bytes)) {
     report(std::string(api) + ": format " + std::to_string(unsigned(fmt)) + " is not provided");
@@ -208,7 +207,9 @@ CUresult make_object(unsigned long long* out, const CUDA_RESOURCE_DESC* res, con
       return CUDA_ERROR_NOT_SUPPORTED;
     }
     if (tex->flags & CU_TRSF_SEAMLESS_CUBEMAP) {
-      if (!t.cubemap) return CUDA_ERROR_INVALID_VALUE;  // "can only be specified if the ... array ... was created with CUDA_ARRAY3D_CUBEMAP"
+      if (!t.cubemap)
+        return CUDA_ERROR_INVALID_VALUE;  // "can only be specified if the ... array ... was created with
+                                          // CUDA_ARRAY3D_CUBEMAP"
       report(std::string(api) + ": seamless cubemap filtering is not provided");
       return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -248,6 +249,12 @@ CUresult destroy_object(uint64_t h, bool surface) {
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
+  // Handle 0 (never an object's: handles start at 1) is accepted as a no-op,
+  // as a GPU's driver does: cuda-samples' volumeFiltering destroys the
+  // surface object of a volume it made without one (handle 0) and passes
+  // on GPUs; ROCm's hipDestroyTextureObject skips a null object "to match
+  // both CUDA and HCC runtime behavior" (ROCm/hip pull request 2059).
+  if (h == 0) return CUDA_SUCCESS;
   auto it = s.textures.find(h);
   if (it == s.textures.end() || it->second.surface != surface || !c->textures.erase(h)) return CUDA_ERROR_INVALID_VALUE;
   s.textures.erase(it);
@@ -305,7 +312,8 @@ SHIM_API CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR* out, CUarra
 SHIM_API CUresult cuArrayDestroy(CUarray a) {
   State& s = state();
   std::lock_guard lk(s.mu);
-  if (!is_live(s, a, Kind::Array) || a->owner) return CUDA_ERROR_INVALID_HANDLE;  // levels go with their mipmapped array
+  if (!is_live(s, a, Kind::Array) || a->owner)
+    return CUDA_ERROR_INVALID_HANDLE;  // levels go with their mipmapped array
   s.session->free(a->addr);
   a->ctx->arrays.erase(a);
   s.live.erase(a);
@@ -436,10 +444,14 @@ CUresult resource_of(uint64_t h, bool surface, CUDA_RESOURCE_DESC* out) {
         return CUDA_SUCCESS;
       }
     }
-  const CUarray_format fmt = t.kind == interp::ChanKind::Float ? (t.chan_bytes == 2 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT)
-                             : t.kind == interp::ChanKind::Signed
-                                 ? (t.chan_bytes == 1 ? CU_AD_FORMAT_SIGNED_INT8 : t.chan_bytes == 2 ? CU_AD_FORMAT_SIGNED_INT16 : CU_AD_FORMAT_SIGNED_INT32)
-                                 : (t.chan_bytes == 1 ? CU_AD_FORMAT_UNSIGNED_INT8 : t.chan_bytes == 2 ? CU_AD_FORMAT_UNSIGNED_INT16 : CU_AD_FORMAT_UNSIGNED_INT32);
+  const CUarray_format fmt = t.kind == interp::ChanKind::Float
+                                 ? (t.chan_bytes == 2 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT)
+                             : t.kind == interp::ChanKind::Signed ? (t.chan_bytes == 1   ? CU_AD_FORMAT_SIGNED_INT8
+                                                                     : t.chan_bytes == 2 ? CU_AD_FORMAT_SIGNED_INT16
+                                                                                         : CU_AD_FORMAT_SIGNED_INT32)
+                                                                  : (t.chan_bytes == 1   ? CU_AD_FORMAT_UNSIGNED_INT8
+                                                                     : t.chan_bytes == 2 ? CU_AD_FORMAT_UNSIGNED_INT16
+                                                                                         : CU_AD_FORMAT_UNSIGNED_INT32);
   if (t.dims == 2) {
     out->resType = CU_RESOURCE_TYPE_PITCH2D;
     out->res.pitch2D = {t.addr, fmt, t.channels, t.width, t.height, t.pitch};
@@ -452,8 +464,12 @@ CUresult resource_of(uint64_t h, bool surface, CUDA_RESOURCE_DESC* out) {
 
 }  // namespace
 
-SHIM_API CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* out, CUtexObject h) { return resource_of(h, false, out); }
-SHIM_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC* out, CUsurfObject h) { return resource_of(h, true, out); }
+SHIM_API CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* out, CUtexObject h) {
+  return resource_of(h, false, out);
+}
+SHIM_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC* out, CUsurfObject h) {
+  return resource_of(h, true, out);
+}
 
 SHIM_API CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC* out, CUtexObject h) {
   State& s = state();

@@ -25,7 +25,9 @@ __global__ void sample2d(cudaTextureObject_t t, const float* xs, const float* ys
   if (k < n) out[k] = tex2D<float>(t, xs[k], ys[k]);
 }
 
-__global__ void gather2d(cudaTextureObject_t t, float x, float y, float4* out) { *out = tex2Dgather<float4>(t, x, y, 0); }
+__global__ void gather2d(cudaTextureObject_t t, float x, float y, float4* out) {
+  *out = tex2Dgather<float4>(t, x, y, 0);
+}
 
 __global__ void rgba(cudaTextureObject_t t, float4* out) {
   int x = threadIdx.x, y = threadIdx.y;
@@ -187,7 +189,8 @@ int main() {
   cudaArray_t arr8;
   CHECK(cudaMallocArray(&arr8, &cd, W, H));
   CHECK(cudaMemcpy2DToArray(arr8, 0, 0, px8, W * 4, W * 4, H, cudaMemcpyHostToDevice));
-  cudaTextureObject_t t8 = make_tex(arr8, cudaFilterModePoint, cudaAddressModeClamp, false, cudaReadModeNormalizedFloat);
+  cudaTextureObject_t t8 =
+      make_tex(arr8, cudaFilterModePoint, cudaAddressModeClamp, false, cudaReadModeNormalizedFloat);
   float4* d4;
   CHECK(cudaMalloc(&d4, W * H * sizeof(float4)));
   rgba<<<1, dim3(W, H)>>>(t8, d4);
@@ -289,6 +292,10 @@ int main() {
   }
 
   CHECK(cudaDestroySurfaceObject(so));
+  // Handle 0 is never an object; destroying it succeeds, as on a GPU
+  // (volumeFiltering destroys the unset surface object of a volume).
+  CHECK(cudaDestroySurfaceObject(0));
+  CHECK(cudaDestroyTextureObject(0));
   CHECK(cudaDestroyTextureObject(t8));
   CHECK(cudaDestroyTextureObject(tl));
   CHECK(cudaFreeArray(arr));
