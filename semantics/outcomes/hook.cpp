@@ -474,7 +474,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
                cas_seeded(r, t, a, li, v)) {
       // A CAS retry loop's CAS reads its compare value (hook_cas.cpp)
       chose = false;
-    } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(t, a, li, cand)) {
+    } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(r, t, a, li, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;
     } else {
@@ -483,6 +483,9 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     }
   }
   if (a.kind == HookKind::Load) canon_read(r, li, v);
+  // hook_wait.cpp (l): an update that read `init` after a plain write its
+  // clock covers read the initial contents in no consistent execution.
+  if (a.kind == HookKind::RmwRead) r.rmw_floored = v == l.init && init_floor(r, li);
   ++r.comm_reads;
   if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
   if (chose) {
@@ -610,7 +613,19 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   r.chain_li = -1;
   if (!ax && !chain_write(r, li, upd)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  const bool floored = a.kind == HookKind::RmwWrite && r.rmw_floored;
+  r.rmw_floored = false;
+  if (v == l.init && !l.init_written && !floored) {
+    // hook_wait.cpp (l): `init` is no longer the initial contents' alone; a
+    // wait that left it out relied on that: restart without it.
+    l.init_written = true;
+    if (l.init_dropped) {
+      restart = true;
+      return false;
+    }
+  }
   l.written.insert(v);
+  writes_at_[li].emplace_back(t.gid, r.vc[t.gid]);
   const Inst& in = *a.in;
   mm::Event e;
   e.kind = mm::EventKind::Write;

@@ -75,6 +75,11 @@ struct CommLoc {
   // A read chose among `values` in this round (a grid counter whose reads
   // all read the machine's chain needs no other round when they grow).
   bool chosen = false;
+  // Some write of any run wrote `init` (hook_wait.cpp (l): the value is then
+  // not the initial contents' alone), and some canonical wait left `init`
+  // out of its candidates because of (l).
+  bool init_written = false;
+  bool init_dropped = false;
 };
 
 // Shared by all runs of an exploration.
@@ -119,6 +124,9 @@ struct Shared {
   bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
   // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
   bool no_cas_loop = false;
+  // PTXCHECK_OUTCOMES_NO_INIT_FLOOR: a canonical wait also reads the initial
+  // contents after an init its thread's clock covers (hook_wait.cpp (l)).
+  bool no_init_floor = false;
   // The atom.cas at code index `pc` of function `func` is the CAS of a CAS
   // retry loop (hook_cas.cpp (s1)-(s4)): its loop head, backward jump,
   // compare register, the setp that decides the jump and the seed load
@@ -303,6 +311,7 @@ struct ThreadRec {
   std::vector<EventSource> src;
   std::vector<int> any_value;                     // events whose value is not used (Result::Run::any_value)
   int pending_rmw = -1;                           // read half waiting for its write half
+  bool rmw_floored = false;                       // its read read `init` under hook_wait.cpp (l)
   std::vector<std::vector<uint32_t>> read_chain;  // per event: the chain bound of the value a read read
   // Dependencies (PTX ISA 8.10.4), followed through the registers along the
   // executed path as semantics/litmus follows them (Hook::step): the reads
@@ -583,9 +592,12 @@ class Hook : public interp::ExecHook {
   void canon_read(ThreadRec& r, int li, uint64_t v);
   bool canon_fence(ThreadRec& r, const interp::Inst& in);
   bool canon_break(int li);
+  // hook_wait.cpp (l): a write of `li` in this run that `r`'s clock covers.
+  bool init_floor(const ThreadRec& r, int li) const;
   // Canonical waits: the indices of l.values a wait may read, if it is
   // reduced (false: every value).
-  bool canon_wait(const interp::Thread& t, const interp::HookAccess& a, int li, std::vector<uint32_t>& cand);
+  bool canon_wait(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li,
+                  std::vector<uint32_t>& cand);
   // Blocking waits: 0 the wait is not one, 1 it reads the machine's value,
   // which completes its phase (with the clocks of the arrives joined where
   // it synchronizes with them), 2 it failed in the machine: no event, the
@@ -742,6 +754,8 @@ class Hook : public interp::ExecHook {
     bool after_cross = false;  // (k1): an arrive after a blocking wait on another location
     bool after_block = false;  // an arrive by a thread after its blocking wait (on any location)
   };
+  // The writes of each location in this run, (gid, epoch) (hook_wait.cpp (l)).
+  std::map<int, std::vector<std::pair<uint32_t, uint32_t>>> writes_at_;
   bool relaxed_mbar_ = false;    // (k): a canonical arrive or blocking wait of this run is .relaxed
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
   std::set<int> waits_blocked_;  // locations with a blocking wait in this run

@@ -42,6 +42,34 @@
 // set completes W's phase yet, W reads one failing value: by (f1) and
 // (f2), every run where it fails is dropped, whichever failing value it
 // read. PTXCHECK_OUTCOMES_NO_CANON=1 turns this off too.
+//  (l) Not the initial contents after a write the clock covers: W's
+//      candidates leave out values[0] (the location's initial value, PTX
+//      ISA 8.2.6: a hypothetical write W0 before any thread starts) when
+//      another candidate completes W's phase, no write of any run so far
+//      wrote that value (CommLoc::init_written; an update whose read read it
+//      under (l) itself does not count, below), and a write Wp of M in this
+//      run precedes W in causality order: W's own thread wrote it, or W's
+//      clock covers Wp's (gid, epoch) (writes_at_, program order and CTA
+//      barriers, 8.9.4 item 2, and the joins of blocking waits (i), as
+//      Hook::ordered is used for (b) and det_access). W0 precedes every
+//      overlapping write in coherence order (executed before any thread;
+//      memmodel's initial writes first), so by 8.10.6 Causality item 2 W
+//      cannot read from W0; and no other write of the run has that value,
+//      so a run where W reads it has no consistent execution where W reads
+//      it. (The run where W reads another completing value v' has the same
+//      thread behaviour after W: W's result is the phase bit only.) A
+//      fresh mbarrier waited on with parity 1 (libcu++'s
+//      pipeline::producer_acquire) completes at once on both the init value
+//      and the memory before init: without (l) each polling thread doubled
+//      the launches (probe9i's i16m, 5 * 2^N). An update (an arrive) whose
+//      read half read that value with such a Wp before it read W0 in no
+//      consistent execution (the same item) or a write of the value that is
+//      itself counted, so its write does not set init_written (rmw_floored).
+//      The first counted write of the value, in any run, sets init_written;
+//      if a wait left the value out before (CommLoc::init_dropped), the run
+//      stops and the exploration restarts with (l) off for M: a later write
+//      of the value (mbarrier.inval writes 0) may be what W reads.
+//      PTXCHECK_OUTCOMES_NO_INIT_FLOOR=1 turns (l) off.
 //
 // Blocking waits (canon_block, spin_jump): a canonical wait W of M (M
 // canonical, an mbarrier of W's own CTA, no update of M in the run chose
@@ -127,8 +155,9 @@ std::optional<uint64_t> waited_phase(const interp::Thread& t, const interp::Inst
 
 }  // namespace
 
-bool Hook::canon_wait(const interp::Thread& t, const HookAccess& a, int li, std::vector<uint32_t>& cand) {
-  const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAccess& a, int li,
+                      std::vector<uint32_t>& cand) {
+  CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const interp::Inst& in = *a.in;
   if (sh_.no_canon || !l.wait_canon || l.size != 8 || (in.mbar != MbarOp::Wait && in.mbar != MbarOp::WaitParity))
     return false;
@@ -136,16 +165,31 @@ bool Hook::canon_wait(const interp::Thread& t, const HookAccess& a, int li, std:
   const std::optional<uint64_t> phase = waited_phase(t, in);
   if (!phase) return false;
   const uint64_t want = *phase;
-  for (uint32_t k = 0; k < l.values.size(); ++k)
+  // (l): not the initial contents (values[0], no write of any run wrote
+  // that value) after a write of M that W's thread's clock covers, when
+  // another value completes the phase.
+  const bool floor = !l.init_written && l.values.size() > 1 && init_floor(r, li);
+  for (uint32_t k = floor ? 1 : 0; k < l.values.size(); ++k)
     if ((l.values[k] >> 63) != want) cand.push_back(k);
+  if (floor && cand.empty() && (l.values[0] >> 63) != want) cand.push_back(0);
   if (!cand.empty()) {
     waits_reduced_.insert(li);
+    if (floor && cand[0] != 0 && (l.values[0] >> 63) != want) l.init_dropped = true;
     return true;
   }
   // No value completes the phase yet: one failing value stands for all
   // (the run is dropped whichever it reads).
   cand.push_back(0);
   return true;
+}
+
+bool Hook::init_floor(const ThreadRec& r, int li) const {
+  if (sh_.no_init_floor) return false;
+  auto it = writes_at_.find(li);
+  if (it == writes_at_.end()) return false;
+  for (auto [g, e] : it->second)
+    if (g == r.t->gid || ordered(r, g, e)) return true;
+  return false;
 }
 
 int Hook::canon_block(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const HookAccess& a, int li,

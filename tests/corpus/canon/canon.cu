@@ -475,3 +475,43 @@ extern "C" __global__ void canon_drop2(int* data, int* out) {
     out[1] = data[1];
   }
 }
+
+// A fresh mbarrier polled with parity 1 (hook_wait.cpp (l)), as libcu++'s
+// pipeline::producer_acquire does: threads 0..7 poll parity 1 (true at once
+// after init: it asks for the phase before the current one), then thread 0
+// writes and arrives, and thread 7 waits for phase 0 and reads. The memory
+// before init (0) completes the parity-1 polls too, but init precedes them
+// through bar.sync (8.10.6 Causality item 2): with (l) 7 launches, without
+// 2 per poll (about 5 * 2^8).
+extern "C" __global__ void canon_fresh(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  while (!mbar_try_wait_parity(bar, 1)) {}
+  if (threadIdx.x == 0) {
+    data[0] = 5;
+    mbar_arrive(bar);
+  } else if (threadIdx.x == 7) {
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    out[0] = data[0];
+  }
+}
+
+// The same with mbarrier.inval, which writes the value of the memory before
+// init (0) again: (l) must not leave 0 out of the parity-1 polls of threads
+// 1..3, which may read the inval's write (not ordered before them); the
+// exploration restarts without (l) (CommLoc::init_written).
+extern "C" __global__ void canon_fresh_inval(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) mbar_init(bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 5;
+    mbar_arrive(bar);
+    while (!mbar_try_wait_parity(bar, 0)) {}
+    asm volatile("mbarrier.inval.shared.b64 [%0];" ::"r"(bar) : "memory");
+  } else if (threadIdx.x < 4) {
+    while (!mbar_try_wait_parity(bar, 1)) {}
+    out[threadIdx.x] = data[0];
+  }
+}
