@@ -515,3 +515,26 @@ extern "C" __global__ void canon_fresh_inval(int* data, int* out) {
     out[threadIdx.x] = data[0];
   }
 }
+
+// The same after two phases: thread 0 arrives (phase 0 completes), all meet
+// at bar.sync, thread 0 writes data, arrives again (phase 1 completes: the
+// init value again, by a release arrive) and invalidates the barrier
+// (0 again). Thread 1's parity-1 poll completes on the second arrive's
+// value (synchronizes: out 5) or on the inval's 0 (does not: out 0 or 5);
+// left out as the pre-init value, out 0 would be lost.
+extern "C" __global__ void canon_fresh_inval2(int* data, int* out) {
+  MBAR;
+  if (threadIdx.x == 0) {
+    mbar_init(bar, 1);
+    mbar_arrive(bar);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    data[0] = 5;
+    mbar_arrive(bar);
+    asm volatile("mbarrier.inval.shared.b64 [%0];" ::"r"(bar) : "memory");
+  } else if (threadIdx.x == 1) {
+    while (!mbar_try_wait_parity(bar, 1)) {}
+    out[1] = data[0];
+  }
+}
