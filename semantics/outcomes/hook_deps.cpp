@@ -1,8 +1,10 @@
-// Dependencies through the thread's own memory in the outcomes ExecHook
-// (hook_impl.hpp): .local bytes, the .param bytes of call sequences, callee
-// frames and alloca'd stack, byte by byte, and the copies of call and ret
-// (PTX ISA 8.10.4: dependencies are carried through the thread's own
-// memory as through registers).
+// Dependencies in the outcomes ExecHook (hook_impl.hpp): Hook::step follows
+// them along the executed path, and the thread's own memory carries them
+// byte by byte (.local bytes, the .param bytes of call sequences, callee
+// frames and alloca'd stack, and the copies of call and ret; PTX ISA 8.10.4:
+// dependencies are carried through the thread's own memory as through
+// registers).
+#include "semantics/interp/tma.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
@@ -165,6 +167,163 @@ void Hook::ret_deps(ThreadRec& r, const interp::Thread& t) {
   // carries a dependency into the caller's next call (Hook::back_jump then
   // compares the thread's own memory of the live frames only).
   r.ldeps.erase(r.ldeps.lower_bound(t.fp), r.ldeps.end());
+}
+
+// Dependencies (PTX ISA 8.10.4 No Thin Air: "chains of instruction
+// dependencies and inter-thread communication"; the relations addr, data
+// and ctrl of mm::Skeleton), followed along the executed path as
+// semantics/interp/trace_exec.cpp follows them for litmus threads: a read's
+// destination depends on the read; a computed register on what its sources
+// depend on; a memory access has an address dependency on what its address
+// register depends on and a write a data dependency on what its value
+// depends on; every event after a guarded instruction or an indexed branch
+// has a control dependency on what the guard or index depends on.
+// The thread's own memory (.local variables and spills, the .param
+// variables of call sequences, callee frames, alloca'd stack: one Region
+// per thread, PTX ISA 5.1.5 and 5.1.6.4) makes no events; it is memory of
+// that thread alone, so a value stored there and loaded back is the rf of
+// a thread-private location: per byte, the bytes a store writes depend on
+// the value's and the address's reads, and a load's destination on its
+// bytes' and its address's (a load overlapping several stores combines
+// them). call and ret copy arguments and return values, in registers or
+// .param bytes, as Machine::do_call/do_ret copy them, so dependencies flow
+// through nested and recursive calls; an indirect call's code depends on
+// its function address (a control dependency, as in trace_exec.cpp).
+// Deterministic global/shared bytes a thread loads back after writing them
+// carry their store's dependencies the same way (Hook::read/write).
+// Not followed: warp collectives, matrix, tensor and texture instructions
+// (their results depend on nothing), deterministic bytes another thread
+// wrote. That only drops edges of the acyclicity check, so
+// no permitted state is lost (docs/outcomes.md "Limits").
+void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uint32_t group, uint32_t exec) {
+  // A bulk or tensor copy that completes on an mbarrier (complete_tx) updates
+  // the mbarrier outside the accesses this hook sees (Machine::mbar_complete_tx),
+  // so its waits could never see the phase complete: every path would end as a
+  // spin and the answer would be "no outcome". Refuse instead (docs/outcomes.md
+  // "Limits").
+  if ((in.op == IrOp::BulkCopy && in.src[1].kind != interp::Opnd::None) ||
+      (in.op == IrOp::Tensor && in.target < sh_.prog->tensor.size() && sh_.prog->tensor[in.target]->has_mbar))
+    throw LimitError("PTX line " + std::to_string(in.line) +
+                     ": an asynchronous bulk copy completes on an mbarrier (.mbarrier::complete_tx::bytes); outcomes "
+                     "does not model asynchronous copies");
+  if (loop_step(lanes, c, in, group, exec)) return;  // parked a lane: the instruction runs later for the others
+  ++serial_;
+  step_group_ = group;
+  if (!written_.empty()) wake_blocked();
+  if (sh_.grid_any) {  // grid counters (hook_grid.cpp)
+    bool parked = false;
+    if (polls_ && in.op != IrOp::Bra && !computes_registers(in.op))
+      for (uint32_t b = exec; b; b &= b - 1) {
+        interp::Thread& t = lanes[std::countr_zero(b)];
+        if (t.gid >= th.size() || th[t.gid].poll.li < 0) continue;
+        ThreadRec& r = th[t.gid];
+        if (!r.poll.wait) {
+          grid_flush(r);
+          continue;
+        }
+        // (f3): the poll that was to wait for a newer write read a value
+        // that leaves the loop: the run that read that write covers it.
+        r.poll.li = -1;
+        --polls_;
+        ++subsumed, ++r.subsumed;
+        killed = true;
+        r.killed = true;
+        t.st = interp::TState::Parked;
+        parked = true;
+      }
+    if (parked) return;
+    if (grid_step(lanes, c, in, exec)) return;
+  }
+  if (canon_toks_) canon_step(lanes, in, exec);
+  if (!tracking_) return;
+  for (uint32_t b = group; b; b &= b - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));
+    interp::Thread& t = lanes[l];
+    if (t.gid >= th.size() || !th[t.gid].tracking) continue;
+    ThreadRec& r = th[t.gid];
+    if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
+    const uint32_t base = t.reg_base;
+    auto deps = [&](const interp::Opnd& o) -> const Deps* {
+      return o.kind == interp::Opnd::Reg && base + o.slot < r.rdeps.size() ? &r.rdeps[base + o.slot] : nullptr;
+    };
+    auto set_dst = [&](const Deps& d) {
+      for (unsigned k = 0; k < 4; ++k)
+        if (in.dst[k].kind == interp::Opnd::Reg && base + in.dst[k].slot < r.rdeps.size())
+          r.rdeps[base + in.dst[k].slot] = d;
+    };
+    if (in.guarded && base + in.guard < r.rdeps.size()) merge(r.ctrl_on, r.rdeps[base + in.guard]);
+    if (!(exec >> l & 1)) continue;
+    r.snap = serial_;
+    r.cur_addr.clear();
+    if (in.addr.base == interp::Addr::Reg && base + in.addr.slot < r.rdeps.size())
+      r.cur_addr = r.rdeps[base + in.addr.slot];
+    // The destinations of an operation that computes registers depend on
+    // its sources (computes_registers; alloca: the address from the size and
+    // alignment, as trace_exec.cpp).
+    auto from_sources = [&]() {
+      Deps d;
+      for (unsigned k = 0; k < 4; ++k)
+        if (const Deps* s = deps(in.src[k])) merge(d, *s);
+      set_dst(d);
+    };
+    switch (in.op) {
+      case IrOp::Alloca: from_sources(); break;
+      case IrOp::Ld:
+        if (const std::optional<uint64_t> off = local_off(t, in)) {
+          for (unsigned k = 0; k < in.ndst && k < 4; ++k) {
+            if (in.dst[k].kind != interp::Opnd::Reg || base + in.dst[k].slot >= r.rdeps.size()) continue;
+            Deps d = r.cur_addr;
+            local_read(r, *off + k * in.size, in.size, d);
+            r.rdeps[base + in.dst[k].slot] = std::move(d);
+          }
+        } else {
+          set_dst({});  // a communicating read sets its destination (Hook::read)
+        }
+        break;
+      case IrOp::BrxIdx:
+        if (const Deps* s = deps(in.src[0])) merge(r.ctrl_on, *s);
+        break;
+      case IrOp::St:
+      case IrOp::Atom:
+      case IrOp::Red:
+      case IrOp::Mbarrier:
+        for (unsigned k = 0; k < 4; ++k) {
+          const Deps* s = deps(in.src[k]);
+          r.cur_data[k] = s ? *s : Deps{};
+        }
+        if (in.op == IrOp::Atom && in.atom == arith::AtomOp::Cas) merge(r.cur_data[0], r.cur_data[1]);
+        if (in.op != IrOp::St) set_dst({});
+        if (const std::optional<uint64_t> off = local_off(t, in)) {
+          if (in.op == IrOp::St) {
+            for (unsigned k = 0; k < in.nsrc && k < 4; ++k) {
+              Deps d = r.cur_addr;
+              merge(d, r.cur_data[k]);
+              local_write(r, *off + k * in.size, in.size, d);
+            }
+          } else {
+            local_write(r, *off, std::max(16u, 4u * in.size), {});  // (an atomic on .local: not followed)
+          }
+        }
+        break;
+      case IrOp::Call: call_deps(r, t, in); break;
+      case IrOp::Ret: ret_deps(r, t); break;
+      case IrOp::Mma:
+      case IrOp::Tensor:
+        // Registers and memory written outside this instruction
+        // (asynchronous accumulators, wmma.store to .local): no dependencies.
+        for (Deps& d : r.rdeps) d.clear();
+        r.ldeps.clear();
+        break;
+      default:
+        if (computes_registers(in.op))
+          from_sources();
+        else
+          set_dst({});
+        break;
+    }
+    if (in.wg_reg)
+      for (Deps& d : r.rdeps) d.clear();
+  }
 }
 
 }  // namespace ptxcheck::outcomes
