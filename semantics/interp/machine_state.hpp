@@ -186,7 +186,7 @@ class Machine {
 
   // exec.cpp
   bool step(Warp& w);              // one warp step; false when nothing ran
-  // exec_mem.cpp: ld/st and atom/red; exec_async.cpp: cp.async{.bulk},
+  // exec_mem.cpp: ld/st; exec_atomic.cpp: atom/red; exec_async.cpp: cp.async{.bulk},
   // cp.reduce.async.bulk, st.bulk, mbarrier; true when the step stopped
   bool exec_ldst(Warp& w, const Inst& in, uint32_t m);
   bool exec_atomic(Warp& w, const Inst& in, uint32_t m);
