@@ -11,20 +11,12 @@
 #include <cstdio>
 #include <string>
 
-#include "cuda/tests/stderr_capture.hpp"
+#include "cuda/tests/shim_test.hpp"
 
 namespace {
 
+using shimtest::Ctx;
 using shimtest::StderrCapture;
-
-struct Ctx {
-  CUcontext c = nullptr;
-  Ctx() {
-    REQUIRE(cuInit(0) == CUDA_SUCCESS);
-    REQUIRE(cuCtxCreate(&c, nullptr, 0, 0) == CUDA_SUCCESS);
-  }
-  ~Ctx() { cuCtxDestroy(c); }
-};
 
 // k(p): p[0] = 7, one thread.
 const char* kStore7 =
