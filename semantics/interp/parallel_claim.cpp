@@ -95,11 +95,13 @@ bool Machine::claim(const Region* r, uint64_t off, unsigned size, bool write) {
       if (!v) {
         if (!blk.compare_exchange_weak(v, ParShared::kFine, std::memory_order_acq_rel, std::memory_order_acquire))
           continue;
+        std::atomic_ref<uint8_t>(ps.split[i]).store(1, std::memory_order_relaxed);
       } else {
         if (!blk.compare_exchange_weak(v, ParShared::kLocked, std::memory_order_acq_rel, std::memory_order_acquire))
           continue;
         for (uint64_t g = b * B; g < b * B + B; ++g)
           std::atomic_ref<uint32_t>(cl[g]).store(v, std::memory_order_relaxed);
+        std::atomic_ref<uint8_t>(ps.split[i]).store(1, std::memory_order_relaxed);
         blk.store(ParShared::kFine, std::memory_order_release);
       }
       v = ParShared::kFine;
@@ -223,7 +225,18 @@ bool par_window(Machine& mc, const Warp& w, const Inst& in, uint32_t m, const Re
       static_cast<size_t>(reinterpret_cast<uintptr_t>(&in) - reinterpret_cast<uintptr_t>(mc.prog.code.data())) /
       sizeof(Inst);
   const bool wr = st || (pc < ps.ld_write.size() && ps.ld_write[pc]);
-  if (!mc.claim(hot, a0 - hot->base, static_cast<unsigned>(32 * es), wr)) return false;
+  // A window inside the one this CTA claimed last, as strongly, needs no
+  // claim: no claim is taken back while the attempt lasts (a granule a CTA
+  // wrote stays its own; one it read stays readable by it, read by one CTA
+  // or by several), and the first write saved the chunks. The usual case:
+  // the store after a load that claimed its bytes for writing
+  // (loads_then_stored), as saxpy's y[i] = a * x[i] + y[i].
+  ParShared::Held& held = ps.workers[mc.par_index_]->held;
+  const uint64_t at = a0 - hot->base, n = 32 * es;
+  if (hot != held.r || at < held.lo || at + n > held.hi || held.cta != mc.par_cta_ || (wr && !held.write)) {
+    if (!mc.claim(hot, at, static_cast<unsigned>(n), wr)) return false;
+    held = {hot, at, at + n, mc.par_cta_, wr};
+  }
   lo = a0;
   hi = a0 + 32 * es;
   return true;

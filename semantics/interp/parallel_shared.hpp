@@ -43,9 +43,19 @@ struct ParShared {
     std::vector<Diagnostic> diags;
     std::string out;
   };
+  // The window [lo, hi) of allocation r (byte offsets) that CTA cta
+  // claimed last (par_window), for writing when `write`.
+  struct Held {
+    const Region* r = nullptr;
+    uint64_t lo = 0, hi = 0;
+    uint32_t cta = 0;
+    bool write = false;
+  };
   struct alignas(64) Worker {  // (no cache line shared with another worker's)
+    Held held;
     RunResult res;
-    std::unique_ptr<Machine> m;
+    std::unique_ptr<Machine> m;  // (reset when its CTAs are done)
+    uint64_t steps = 0;          // the machine's thread instructions
     std::vector<CtaOut> outs;
     std::exception_ptr error;
   };
@@ -77,10 +87,17 @@ struct ParShared {
   unsigned nworkers = 1;
   // Each on a cache line of its own: a worker reads `abort` after every
   // warp's quantum, and a write to `next` (per part of the grid) or to
-  // `steps` (per 4096 instructions) on the same line would make the other
+  // `steps` (per kPublish instructions) on the same line would make the other
   // worker's next read of it a miss.
   alignas(64) std::atomic<uint64_t> next{0};   // the next CTA to start
   alignas(64) std::atomic<uint64_t> steps{0};  // published thread instructions
+  // A worker adds its thread instructions to `steps` once it has run this
+  // many since it last did (par_poll). Both workers' adds move the line
+  // between the cores: per 4096 instructions, they were 0.9% of the bench's
+  // 2-job saxpy samples (perf), about all of them at the lock xadd. A
+  // launch over its step budget is found this many instructions per worker
+  // later at most, or after the workers end (run_parallel).
+  static constexpr uint64_t kPublish = uint64_t{1} << 16;
   alignas(64) std::atomic<bool> abort{false};
   alignas(64) char after_abort_ = 0;  // (nothing else on abort's line)
   std::mutex mu;
@@ -158,7 +175,13 @@ struct ParShared {
     uint32_t* p = nullptr;
     size_t cap = 0;  // words
     size_t nblocks = 0;
+    size_t alloc = 0;  // the global allocation's index
   };
+  // Per global allocation: 1 once a block of it was split (kFine; claim()
+  // stores it), so that ~ParShared looks for the granule words to clear
+  // only there (bench saxpy, 2 jobs: scanning the 128 Ki block words of
+  // its 4 MiB output took 0.1-0.2 ms after the workers, serial).
+  std::vector<uint8_t> split;
   std::vector<Words> words_;
   ~ParShared();
 };

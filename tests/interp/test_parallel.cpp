@@ -98,6 +98,8 @@ TEST_CASE("parallel CTAs print what the deterministic schedule prints", "[parall
         "atomic_file.json",
         // one granule of a block another CTA claimed whole
         "block_read_write.json", "block_write_read.json", "block_write_part.json",
+        // a CTA writes a window it claimed for reading, which another CTA reads
+        "held_read_write.json",
         // a lane's store outside its warp's claimed window
         "window_gap.json",
         // a load's lanes in an allocation read without claims, then in one written
@@ -142,6 +144,7 @@ TEST_CASE("parallel CTAs without race detection", "[parallel]") {
       {src / "tests/interp/parallel/block_read_write.json", nullptr},
       {src / "tests/interp/parallel/block_write_read.json", nullptr},
       {src / "tests/interp/parallel/block_write_part.json", "a CTA wrote global memory that another CTA accessed"},
+      {src / "tests/interp/parallel/held_read_write.json", nullptr},
       {src / "tests/interp/parallel/ro_hot.json", nullptr},
       {src / "tests/interp/parallel/ro_stray.json",
        "a CTA wrote global memory that the kernel's code was not seen to write"},
