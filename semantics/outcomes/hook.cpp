@@ -585,7 +585,8 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
 }
 
 void Hook::exited(interp::Thread& t, const interp::Cta& c) {
-  rec(t, c);
+  ThreadRec& r = rec(t, c);
+  if (r.rwatch && r.rwatch->live) r.rwatch->live = false, --rwatching_;  // (hook_loop.cpp (R))
   exited_.insert(t.gid);
 }
 

@@ -208,7 +208,7 @@ void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uin
                      "does not model asynchronous copies");
   if (loop_step(lanes, c, in, group, exec)) return;  // parked a lane: the instruction runs later for the others
   ++serial_;
-  step_group_ = group;
+  step_group_ = group, step_lanes_ = lanes, step_exec_ = exec;
   if (!written_.empty()) wake_blocked();
   if (sh_.grid_any) {  // grid counters (hook_grid.cpp)
     bool parked = false;

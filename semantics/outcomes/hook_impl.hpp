@@ -102,13 +102,28 @@ class Hook : public interp::ExecHook {
   // The thread's state now against arrival `x` at head `to`: the same, as
   // back_jump compares; with `diff`, the live .local bytes that differ are
   // listed there instead (their dependencies not compared).
+  // `rw_used`: a register differs but was written first (hook_loop.cpp
+  // (R)); `wbars`: the side effects are not compared (hook_warp.cpp).
   bool same_state(const ThreadRec& r, const interp::Thread& t, uint32_t to, const ThreadRec::Arrival& x,
-                  std::vector<uint64_t>* diff);
-  static void record(ThreadRec::Arrival& a, const ThreadRec& r, const interp::Thread& t);
+                  std::vector<uint64_t>* diff, bool* rw_used = nullptr, bool wbars = false);
+  void record(ThreadRec::Arrival& a, ThreadRec& r, const interp::Thread& t, uint32_t head);
+  // Warps (hook_warp.cpp): the lanes of the .sync collectives r's lane took
+  // part in since colls position `since` (their bar.warp.sync count in
+  // `bars`); whether r's iteration since an arrival with `wcoll`, `ucoll`
+  // is coupled to other lanes; the lanes of this backward jump whose
+  // iterations are dropped together; the register watch of an instruction.
+  uint32_t coupling(const ThreadRec& r, size_t since, uint64_t* bars) const;
+  bool coupled(const ThreadRec& r, size_t wcoll, uint64_t ucoll) const;
+  uint32_t warp_drop(uint32_t to);
+  void rw_step(ThreadRec& r, const interp::Thread& t, const interp::Inst& in, bool runs);
   void drop_pend(ThreadRec& r);
-  uint32_t pending_ = 0;     // threads with ThreadRec::pend
-  uint32_t watching_ = 0;    // threads with ThreadRec::watch
-  uint32_t pend_ready_ = 0;  // threads with ThreadRec::pend whose bytes are all written
+  uint32_t pending_ = 0;                  // threads with ThreadRec::pend
+  uint32_t watching_ = 0;                 // threads with ThreadRec::watch
+  uint32_t pend_ready_ = 0;               // threads with ThreadRec::pend whose bytes are all written
+  uint32_t rwatching_ = 0;                // threads with a live ThreadRec::rwatch
+  interp::Thread* step_lanes_ = nullptr;  // the executing instruction's lanes and exec mask (hook_warp.cpp)
+  uint32_t step_exec_ = 0, wdrop_ = 0;    // wdrop_: the lanes warp_drop parks at serial_ jump_serial_
+  uint64_t jump_serial_ = ~0ull;
   // Canonical arrives (hook_canon.cpp): 1 the read half of an arrive
   // makes no choice, 0 it chooses, -1 stop (a broken condition: restart).
   int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,

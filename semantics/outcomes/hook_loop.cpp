@@ -3,6 +3,7 @@
 // and its path is dropped (docs/outcomes.md, "Spin loops"; the liveness it
 // uses is liveness.cpp, the loop bodies loop_analysis.cpp).
 #include "parser/diagnostic.hpp"
+#include "semantics/interp/ir_flags.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
@@ -47,6 +48,15 @@ bool same_local(const interp::Thread& t, const std::vector<uint8_t>& then, const
 }  // namespace
 
 interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to) {
+  // The lanes of a warp whose iterations are redundant together (warp_drop,
+  // hook_warp.cpp), decided at the first lane of the jump.
+  if (serial_ != jump_serial_) jump_serial_ = serial_, wdrop_ = warp_drop(to);
+  if (wdrop_ && step_lanes_ && &t >= step_lanes_ && &t < step_lanes_ + 32 && (wdrop_ >> (&t - step_lanes_) & 1)) {
+    ThreadRec& r = rec(t, c);
+    killed = true;
+    r.killed = true;
+    return Jump::Park;
+  }
   ThreadRec& r = rec(t, c);
   if (r.cas_fail_from != ~0u)  // a CAS retry loop's failed iteration (hook_cas.cpp)
     if (const std::optional<Jump> j = cas_jump(r, from, to)) return *j;
@@ -67,7 +77,11 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     if (r.watch && r.watch->head == to && r.watch->frames == t.frames.size())
       w = std::move(r.watch), r.watch.reset(), --watching_;
     std::vector<uint64_t> diff;
-    if (!(it == r.arrivals.end() && sh_.pure_loop(t.func, to, from)) && same_state(r, t, to, x, &diff)) {
+    bool rw_used = false;
+    // (not coupled to other lanes by warp collectives: then only warp_drop
+    // drops it, hook_warp.cpp (W))
+    if (!(it == r.arrivals.end() && sh_.pure_loop(t.func, to, from)) && same_state(r, t, to, x, &diff, &rw_used) &&
+        !coupled(r, x.wcoll, x.ucoll)) {
       // (watch, loop_step) every differing byte was written first while
       // the iteration depended on no read since the entry.
       if (w &&
@@ -85,10 +99,13 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
         r.killed = true;
         return Jump::Park;
       }
-      drop_pend(r);
-      ++pending_;
-      r.pend = ThreadRec::Pending{r.side,       t.frames.size(), x.det_reads,    r.det_reads.size(),
-                                  x.comm_reads, r.comm_reads,    std::move(diff)};
+      if (!rw_used) {  // (a register written first (R) and .local bytes read first: not argued)
+        drop_pend(r);
+        ++pending_;
+        r.pend = ThreadRec::Pending{r.side,       t.frames.size(), x.det_reads,     r.det_reads.size(),
+                                    x.comm_reads, r.comm_reads,    std::move(diff), x.wcoll,
+                                    x.ucoll};
+      }
     }
   }
   uint64_t quiet = 0;
@@ -132,7 +149,9 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     // bytes, and the same values in the registers live at the head (dead
     // ones cannot influence the rest). The iterations since are then
     // redundant together, by the argument below for one.
-    auto same_as = [&](const ThreadRec::Arrival& x) { return same_state(r, t, to, x, nullptr); };
+    auto same_as = [&](const ThreadRec::Arrival& x) {
+      return same_state(r, t, to, x, nullptr) && !coupled(r, x.wcoll, x.ucoll);
+    };
     const ThreadRec::Arrival* hit = same_as(a) ? &a : nullptr;
     for (size_t k = 0; !hit && k < a.older.size(); ++k)
       if (same_as(a.older[k])) hit = &a.older[k];
@@ -189,12 +208,12 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
   } else {
     a.older.clear();
   }
-  record(a, r, t);
+  record(a, r, t, to);
   a.quiet_iters = quiet;
   return Jump::Continue;
 }
 
-void Hook::record(ThreadRec::Arrival& a, const ThreadRec& r, const interp::Thread& t) {
+void Hook::record(ThreadRec::Arrival& a, ThreadRec& r, const interp::Thread& t, uint32_t head) {
   a.regs = t.regs;
   a.local = t.local.bytes;
   a.reg_base = t.reg_base;
@@ -208,6 +227,15 @@ void Hook::record(ThreadRec::Arrival& a, const ThreadRec& r, const interp::Threa
   a.quiet_iters = 0;
   a.rdeps = r.rdeps;
   a.ldeps = r.ldeps;
+  // The warp collectives so far, and a register watch from here (hook_warp.cpp).
+  auto it = colls.find({r.cta_uid, r.warp});
+  a.wcoll = it == colls.end() ? 0 : it->second.size();
+  a.ucoll = r.ucoll;
+  if (!r.rwatch || !r.rwatch->live) ++rwatching_;
+  ThreadRec::RegWatch& w = r.rwatch.emplace();
+  w.head = head, w.reg_base = t.reg_base, w.frames = t.frames.size();
+  w.ev = r.events.size(), w.det = r.det_reads.size(), w.id = a.rw = ++r.rw_seq;
+  w.first.assign(t.regs.size() - std::min<size_t>(t.reg_base, t.regs.size()), 0);
 }
 
 // The same state at the head as at arrival `x`: no write, fence or barrier
@@ -215,9 +243,9 @@ void Hook::record(ThreadRec::Arrival& a, const ThreadRec& r, const interp::Threa
 // the registers live at the head (dead ones cannot influence the rest),
 // each depending on at least the reads it depended on then.
 bool Hook::same_state(const ThreadRec& r, const interp::Thread& t, uint32_t to, const ThreadRec::Arrival& x,
-                      std::vector<uint64_t>* diff) {
-  if (r.side != x.side || t.reg_base != x.reg_base || t.frames.size() != x.frames || t.fp != x.fp || t.sp != x.sp ||
-      t.regs.size() != x.regs.size())
+                      std::vector<uint64_t>* diff, bool* rw_used, bool wbars) {
+  if ((!wbars && r.side != x.side) || t.reg_base != x.reg_base || t.frames.size() != x.frames || t.fp != x.fp ||
+      t.sp != x.sp || t.regs.size() != x.regs.size())
     return false;
   const std::vector<char>* frame_live = sh_.frame_live_at(t.func, to);
   auto dead_byte = [&](uint64_t b) {
@@ -232,9 +260,18 @@ bool Hook::same_state(const ThreadRec& r, const interp::Thread& t, uint32_t to, 
       if (now[b] != x.local[b] && !dead_byte(b)) diff->push_back(b);
   }
   const std::vector<char>* live = sh_.live_at(t.func, to);
+  // (R) a register the iteration since x wrote before reading it, while
+  // clean (hook_warp.cpp), may differ.
+  const ThreadRec::RegWatch* w = r.rwatch && x.rw != 0 && r.rwatch->id == x.rw && r.rwatch->head == to &&
+                                         r.rwatch->frames == t.frames.size() && r.rwatch->reg_base == t.reg_base
+                                     ? &*r.rwatch
+                                     : nullptr;
   for (size_t k = 0; k < t.regs.size(); ++k) {
     bool cur = k >= t.reg_base && k - t.reg_base < (live ? live->size() : 0);
-    if ((!cur || (*live)[k - t.reg_base]) && (t.regs[k] != x.regs[k] || !covers(r.rdeps, x.rdeps, k))) return false;
+    if ((!cur || (*live)[k - t.reg_base]) && (t.regs[k] != x.regs[k] || !covers(r.rdeps, x.rdeps, k))) {
+      if (!cur || !w || k - t.reg_base >= w->first.size() || w->first[k - t.reg_base] != 2) return false;
+      if (rw_used) *rw_used = true;
+    }
   }
   // Each .local byte too (its value is compared above) that may be read
   // before it is written again (Shared::frame_live_at: the .param variables
@@ -364,7 +401,13 @@ bool Hook::loop_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     }
   }
   const bool head = sh_.head_kind[pc] != 0;
-  if (!head && pend_ready_ == 0 && (sh_.step_kind[pc] == 0 || (pending_ == 0 && watching_ == 0))) return false;
+  // A coupling of lanes that Hook::colls does not log (hook_warp.cpp (W)):
+  // activemask's value is the lanes running with it; the deprecated vote
+  // and shfl without .sync work on them.
+  if (in.op == IrOp::Activemask || ((in.op == IrOp::Vote || in.op == IrOp::Shfl) && !(in.flags & 1)))
+    for (uint32_t b = exec; b; b &= b - 1) ++rec(lanes[std::countr_zero(b)], c).ucoll;
+  if (!head && pend_ready_ == 0 && rwatching_ == 0 && (sh_.step_kind[pc] == 0 || (pending_ == 0 && watching_ == 0)))
+    return false;
   uint32_t park = 0;
   if (pend_ready_ > 0)
     for (uint32_t b = group; b; b &= b - 1) {
@@ -374,7 +417,7 @@ bool Hook::loop_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
       ThreadRec& r = th[t.gid];
       ThreadRec::Pending& p = *r.pend;
       if (!p.bytes.empty()) continue;
-      if (r.side != p.side || t.frames.size() < p.frames) {
+      if (r.side != p.side || t.frames.size() < p.frames || coupled(r, p.wcoll, p.ucoll)) {
         drop_pend(r);
         continue;
       }
@@ -399,11 +442,12 @@ bool Hook::loop_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
       if (r.jumped_to == pc) {
         r.jumped_to = ~0u;
       } else if (sh_.entry_at(t.func, pc)) {
-        record(r.entries[pc], r, t);
+        record(r.entries[pc], r, t, pc);
         if (!r.watch) ++watching_;
         r.watch = ThreadRec::Watch{pc, t.frames.size(), r.events.size(), r.side, true, {}};
       }
     }
+    if (t.gid < th.size() && th[t.gid].rwatch && th[t.gid].rwatch->live) rw_step(th[t.gid], t, in, exec >> l & 1);
     if (t.gid >= th.size() || !(exec >> l & 1)) continue;
     ThreadRec& r = th[t.gid];
     if (r.pend && r.side != r.pend->side) drop_pend(r);
@@ -452,6 +496,75 @@ bool Hook::loop_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     }
   }
   return false;
+}
+
+// (R) Registers written first. A live register may differ at the loop
+// head from the arrival or entry x it is compared with (back_jump,
+// same_state) if the iteration since x wrote it before reading it while
+// clean: no control decision up to that write (branch, guard, indexed
+// branch: ctrl_on and the guard) depended on a read since x (PTX ISA
+// 8.10.4 dependencies as Hook::step follows them), no deterministic read
+// happened since x (its value is not followed there), no warp collective
+// with a result (its value comes from other lanes, without dependencies),
+// no time register, and no call or return (another frame). The
+// instructions followed read only their source, guard and address
+// registers and write their destinations; any other ends the watch (then
+// the later first writes do not count). The next iteration then runs from
+// the state now, whatever its reads return, the code the iteration from x
+// ran up to its last such write: every decision on the way is a function
+// of registers it did not write before and that do not differ, and it
+// reads no differing register first. So the path that runs that iteration
+// from x instead, with the same read values, reaches the same state once
+// the registers are written (their values and dependencies are then those
+// of the path with the iteration), and the argument of back_jump applies
+// to the iteration since x. It lets a warp-cooperative seqlock drop its
+// failed tries: lanes 0..3 copy the data into a register that is live at
+// the head for the lanes that skip the copy (probe9h h51).
+void Hook::rw_step(ThreadRec& r, const interp::Thread& t, const Inst& in, bool runs) {
+  ThreadRec::RegWatch& w = *r.rwatch;
+  auto freeze = [&]() {
+    w.live = false;
+    --rwatching_;
+  };
+  if (t.frames.size() != w.frames || t.reg_base != w.reg_base) return freeze();
+  auto rd = [&](const interp::Opnd& o) {
+    if (o.kind == interp::Opnd::Reg && o.slot < w.first.size() && !w.first[o.slot]) w.first[o.slot] = 1;
+  };
+  auto since = [&](uint32_t slot) {
+    const size_t k = size_t{t.reg_base} + slot;
+    return k < r.rdeps.size() && !r.rdeps[k].empty() && r.rdeps[k].back() >= static_cast<int>(w.ev);
+  };
+  if (in.guarded) {
+    if (in.guard < w.first.size() && !w.first[in.guard]) w.first[in.guard] = 1;
+    if (since(in.guard)) return freeze();
+  }
+  if ((!r.ctrl_on.empty() && r.ctrl_on.back() >= static_cast<int>(w.ev)) || r.det_reads.size() != w.det)
+    return freeze();
+  if (!runs) return;
+  bool plain = computes_registers(in.op);
+  switch (in.op) {
+    case IrOp::Nop:
+    case IrOp::Bra:
+    case IrOp::BrxIdx:
+    case IrOp::Fence:
+    case IrOp::WarpSync:
+    case IrOp::Ld:
+    case IrOp::St: plain = true; break;
+    case IrOp::Atom:
+    case IrOp::Red: plain = !(in.flags & interp::kAtomV8); break;
+    default: break;
+  }
+  if (!plain || in.wg_reg) return freeze();
+  for (unsigned k = 0; k < 4; ++k) {
+    if (timed_operand(in.src[k])) return freeze();
+    rd(in.src[k]);
+  }
+  if (in.addr.base == interp::Addr::Reg && in.addr.slot < w.first.size() && !w.first[in.addr.slot])
+    w.first[in.addr.slot] = 1;
+  if (in.op == IrOp::BrxIdx && in.src[0].kind == interp::Opnd::Reg && since(in.src[0].slot)) return freeze();
+  for (unsigned k = 0; k < 4; ++k)
+    if (in.dst[k].kind == interp::Opnd::Reg && in.dst[k].slot < w.first.size() && !w.first[in.dst[k].slot])
+      w.first[in.dst[k].slot] = 2;
 }
 
 void Hook::drop_pend(ThreadRec& r) {

@@ -358,6 +358,8 @@ struct ThreadRec {
     std::vector<Deps> rdeps;         // ThreadRec::rdeps at the arrival
     std::map<uint64_t, Deps> ldeps;  // ThreadRec::ldeps at the arrival
     std::vector<Arrival> older;      // earlier arrivals with no side effect since, latest first (Hook::back_jump)
+    size_t wcoll = 0;                // Hook::colls of the warp then (hook_warp.cpp)
+    uint64_t ucoll = 0, rw = 0;      // ThreadRec::ucoll then; the RegWatch begun here
   };
   std::map<uint32_t, Arrival> arrivals;
   std::map<uint32_t, int> back;  // head -> bounded backward jumps taken
@@ -375,6 +377,8 @@ struct ThreadRec {
     size_t frames = 0, det_lo = 0, det_hi = 0;
     uint64_t comm_lo = 0, comm_hi = 0;
     std::vector<uint64_t> bytes;  // sorted local offsets
+    size_t wcoll = 0;             // the entry's Arrival::wcoll, ucoll
+    uint64_t ucoll = 0;
   };
   std::optional<Pending> pend;
   // The first iteration after the latest loop entry (Hook::loop_step): per
@@ -389,6 +393,18 @@ struct ThreadRec {
     std::vector<uint8_t> first;
   };
   std::optional<Watch> watch;
+  // Registers written first in the iteration since the latest arrival or
+  // entry (hook_loop.cpp (R)), and activemask or legacy vote/shfl
+  // executions (a coupling of lanes the colls log lacks, hook_warp.cpp).
+  struct RegWatch {
+    uint32_t head = 0, reg_base = 0;
+    size_t frames = 0, ev = 0, det = 0;
+    uint64_t id = 0;
+    bool live = true;            // still clean: first writes count
+    std::vector<uint8_t> first;  // per slot of the frame: 1 read first, 2 written first while clean
+  };
+  std::optional<RegWatch> rwatch;
+  uint64_t rw_seq = 0, ucoll = 0;
   int cluster_phase_arrived = -1;
   // Canonical arrives (hook_canon.cpp): the thread may have synchronized
   // with another one through memory (a communicating read, fence.sc, a
