@@ -149,6 +149,10 @@ bool Machine::step(Warp& w) {
   const Inst& in = prog.code[w.pc];
   if (spin_watch_ && !own_state_only(in.op)) [[unlikely]]
     spin_own_only_ = spin_own_only_ && spin_own_op(in, T, w.group);
+  // (A thread's exit changes nothing another thread or the host sees.)
+  if (!effect_ && !own_state_only(in.op) && in.op != IrOp::Ret && in.op != IrOp::Exit && !spin_own_op(in, T, w.group))
+      [[unlikely]]
+    effect_ = true;
   uint32_t g = w.group;
   steps += lane_count(g);
   if (steps > step_limit_) {

@@ -504,6 +504,9 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
       else
         msg += ", and nothing else can run (a livelock)";
       res.step_limit = true;
+      // (A worker of a parallel run abandons it here; the launch then runs
+      // from its start with its memory restored, parallel.cpp.)
+      res.spin_without_effect = !effect_ && !par_;
       diag(DiagKind::StepLimit, true, *sc, *st, prog.code[at], msg);
       stop_ = true;
       return;

@@ -100,6 +100,14 @@ struct RunResult {
   bool ok = true;
   bool step_limit = false;
   bool stopped_by_hook = false;
+  // The launch ended at a spin without progress (step_limit) before any of
+  // its threads did anything but change their own registers, .local bytes
+  // and PCs: no store outside .local, atomic, barrier, mbarrier update,
+  // texture or surface access, printf, malloc or trap since it started, in
+  // one sequential run. Nothing of it can be observed, so running it again
+  // from its start later is a schedule in which it started later (the
+  // driver-API shim defers such a launch until its stream is synchronised).
+  bool spin_without_effect = false;
   std::vector<Diagnostic> diagnostics;
   uint64_t thread_instructions = 0;
   double seconds = 0;

@@ -280,6 +280,12 @@ class Machine {
   // clears spin_own_only_ when it executes an operation that may change
   // more than its own lanes' registers (own_state_only).
   bool spin_watch_ = false, spin_own_only_ = true;
+  // Set by step() at the launch's first operation other than an exit that
+  // may change more than its own lanes' registers, .local bytes and PCs
+  // (spin_own_op; an external call: do_call): until then the launch has
+  // changed no memory, no barrier and no output
+  // (RunResult::spin_without_effect).
+  bool effect_ = false;
   // Spin detection modulo poll counters and clocks, and the clock model
   // (spin.hpp, docs/interpreter.md "Clocks" and "Spins without progress"):
   // made by the first run_cluster of the launch; the clocks read

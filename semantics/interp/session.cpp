@@ -80,6 +80,11 @@ bool Session::free(uint64_t addr) {
   return true;
 }
 
+std::vector<uint8_t>* Session::init_map(uint64_t base, uint64_t n) {
+  Region* r = mem_.global_at(base, n);
+  return r && r->base == base && r->bytes.size() == n ? &r->init : nullptr;
+}
+
 uint8_t* Session::host_bytes(uint64_t addr, uint64_t n) {
   if (Region* r = mem_.global_at(addr, n)) return r->bytes.data() + (addr - r->base);
   if (addr >= kConstAlias && addr < kConstAlias + uint64_t{kMaxModules} * kModuleSlot) {

@@ -108,6 +108,12 @@ class Session {
   // module's .global variables, or a const alias), all within one
   // allocation; nullptr otherwise.
   uint8_t* host_bytes(uint64_t addr, uint64_t n);
+  // The "written" map (Region::init: one byte per byte, 1 when written; empty
+  // when all are) of the heap allocation that starts at `base` and is `n`
+  // bytes long, or nullptr. A launch reports a load of a byte marked 0 as an
+  // uninitialised read and marks the bytes it stores (the shim's discarded
+  // managed ranges, cuda/shim/hostmem.cpp).
+  std::vector<uint8_t>* init_map(uint64_t base, uint64_t n);
 
   // The device heap of kernels' malloc/free (cuCtxSetLimit's
   // CU_LIMIT_MALLOC_HEAP_SIZE sets its size before its first use).

@@ -342,6 +342,27 @@ TEST_CASE("a lane spinning on a lane of its own warp does not starve it", "[kern
   }
 }
 
+// RunResult::spin_without_effect (the shim defers such a launch): a launch
+// that spins before any store is without effect, one that stored first (in
+// the spinning CTA or in a CTA that ran before it) is not
+// (tests/interp/sched/spin_effect.ptx).
+TEST_CASE("a spin is without effect only before the launch's first store", "[kernels]") {
+  const fs::path dir = fs::path(src_dir()) / "tests" / "interp" / "sched";
+  for (bool races : {false, true})
+    for (int g : {1, 2})
+      for (int w : {0, 1}) {
+        INFO("races " << races << ", grid " << g << ", w " << w);
+        RunOptions o;
+        o.max_steps = 1'000'000;
+        o.check_races = races;
+        RunReport r = run_spec_file(
+            (dir / ("spin_effect_g" + std::to_string(g) + "_w" + std::to_string(w) + ".json")).string(), o);
+        CHECK(r.result.step_limit);
+        CHECK(errors_of(r).find("spins without progress") != std::string::npos);
+        CHECK(r.result.spin_without_effect == (w == 0));
+      }
+}
+
 // cp.async's fast path (exec_async.cpp, races off) against its general
 // loop (races on), and with CTAs on 2 cores (claims): the same
 // diagnostics, status and bytes for 16-, 8- and 4-byte copies, src-size
