@@ -8,10 +8,9 @@
 #include <cstring>
 #include <memory>
 #include <sstream>
-#include <system_error>
-#include <thread>
 
 #include "semantics/interp/values_fmt.hpp"
+#include "semantics/interp/worker_pool.hpp"
 #include "support/error.hpp"
 
 namespace ptxcheck::cli {
@@ -52,18 +51,11 @@ void append_values(std::string& out, const RunReport& r, size_t b, const char* f
     return;
   }
   std::vector<std::string> parts(nt);
-  std::vector<std::thread> threads;
   const uint64_t per = (bs.count + nt - 1) / nt;
-  try {
-    for (uint64_t k = 1; k < nt; ++k)
-      threads.emplace_back([&, k] { slice(parts[k], k * per, std::min<uint64_t>(bs.count, (k + 1) * per)); });
-  } catch (const std::system_error&) {
-    for (auto& t : threads) t.join();
-    slice(out, 0, bs.count);  // no thread: one slice
-    return;
-  }
-  slice(parts[0], 0, std::min<uint64_t>(bs.count, per));
-  for (auto& t : threads) t.join();
+  // On the process's kept threads (semantics/interp/worker_pool.hpp).
+  interp::run_jobs(static_cast<unsigned>(nt), [&](unsigned k) {
+    slice(parts[k], std::min<uint64_t>(bs.count, k * per), std::min<uint64_t>(bs.count, (k + 1) * per));
+  });
   for (const auto& p : parts) out += p;
 }
 

@@ -5,10 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "semantics/interp/launch_spec_reader.hpp"
+#include "semantics/interp/worker_pool.hpp"
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -131,22 +130,15 @@ constexpr size_t kLargeBuffer = size_t{1} << 20;  // bytes; smaller buffers are 
 
 // Runs part(first, count) over [0, n) in up to `threads` parts of at least
 // `least` items each, on as many threads (the caller's is one of them).
+// (The threads are the process's kept ones: worker_pool.hpp.)
 template <class F>
 void in_parts(uint64_t n, unsigned threads, uint64_t least, F part) {
   const uint64_t k = std::clamp<uint64_t>(std::min<uint64_t>(threads, n / least), 1, 16);
-  std::vector<std::thread> ts;
-  uint64_t done = 0;  // the parts [1, done] run on their threads
-  for (uint64_t i = 1; i < k; ++i) {
-    try {
-      ts.emplace_back([&part, i, n, k] { part(n * i / k, n * (i + 1) / k - n * i / k); });
-      done = i;
-    } catch (const std::system_error&) {
-      break;  // no thread: the caller does the rest
-    }
+  if (k == 1) {
+    part(0, n);
+    return;
   }
-  part(0, n / k);
-  if (done + 1 < k) part(n * (done + 1) / k, n - n * (done + 1) / k);
-  for (auto& t : ts) t.join();
+  run_jobs(static_cast<unsigned>(k), [&part, n, k](unsigned i) { part(n * i / k, n * (i + 1) / k - n * i / k); });
 }
 
 // v = n zero bytes. A large buffer's pages are first made present with

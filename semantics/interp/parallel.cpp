@@ -32,6 +32,7 @@
 #include "semantics/interp/parallel_analysis.hpp"
 #include "semantics/interp/parallel_shared.hpp"
 #include "semantics/interp/texture.hpp"
+#include "semantics/interp/worker_pool.hpp"
 
 namespace ptxcheck::interp {
 
@@ -323,14 +324,9 @@ bool Machine::run_parallel() {
     me.steps = me.m->steps;
     me.m.reset();
   };
-  std::vector<std::thread> threads;
-  try {
-    for (unsigned i = 1; i < nw; ++i) threads.emplace_back(work, i);
-  } catch (const std::system_error&) {
-    ps.fail("no worker thread could be started");
-  }
-  work(0);
-  for (auto& t : threads) t.join();
+  // On the process's kept threads (worker_pool.hpp); a worker without a
+  // thread runs after the caller's, and finds no CTA left.
+  run_jobs(nw, work);
   uint64_t total = 0;
   for (auto& w : ps.workers) total += w->steps;
   if (!ps.abort.load() && total > opt.max_steps && !opt.budget_since_exit) ps.fail("the step budget ran out");

@@ -9,14 +9,17 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <latch>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "checker/run_report.hpp"
 #include "semantics/interp/json_pos.hpp"
 #include "semantics/interp/run.hpp"
+#include "semantics/interp/worker_pool.hpp"
 #include "tests/interp/support/spec_files.hpp"
 
 using namespace ptxcheck;
@@ -168,4 +171,40 @@ TEST_CASE("parallel CTAs without race detection", "[parallel]") {
     else
       CHECK(par.result.schedule.rfind(fallback, 0) == 0);
   }
+}
+
+// The process's kept threads (semantics/interp/worker_pool.hpp): every job
+// runs once, job 0 on the caller, and a second call runs its jobs on the
+// threads of the first (the idle threads are taken last-in first-out). The
+// jobs of a call wait for each other, so that each has a thread of its own.
+TEST_CASE("run_jobs runs each job once and keeps its threads", "[parallel]") {
+  static thread_local int ran = 0;  // jobs this thread ran in this test
+  const auto caller = std::this_thread::get_id();
+  std::vector<int> first(4, -1), second(4, -1);
+  std::vector<std::thread::id> who(4);
+  {
+    std::latch all(4);
+    run_jobs(4, [&](unsigned i) {
+      all.arrive_and_wait();
+      first[i] = ran++;
+      who[i] = std::this_thread::get_id();
+    });
+  }
+  {
+    std::latch all(4);
+    run_jobs(4, [&](unsigned i) {
+      all.arrive_and_wait();
+      second[i] = ran++;
+    });
+  }
+  CHECK(who[0] == caller);
+  for (unsigned i = 0; i < 4; ++i) {
+    INFO("job " << i);
+    CHECK(first[i] == 0);
+    CHECK(second[i] == 1);  // its thread ran a job of the first call
+    if (i) CHECK(who[i] != caller);
+  }
+  std::vector<int> count(100, 0);
+  run_jobs(100, [&](unsigned i) { ++count[i]; });
+  CHECK(std::count(count.begin(), count.end(), 1) == 100);
 }
