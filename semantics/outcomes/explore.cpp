@@ -105,6 +105,7 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_entry = std::getenv("PTXCHECK_OUTCOMES_NO_ENTRY") != nullptr;          // hook_loop.cpp
   sh_.no_grid = std::getenv("PTXCHECK_OUTCOMES_NO_GRID") != nullptr;            // hook_grid.cpp
   sh_.no_cas_loop = std::getenv("PTXCHECK_OUTCOMES_NO_CAS_LOOP") != nullptr;    // hook_cas.cpp
+  sh_.no_latest = std::getenv("PTXCHECK_OUTCOMES_NO_LATEST") != nullptr;        // hook_latest.cpp
   // hook_wait.cpp (l)
   sh_.no_init_floor = std::getenv("PTXCHECK_OUTCOMES_NO_INIT_FLOOR") != nullptr;
   sh_.nctas = static_cast<uint32_t>(nctas_);

@@ -224,9 +224,11 @@ bool Hook::exch_any(const interp::Thread& t, const HookAccess& a) {
   const Inst& in = *a.in;
   if (a.kind != HookKind::RmwRead || in.op != IrOp::Atom || in.atom != arith::AtomOp::Exch || in.ndst > 1) return false;
   if (in.dst[0].kind != interp::Opnd::Reg) return true;
+  // Dead at once, or (-Xcicc -O0 / -G: atomicExch is a call) only moved up
+  // through the .param return values of its wrappers to a dead register
+  // (Hook::result_unused, as for commuting updates).
   const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
-  const std::vector<char>* live = sh_.live_at(t.func, pc + 1);
-  return live && in.dst[0].slot < live->size() && !(*live)[in.dst[0].slot];
+  return result_unused(t, t.func, pc + 1, in.dst[0].slot, t.frames.size());
 }
 
 bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, uint64_t& v) {
@@ -278,6 +280,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // machine's value too (hook_chain.cpp (d)).
   const bool tail = a.kind == HookKind::Load && in0.op == IrOp::Ld && chain_tail(r, li);
   if (tail) chain = true;
+  // A plain read ordered after every write so far (hook_latest.cpp).
+  const bool latest = !chain && !any && a.kind == HookKind::Load && in0.op == IrOp::Ld && latest_read(r, a, li, pc);
   // The CAS of a CAS retry loop: a failure drops the thread at its
   // backward jump (hook_cas.cpp).
   if (chain && a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Cas &&
@@ -301,7 +305,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   }
   // A wait whose failed result is redundant reads only the values that
   // complete its phase (hook_wait.cpp).
-  bool chose = chain ? r.chain_chose && !tail : !any && !canon && !block && l.values.size() > 1;
+  bool chose = chain ? r.chain_chose && !tail : !any && !canon && !block && !latest && l.values.size() > 1;
   if (!tail) r.chain_chose = false;
   if (!canon) {
     // hook_canon.cpp (e): a blocking wait synchronizes as the machine ran;
@@ -311,7 +315,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     std::vector<uint32_t> cand;
     if (any) {
       v = l.values[0];
-    } else if (block || chain) {
+    } else if (block || chain || latest) {
       // the machine's value
     } else if (a.kind == HookKind::RmwRead && in0.op == IrOp::Atom && in0.atom == arith::AtomOp::Cas &&
                cas_seeded(r, t, a, li, v)) {
@@ -455,6 +459,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   const bool upd = a.kind == HookKind::RmwWrite && r.chain_li == li;
   r.chain_li = -1;
   if (!ax && !chain_write(r, li, upd)) return false;
+  if (!latest_write(r, a, li)) return false;  // hook_latest.cpp
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const bool floored = a.kind == HookKind::RmwWrite && r.rmw_floored;
   r.rmw_floored = false;

@@ -168,6 +168,10 @@ class Hook : public interp::ExecHook {
   // far in the run, after an update: it reads the machine's value
   // (hook_chain.cpp (d)).
   bool chain_tail(const ThreadRec& r, int li);
+  // hook_latest.cpp: whether a plain read of `li` reads the machine's value;
+  // after a write of `li`, false when the run must stop (restart).
+  bool latest_read(const ThreadRec& r, const interp::HookAccess& a, int li, uint32_t pc);
+  bool latest_write(const ThreadRec& r, const interp::HookAccess& a, int li);
   // CAS retry loops (hook_cas.cpp): whether the CAS about to read
   // location `li` is that of such a loop, come straight from its seed
   // load, whose compare value it then sets in `c` (cas_seeded); whether it
@@ -324,6 +328,11 @@ class Hook : public interp::ExecHook {
     int64_t cta = -1;                                             // of the run's writes (-2 several)
   };
   std::map<int, ChainRun> chain_;
+  struct LatestRun {                             // hook_latest.cpp, per location in this run
+    bool chained = true;                         // each write ordered after the earlier ones
+    std::vector<std::array<uint32_t, 3>> reads;  // (gid, epoch, pc) of the reads of the machine's value
+  };
+  std::map<int, LatestRun> latest_;
   // Per grid counter in this run (hook_grid.cpp): the values of its writes
   // in the machine's order (position k + 1: vals[k]) and the clock each
   // one's release pattern carries (empty: none).

@@ -84,6 +84,13 @@ struct CommLoc {
   // out of its candidates because of (l).
   bool init_written = false;
   bool init_dropped = false;
+  // Plain reads ordered after every write so far read the machine's value
+  // (hook_latest.cpp); false once a run broke a condition, and the PCs of
+  // the reads that broke (c). latest_cta: the CTA of every write in any
+  // launch (-1 none, -2 several); latest_used: some read relied on it.
+  bool latest = true, latest_used = false;
+  int64_t latest_cta = -1;
+  std::set<uint32_t> latest_off;
 };
 
 // Shared by all runs of an exploration.
@@ -128,6 +135,7 @@ struct Shared {
   bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
   // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
   bool no_cas_loop = false;
+  bool no_latest = false;  // PTXCHECK_OUTCOMES_NO_LATEST (hook_latest.cpp)
   // PTXCHECK_OUTCOMES_NO_INIT_FLOOR: a canonical wait also reads the initial
   // contents after an init its thread's clock covers (hook_wait.cpp (l)).
   bool no_init_floor = false;
