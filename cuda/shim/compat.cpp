@@ -94,22 +94,19 @@ SHIM_API CUresult cuFuncSetCacheConfig(CUfunction f, CUfunc_cache config) {
 
 // ---- stream-ordered extras ---------------------------------------------------------------
 
-// On a capturing stream, a 1D memset is recorded as a one-row 2D memset
-// (runtime.cpp: a memset node).
+// A 1D memset in a stream is a one-row 2D memset (runtime.cpp), which a
+// capturing stream records as a memset node and a stream with deferred work
+// queues (streams.cpp).
 SHIM_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
-  if (stream_capturing(st)) return cuMemsetD2D8Async(d, n, v, n, 1, st);
-  if (CUresult r = cuStreamQuery(st)) return r;
-  return cuMemsetD8_v2(d, v, n);
+  return cuMemsetD2D8Async(d, n, v, n, 1, st);
 }
 SHIM_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
-  if (stream_capturing(st)) return cuMemsetD2D16Async(d, n * 2, v, n, 1, st);
-  if (CUresult r = cuStreamQuery(st)) return r;
-  return cuMemsetD16_v2(d, v, n);
+  if (n > SIZE_MAX / 2) return CUDA_ERROR_INVALID_VALUE;
+  return cuMemsetD2D16Async(d, n * 2, v, n, 1, st);
 }
 SHIM_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
-  if (stream_capturing(st)) return cuMemsetD2D32Async(d, n * 4, v, n, 1, st);
-  if (CUresult r = cuStreamQuery(st)) return r;
-  return cuMemsetD32_v2(d, v, n);
+  if (n > SIZE_MAX / 4) return CUDA_ERROR_INVALID_VALUE;
+  return cuMemsetD2D32Async(d, n * 4, v, n, 1, st);
 }
 
 // Work of an earlier record has finished: waiting is checking the handles,

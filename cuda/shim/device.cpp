@@ -381,6 +381,7 @@ SHIM_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   if (e.s.primary_refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
   // The last release destroys the primary context's resources; the handle
   // stays valid and the next retain finds a fresh context.
+  if (e.s.primary_refs == 1) drain_ctx(e.s, e.s.primary, true);  // deferred work runs first (streams.cpp)
   if (--e.s.primary_refs == 0) release_resources(e.s, e.s.primary);
   return CUDA_SUCCESS;
 }
@@ -388,7 +389,10 @@ SHIM_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
 SHIM_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   DeviceEntry e(dev);
   if (e.r) return e.r;
-  if (e.s.primary) release_resources(e.s, e.s.primary);
+  if (e.s.primary) {
+    drain_ctx(e.s, e.s.primary, true);  // deferred work runs first (streams.cpp)
+    release_resources(e.s, e.s.primary);
+  }
   return CUDA_SUCCESS;
 }
 
@@ -429,6 +433,7 @@ SHIM_API CUresult cuCtxDestroy_v2(CUcontext ctx) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, ctx, Kind::Ctx) || ctx->primary) return CUDA_ERROR_INVALID_CONTEXT;
+  drain_ctx(s, ctx, true);  // deferred work runs first (streams.cpp)
   release_resources(s, ctx);
   s.live.erase(ctx);
   auto& st = ctx_stack();
@@ -498,6 +503,8 @@ SHIM_API CUresult cuCtxSynchronize(void) {
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
+  drain_ctx(s, c, true);  // deferred work runs (streams.cpp)
+  if (c->sticky) return c->sticky;
   release_pools(s);
   return CUDA_SUCCESS;
 }

@@ -157,6 +157,10 @@ CUresult shim::stream_wait_event(CUstream st, CUevent ev, unsigned flags) {
     w.event = ev;
     return capture_work(e.s, st, std::move(w));
   }
+  // A record still deferred (streams.cpp): st's later work waits for it.
+  if (ev->pending && !ev->pending->done)
+    defer(
+        e.s, e.c, st, "cuStreamWaitEvent", [] { return CUDA_SUCCESS; }, true, ev->pending);
   return ev->ctx->sticky;
 }
 

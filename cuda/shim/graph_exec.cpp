@@ -66,6 +66,7 @@ CUresult instantiate(State& s, CUgraph g, std::shared_ptr<CUgraphExec_st>& out, 
 }
 
 CUresult run(const CUgraphExec_st& x, CUstream st) {
+  NoDefer whole;  // a kernel node that spins reports its livelock (streams.cpp)
   for (const auto& step : x.order) {
     const Work& w = step.work;
     CUresult r = CUDA_SUCCESS;
@@ -147,6 +148,10 @@ CUresult launch_exec(CUgraphExec x, CUstream st) {
     // instance while it runs without the lock.
     copy = *x;
     assign_defaults(e.s, copy);
+    // Deferred work the launch waits for runs first (streams.cpp): a graph
+    // runs as a whole.
+    settle(e.s, e.c, st);
+    if (e.c->sticky) return e.c->sticky;
   }
   return run(copy, st);
 }

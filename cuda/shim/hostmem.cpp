@@ -71,6 +71,9 @@ struct HostVisible {
   unsigned flags = 0;          // cuMemHostAlloc's or cuMemHostRegister's flags
   CUcontext ctx = nullptr;     // current when it was made
   std::vector<uint8_t> given;  // registered: the bytes copied in before the last launch (kept for the next)
+  // Managed: per aligned 8-byte word, 1 while its contents are undefined (a
+  // discard not followed by a write or prefetch; empty: none is).
+  std::vector<uint8_t> undefined;
 };
 
 // Host (= device) address -> range; ranges never overlap.
@@ -154,6 +157,53 @@ bool copy_host(void* local, uint64_t remote, size_t n, bool read) {
   return true;
 }
 
+// Discarded words (discard_managed). A discard gives each aligned 8-byte
+// word of the range fresh contents, a pattern of its address; a word that
+// holds anything else at the next launch was written since (by the host, a
+// copy or a memset; all write the host bytes). A write of exactly the
+// pattern's 8 bytes cannot be told apart (the pattern is a 64-bit hash of
+// the address, which no program computes). The words still undefined then
+// are marked unwritten in the allocation's "written" map for the launch, so
+// a load of them is the interpreter's uninitialised read; a word a kernel
+// stores to (even a byte of it) is defined afterwards.
+uint64_t pattern(uint64_t a) {
+  uint64_t z = a + 0x9e3779b97f4a7c15ull;  // splitmix64
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void undefined_to_device(State& s, uint64_t base, HostVisible& r) {
+  std::vector<uint8_t>* init = s.session->init_map(base, r.bytes);
+  bool any = false;
+  for (size_t w = 0; w < r.undefined.size(); ++w) {
+    if (!r.undefined[w]) continue;
+    uint64_t v = 0;
+    std::memcpy(&v, reinterpret_cast<const void*>(base + 8 * w), 8);
+    if (v != pattern(base + 8 * w))
+      r.undefined[w] = 0;
+    else
+      any = true;
+  }
+  if (!any) r.undefined.clear();
+  if (!init) return;
+  init->clear();
+  if (!any) return;
+  init->assign(r.bytes, 1);
+  for (size_t w = 0; w < r.undefined.size(); ++w)
+    if (r.undefined[w]) std::memset(init->data() + 8 * w, 0, 8);
+}
+
+void undefined_from_device(State& s, uint64_t base, HostVisible& r) {
+  std::vector<uint8_t>* init = s.session->init_map(base, r.bytes);
+  if (!init || init->size() != r.bytes) return;
+  for (size_t w = 0; w < r.undefined.size(); ++w) {
+    if (!r.undefined[w]) continue;
+    for (size_t b = 0; b < 8; ++b) r.undefined[w] &= ~(*init)[8 * w + b] & 1;
+  }
+  init->clear();
+}
+
 // Drops a range whose host pages are gone (lock held).
 void drop_unmapped(State& s, std::map<uint64_t, HostVisible>::iterator it) {
   report("host memory at " + hex(it->first) + " + " + std::to_string(it->second.bytes) +
@@ -176,6 +226,7 @@ void shim::host_ranges_to_device(State& s) {
     }
     if (r.kind != HostKind::Registered) {  // the shim's own pages, compared in place after the launch
       std::memcpy(d, reinterpret_cast<const void*>(it->first), r.bytes);
+      if (!r.undefined.empty()) undefined_to_device(s, it->first, r);
       ++it;
       continue;
     }
@@ -224,8 +275,30 @@ void shim::host_ranges_from_device(State& s) {
       drop_unmapped(s, it++);
       continue;
     }
+    if (!r.undefined.empty()) undefined_from_device(s, it->first, r);
     ++it;
   }
+}
+
+void shim::discard_managed(State&, uint64_t addr, uint64_t n) {
+  auto it = range_of(addr, n);
+  if (it == visible().end() || it->second.kind != HostKind::Managed) return;
+  HostVisible& r = it->second;
+  const uint64_t base = it->first, off = addr - base;
+  if (r.undefined.empty()) r.undefined.assign((r.bytes + 7) / 8, 0);
+  for (uint64_t w = (off + 7) / 8; 8 * w + 8 <= off + n; ++w) {
+    const uint64_t v = pattern(base + 8 * w);
+    std::memcpy(reinterpret_cast<void*>(base + 8 * w), &v, 8);
+    r.undefined[w] = 1;
+  }
+}
+
+void shim::prefetch_managed(State&, uint64_t addr, uint64_t n) {
+  auto it = range_of(addr, n);
+  if (it == visible().end() || it->second.undefined.empty()) return;
+  HostVisible& r = it->second;
+  const uint64_t off = addr - it->first;
+  for (uint64_t w = off / 8; w < r.undefined.size() && 8 * w < off + n; ++w) r.undefined[w] = 0;
 }
 
 void shim::release_host_ranges(State& s, CUcontext c) {
@@ -301,6 +374,7 @@ SHIM_API CUresult cuMemFreeHost(void* p) {
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  drain_all(s);  // deferred work that may use it runs first (streams.cpp)
   auto it = visible().find(reinterpret_cast<uint64_t>(p));
   if (it == visible().end() || it->second.kind != HostKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = current_sticky(s)) return r;  // after a fault, as every call doing work (cuda/README.md)
@@ -345,6 +419,7 @@ SHIM_API CUresult cuMemHostUnregister(void* p) {
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  drain_all(s);  // deferred work that may use it runs first (streams.cpp)
   auto it = visible().find(reinterpret_cast<uint64_t>(p));
   if (it == visible().end() || it->second.kind != HostKind::Registered) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
   if (CUresult r = current_sticky(s)) return r;

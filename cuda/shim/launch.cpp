@@ -249,6 +249,23 @@ CUresult shim::check_launch(State& s, CUcontext c, CUfunction f, const interp::L
 
 namespace {
 
+CUresult run_kernel(State& s, CUcontext c, CUfunction f, const interp::LaunchConfig& cfg, CUstream st,
+                    std::vector<uint8_t> params, CUevent completion);
+
+// Queues a launch as st's next operation (streams.cpp); `always`: the
+// launch spun without effect when it ran now, and is the first of its
+// stream's deferred work.
+bool defer_launch(State& s, CUcontext c, CUfunction f, const interp::LaunchConfig& cfg, CUstream st,
+                  const std::vector<uint8_t>& params, CUevent completion, bool always) {
+  auto run = [f, cfg, st, params, completion]() {
+    State& s2 = state();
+    CUcontext c2 = nullptr;
+    if (CUresult r = current(s2, c2)) return r;
+    return run_kernel(s2, c2, f, cfg, st, params, completion);
+  };
+  return defer(s, c, st, "cuLaunchKernel", std::move(run), always) != nullptr;
+}
+
 // One launch; `cluster` is {0,0,0} unless the launch sets a cluster shape.
 CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream, void** kernelParams, void** extra,
                 CUevent completion) {
@@ -272,6 +289,21 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     w.params = std::move(params);
     return capture_work(s, hStream, std::move(w));
   }
+  if (deferred_on(s, c, hStream) && defer_launch(s, c, f, cfg, hStream, params, completion, false))
+    return CUDA_SUCCESS;
+  return run_kernel(s, c, f, cfg, hStream, std::move(params), completion);
+}
+
+// Runs a checked launch now: its diagnostics are reported and a fatal one
+// becomes the context's sticky error. A launch that spins without effect
+// (RunResult::spin_without_effect) is deferred instead (streams.cpp): it
+// reports nothing, and runs again from its start when its stream is
+// synchronised; at its last attempt (final_attempt: nothing else can run)
+// or inside a graph launch it reports its livelock.
+CUresult run_kernel(State& s, CUcontext c, CUfunction f, const interp::LaunchConfig& cfg, CUstream st,
+                    std::vector<uint8_t> params, CUevent completion) {
+  std::vector<uint8_t> kept;
+  if (defer_allowed()) kept = params;  // for the launch's next attempt
   interp::RunResult res;
   host_ranges_to_device(s);
   try {
@@ -288,6 +320,16 @@ CUresult launch(CUfunction f, const interp::LaunchConfig& cfg, CUstream hStream,
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   } catch (const std::bad_alloc&) {
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  }
+  if (res.spin_without_effect && defer_allowed()) {
+    if (s.dev.trace)
+      std::fprintf(stderr, "ptxcheck-shim: %s: spins before it changes anything; deferred until its stream is synchronised\n",
+                   f->k->name.c_str());
+    if (running_deferred())
+      blocked();
+    else
+      defer_launch(s, c, f, cfg, st, kept, completion, true);
+    return CUDA_SUCCESS;
   }
   if (!res.printf_output.empty()) std::fwrite(res.printf_output.data(), 1, res.printf_output.size(), stdout);
   if (s.dev.trace)
@@ -437,6 +479,10 @@ CUresult stream_done(CUstream h, bool sync) {
     h->capture->invalidated = true;
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
+  // Deferred work of the stream runs now (streams.cpp); a query that finds
+  // some left answers NOT_READY, a synchronisation reports a hang.
+  if (!drain_stream(s, c, h, sync)) return CUDA_ERROR_NOT_READY;
+  if (c->sticky) return c->sticky;
   if (sync) release_pools(s);  // memory pools release memory above their threshold (mempool.cpp)
   return CUDA_SUCCESS;
 }
@@ -451,6 +497,13 @@ SHIM_API CUresult cuStreamDestroy_v2(CUstream h) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, h, Kind::Stream)) return CUDA_ERROR_INVALID_HANDLE;
   if (h->ctx->sticky) return h->ctx->sticky;  // a faulted context keeps its streams and events
+  // Work of the stream that is deferred still runs; the stream is released
+  // when it is done (streams.cpp), as the driver releases it "once the
+  // device has completed all work in hStream".
+  if (has_deferred_work(s, h)) {
+    h->destroyed = true;
+    return CUDA_SUCCESS;
+  }
   h->ctx->streams.erase(h);
   s.live.erase(h);
   return CUDA_SUCCESS;
@@ -487,6 +540,13 @@ SHIM_API CUresult cuEventRecord(CUevent e, CUstream h) {
   }
   e->capture.reset();
   e->capture_deps.clear();
+  // After deferred work of the stream: the event completes with it.
+  if (auto p = defer(s, c, h, "cuEventRecord", [] { return CUDA_SUCCESS; })) {
+    p->records = e;
+    e->pending = p;
+    return CUDA_SUCCESS;
+  }
+  e->pending.reset();
   e->recorded = true;
   e->when = std::chrono::steady_clock::now();
   return CUDA_SUCCESS;
@@ -497,6 +557,7 @@ SHIM_API CUresult cuEventQuery(CUevent e) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!drain_event(s, e, false)) return e->ctx->sticky ? e->ctx->sticky : CUDA_ERROR_NOT_READY;
   return e->ctx->sticky;
 }
 
@@ -505,6 +566,8 @@ SHIM_API CUresult cuEventSynchronize(CUevent e) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, e, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
+  if (e->ctx->sticky) return e->ctx->sticky;
+  drain_event(s, e, true);
   if (e->ctx->sticky) return e->ctx->sticky;
   release_pools(s);
   return CUDA_SUCCESS;
@@ -517,6 +580,9 @@ SHIM_API CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, start, Kind::Event) || !is_live(s, end, Kind::Event)) return CUDA_ERROR_INVALID_HANDLE;
   if ((start->flags | end->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+  // "If cuEventRecord() has been called on either event but the event has
+  // not yet been completed, this function returns CUDA_ERROR_NOT_READY."
+  if ((start->pending && !start->pending->done) || (end->pending && !end->pending->done)) return CUDA_ERROR_NOT_READY;
   if (!start->recorded || !end->recorded) return CUDA_ERROR_INVALID_HANDLE;
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
   return CUDA_SUCCESS;

@@ -214,6 +214,7 @@ SHIM_API CUresult cuLibraryUnload(CUlibrary library) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, library, Kind::Library)) return CUDA_ERROR_INVALID_HANDLE;
+  drain_all(s);  // deferred launches of its kernels run first (streams.cpp)
   for (auto& [ctx, mod] : library->per_ctx)
     if (is_live(s, mod, Kind::Module)) {
       for (CUfunction f : mod->funcs) s.live.erase(f);

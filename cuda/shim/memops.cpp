@@ -4,13 +4,14 @@
 // cuMemcpy3DBatchAsync, cuMemPrefetchBatchAsync, cuMemDiscardBatchAsync,
 // cuMemDiscardAndPrefetchBatchAsync.
 //
-// Work is synchronous (cuda/README.md): when an operation is enqueued,
-// everything before it in every stream has finished. A write stores its value
-// then. A wait whose condition holds then returns at once; one whose condition
-// does not hold could only be released by a later host write or by work
-// queued later, and the shim cannot hold the stream's later work back: it
-// refuses such a wait (CUDA_ERROR_NOT_SUPPORTED, with a message naming the
-// value found), after the operations before it in the batch ran.
+// An operation runs when it is enqueued unless its stream waits for deferred
+// work (streams.cpp). A write stores its value then. A wait whose condition
+// holds then returns at once; one whose condition does not hold is deferred
+// with the operations after it: the stream's later work is queued behind it,
+// and it is checked again when the stream is synchronised (a later host
+// write or work of another stream may release it). When nothing can release
+// it any more, the synchronisation reports the hang with the value found
+// (CUDA_ERROR_LAUNCH_TIMEOUT, the context's sticky error).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +34,7 @@ std::string hex(uint64_t v) {
 // the handle, and a capture, which these operations cannot join (graph memop
 // nodes are not provided): the capture is invalidated, as for other work a
 // capture cannot record.
-CUresult stream_checks(State& s, CUstream st) {
-  CUcontext c = nullptr;
+CUresult stream_checks(State& s, CUstream st, CUcontext& c) {
   if (CUresult r = current(s, c)) return r;
   if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
   if (capturing(st)) {
@@ -94,11 +94,15 @@ CUresult memop(State& s, const CUstreamBatchMemOpParams& p, bool v2, bool run) {
       std::memcpy(&v, b, wide ? 8 : 4);
       const uint64_t want = wide ? p.waitValue.value64 : p.waitValue.value;
       if (holds(v, want, cond, wide)) return CUDA_SUCCESS;
+      if (running_deferred() && !final_attempt()) {  // checked again later (streams.cpp)
+        blocked();
+        return CUDA_SUCCESS;
+      }
       report(std::string("cuStreamWaitValue") + (wide ? "64" : "32") + ": the value at " + hex(p.waitValue.address) +
              " is " + hex(v) + ", which does not satisfy the wait (" + cond_name(cond) + " " + hex(want) +
-             ") when it is enqueued; work runs when it is enqueued here (cuda/README.md), so "
-             "nothing can release the wait");
-      return CUDA_ERROR_NOT_SUPPORTED;
+             "), and no work left can change it: the stream would wait forever");
+      if (!ctx_stack().empty()) ctx_stack().back()->sticky = CUDA_ERROR_LAUNCH_TIMEOUT;
+      return CUDA_ERROR_LAUNCH_TIMEOUT;
     }
     case CU_STREAM_MEM_OP_WRITE_VALUE_32:
     case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
@@ -124,15 +128,47 @@ CUresult memop(State& s, const CUstreamBatchMemOpParams& p, bool v2, bool run) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
-// The operations in order, each checked before any runs.
+// Whether p can run now: a wait whose condition holds, or another operation.
+bool runs_now(State& s, const CUstreamBatchMemOpParams& p) {
+  if (p.operation != CU_STREAM_MEM_OP_WAIT_VALUE_32 && p.operation != CU_STREAM_MEM_OP_WAIT_VALUE_64) return true;
+  const bool wide = p.operation == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+  const uint8_t* b = operand(s, p.waitValue.address, wide ? 8 : 4);
+  uint64_t v = 0;
+  if (b) std::memcpy(&v, b, wide ? 8 : 4);
+  return !b || holds(v, wide ? p.waitValue.value64 : p.waitValue.value, p.waitValue.flags & 3u, wide);
+}
+
+const char* op_name(const CUstreamBatchMemOpParams& p) {
+  switch (p.operation) {
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32: return "cuStreamWaitValue32";
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64: return "cuStreamWaitValue64";
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32: return "cuStreamWriteValue32";
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64: return "cuStreamWriteValue64";
+    default: return "cuStreamBatchMemOp";
+  }
+}
+
+// The operations in order, each checked before any runs. From the first
+// that must wait (deferred work on the stream, or a wait that does not hold
+// yet), each is deferred as an operation of its own (streams.cpp).
 CUresult batch_memop(CUstream st, unsigned count, const CUstreamBatchMemOpParams* ops, unsigned flags, bool v2) {
   if (flags || count >= 256 || (count && !ops)) return CUDA_ERROR_INVALID_VALUE;
   Locked l;
-  if (CUresult r = stream_checks(l.s, st)) return r;
+  CUcontext c = nullptr;
+  if (CUresult r = stream_checks(l.s, st, c)) return r;
   for (unsigned i = 0; i < count; ++i)
     if (CUresult r = memop(l.s, ops[i], v2, false)) return r;
-  for (unsigned i = 0; i < count; ++i)
+  for (unsigned i = 0; i < count; ++i) {
+    if (!running_deferred() && (deferred_on(l.s, c, st) || !runs_now(l.s, ops[i]))) {
+      for (unsigned j = i; j < count; ++j) {
+        const CUstreamBatchMemOpParams q = ops[j];
+        defer(
+            l.s, c, st, op_name(q), [q, v2] { return memop(state(), q, v2, true); }, true);
+      }
+      return CUDA_SUCCESS;
+    }
     if (CUresult r = memop(l.s, ops[i], v2, true)) return r;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -288,11 +324,12 @@ bool valid_location(const CUmemLocation& l, CUresult& err) {
 // both: the arguments as documented (locations: prefetchLocIdxs starts at 0
 // and increases, numPrefetchLocs <= count), each range in managed memory.
 // Managed memory is coherent between calls here (kernels run inside their
-// launch), so a prefetch moves nothing; a discarded range keeps its bytes,
-// one of the indeterminate values a read of it may return (not reported as
-// uninitialised).
+// launch), so a prefetch moves nothing; a discarded range has undefined
+// contents until it is written or prefetched: a kernel's read of it is an
+// uninitialised read (hostmem.cpp discard_managed). In stream order
+// (streams.cpp).
 CUresult managed_batch(CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLocation* locs, size_t* idxs, size_t nlocs,
-                       unsigned long long flags, CUstream st, bool prefetch) {
+                       unsigned long long flags, CUstream st, bool prefetch, bool discard = false) {
   if (!dptrs || !sizes || !count || flags || !batch_stream(st)) return CUDA_ERROR_INVALID_VALUE;
   if (prefetch) {
     if (!locs || !idxs || !nlocs || nlocs > count) return CUDA_ERROR_INVALID_VALUE;
@@ -308,6 +345,16 @@ CUresult managed_batch(CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLoc
   if (!valid_stream(l.s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
   for (size_t i = 0; i < count; ++i)
     if (!sizes[i] || !is_managed(l.s, dptrs[i], sizes[i])) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::pair<CUdeviceptr, size_t>> ranges;
+  for (size_t i = 0; i < count; ++i) ranges.emplace_back(dptrs[i], sizes[i]);
+  auto run = [ranges, prefetch, discard] {
+    for (auto [p, n] : ranges) {
+      if (discard) discard_managed(state(), p, n);
+      if (prefetch) prefetch_managed(state(), p, n);
+    }
+    return CUDA_SUCCESS;
+  };
+  if (!defer(l.s, c, st, discard ? "cuMemDiscardBatchAsync" : "cuMemPrefetchBatchAsync", run)) run();
   return CUDA_SUCCESS;
 }
 
@@ -342,12 +389,12 @@ SHIM_API CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t n, CUDA_MEMCPY3D_BATCH_OP*
   }                                                                                                                  \
   SHIM_API CUresult cuMemDiscardBatchAsync##suffix(CUdeviceptr* d, size_t* n, size_t count, unsigned long long f,    \
                                                    CUstream st) {                                                    \
-    return managed_batch(d, n, count, nullptr, nullptr, 0, f, stream, false);                                        \
+    return managed_batch(d, n, count, nullptr, nullptr, 0, f, stream, false, true);                                  \
   }                                                                                                                  \
   SHIM_API CUresult cuMemDiscardAndPrefetchBatchAsync##suffix(CUdeviceptr* d, size_t* n, size_t count,               \
                                                               CUmemLocation* locs, size_t* idxs, size_t nlocs,       \
                                                               unsigned long long f, CUstream st) {                   \
-    return managed_batch(d, n, count, locs, idxs, nlocs, f, stream, true);                                           \
+    return managed_batch(d, n, count, locs, idxs, nlocs, f, stream, true, true);                                     \
   }
 // clang-format off
 SHIM_MANAGED_BATCH(, st)

@@ -39,6 +39,22 @@ CUresult copy(State& s, void* dst_host, CUdeviceptr dst_dev, const void* src_hos
     w.copy.Height = w.copy.Depth = 1;
     return capture_work(s, stream, std::move(w));
   }
+  if (deferred_on(s, c, stream)) {  // after deferred work (streams.cpp)
+    if (dst_host && !host_visible(s, dst_host, n)) {
+      settle(s, c, stream);  // to pageable memory: returns once done
+      if (c->sticky) return c->sticky;
+    } else {
+      std::shared_ptr<std::vector<uint8_t>> staged;  // from pageable memory: staged now
+      if (src_host && !host_visible(s, src_host, n))
+        staged = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t*>(src_host),
+                                                        static_cast<const uint8_t*>(src_host) + n);
+      auto run = [=] {
+        return copy(state(), dst_host, dst_dev, staged ? staged->data() : src_host, src_dev, n, stream);
+      };
+      defer(s, c, stream, "cuMemcpyAsync", std::move(run));
+      return CUDA_SUCCESS;
+    }
+  }
   if (n == 0) return CUDA_SUCCESS;
   uint8_t* d = dst_host ? static_cast<uint8_t*>(dst_host) : device_bytes(s, dst_dev, n);
   const uint8_t* src = src_host ? static_cast<const uint8_t*>(src_host) : device_bytes(s, src_dev, n);
@@ -49,8 +65,8 @@ CUresult copy(State& s, void* dst_host, CUdeviceptr dst_dev, const void* src_hos
 
 template <class T>
 CUresult fill(CUdeviceptr dst, T value, size_t n) {
+  SyncCall sync;
   State& s = state();
-  std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
   if (dst % sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
@@ -246,11 +262,15 @@ SHIM_API CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
   }
 }
 
+// cuMemFree synchronises: deferred work of the context (which may use the
+// memory) runs first (streams.cpp).
 SHIM_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
   State& s = state();
   std::lock_guard lk(s.mu);
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
+  drain_ctx(s, c, true);
+  if (c->sticky) return c->sticky;
   if (dptr == 0) return CUDA_SUCCESS;
   if (free_async_alloc(s, dptr)) return CUDA_SUCCESS;  // a stream-ordered or graph allocation (mempool.cpp)
   if (!c->allocs.erase(dptr)) return CUDA_ERROR_INVALID_VALUE;
@@ -260,23 +280,23 @@ SHIM_API CUresult cuMemFree_v2(CUdeviceptr dptr) {
 }
 
 SHIM_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   State& s = state();
-  std::lock_guard lk(s.mu);
   if (!src && n) return CUDA_ERROR_INVALID_VALUE;
   return copy(s, nullptr, dst, src ? src : "", 0, n, nullptr);
 }
 
 SHIM_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   State& s = state();
-  std::lock_guard lk(s.mu);
   if (!dst && n) return CUDA_ERROR_INVALID_VALUE;
   char dummy;
   return copy(s, dst ? dst : &dummy, 0, nullptr, src, n, nullptr);
 }
 
 SHIM_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   State& s = state();
-  std::lock_guard lk(s.mu);
   return copy(s, nullptr, dst, nullptr, src, n, nullptr);
 }
 
@@ -315,6 +335,7 @@ SHIM_API CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdevice
 }
 
 SHIM_API CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n) {
+  SyncCall sync;
   return cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, nullptr);
 }
 
@@ -358,6 +379,7 @@ SHIM_API CUresult cuModuleUnload(CUmodule hmod) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, hmod, Kind::Module)) return CUDA_ERROR_INVALID_HANDLE;
+  drain_ctx(s, hmod->ctx, true);  // deferred launches of its kernels run first (streams.cpp)
   for (CUfunction f : hmod->funcs) s.live.erase(f);
   drop_refs(s, hmod);
   s.session->unload_module(hmod->m);

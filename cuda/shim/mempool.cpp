@@ -98,6 +98,8 @@ CUresult free_async(CUdeviceptr dptr, CUstream st) {
   if (CUresult r = current(s, c)) return r;
   if (!valid_stream(s, st, c)) return CUDA_ERROR_INVALID_HANDLE;
   if (capturing(st)) return capture_free(s, st, dptr);
+  if (defer(s, c, st, "cuMemFreeAsync", [dptr, st] { return free_async(dptr, st); }))
+    return CUDA_SUCCESS;               // after deferred work that may use it (streams.cpp)
   if (dptr == 0) return CUDA_SUCCESS;  // as cuMemFree (our choice: the reference does not say)
   if (free_async_alloc(s, dptr)) return CUDA_SUCCESS;
   // cuMemAlloc memory may be freed in stream order too; it has no pool.

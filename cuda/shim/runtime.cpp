@@ -1,13 +1,14 @@
 // Driver API used by the CUDA runtime beyond the basics (cuda/README.md
 // "Runtime API"): unified-address and 2D/3D copies, 2D memsets, pointer
-// attributes, host callbacks, occupancy, and stream, context and device
-// queries. Managed, page-locked and registered host memory are in
+// attributes, host callbacks, and stream, context and device queries
+// (occupancy: occupancy.cpp). Managed, page-locked and registered host memory are in
 // hostmem.cpp.
 //
-// Every stream is complete when a call returns (kernels run inside the
-// launch), so a host callback runs when it is enqueued: everything before it
-// in its stream has finished, as the API requires. It runs without the
-// shim's lock, so it may call back into the driver.
+// A host callback runs when it is enqueued unless its stream waits for
+// deferred work (streams.cpp): everything before it in its stream has
+// finished then, as the API requires. Run when it is enqueued, it runs
+// without the shim's lock; run later, by a synchronising call that holds it
+// (a recursive lock: a callback may still call back into the driver).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -64,6 +65,22 @@ CUresult copy3d(const CUDA_MEMCPY3D& c, CUstream stream) {
     w.ctx = ctx;
     w.copy = c;
     return capture_work(s, stream, std::move(w));
+  }
+  if (deferred_on(s, ctx, stream)) {  // after deferred work (streams.cpp)
+    // A side in pageable host memory: the copy runs once that work is done
+    // (the shim does not stage pitched host ranges).
+    auto pageable = [&](CUmemorytype t, const void* host, CUdeviceptr dev) {
+      bool d = false;
+      if (t == CU_MEMORYTYPE_HOST) return !host_visible(s, host, 1);
+      return t == CU_MEMORYTYPE_UNIFIED && (unified(s, dev, 1, d), !d);
+    };
+    if (pageable(c.srcMemoryType, c.srcHost, c.srcDevice) || pageable(c.dstMemoryType, c.dstHost, c.dstDevice)) {
+      settle(s, ctx, stream);
+      if (ctx->sticky) return ctx->sticky;
+    } else {
+      defer(s, ctx, stream, "cuMemcpy3DAsync", [c, stream] { return copy3d(c, stream); });
+      return CUDA_SUCCESS;
+    }
   }
   // An array side is its dense device memory (texture.cpp).
   CUDA_MEMCPY3D cp = c;
@@ -141,6 +158,8 @@ CUresult fill2d(CUdeviceptr dst, size_t pitch, T v, size_t w, size_t h, CUstream
     n.memset.height = h;
     return capture_work(s, stream, std::move(n));
   }
+  if (defer(s, c, stream, "cuMemsetD2DAsync", [=] { return fill2d<T>(dst, pitch, v, w, h, stream); }))
+    return CUDA_SUCCESS;  // after deferred work (streams.cpp)
   for (size_t y = 0; y < h; ++y) {
     bool dev = false;
     uint8_t* p = unified(s, dst + y * pitch, w * sizeof(T), dev);
@@ -249,7 +268,10 @@ SHIM_API CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_a
 
 // ---- copies and memsets ------------------------------------------------------------------
 
-SHIM_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return cuMemcpyAsync(dst, src, n, nullptr); }
+SHIM_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
+  return cuMemcpyAsync(dst, src, n, nullptr);
+}
 
 SHIM_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream st) {
   State& s = state();
@@ -267,6 +289,25 @@ SHIM_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUst
     w.copy.WidthInBytes = n;
     w.copy.Height = w.copy.Depth = 1;
     return capture_work(s, st, std::move(w));
+  }
+  if (deferred_on(s, c, st) && n) {  // after deferred work (streams.cpp)
+    bool dd = false, sd = false;
+    unified(s, dst, n, dd);
+    unified(s, src, n, sd);
+    if (!dd) {  // to pageable host memory: returns once done
+      settle(s, c, st);
+      if (c->sticky) return c->sticky;
+    } else {
+      std::shared_ptr<std::vector<uint8_t>> staged;  // from pageable host memory: staged now
+      if (!sd && src)
+        staged = std::make_shared<std::vector<uint8_t>>(reinterpret_cast<const uint8_t*>(src),
+                                                        reinterpret_cast<const uint8_t*>(src) + n);
+      auto run = [=] {
+        return cuMemcpyAsync(dst, staged ? reinterpret_cast<CUdeviceptr>(staged->data()) : src, n, st);
+      };
+      defer(s, c, st, "cuMemcpyAsync", std::move(run));
+      return CUDA_SUCCESS;
+    }
   }
   if (n == 0) return CUDA_SUCCESS;
   if (!dst || !src) return CUDA_ERROR_INVALID_VALUE;
@@ -309,13 +350,17 @@ SHIM_API CUresult cuMemcpyBatchAsync_v2(CUdeviceptr* dsts, CUdeviceptr* srcs, si
 }
 
 SHIM_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* p) {
+  SyncCall sync;
   return p ? copy3d(from2d(*p), nullptr) : CUDA_ERROR_INVALID_VALUE;
 }
 SHIM_API CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* p) { return cuMemcpy2D_v2(p); }
 SHIM_API CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* p, CUstream st) {
   return p ? copy3d(from2d(*p), st) : CUDA_ERROR_INVALID_VALUE;
 }
-SHIM_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* p) { return p ? copy3d(*p, nullptr) : CUDA_ERROR_INVALID_VALUE; }
+SHIM_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* p) {
+  SyncCall sync;
+  return p ? copy3d(*p, nullptr) : CUDA_ERROR_INVALID_VALUE;
+}
 SHIM_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* p, CUstream st) {
   return p ? copy3d(*p, st) : CUDA_ERROR_INVALID_VALUE;
 }
@@ -345,16 +390,22 @@ CUresult copy3d_peer(const CUDA_MEMCPY3D_PEER* p, CUstream st) {
   return copy3d(c, st);
 }
 }  // namespace
-SHIM_API CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* p) { return copy3d_peer(p, nullptr); }
+SHIM_API CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* p) {
+  SyncCall sync;
+  return copy3d_peer(p, nullptr);
+}
 SHIM_API CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* p, CUstream st) { return copy3d_peer(p, st); }
 
 SHIM_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h) {
+  SyncCall sync;
   return fill2d<uint8_t>(d, pitch, v, w, h, nullptr);
 }
 SHIM_API CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h) {
+  SyncCall sync;
   return fill2d<uint16_t>(d, pitch, v, w, h, nullptr);
 }
 SHIM_API CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h) {
+  SyncCall sync;
   return fill2d<uint32_t>(d, pitch, v, w, h, nullptr);
 }
 SHIM_API CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream st) {
@@ -368,12 +419,19 @@ SHIM_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v
 }
 
 // Hints about where managed memory should live: there is one memory.
-SHIM_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation, unsigned int flags, CUstream st) {
+// A prefetch moves nothing (managed memory is coherent between calls here);
+// it undoes a discard of the range (hostmem.cpp), in stream order.
+SHIM_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation loc, unsigned int flags, CUstream st) {
   if (flags) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = check_stream(st)) return r;
+  CUcontext c = nullptr;
+  if (CUresult r = check_stream(st, &c)) return r;
   State& s = state();
   std::lock_guard lk(s.mu);
-  return is_managed(s, p, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  if (!is_managed(s, p, n)) return CUDA_ERROR_INVALID_VALUE;
+  if (defer(s, c, st, "cuMemPrefetchAsync", [=] { return cuMemPrefetchAsync_v2(p, n, loc, flags, st); }))
+    return CUDA_SUCCESS;  // after deferred work (streams.cpp)
+  prefetch_managed(s, p, n);
+  return CUDA_SUCCESS;
 }
 SHIM_API CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, CUmem_advise advice, CUmemLocation) {
   if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
@@ -405,6 +463,11 @@ SHIM_API CUresult cuLaunchHostFunc(CUstream st, CUhostFn fn, void* userData) {
       w.user = userData;
       return capture_work(s, st, std::move(w));
     }
+    auto run = [fn, userData] {
+      fn(userData);
+      return CUDA_SUCCESS;
+    };
+    if (defer(s, c, st, "cuLaunchHostFunc", std::move(run))) return CUDA_SUCCESS;  // after deferred work (streams.cpp)
   }
   fn(userData);
   return CUDA_SUCCESS;
@@ -428,6 +491,11 @@ SHIM_API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void* us
       w.user = userData;
       return capture_work(s, st, std::move(w));
     }
+    auto run = [c, cb, st, userData] {
+      cb(st, c->sticky, userData);
+      return CUDA_SUCCESS;
+    };
+    if (defer(s, c, st, "cuStreamAddCallback", std::move(run))) return CUDA_SUCCESS;  // after deferred work
   }
   CUresult status = c->sticky;
   cb(st, status, userData);
@@ -452,78 +520,6 @@ SHIM_API CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned 
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   return cuLaunchKernelEx(&cfg, f, kernelParams, nullptr);
-}
-
-// ---- occupancy (one SM with sm_90's per-SM limits) ------------------------------------------------
-
-namespace {
-CUresult occupancy(int* numBlocks, CUfunction f, int blockSize, size_t dyn) {
-  if (!numBlocks || blockSize <= 0) return CUDA_ERROR_INVALID_VALUE;
-  State& s = state();
-  std::lock_guard lk(s.mu);
-  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (CUresult r = resolve_function(s, f)) return r;
-  *numBlocks = max_active_blocks(f, blockSize, dyn);
-  return CUDA_SUCCESS;
-}
-}  // namespace
-
-SHIM_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction f, int blockSize,
-                                                              size_t dynamicSMemSize) {
-  return occupancy(numBlocks, f, blockSize, dynamicSMemSize);
-}
-
-SHIM_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction f, int blockSize,
-                                                                       size_t dynamicSMemSize, unsigned int flags) {
-  if (flags & ~1u) return CUDA_ERROR_INVALID_VALUE;
-  return occupancy(numBlocks, f, blockSize, dynamicSMemSize);
-}
-
-// The block size with the most resident threads per SM (the largest such, trying whole warps from the limit
-// down, as cudaOccupancyMaxPotentialBlockSizeVariableSMem in cuda_runtime.h does), and the grid that fills every
-// SM with it. The limit: blockSizeLimit, else the function's (.maxntid/.reqntid) or 1024; the dynamic shared
-// memory of each size asked from blockSizeToDynamicSMemSize when given, else dynamicSMemSize.
-SHIM_API CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, CUfunction f,
-                                                            CUoccupancyB2DSize blockSizeToDynamicSMemSize,
-                                                            size_t dynamicSMemSize, int blockSizeLimit,
-                                                            unsigned int flags) {
-  if (!minGridSize || !blockSize || blockSizeLimit < 0 || (flags & ~1u)) return CUDA_ERROR_INVALID_VALUE;
-  int func_max = 0, sms = 0;
-  if (CUresult r = cuFuncGetAttribute(&func_max, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)) return r;
-  if (CUresult r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0)) return r;
-  const int limit = blockSizeLimit ? std::min(blockSizeLimit, func_max) : func_max;
-  int best_size = 0, best_blocks = 0, best_threads = 0;
-  for (int aligned = (limit + 31) / 32 * 32; aligned > 0; aligned -= 32) {
-    const int size = std::min(limit, aligned);
-    const size_t dyn = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(size) : dynamicSMemSize;
-    int blocks = 0;
-    if (CUresult r = occupancy(&blocks, f, size, dyn)) return r;
-    if (blocks * size > best_threads) {
-      best_size = size, best_blocks = blocks, best_threads = blocks * size;
-      if (best_threads == kThreadsPerSm) break;
-    }
-  }
-  *minGridSize = best_blocks * sms;
-  *blockSize = best_size;
-  return CUDA_SUCCESS;
-}
-
-SHIM_API CUresult cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, CUfunction f,
-                                                   CUoccupancyB2DSize blockSizeToDynamicSMemSize,
-                                                   size_t dynamicSMemSize, int blockSizeLimit) {
-  return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, f, blockSizeToDynamicSMemSize,
-                                                   dynamicSMemSize, blockSizeLimit, 0);
-}
-
-SHIM_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t* size, CUfunction f, int numBlocks, int blockSize) {
-  if (!size || numBlocks <= 0 || blockSize <= 0) return CUDA_ERROR_INVALID_VALUE;
-  int stat = 0;
-  if (CUresult r = cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) return r;
-  size_t per_block = kSharedPerSm / static_cast<size_t>(numBlocks);
-  per_block = per_block > kReservedPerBlock ? per_block - kReservedPerBlock : 0;
-  per_block = std::min(per_block, size_t{kOptinSharedLimit});
-  *size = per_block > static_cast<size_t>(stat) ? per_block - stat : 0;
-  return CUDA_SUCCESS;
 }
 
 // ---- streams, events, contexts, device --------------------------------------------------------------
@@ -615,6 +611,8 @@ SHIM_API CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   std::lock_guard lk(s.mu);
   if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, ctx, Kind::Ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  if (ctx->sticky) return ctx->sticky;
+  drain_ctx(s, ctx, true);  // deferred work runs (streams.cpp)
   if (ctx->sticky) return ctx->sticky;
   release_pools(s);
   return CUDA_SUCCESS;

@@ -1,7 +1,10 @@
 // Internal state of the driver-API shim (libcuda.so.1 over the ptxcheck
-// interpreter). Every exported function takes the one global lock, so the
-// shim is thread-safe by serialisation; kernels run synchronously inside
-// cuLaunchKernel, which makes every stream and event trivially complete.
+// interpreter). Every exported function takes the one global lock (a
+// recursive one: deferred work runs through the entry points while a
+// synchronising call holds it), so the shim is thread-safe by serialisation.
+// Work runs synchronously when it is issued, unless its stream waits for
+// deferred work (streams.cpp): a launch that spins without effect, a stream
+// wait whose condition does not hold yet, and the work queued behind them.
 //
 // Handles are pointers to the structs below. A handle is only dereferenced
 // after it is found in `live` (so a stale, foreign or garbage handle yields
@@ -11,11 +14,13 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -106,7 +111,21 @@ struct CUfunc_st {
 
 namespace shim {
 struct Capture;
-}
+// An operation of a stream deferred until the work it waits for can finish
+// (streams.cpp): its stream (CU_STREAM_LEGACY for the NULL stream), the
+// deferred operations it waits for, and what it does, run later through the
+// same entry point with the lock held.
+struct Pending {
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  std::thread::id thread;  // the issuing thread (CU_STREAM_PER_THREAD is each thread's own)
+  std::vector<std::shared_ptr<Pending>> deps;
+  std::function<CUresult()> run;
+  CUevent records = nullptr;  // an event record: the event completes with it
+  std::string what;           // the entry point, for messages
+  bool done = false;
+};
+}  // namespace shim
 
 struct CUstream_st {
   CUcontext ctx = nullptr;
@@ -117,6 +136,7 @@ struct CUstream_st {
   // in, and the nodes the next captured operation depends on.
   std::shared_ptr<shim::Capture> capture;
   std::vector<CUgraphNode> capture_deps;
+  bool destroyed = false;  // cuStreamDestroy while work of it is deferred: released when that is done
 };
 
 // A library (cuLibraryLoadData): context-independent code, loaded as a
@@ -156,6 +176,9 @@ struct CUevent_st {
   // nodes a stream waiting on the event joins at.
   std::shared_ptr<shim::Capture> capture;
   std::vector<CUgraphNode> capture_deps;
+  // Last recorded in a stream whose work is deferred: that record, until it
+  // is done (streams.cpp).
+  std::shared_ptr<shim::Pending> pending;
 };
 
 namespace shim {
@@ -272,7 +295,7 @@ struct Device {
 };
 
 struct State {
-  std::mutex mu;
+  std::recursive_mutex mu;
   bool initialized = false;
   Device dev;
   std::unique_ptr<ptxcheck::interp::Session> session;
@@ -304,6 +327,7 @@ struct State {
   };
   std::map<uint64_t, GraphAlloc> graph_allocs;
   cuuint64_t graph_live = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
+  std::vector<std::shared_ptr<Pending>> pending;  // deferred work in issue order (streams.cpp)
 };
 
 State& state();
@@ -334,7 +358,7 @@ CUresult current_sticky(State& s);
 // The state and its lock, held by an entry point while it runs.
 struct Locked {
   State& s = state();
-  std::lock_guard<std::mutex> lk{s.mu};
+  std::lock_guard<std::recursive_mutex> lk{s.mu};
 };
 // The checks of an entry point that names a device, under the lock: `r` is
 // NOT_INITIALIZED before cuInit, INVALID_DEVICE for a device other than 0
@@ -429,6 +453,14 @@ bool array_side(State& s, CUarray a, CUdeviceptr& dev, size_t& pitch, size_t& he
 void drop_refs(State& s, CUmodule m);
 // Unmaps the host side of a managed allocation (no-op for other addresses).
 void release_managed(uint64_t addr);
+// Discarded managed memory (cuMemDiscardBatchAsync: "Reading from a
+// discarded range, without a subsequent write or prefetch to that part of the
+// range, will return an indeterminate value"; hostmem.cpp): the aligned
+// 8-byte words inside [addr, addr + n) get fresh contents (a pattern), and
+// until a write (by a kernel, a copy, a memset or the host) or a prefetch
+// reaches them, a kernel's load of them is an uninitialised read.
+void discard_managed(State& s, uint64_t addr, uint64_t n);
+void prefetch_managed(State& s, uint64_t addr, uint64_t n);
 // Frees the page-locked memory and unregisters the registered ranges that
 // context c made (its managed memory goes with c->allocs).
 void release_host_ranges(State& s, CUcontext c);
@@ -492,6 +524,62 @@ CUresult copy_batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t 
                     size_t* idxs, size_t num_attrs, size_t* fail, CUstream st);
 CUresult launch_buffer(CUfunction f, const ptxcheck::interp::LaunchConfig& cfg, CUstream st,
                        std::vector<uint8_t> params);
+
+// ---- deferred streams (streams.cpp) -------------------------------------------------------
+// A GPU gives no guarantee about when queued work starts. A launch whose
+// threads spin before they change anything (RunResult::spin_without_effect)
+// is therefore the same as one that has not started yet: the shim defers it
+// and queues later work of its stream (and of the streams CUDA orders after
+// it: the legacy NULL stream and blocking streams wait for each other, a
+// stream waiting on a deferred event record waits for it) instead of running
+// it. Synchronising calls run the deferred work in order, again from its
+// start; when nothing can run any more, the oldest blocked operation runs a
+// last time and reports its hang (a livelock: CUDA_ERROR_LAUNCH_TIMEOUT).
+//
+// Whether an operation issued now on st (lock held, c its context) waits
+// for deferred work.
+bool deferred_on(State& s, CUcontext c, CUstream st);
+// Whether a deferred operation of st itself is not done yet (lock held).
+bool has_deferred_work(const State& s, CUstream st);
+// Queues `run` as st's next operation when it waits for deferred work (or
+// always, with `always`, or when `also` is given and not done yet) and
+// returns the queued operation; nullptr when it should run now, or while
+// deferred work runs (running_deferred).
+std::shared_ptr<Pending> defer(State& s, CUcontext c, CUstream st, const char* what, std::function<CUresult()> run,
+                               bool always = false, std::shared_ptr<Pending> also = nullptr);
+// While a deferred operation runs: running_deferred(); final_attempt() when
+// it is the last attempt of a hang; blocked() says that it cannot finish
+// yet (its launch spun without effect, its wait does not hold).
+bool running_deferred();
+bool final_attempt();
+void blocked();
+// Runs deferred work (lock held) until st has none, the event's record is
+// done, or context c has none; `final`: a hang is reported (the context's
+// sticky error) rather than left waiting. True when the target is done.
+bool drain_stream(State& s, CUcontext c, CUstream st, bool final);
+bool drain_event(State& s, CUevent e, bool final);
+bool drain_ctx(State& s, CUcontext c, bool final);
+void drain_all(State& s);  // every context's, reporting hangs
+// Runs the deferred work that an operation issued now on st would wait for
+// (lock held), reporting a hang; true unless nothing ran it (it is then done).
+bool settle(State& s, CUcontext c, CUstream st);
+// Whether host memory is page-locked, registered or managed (host-visible):
+// an asynchronous copy from other (pageable) memory is staged when it is
+// queued, and one to it returns only once it is done.
+bool host_visible(const State& s, const void* p, size_t n);
+// A synchronous entry point (cuMemcpy, cuMemsetD8, ...): holds the lock and
+// first runs the deferred work an operation on st would wait for.
+struct SyncCall {
+  std::unique_lock<std::recursive_mutex> lk;
+  explicit SyncCall(CUstream st = nullptr);
+};
+// Graph launches issue their nodes one by one and must not defer a spinning
+// kernel node halfway (graph_exec.cpp): such a launch reports its livelock.
+struct NoDefer {
+  NoDefer();
+  ~NoDefer();
+};
+bool defer_allowed();
 
 }  // namespace shim
 

@@ -513,6 +513,7 @@ CUresult with_ctx(F f) {
 }  // namespace
 
 SHIM_API CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void* src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   return with_ctx([&](State& s) {
     uint8_t* p = nullptr;
     if (CUresult r = array_bytes(s, dst, off, n, p)) return r;
@@ -523,6 +524,7 @@ SHIM_API CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void* src, size
 }
 
 SHIM_API CUresult cuMemcpyAtoH_v2(void* dst, CUarray src, size_t off, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   return with_ctx([&](State& s) {
     uint8_t* p = nullptr;
     if (CUresult r = array_bytes(s, src, off, n, p)) return r;
@@ -550,10 +552,12 @@ CUresult copy_array_device(CUarray a, size_t off, CUdeviceptr dev, size_t n, boo
 }  // namespace
 
 SHIM_API CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   return copy_array_device(dst, off, src, n, true);
 }
 
 SHIM_API CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n) {
+  SyncCall sync;  // after the deferred work it waits for (streams.cpp)
   return copy_array_device(src, off, dst, n, false);
 }
 

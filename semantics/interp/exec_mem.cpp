@@ -27,6 +27,10 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     out.fault = Fault::None;
     if (par_ && (&in != par_claimed_ || out.region != hot) && !claim(out.region, out.off, size, write || atomic))
       return false;
+    // (an allocation with initialisation flags: a launch spec's uninitialised
+    // buffer, the shim's discarded managed memory)
+    if (!write && !hot->init.empty() && !hot->is_init(out.off, size)) [[unlikely]]
+      diag(DiagKind::UninitializedRead, false, *w.cta, t, in, "read of uninitialised global memory");
   } else if (sp == Space::Shared && size <= w.cta->shared->bytes.size() && addr <= w.cta->shared->bytes.size() - size &&
              !(addr & (size - 1))) {
     out.region = w.cta->shared.get();  // fast path: the own CTA's shared memory
@@ -207,7 +211,8 @@ uint32_t load_lanes_es(unsigned es, uint64_t* const* rp, uint32_t m, const uint8
 // did not do (the first that misses [base, base + lim] or is misaligned,
 // and those after it), or `m` when the operands are not plain registers or
 // an immediate. `data` and `init` hold the bytes from `base` on; `chk`:
-// loads check the initialisation flags (shared memory).
+// loads check the initialisation flags (a lane that reads an unwritten byte
+// misses: the general loop reports it).
 __attribute__((always_inline)) inline uint32_t tight_lanes(const Warp& w, const Inst& in, uint32_t m, uint8_t* data,
                                                            uint8_t* init, uint64_t base, uint64_t lim, bool chk) {
   const unsigned es = in.size;
@@ -242,7 +247,7 @@ __attribute__((always_inline)) inline uint32_t tight_lanes(const Warp& w, const 
 // The same, out of line: CTAs on all cores, in the window par_window gave.
 __attribute__((noinline)) uint32_t tight_lanes_window(const Warp& w, const Inst& in, uint32_t m, uint8_t* data,
                                                       uint8_t* init, uint64_t base, uint64_t lim) {
-  return tight_lanes(w, in, m, data, init, base, lim, false);
+  return tight_lanes(w, in, m, data, init, base, lim, init != nullptr);
 }
 
 // The same for ld/st.v2/.v4 (N elements of ES bytes, one access of N * ES
@@ -353,7 +358,7 @@ bool Machine::exec_ldst(Warp& w, const Inst& in, uint32_t m) {
     if (fr && (st ? in.nsrc : in.ndst) == 1 && (es == 1 || es == 2 || es == 4 || es == 8) && fr->bytes.size() >= es) {
       const bool shared = in.addr.space == Space::Shared;
       uint8_t* const init = fr->init.empty() ? nullptr : fr->init.data();
-      m = tight_lanes(w, in, m, fr->bytes.data(), init, shared ? 0 : fr->base, fr->bytes.size() - es, shared && init);
+      m = tight_lanes(w, in, m, fr->bytes.data(), init, shared ? 0 : fr->base, fr->bytes.size() - es, init != nullptr);
       if (!m) return false;
     }
   }
