@@ -24,6 +24,7 @@ uint64_t cluster_bar_key(uint32_t cl, uint64_t n) { return kClusterBarKey | uint
 bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in, uint32_t id, int, bool waits) {
   ThreadRec& r = rec(t, c);
   ++r.side;
+  ++r.bars;
   mm::Event e;
   e.kind = mm::EventKind::Barrier;
   e.bar = waits ? mm::BarrierOp::Sync : mm::BarrierOp::Arrive;

@@ -173,7 +173,19 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
       r.killed = true;
       return Jump::Park;
     }
-    if (r.choices > a.choices) {
+    // An iteration that read communicating memory without a choice (each
+    // read had one candidate in this round's value sets), whose only side
+    // effects were CTA barriers, and that came back to the same state but
+    // for them: a poll inside a `__syncthreads_or()` loop (bar.red is a
+    // barrier, so the loop is no pure spin and the iteration is not
+    // dropped). It would repeat itself until the step limit, since the
+    // values that end it reach the value sets only once the writers have
+    // run. It counts against the bound as an iteration with a choice does:
+    // the cut parks the thread, the other threads and units run on and feed
+    // the value sets (probe9j's j02, corpus/outcomes/j9_sync_or_poll).
+    const bool same_comm = r.choices == a.choices && r.comm_reads > a.comm_reads && r.bars > a.bars &&
+                           r.side - r.bars == a.side - a.bars && same_state(r, t, to, a, nullptr, nullptr, true);
+    if (r.choices > a.choices || same_comm) {
       if (++r.back[to] > sh_.opt->unroll) {
         ++cut;
         r.cut = true;
@@ -221,6 +233,7 @@ void Hook::record(ThreadRec::Arrival& a, ThreadRec& r, const interp::Thread& t, 
   a.sp = t.sp;
   a.frames = t.frames.size();
   a.side = r.side;
+  a.bars = r.bars;
   a.comm_reads = r.comm_reads;
   a.choices = r.choices;
   a.det_reads = r.det_reads.size();

@@ -352,6 +352,7 @@ struct ThreadRec {
   std::array<Deps, 4> cur_data;
   unsigned cur_reads = 0, cur_writes = 0;
   uint64_t side = 0, comm_reads = 0, choices = 0;
+  uint64_t bars = 0;              // CTA barriers arrived at (each also counted in side)
   uint32_t last_choice_pc = ~0u;  // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;
   std::vector<uint32_t> det_read_pcs;  // code index of each det_reads entry
@@ -360,7 +361,7 @@ struct ThreadRec {
     std::vector<uint8_t> local;  // the thread's .local bytes
     uint32_t reg_base = 0, fp = 0, sp = 0;
     size_t frames = 0;
-    uint64_t side = 0, comm_reads = 0, choices = 0;
+    uint64_t side = 0, comm_reads = 0, choices = 0, bars = 0;
     size_t det_reads = 0;
     uint64_t quiet_iters = 0;        // iterations without a choice (unbounded; checked for det spins)
     std::vector<Deps> rdeps;         // ThreadRec::rdeps at the arrival
