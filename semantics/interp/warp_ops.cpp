@@ -121,6 +121,15 @@ void Machine::collective(Warp& w, const Inst& in, uint32_t part, uint32_t mm, co
         FOR_LANES(part) rels.push_back(Races::release(T[l].sync, who(T[l], c), mm::Scope::CTA));
         KnowP k = races.merge(rels, false, 0, 0, 0);
         FOR_LANES(part) T[l].sync.k = k;
+        // As at a CTA barrier (Machine::check_barrier): a fence.sc release
+        // that one lane's strong read observed before bar.warp.sync is
+        // acquired by a later fence.sc of any participating lane (PTX ISA
+        // 8.10.6 item 1, 8.9.3: the lane's read precedes that fence in
+        // causality order, so the writer's fence.sc precedes it in Fence-SC
+        // order; probe9j's j21).
+        std::vector<ThreadSync::Pend> sc;
+        FOR_LANES(part) Races::gather_sc(sc, T[l].sync);
+        if (!sc.empty()) FOR_LANES(part) Races::carry_sc(T[l].sync, sc);
       }
       break;
     case IrOp::Shfl:    // PTX ISA 9.7.9.6 shfl.sync
