@@ -216,8 +216,11 @@ bool par_window(Machine& mc, const Warp& w, const Inst& in, uint32_t m, const Re
   const uint64_t es = in.size;
   const uint64_t amask = in.addr.addr32 ? 0xffff'ffffull : ~0ull;  // Addr::wrap
   const uint64_t off = static_cast<uint64_t>(in.addr.off);
+  // (lane 31's frame is read only when the warp has every lane: a warp of
+  // fewer lanes has none, Warp::rp)
+  if (m != ~0u) return true;
   const uint64_t a0 = (off + w.rp[0][in.addr.slot]) & amask, a31 = (off + w.rp[31][in.addr.slot]) & amask;
-  if (m != ~0u || a31 - a0 != 31 * es || (a0 & (es - 1)) || a0 < hot->base || a0 - hot->base > hot->bytes.size() ||
+  if (a31 - a0 != 31 * es || (a0 & (es - 1)) || a0 < hot->base || a0 - hot->base > hot->bytes.size() ||
       hot->bytes.size() - (a0 - hot->base) < 32 * es)
     return true;
   // A load that a store to the same address follows claims a write (loads_then_stored).
