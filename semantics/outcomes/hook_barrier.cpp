@@ -23,6 +23,8 @@ uint64_t cluster_bar_key(uint32_t cl, uint64_t n) { return kClusterBarKey | uint
 // did before arriving before what the waiting ones do after it.
 bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in, uint32_t id, int, bool waits) {
   ThreadRec& r = rec(t, c);
+  // Where it waits (hook_grid.cpp (f6)).
+  r.stuck_func = t.func, r.stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
   ++r.side;
   ++r.bars;
   mm::Event e;
@@ -69,6 +71,8 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 // it (9.7.13.3): its write is relaxed, so only a fence before it (8.8
 // fence-based release pattern) makes it synchronize with the waits.
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
+  // Where it waits (hook_grid.cpp (f6)).
+  rec(t, c).stuck_func = t.func, rec(t, c).stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
   if (sh_.decompose && sh_.no_cluster_units) {  // phases numbered over the grid: explore it whole
     sh_.no_decompose = true;
     restart = true;
@@ -106,6 +110,8 @@ bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
 
 bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   ThreadRec& r = rec(t, c);
+  // Where it waits (hook_grid.cpp (f6)).
+  r.stuck_func = t.func, r.stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
   r.sync_in = true;  // hook_canon.cpp (e)
   if (r.cluster_phase_arrived < 0) return true;
   ++r.side;

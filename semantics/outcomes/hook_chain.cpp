@@ -77,6 +77,8 @@
 // paths, every one a distinct final state when the tickets are stored).
 // PTXCHECK_OUTCOMES_NO_RMW_CHAIN=1 turns this off (value choices, for
 // cross-checks: tests/corpus/ticket).
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "semantics/outcomes/hook_impl.hpp"
@@ -117,6 +119,7 @@ bool Hook::rmw_wait(interp::Thread& t, const interp::Cta& c, const HookAccess& a
   r.chain_li = -1;
   step_group_ &= ~(1u << (t.lin % 32));  // did not run it
   blocked_.push_back({&t, &c, t.gid, li, true, false, writes_});
+  r.stuck_func = t.func, r.stuck_pc = pc;
   return true;
 }
 
@@ -171,40 +174,65 @@ bool Hook::chain_tail(const ThreadRec& r, int li) {
 }
 
 bool Hook::chain_check(bool stopped) {
-  std::set<int> waiting;
-  bool mbar = false;
+  // Per unit (explore.hpp): the waits of a unit (a cluster explored apart)
+  // involve its own threads and locations only, so the cycle argument of
+  // (c) holds in each unit alone (two clusters' gathers may each end with
+  // an update parked on its own counter).
+  std::map<uint32_t, std::set<int>> waiting;
+  std::set<uint32_t> mbar;
   for (const Blocked& b : blocked_) {
+    const uint32_t u = sh_.unit_of_uid(th[b.gid].cta_uid);
     if (b.rmw || b.poll)  // a grid counter's poll waits on its location (hook_grid.cpp)
-      waiting.insert(b.li);
+      waiting[u].insert(b.li);
     else
-      mbar = true;
+      mbar.insert(u);
   }
   if (waiting.empty()) return true;
-  // Polls of flags (hook_grid.cpp (f5)) wait on one location or several
+  // Polls of flags and waits on several locations (hook_grid.cpp (f5)):
   // only when every other thread has exited or was dropped or cut.
-  bool flags = waiting.size() > 1;
-  for (int li : waiting) {
-    const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
-    flags = flags || (l.grid == 1 && l.gw_plain);
+  std::set<uint32_t> done = exited_;
+  bool polls = true;
+  for (const Blocked& b : blocked_) polls = polls && b.poll, done.insert(b.gid);
+  for (uint32_t g = 0; g < th.size(); ++g)
+    if (th[g].seen && (th[g].cut || th[g].killed)) done.insert(g);
+  const bool all_done = polls && done.size() == nthreads_ && !sh_.no_flag;
+  bool broke = false;
+  for (auto& [u, w] : waiting) {
+    bool here = false;
+    if (mbar.count(u)) {
+      here = true;
+    } else if (w.size() > 1) {
+      if (all_done)
+        w = {*w.begin()};
+      else
+        here = true;
+    } else {
+      // One location x. hook_grid.cpp (f6): a poll parked on a location
+      // with plain stores needs them ordered with its polls.
+      const CommLoc& l = sh_.locs[static_cast<size_t>(*w.begin())];
+      bool parked_poll = false, narrow = false;
+      for (const Blocked& b : blocked_)
+        if (b.poll && sh_.unit_of_uid(th[b.gid].cta_uid) == u) parked_poll = true, narrow = narrow || b.narrow;
+      if (parked_poll && (l.gw_plain || narrow) && !all_done)
+        here = narrow || sh_.no_cluster_counter || !only_updates_left(u, l);
+    }
+    if (here)  // (c); hook_grid.cpp (f5)
+      for (int li : w) sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
+    broke = broke || here;
   }
-  if (flags && !mbar && !sh_.no_flag) {
-    std::set<uint32_t> done = exited_;
-    bool polls = true;
-    for (const Blocked& b : blocked_) polls = polls && b.poll, done.insert(b.gid);
-    for (uint32_t g = 0; g < th.size(); ++g)
-      if (th[g].seen && (th[g].cut || th[g].killed)) done.insert(g);
-    if (polls && done.size() == nthreads_) flags = false, waiting = {*waiting.begin()};
-  }
-  if (waiting.size() > 1 || mbar || flags) {  // (c); hook_grid.cpp (f5)
-    for (int li : waiting) sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
+  if (broke) {
     restart = true;
     return false;
   }
-  bool cut_any = false;
-  for (const ThreadRec& r : th) cut_any = cut_any || (r.seen && r.cut);
-  // Dropped by canon_check (killed) but when the bound cut a thread or an
-  // error stopped the launch.
-  if (stopped || cut_any) std::erase_if(blocked_, [](const Blocked& b) { return b.rmw; });
+  std::set<uint32_t> cut;
+  for (const ThreadRec& r : th)
+    if (r.seen && r.cut) cut.insert(sh_.unit_of_uid(r.cta_uid));
+  // Dropped by canon_check (killed) but when the bound cut a thread of the
+  // unit (whose later writes could end the waits: the run counts as cut)
+  // or an error stopped the launch.
+  std::erase_if(blocked_, [&](const Blocked& b) {
+    return (b.rmw || b.poll) && (stopped || cut.count(sh_.unit_of_uid(th[b.gid].cta_uid)));
+  });
   return true;
 }
 

@@ -141,6 +141,46 @@
 //       A thread waiting at a barrier breaks the chain (a barrier is no
 //       dependency: load buffering through it is permitted,
 //       flag_lb_barrier): those locations go back to value choices.
+//  (f6) a launch that ends with polls (and updates) parked on one location
+//       x alone, no other wait in the unit, while other threads still wait
+//       at barriers, stands for no execution, as in (c) of hook_chain.cpp,
+//       when (only_updates_left) from where each thread of the unit that
+//       has not exited began to wait (ThreadRec::stuck_pc), no path writes
+//       memory of x's space but by updates (atom, red; not cas or exch) of a
+//       scope that includes every thread that may access x, and each parked
+//       poll has such a scope (scope_covers): so every write of x the run
+//       has not executed is such an update, and it is morally strong with
+//       every poll and update of x (8.7). Proof: take an execution
+//       extending the run. Each parked R (a poll, or an update's read)
+//       reads a write W the run has not executed (the run that reads an
+//       executed one is another choice). W's thread is parked at some R'
+//       program-order-before W (or R' = W, an update parked at itself), or
+//       waits at a barrier that can complete only after a thread parked at
+//       some R' arrives, so R' precedes W in base causality order (8.9.4
+//       items 2 and 3, 8.9.5). Following R -> R' among finitely many R
+//       closes a cycle. For each link, W precedes R in observation order
+//       (morally strong, R reads W: 8.9.2), so W precedes the next write
+//       W' (R precedes W' in base causality order, same address: 8.9.5
+//       item 2) in causality order, hence in coherence order (8.10.1); for
+//       R' = W' an update, W precedes it in coherence order (8.10.5). The
+//       cycle in coherence order contradicts 8.9.6 (a partial order). The
+//       store that initialises a counter in shared memory before the
+//       cluster.sync() is executed before any thread waits, so it is no
+//       such later write. Otherwise (f5).
+//  (g5) shared memory is accessed only by the threads of its CTA's cluster
+//       (PTX ISA 5.1.7), so there a scope of .cluster includes every thread
+//       that may access x (8.5): a location in shared memory written by
+//       two CTAs of its cluster (ranks 1.. store into rank 0's shared
+//       memory through .shared::cluster and add 1 to its counter with
+//       atom.add.release.cluster; rank 0 polls it) is a grid counter when
+//       its updates have scope .cluster or wider: they are then pairwise
+//       morally strong (8.7) and (g1)-(g4) hold as argued. It joins no
+//       units (its cluster is one, explore.hpp), and a thread that may
+//       still write it is looked for in that cluster only (other_writer).
+//       Its polls choose as (f3) does; the store that initialises it is a
+//       plain store (f1). PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER=1
+//       turns (g5) and (f6) off (tests/corpus/outcomes_cluster.py
+//       compares: b9_cluster4_gather 3,503 launches without, 22 with).
 // tests/corpus/flag/flag.cu has a kernel for each condition; h01v with 5
 // items: 26 launches instead of more than 120 s.
 // PTXCHECK_OUTCOMES_NO_GRID=1 turns this off (tests/corpus/outcomes_grid.py
@@ -162,6 +202,12 @@ namespace {
 
 bool wide(mm::Scope s) { return s == mm::Scope::GPU || s == mm::Scope::Sys; }
 
+bool shared_key(uint64_t key) { return (key & interp::kHookSharedKey) != 0; }
+
+// (g5): a scope that includes every thread that may access the location at
+// `key`: .gpu or .sys, or .cluster for shared memory (PTX ISA 5.1.7).
+bool wide_for(uint64_t key, mm::Scope s) { return wide(s) || (shared_key(key) && s == mm::Scope::Cluster); }
+
 bool releases(mm::Order o) { return o == mm::Order::Release || o == mm::Order::AcqRel || o == mm::Order::SC; }
 
 bool acquires(mm::Order o) { return o == mm::Order::Acquire || o == mm::Order::AcqRel || o == mm::Order::SC; }
@@ -178,16 +224,19 @@ bool unique(const std::vector<uint64_t>& vals, uint64_t init, uint32_t floor, ui
   return true;
 }
 
-bool shared_key(uint64_t key) { return (key & interp::kHookSharedKey) != 0; }
-
 // A grid counter of global memory written by two CTAs explores the CTAs (the
 // clusters) as one unit; shared memory belongs to one cluster, one unit.
 bool joins(const CommLoc& l) { return l.gw_cta == -2 && !shared_key(l.key); }
 
 // (f4): a scope that includes a thread of CTA `b` for an operation by a
-// thread of CTA `a` (PTX ISA 8.5; a cluster scope across CTAs is not used:
-// less synchronization is assumed, never more).
-bool includes(mm::Scope s, int64_t a, int64_t b) { return a == b || wide(s); }
+// thread of CTA `a` on the location at `key` (PTX ISA 8.5). Shared memory
+// is accessed only by the threads of its CTA's cluster (5.1.7), so there
+// .cluster scope includes both (a cluster's gather: ranks add to rank 0's
+// counter with .cluster RMWs, rank 0 polls it); elsewhere a cluster scope
+// across CTAs is not used (less synchronization is assumed, never more).
+bool includes(mm::Scope s, int64_t a, int64_t b, uint64_t key) {
+  return a == b || wide(s) || (shared_key(key) && s == mm::Scope::Cluster);
+}
 
 void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
   if (into.size() < from.size()) into.resize(from.size(), 0);
@@ -217,6 +266,12 @@ bool Shared::poll_at(uint32_t func, uint32_t pc) {
   return false;
 }
 
+// (f6): a scope that includes every thread that may access the location
+// at `key`: (g5), or any scope for shared memory without clusters.
+bool Hook::scope_covers(uint64_t key, mm::Scope s) const {
+  return wide_for(key, s) || (shared_key(key) && sh_.cl[0] * sh_.cl[1] * sh_.cl[2] == 1);
+}
+
 bool Hook::grid_on(int li) const {
   const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   // (f): a flag of one CTA's shared memory is explored with its CTA apart.
@@ -226,12 +281,28 @@ bool Hook::grid_on(int li) const {
 bool Hook::grid_ready(const CommLoc& l) const {
   if (l.gw_bad || !l.polled) return false;
   if (l.gw_cta == -2 && !shared_key(l.key)) return !l.gw_narrow && (!l.gw_plain || !sh_.no_flag);  // joins the CTAs
+  // (g5): shared memory written by two CTAs of its cluster, updates of
+  // scope .cluster or wider.
+  if (l.gw_cta == -2) return !sh_.no_cluster_counter && !sh_.no_flag && !l.gw_narrow;
   // (f): written by one CTA, by plain stores only: its shared memory, or a
   // launch explored whole. Updates of one CTA (a bitmask that warps
   // fetch_or into while another warp polls it) keep the RMW chains of
   // hook_chain.cpp: as a flag every order of the updates was searched
   // (probe9i's i45: 190 launches, 0.2 s, became 15,790, 14 s).
   return !sh_.no_flag && !l.gw_upd && (shared_key(l.key) || !sh_.decompose);
+}
+
+bool Hook::only_updates_left(uint32_t u, const CommLoc& l) {
+  // (f6): from where each thread of unit u that may still run began to
+  // wait, no path writes memory of x's space but by an update whose scope
+  // includes every thread that may access x (Shared::may_write).
+  for (uint32_t g = 0; g < th.size(); ++g) {
+    const ThreadRec& r = th[g];
+    if (!r.seen) return false;  // (not seen: where it is is not known)
+    if (sh_.unit_of_uid(r.cta_uid) != u || exited_.count(g) || r.cut || r.killed) continue;
+    if (r.stuck_pc == ~0u || sh_.may_write(r.stuck_func, r.stuck_pc, shared_key(l.key), true)) return false;
+  }
+  return true;
 }
 
 bool Hook::grid_break(int li) {
@@ -275,10 +346,20 @@ bool Hook::other_writer(const interp::Thread& t, const interp::Cta& c, int li, u
   };
   if (any_in(c)) return true;
   if (!grid) return false;
-  if (ctas_seen_ < sh_.nctas) return true;  // a CTA that has not run yet
+  if (!shared_key(sh_.locs[static_cast<size_t>(li)].key)) {
+    if (ctas_seen_ < sh_.nctas) return true;  // a CTA that has not run yet
+    for (const interp::Cta* k : ctas_)
+      if (k && k != &c && any_in(*k)) return true;
+    return false;
+  }
+  // (g5): shared memory, only the CTAs of c's cluster (PTX ISA 5.1.7).
+  uint32_t seen = 0;
   for (const interp::Cta* k : ctas_)
-    if (k && k != &c && any_in(*k)) return true;
-  return false;
+    if (k && k->cluster_uid == c.cluster_uid) {
+      ++seen;
+      if (k != &c && any_in(*k)) return true;
+    }
+  return seen < sh_.cl[0] * sh_.cl[1] * sh_.cl[2];  // one that has not run yet
 }
 
 bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
@@ -295,7 +376,7 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   const bool was_joined = joins(l);
   l.gw_cta = l.gw_cta == -1 || l.gw_cta == cta ? cta : -2;
   l.gw_bad = l.gw_bad || !(upd || plain);
-  l.gw_narrow = l.gw_narrow || (upd && !wide(in.scope));
+  l.gw_narrow = l.gw_narrow || (upd && !wide_for(l.key, in.scope));
   l.gw_plain = l.gw_plain || plain;
   l.gw_upd = l.gw_upd || upd;
   if (l.grid == 0) {
@@ -349,7 +430,7 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   GridRun::Pos p{gid, r.vc[gid], cta, upd, in.order != mm::Order::Weak, in.scope, {}};
   if (releases(in.order)) {
     rel = r.vc;
-    if (wide(in.scope)) p.rel_wide = r.vc;
+    if (wide(in.scope) || (shared_key(l.key) && in.scope == mm::Scope::Cluster)) p.rel_wide = r.vc;  // (f4)
     ++r.vc[gid];  // later writes of the thread are not covered
   } else {
     rel = r.rel_vc;
@@ -381,7 +462,7 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
     return -1;
   }
   if (!grid_on(li)) return 0;
-  const GridRun& g = grid_[li];
+  GridRun& g = grid_[li];
   const uint32_t n = static_cast<uint32_t>(g.vals.size());
   uint32_t pos = 0;
   bool wait = false;
@@ -417,7 +498,7 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
     // (f2): no later write, executed or not, has the value either.
     for (uint32_t q = pos + 1; q <= n; ++q)
       if (g.vals[q - 1] == v) return grid_break(li) ? 0 : -1;
-    grid_[li].reads.emplace_back(t.gid, r.vc[t.gid], v);
+    g.reads.emplace_back(t.gid, r.vc[t.gid], v);
   }
   r.poll = ThreadRec::Poll{li, v, pos, pos == n, wait, &in, writes_, pc};
   ++polls_;
@@ -458,19 +539,21 @@ void Hook::grid_flush(ThreadRec& r) {
   std::vector<uint32_t> j;
   bool other = false;
   const int64_t cta = r.cta_uid;
+  const uint64_t key = sh_.locs[static_cast<size_t>(p.li)].key;
+  auto incl = [key](mm::Scope s, int64_t a, int64_t b) { return includes(s, a, b, key); };
   for (uint32_t k = p.pos; k > 0 && k <= g.rel.size() && k <= g.pos.size(); --k) {
     const GridRun::Pos& w = g.pos[k - 1];
     // The write and the poll, and the first operation of the release
     // pattern (the write or its fence) with the poll's thread.
     const std::vector<uint32_t>& rel = w.cta == cta ? g.rel[k - 1] : w.rel_wide;
-    if (w.strong && includes(w.scope, w.cta, cta) && includes(in.scope, cta, w.cta) && !rel.empty()) {
+    if (w.strong && incl(w.scope, w.cta, cta) && incl(in.scope, cta, w.cta) && !rel.empty()) {
       join(j, rel);
       other = other || w.cta != cta;
     }
-    if (k == p.pos && !(w.strong && includes(w.scope, w.cta, cta) && includes(in.scope, cta, w.cta))) break;
+    if (k == p.pos && !(w.strong && incl(w.scope, w.cta, cta) && incl(in.scope, cta, w.cta))) break;
     if (!w.upd || k < 2) break;
     const GridRun::Pos& b = g.pos[k - 2];  // W_k reads W_k-1: morally strong
-    if (!(b.strong && includes(b.scope, b.cta, w.cta) && includes(w.scope, w.cta, b.cta))) break;
+    if (!(b.strong && incl(b.scope, b.cta, w.cta) && incl(w.scope, w.cta, b.cta))) break;
   }
   if (j.empty()) return;
   if (acquires(in.order)) {
@@ -502,6 +585,8 @@ std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thre
     r.grid_floor[p.li] = p.pos + 1;
     if (n > p.pos) return Jump::Continue;
     blocked_.push_back({&t, &c, t.gid, p.li, false, true, p.pos + 1});
+    blocked_.back().narrow = !scope_covers(sh_.locs[static_cast<size_t>(p.li)].key, p.in->scope);  // (f6)
+    r.stuck_func = t.func, r.stuck_pc = from;
     return Jump::Park;
   }
   ++subsumed, ++r.subsumed;
@@ -547,6 +632,7 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
       } else {
         r.grid_floor[li] = n + 1;  // then only newer writes
         blocked_.push_back({&t, &c, t.gid, li, false, true, n + 1});
+        r.stuck_func = t.func, r.stuck_pc = pc;
         t.st = interp::TState::Parked;
         parked = true;
         continue;
@@ -555,6 +641,7 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     if (r.want <= n) continue;
     // Parked until the chain reaches that position (wake_blocked).
     blocked_.push_back({&t, &c, t.gid, li, false, true, r.want});
+    r.stuck_func = t.func, r.stuck_pc = pc;
     t.st = interp::TState::Parked;
     parked = true;
   }

@@ -201,7 +201,9 @@ class Hook : public interp::ExecHook {
   void grid_fence(ThreadRec& r, const interp::Inst& in);
   bool grid_break(int li);
   bool grid_on(int li) const;
-  bool grid_ready(const CommLoc& l) const;  // a run may turn it into a grid counter or flag
+  bool scope_covers(uint64_t key, mm::Scope s) const;    // hook_grid.cpp (f6)
+  bool only_updates_left(uint32_t u, const CommLoc& l);  // hook_grid.cpp (f6)
+  bool grid_ready(const CommLoc& l) const;               // a run may turn it into a grid counter or flag
   // (f): the least chain position a read by `r` may read: its floor, or a
   // later write ordered before it by the clocks (8.10.6 Causality 2).
   uint32_t grid_floor_of(const ThreadRec& r, int li);
@@ -310,9 +312,10 @@ class Hook : public interp::ExecHook {
     const interp::Cta* cta;
     uint32_t gid;
     int li;
-    bool rmw = false;    // an update waiting for a write to read (rmw_wait)
-    bool poll = false;   // a grid counter's poll waiting for a write (hook_grid.cpp)
-    uint64_t since = 0;  // writes_ when it began to wait (rmw: a later write of li wakes it)
+    bool rmw = false;     // an update waiting for a write to read (rmw_wait)
+    bool poll = false;    // a grid counter's poll waiting for a write (hook_grid.cpp)
+    uint64_t since = 0;   // writes_ when it began to wait (rmw: a later write of li wakes it)
+    bool narrow = false;  // a poll whose scope may not include a writer (hook_grid.cpp (f6))
   };
   std::vector<Blocked> blocked_;
   std::set<int> written_;

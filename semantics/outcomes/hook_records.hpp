@@ -133,6 +133,9 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_FLAG: grid counters only as before flags
   // (hook_grid.cpp (f)): updates of scope .gpu or wider by two CTAs.
   bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER: no counters in a cluster's shared
+  // memory updated by several CTAs (hook_grid.cpp (g5), (f6)).
+  bool no_cluster_counter = std::getenv("PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER") != nullptr;
   // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
   bool no_cas_loop = false;
   bool no_latest = false;  // PTXCHECK_OUTCOMES_NO_LATEST (hook_latest.cpp)
@@ -274,9 +277,13 @@ struct Shared {
   // Some path of function `func` from code index `pc` may write memory of
   // a location in shared memory (`shared`) or global memory: a store, an
   // atomic or another writing instruction whose state space may be it, a
-  // call, or a return to a caller (hook_chain.cpp). Cached.
-  bool may_write(uint32_t func, uint32_t pc, bool shared);
-  std::map<std::tuple<uint32_t, uint32_t, bool>, bool> write_cache;
+  // call, or a return to a caller (hook_chain.cpp). With `other`, an
+  // update (atom or red, not cas or exch) whose scope includes every thread
+  // that may access such a location (.gpu or wider; for shared memory
+  // .cluster, or any without clusters) does not count (hook_grid.cpp (f6)).
+  // Cached.
+  bool may_write(uint32_t func, uint32_t pc, bool shared, bool other = false);
+  std::map<std::tuple<uint32_t, uint32_t, bool, bool>, bool> write_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -415,6 +422,9 @@ struct ThreadRec {
   std::optional<RegWatch> rwatch;
   uint64_t rw_seq = 0, ucoll = 0;
   int cluster_phase_arrived = -1;
+  // Where the thread last began to wait (a barrier, a parked poll or
+  // update; hook_grid.cpp (f6)): function and code index (none: ~0u).
+  uint32_t stuck_func = 0, stuck_pc = ~0u;
   // Canonical arrives (hook_canon.cpp): the thread may have synchronized
   // with another one through memory (a communicating read, fence.sc, a
   // cluster barrier; joined over CTA barriers); the location of its pending

@@ -432,8 +432,8 @@ bool Shared::in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t 
   return it != loop_code.end() && std::binary_search(it->second.begin(), it->second.end(), pc);
 }
 
-bool Shared::may_write(uint32_t func, uint32_t pc, bool shared) {
-  auto key = std::make_tuple(func, pc, shared);
+bool Shared::may_write(uint32_t func, uint32_t pc, bool shared, bool other) {
+  auto key = std::make_tuple(func, pc, shared, other);
   if (auto it = write_cache.find(key); it != write_cache.end()) return it->second;
   const interp::Function& f = prog->funcs[func];
   uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
@@ -446,9 +446,14 @@ bool Shared::may_write(uint32_t func, uint32_t pc, bool shared) {
       case IrOp::Red: {
         const interp::Space sp = in.addr.space;
         if (sp == interp::Space::Local || sp == interp::Space::Param || sp == interp::Space::Const) return false;
-        if (sp == interp::Space::Global) return !shared;
-        if (sp == interp::Space::Shared || sp == interp::Space::SharedCluster) return shared;
-        return true;  // generic
+        if (sp == interp::Space::Global && shared) return false;
+        if ((sp == interp::Space::Shared || sp == interp::Space::SharedCluster) && !shared) return false;
+        // (other): an update of a scope that includes every thread that may
+        // access the location (PTX ISA 8.5, 5.1.7).
+        return !(other && in.op != IrOp::St && in.atom != arith::AtomOp::Cas && in.atom != arith::AtomOp::Exch &&
+                 in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2 &&
+                 (in.scope == mm::Scope::GPU || in.scope == mm::Scope::Sys ||
+                  (shared && (in.scope == mm::Scope::Cluster || cl[0] * cl[1] * cl[2] == 1))));
       }
       case IrOp::Ret: return !f.is_entry;  // the caller goes on
       case IrOp::BarSync:
