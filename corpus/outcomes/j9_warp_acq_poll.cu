@@ -13,8 +13,8 @@ extern "C" __global__ void j9_warp_acq_poll(int* data, int* flag, int* out) {
     }
   } else if (blockIdx.x == 0 && w == 1) {
     if (lane == 0)
-      while (*(volatile int*)flag == 0) {
-      }
+      while (*(volatile int*)flag == 0) {}
+
     __syncwarp();
     cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
     if (lane == 0) out[0] = data[0];

@@ -16,8 +16,8 @@ extern "C" __global__ void j9_warp_sc_poll(int* data, int* flag, int* out) {
     }
   } else if (blockIdx.x == 0 && w == 1) {
     if (lane == 0)
-      while (*(volatile int*)flag == 0) {
-      }
+      while (*(volatile int*)flag == 0) {}
+
     __syncwarp();
     __threadfence();
     if (lane == 0) out[0] = data[0];
