@@ -206,6 +206,21 @@ bool Machine::step(Warp& w) {
   switch (in.op) {
     case IrOp::Nop:
     case IrOp::Fence:
+      if (in.op == IrOp::Nop && (in.mode == 1 || in.mode == 2)) {
+        // cp.async.bulk.commit_group (1), cp.async.bulk.wait_group{.read} N
+        // (2): the bulk async-group (PTX ISA 9.7.9.25.1.1; exec_async.cpp).
+        FOR_LANES(m) {
+          Thread& t = T[l];
+          if (in.mode == 1) {
+            ++t.bulk_commits;
+          } else if (!t.cp_ops.empty()) {
+            const uint64_t n = get(in.src[0], t, l, w);
+            const uint32_t groups = t.bulk_commits - static_cast<uint32_t>(std::min<uint64_t>(n, t.bulk_commits));
+            if (!cp_complete(w, t, groups, true, in.flags & 1 ? CpWhich::BulkRead : CpWhich::Bulk)) return true;
+          }
+        }
+        break;
+      }
       if (in.op == IrOp::Nop && in.mode >= 3 && in.mode <= 6) {
         // cp.async.commit_group (3), wait_group N (4), wait_all (5),
         // cp.async.mbarrier.arrive (6): lower_sync.cpp; exec_async.cpp.
@@ -232,8 +247,7 @@ bool Machine::step(Warp& w) {
       // patterns (fence.proxy orders no generic accesses).
       if (in.op == IrOp::Fence && (in.fence == FenceKind::Directional || in.fence == FenceKind::Full) && races.enabled)
         FOR_LANES(m) races.fence(T[l].sync, who(T[l], c), in.order, in.scope);
-      if (in.op == IrOp::Fence && in.fence != FenceKind::Proxy &&
-          (in.fence != FenceKind::ProxyAsync || fence_async_shared(in)) && hook_)
+      if (in.op == IrOp::Fence && in.fence != FenceKind::Proxy && hook_)
         FOR_LANES(m) if (!hook_->fence(T[l], c, in)) return hook_stop();
       break;
     case IrOp::Arith: {
@@ -428,7 +442,7 @@ bool Machine::step(Warp& w) {
         if (in.op == IrOp::Ret) FOR_LANES(m) batch = batch && T[l].frames.empty();
         if (batch) {
           progress();
-          FOR_LANES(m) if (!T[l].cp_ops.empty() && !cp_complete(w, T[l], ~0u, false)) return true;
+          FOR_LANES(m) if (!T[l].cp_ops.empty() && !cp_complete(w, T[l], ~0u, false, CpWhich::All)) return true;
           FOR_LANES(m) {
             T[l].st = TState::Exited;
             if (T[l].gid < races.exit_gen.size()) races.exit_gen[T[l].gid] = c.full_gen;
@@ -499,6 +513,17 @@ bool Machine::step(Warp& w) {
       if (in.op == IrOp::BarArrive) b.arrive_only = true;
       FOR_LANES(m) {
         Thread& t = T[l];
+        // With a hook, a thread's bulk copies on mbarriers complete before
+        // it waits at a CTA barrier, at the latest (a wait on their
+        // mbarrier or its exit may come first, exec_async.cpp): one a
+        // thread parked at the barrier would leave undone could be the
+        // copy another thread's wait on its mbarrier needs.
+        if (hook_ && !t.cp_ops.empty())
+          for (size_t k = t.cp_ops.size(); k-- > 0;)
+            if (k < t.cp_ops.size() && t.cp_ops[k].on_mbar) {
+              const Where mb = t.cp_ops[k].mbw;
+              if (!cp_complete(w, t, ~0u, false, CpWhich::Mbar, &mb)) return true;
+            }
         if (hook_ &&
             !hook_->barrier_arrive(t, c, in, id, in.src[1].kind != Opnd::None ? static_cast<int>(b.expected) : -1,
                                    in.op != IrOp::BarArrive))

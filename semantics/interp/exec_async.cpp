@@ -11,7 +11,7 @@
 namespace ptxcheck::interp {
 
 
-void Machine::cp_races(Warp& w, Thread& t, const CpCopy& cp) {
+void Machine::cp_races(Warp& w, Thread& t, const CpCopy& cp, bool reads, bool writes) {
   const Cta& c = *w.cta;
   const Who me = who(t, c);
   AccessInfo a, issued;
@@ -25,70 +25,174 @@ void Machine::cp_races(Warp& w, Thread& t, const CpCopy& cp) {
   its.k = cp.k;
   its.clock = cp.clock;
   // The source is read before the destination is written (8.9.1.1: the
-  // loads and stores of one cp.async are ordered with each other).
+  // loads and stores of one cp.async are ordered with each other). A bulk
+  // copy in pieces of 16 bytes (its chunks, exec_async).
   for (int k = 0; k < 2; ++k) {
     const bool write = k == 1;
+    if (!(write ? writes : reads)) continue;
     const Where& wh = write ? cp.dst : cp.src;
     const unsigned size = write ? cp.n : cp.srcn;
     if (!size || !wh.region ||
         !(wh.space == Space::Global || wh.space == Space::Shared || wh.space == Space::SharedCluster))
       continue;
     a.write = write;
-    a.size = static_cast<uint8_t>(size);
-    issued = a;
-    issued.gen = cp.gen;
-    issued.clock = cp.clock;
-    RaceHit hit;
-    if (races.access(wh.region, wh.off, size, a, t.sync, w.coll, hit, &issued, &its))
-      race_report(w, t, *cp.in, wh, size, write, a, hit);
-    if (write)
-      races.weak_write(wh.region, wh.off);
-    else
-      races.weak_load(t.sync, me, wh.region, wh.off);
+    for (unsigned o = 0; o < size; o += 16) {
+      const unsigned sz = std::min(size - o, 16u);
+      Where piece = wh;
+      piece.off += o;
+      a.size = static_cast<uint8_t>(sz);
+      issued = a;
+      issued.gen = cp.gen;
+      issued.clock = cp.clock;
+      RaceHit hit;
+      if (races.access(piece.region, piece.off, sz, a, t.sync, w.coll, hit, &issued, &its))
+        race_report(w, t, *cp.in, piece, sz, write, a, hit);
+      if (write)
+        races.weak_write(piece.region, piece.off);
+      else
+        races.weak_load(t.sync, me, piece.region, piece.off);
+    }
   }
 }
 
-// Completes the copies of thread t in flight whose group is below `groups`
-// (PTX ISA 9.7.9.25.1.1 Async-group mechanism; 9.7.9.25.3.3
-// cp.async.wait_group: "wait till only N or fewer of the most recent
-// cp.async-groups are pending and all the prior cp.async-groups committed
-// by the executing threads are complete"). With a hook the copy is
-// performed here, 4 bytes at a time: each element of the source read
-// (the bytes src-size leaves: none, zero-filled), then written.
-bool Machine::cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited) {
+void Machine::own_copy_race(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
+                            const AccessInfo& a) {
+  auto overlap = [&](const Where& x, unsigned n) {
+    return n && x.region == wh.region && wh.off < x.off + n && x.off < wh.off + size;
+  };
+  for (const CpCopy& cp : t.cp_ops) {
+    // Its writes are pending until it completes; its reads until then, or
+    // until a cp.async.bulk.wait_group.read (moved).
+    const bool d = overlap(cp.dst, cp.n);
+    if (!d && !(write && !cp.moved && overlap(cp.src, cp.srcn))) continue;
+    const Where& x = d ? cp.dst : cp.src;
+    const uint64_t lo = std::max(x.off, wh.off), hi = std::min(x.off + (d ? cp.n : cp.srcn), wh.off + size);
+    RaceHit h;
+    h.prev = a;
+    h.prev.pc = static_cast<uint32_t>(cp.in - prog.code.data());
+    h.prev.write = d;
+    h.prev.order = mm::Order::Weak;
+    h.prev.async = false;
+    h.prev.obs = false;
+    h.prev.gen = cp.gen;
+    h.prev.clock = cp.clock;
+    h.prev.size = static_cast<uint8_t>(std::min<uint64_t>(hi - lo, 255));
+    h.prev_off = lo;
+    race_report(w, t, in, wh, size, write, a, h,
+                "the copy's accesses are asynchronous, not part of the program order, and it has not completed "
+                "(PTX ISA 8.9.1.1; 9.7.9.25.1.1): neither morally strong nor ordered by causality order (PTX ISA "
+                "8.7.1)");
+    return;  // one report per access
+  }
+}
+
+// Completes the copies of thread t in flight that `which` selects (PTX ISA
+// 9.7.9.25.1.1 Async-group mechanism): Cp, the cp.async whose group is
+// below `groups` (9.7.9.25.3.3 cp.async.wait_group: "wait till only N or
+// fewer of the most recent cp.async-groups are pending and all the prior
+// cp.async-groups committed by the executing threads are complete"); Bulk,
+// the bulk copies of the bulk async-groups below `groups`
+// (cp.async.bulk.wait_group), and BulkRead only their reads
+// (cp.async.bulk.wait_group.read: "the source ... can be reused"; the writes
+// complete at a later wait or exit); All, every copy (the thread's exit);
+// Mbar, the bulk copies that complete on the mbarrier `mb` (their
+// complete_tx follows their writes). With a hook the copy is performed
+// here, 4 bytes at a time: each element of the source read (the bytes
+// src-size leaves: none, zero-filled), then written.
+bool Machine::cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited, CpWhich which, const Where* mb) {
   if (t.cp_ops.empty()) return true;
   Cta& c = *w.cta;
+  const bool read_only = which == CpWhich::BulkRead;
   size_t keep = 0;
   for (size_t i = 0; i < t.cp_ops.size(); ++i) {
     CpCopy& cp = t.cp_ops[i];
-    if (cp.group >= groups) {
+    const bool bulk = cp.in->op == IrOp::BulkCopy;
+    bool done = false;
+    switch (which) {
+      case CpWhich::Cp: done = !bulk && cp.group < groups; break;
+      case CpWhich::Bulk:
+      case CpWhich::BulkRead: done = bulk && !cp.on_mbar && cp.group < groups && !(read_only && cp.moved); break;
+      case CpWhich::All: done = true; break;
+      case CpWhich::Mbar: done = cp.on_mbar && mb && cp.mbw.region == mb->region && cp.mbw.off == mb->off; break;
+    }
+    if (!done) {
       if (keep != i) t.cp_ops[keep] = std::move(cp);
       ++keep;
       continue;
     }
-    if (races.enabled) cp_races(w, t, cp);
+    if (races.enabled) cp_races(w, t, cp, !cp.moved, !read_only);
     if (hook_) {
-      for (uint32_t e = 0; e < cp.n; e += 4) {
-        uint64_t v = 0;
+      auto rd = [&](uint32_t e, uint64_t& v) {
+        v = 0;
         const uint32_t sn = cp.srcn > e ? std::min<uint32_t>(cp.srcn - e, 4) : 0;
-        if (sn) {
-          std::memcpy(&v, &cp.src.region->bytes[cp.src.off + e], sn);
-          HookAccess ha = hook_access(*cp.in, HookKind::Load, cp.src, c, e, sn);
-          ha.async = cp.hook_id + 1;
-          if (!hook_->read(t, c, ha, v)) return hook_stop();
-          if (sn < 4) v &= (1ull << (8 * sn)) - 1;
-        }
+        if (!sn) return true;
+        std::memcpy(&v, &cp.src.region->bytes[cp.src.off + e], sn);
+        HookAccess ha = hook_access(*cp.in, HookKind::Load, cp.src, c, e, sn);
+        ha.async = cp.hook_id + 1;
+        if (!hook_->read(t, c, ha, v)) return false;
+        if (sn < 4) v &= (1ull << (8 * sn)) - 1;
+        return true;
+      };
+      auto wr = [&](uint32_t e, uint64_t v) {
         const uint32_t dn = std::min<uint32_t>(cp.n - e, 4);
         HookAccess ha = hook_access(*cp.in, HookKind::Store, cp.dst, c, e, dn);
         ha.async = cp.hook_id + 1;
-        if (!hook_->write(t, c, ha, v)) return hook_stop();
+        if (!hook_->write(t, c, ha, v)) return false;
         std::memcpy(&cp.dst.region->bytes[cp.dst.off + e], &v, dn);
+        return true;
+      };
+      for (uint32_t e = 0; e < cp.n; e += 4) {
+        uint64_t v = 0;
+        if (read_only) {  // the reads now, the writes of the staged bytes at completion
+          if (!rd(e, v)) return hook_stop();
+          cp.staged.resize(cp.n);
+          std::memcpy(&cp.staged[e], &v, std::min<uint32_t>(cp.n - e, 4));
+          continue;
+        }
+        if (cp.moved)
+          std::memcpy(&v, &cp.staged[e], std::min<uint32_t>(cp.n - e, 4));
+        else if (!rd(e, v))
+          return hook_stop();
+        if (!wr(e, v)) return hook_stop();
       }
-      cp.dst.region->mark_init(cp.dst.off, cp.n);
-      hook_->async_done(t, c, cp.hook_id, waited);
+      if (!read_only) {
+        cp.dst.region->mark_init(cp.dst.off, cp.n);
+        // .mbarrier::complete_tx::bytes: after the copy's writes (8.9.1.1;
+        // 9.7.9.25.4.1).
+        if (cp.on_mbar && !mbar_complete_tx(w, t, *cp.in, cp.mbar, cp.n, cp.hook_id + 1)) return false;
+      }
+      hook_->async_done(t, c, cp.hook_id, waited, read_only);
+    }
+    if (read_only) {
+      cp.moved = true;
+      if (keep != i) t.cp_ops[keep] = std::move(cp);
+      ++keep;
     }
   }
   t.cp_ops.resize(keep);
+  return true;
+}
+
+bool Machine::mbar_copies_done(const Where& mb) {
+  for (size_t i = 0; i < mbar_copies_.size();) {
+    auto [cc, lin] = mbar_copies_[i];
+    bool live = false;
+    for (const auto& x : ctas) live = live || x.get() == cc;
+    Thread* t = live && lin < cc->threads.size() ? &cc->threads[lin] : nullptr;
+    bool here = false;
+    if (t)
+      for (const CpCopy& cp : t->cp_ops) here = here || (cp.on_mbar && cp.mbw.region == mb.region && cp.mbw.off == mb.off);
+    if (here && !cp_complete(cc->warps[lin / 32], *t, ~0u, false, CpWhich::Mbar, &mb)) return false;
+    bool left = false;
+    if (t)
+      for (const CpCopy& cp : t->cp_ops) left = left || cp.on_mbar;
+    if (left) {
+      ++i;
+    } else {
+      mbar_copies_[i] = mbar_copies_.back();
+      mbar_copies_.pop_back();
+    }
+  }
   return true;
 }
 
@@ -301,14 +405,39 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
           dst[nd++] = {da, ma};
         }
         const unsigned bytemask = in.flags & 2 ? static_cast<unsigned>(get(in.src[3], t, l, w) & 0xffff) : 0xffffu;
+        // The copy's reads and writes are asynchronous (PTX ISA 8.9.1.1):
+        // with a hook, a copy of one destination without a byte mask is
+        // kept in flight and performed when it completes (cp_complete: a
+        // cp.async.bulk.wait_group of its bulk async-group, a wait of some
+        // thread on its mbarrier, or the thread's exit); with races, one
+        // that completes by its bulk async-group moves its data now and the
+        // race detector sees its accesses at completion. Otherwise it
+        // completes here (a permitted schedule).
+        const bool defer = in.mode == 0 && in.flags == 0 && (hook_ || (races.enabled && !has_mbar));
+        Where first_s, first_d, mbw;
+        if (defer && has_mbar) {
+          mbw = mem.translate(Space::SharedCluster, ma, 8, 8, tmem(t, c));
+          if (mbw.fault != Fault::None) mbw.region = nullptr;  // faults at its complete_tx, below
+        }
+        bool whole = defer && !(has_mbar && !mbw.region);  // each range in one allocation
         // Chunk by chunk (16 bytes), each through the checked access path
         // (bounds, races, the async proxy).
         for (unsigned d = 0; d < nd; ++d)
           for (uint32_t k = 0; k < n; k += 16) {
             Where sw, dw;
-            if (!access(w, t, in, in.addr2.space, sa + k, 16, false, false, sw)) return true;
-            if (!access(w, t, in, in.flags & 1 ? Space::SharedCluster : in.addr.space, dst[d].first + k, 16, true, false, dw))
-              return true;
+            cp_defer_ = whole;
+            bool ok = access(w, t, in, in.addr2.space, sa + k, 16, false, false, sw) &&
+                      access(w, t, in, in.flags & 1 ? Space::SharedCluster : in.addr.space, dst[d].first + k, 16, true, false, dw);
+            cp_defer_ = false;
+            if (!ok) return true;
+            if (k == 0) {
+              first_s = sw;
+              first_d = dw;
+            } else if (sw.region != first_s.region || sw.off != first_s.off + k || dw.region != first_d.region ||
+                       dw.off != first_d.off + k) {
+              whole = false;
+            }
+            if (whole && hook_) continue;  // the data moves at completion
             if (bytemask == 0xffffu) {
               std::memmove(&dw.region->bytes[dw.off], &sw.region->bytes[sw.off], 16);
               dw.region->mark_init(dw.off, 16);
@@ -320,6 +449,35 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
                 }
             }
           }
+        if (whole) {
+          CpCopy cp;
+          cp.in = &in;
+          cp.dst = first_d;
+          cp.src = first_s;
+          cp.n = cp.srcn = n;
+          cp.group = t.bulk_commits;
+          cp.on_mbar = has_mbar;
+          cp.mbar = ma;
+          cp.mbw = mbw;
+          if (races.enabled) {
+            cp.k = t.sync.k;
+            cp.gen = who(t, c).gen;
+            cp.clock = t.sync.clock;
+          }
+          if (hook_) {
+            cp.hook_id = hook_->async_issue(t, c, in, hook_access(in, HookKind::Store, first_d, c, 0, n),
+                                            hook_access(in, HookKind::Load, first_s, c, 0, n));
+            if (has_mbar) mbar_copies_.emplace_back(&c, t.lin);
+          }
+          t.cp_ops.push_back(std::move(cp));
+          if (hook_) continue;
+        } else if (hook_ && defer && !(has_mbar && !mbw.region)) {
+          // Parts in several allocations: outcomes does not model it.
+          diag(DiagKind::Unsupported, true, c, t, in,
+               "cp.async.bulk: a range that spans allocations (outcomes models a copy of one allocation)");
+          stop_ = true;
+          return true;
+        }
         if (has_mbar)  // .mbarrier::complete_tx::bytes on each destination's mbarrier (exec_tensor.cpp)
           for (unsigned d = 0; d < nd; ++d)
             if (!mbar_complete_tx(w, t, in, dst[d].second, n)) return true;
@@ -362,6 +520,14 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
         const bool arrives = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
         const bool tx_only = op == MbarOp::ExpectTx || op == MbarOp::CompleteTx;
         if (!access(w, t, in, in.addr.space, a, 8, writes, true, wh)) return true;
+        // With a hook, the bulk copies that complete on this mbarrier
+        // complete before a wait reads it (cp_complete; any later time is
+        // one the waits cannot tell apart: they spin until the phase
+        // completes, and every other access of the copy's bytes the copy
+        // is not ordered with is communicating).
+        if (hook_ && !mbar_copies_.empty() && (op == MbarOp::Wait || op == MbarOp::WaitParity) &&
+            !mbar_copies_done(wh))
+          return true;
         uint64_t v = 0;
         std::memcpy(&v, &wh.region->bytes[wh.off], 8);
         // For a hook: init/inval write the object, arrive/expect/complete

@@ -101,6 +101,7 @@ bool Machine::access(Warp& w, Thread& t, const Inst& in, Space sp, uint64_t addr
     const bool rmw = in.op == IrOp::Atom || in.op == IrOp::Red;
     if (write && !a.async && (rmw || (in.op == IrOp::St && a.strong())))
       races.begin_write(out.region, out.off, size, a, me, rmw);
+    if (!t.cp_ops.empty()) own_copy_race(w, t, in, out, size, write, a);
     RaceHit hit;
     if (races.access(out.region, out.off, size, a, t.sync, w.coll, hit))
       race_report(w, t, in, out, size, write, a, hit);

@@ -56,11 +56,19 @@ uint64_t nan_bits(unsigned dtype) {
 // complete_tx of `bytes` on the mbarrier at shared::cluster address `ma`
 // (PTX ISA 9.7.13.15 mbarrier): the phase completes when no arrivals and no
 // transaction bytes are pending.
-bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes) {
+bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes, uint32_t hook_id) {
   Where mw;
   if (!access(w, t, in, Space::SharedCluster, ma, 8, true, true, mw)) return false;
   uint64_t v;
   std::memcpy(&v, &mw.region->bytes[mw.off], 8);
+  // A bulk copy's complete_tx at its completion (cp_complete): an update of
+  // the mbarrier, reported to the hook as the copy's (PTX ISA 8.9.1.1).
+  const Cta& c = *w.cta;
+  if (hook_ && hook_id) {
+    HookAccess ha = hook_access(in, HookKind::RmwRead, mw, c, 0, 8);
+    ha.async = hook_id;
+    if (!hook_->read(t, c, ha, v)) return hook_stop(), false;
+  }
   int64_t& tx = txcount_[{mw.region, mw.off}];
   tx -= bytes;
   uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
@@ -74,6 +82,11 @@ bool Machine::mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, 
     ++(mw.cta >= 0 && static_cast<size_t>(mw.cta) < ctas.size() ? *ctas[static_cast<size_t>(mw.cta)] : *w.cta).bar_generation;
   }
   v = (phase << 63) | (expected << 32) | pending;
+  if (hook_ && hook_id) {
+    HookAccess ha = hook_access(in, HookKind::RmwWrite, mw, c, 0, 8);
+    ha.async = hook_id;
+    if (!hook_->write(t, c, ha, v)) return hook_stop(), false;
+  }
   std::memcpy(&mw.region->bytes[mw.off], &v, 8);
   return true;
 }

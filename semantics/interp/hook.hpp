@@ -67,12 +67,17 @@ class ExecHook {
   // completes, followed by async_done: `waited` when a cp.async.wait_group /
   // wait_all or cp.async.mbarrier.arrive of the thread completed it (it is
   // ordered before the thread's later operations), false at the thread's
-  // exit (ordered before nothing).
+  // exit (ordered before nothing). A cp.async.bulk (IrOp::BulkCopy) the same
+  // way: completed by cp.async.bulk.wait_group (`reads_only` for .read: only
+  // its reads are ordered before the thread's later operations, and a later
+  // async_done may complete the rest), or on its mbarrier, where its
+  // complete_tx is reported as an update (RmwRead, RmwWrite) with `async`
+  // set and async_done's `waited` false (the mbarrier's waits order it).
   virtual uint32_t async_issue(Thread&, const Cta&, const Inst&, const HookAccess& /*dst*/,
                                const HookAccess& /*src*/) {
     return 0;
   }
-  virtual void async_done(Thread&, const Cta&, uint32_t /*id*/, bool /*waited*/) {}
+  virtual void async_done(Thread&, const Cta&, uint32_t /*id*/, bool /*waited*/, bool /*reads_only*/) {}
   // Warp `warp` of CTA `c` executed a warp-collective .sync instruction with
   // the lanes `lanes` (the ones the warp-sync-race class counts, races.hpp);
   // `orders`: it is bar.warp.sync, which orders memory among them (9.7.13.3).

@@ -302,7 +302,7 @@ void InsnLowering::async_op() {
     case Opcode::cp_async_commit_group:
     case Opcode::cp_async_wait_group:
     case Opcode::cp_async_wait_all:
-      i.op = IrOp::Nop;  // every cp.async has completed already
+      i.op = IrOp::Nop;  // the Machine completes the copies in flight it selects (exec.cpp, cp_complete)
       // For the memory model's symbolic threads (trace_exec.cpp), which keep
       // asynchronous operations pending: mode 1 bulk commit, 2 bulk wait
       // (src[0] = N, flags 1 = .read), 3 cp.async commit, 4 cp.async wait,

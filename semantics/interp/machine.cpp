@@ -47,6 +47,7 @@ __attribute__((noinline)) uint32_t setup_threads(Thread* T, uint32_t n, const Fu
     if (!t.wg_ops.empty()) t.wg_ops.clear();
     if (!t.cp_ops.empty()) t.cp_ops.clear();
     t.cp_commits = 0;
+    t.bulk_commits = 0;
     t.wg_busy.clear();
     t.lin = i;
     t.tid = {tx, ty, tz};
@@ -227,7 +228,7 @@ void Machine::thread_exit(Cta& c, Thread& t) {
   // The copies still in flight complete after the thread's last operation
   // (the spec says nothing of a thread that exits without waiting: they
   // stay ordered before nothing, exec_async.cpp).
-  if (!t.cp_ops.empty()) cp_complete(c.warps[t.lin / 32], t, ~0u, false);
+  if (!t.cp_ops.empty()) cp_complete(c.warps[t.lin / 32], t, ~0u, false, CpWhich::All);
   t.st = TState::Exited;
   ++c.exited;
   progress();

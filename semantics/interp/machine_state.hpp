@@ -72,6 +72,11 @@ struct WgOp {
 // cp.async.mbarrier.arrive or the thread's exit (Machine::cp_complete,
 // exec_async.cpp). Kept only when the race detector or a hook watches
 // (the data then moves at completion for a hook, at issue for races).
+// A cp.async.bulk (in->op == IrOp::BulkCopy, PTX ISA 9.7.9.25.4.1) is kept
+// the same way: its group counts Thread::bulk_commits (the bulk
+// async-group), or with `on_mbar` it completes on the mbarrier at
+// shared::cluster address `mbar` (complete_tx, performed at its completion;
+// Machine::cp_complete).
 struct CpCopy {
   const Inst* in = nullptr;
   Where dst, src;              // resolved at issue (access())
@@ -80,6 +85,11 @@ struct CpCopy {
   uint32_t hook_id = 0;        // ExecHook::async_issue's number
   KnowP k;                     // races: the thread's knowledge, generation and clock at issue
   uint32_t gen = 0, clock = 0;
+  bool on_mbar = false;        // a bulk copy that completes on an mbarrier
+  bool moved = false;          // a bulk copy whose reads a wait_group.read completed
+  std::vector<uint8_t> staged; // with a hook: the bytes those reads read, written at completion
+  uint64_t mbar = 0;           // its mbarrier's shared::cluster address
+  Where mbw;                   // the mbarrier, resolved at issue
 };
 
 struct Thread {
@@ -103,6 +113,7 @@ struct Thread {
   ThreadSync sync;                 // vector clock of the race detector (races.hpp)
   std::vector<CpCopy> cp_ops;      // cp.async in flight, oldest first
   uint32_t cp_commits = 0;         // cp.async.commit_group count
+  uint32_t bulk_commits = 0;       // cp.async.bulk.commit_group count
 };
 
 struct Cta;
@@ -200,7 +211,9 @@ class Machine {
   bool exec_wgmma(Warp& w, const Inst& in, uint32_t m);
   // exec_tensor.cpp: cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, tensormap.replace
   bool exec_tensor(Warp& w, const Inst& in, uint32_t m);
-  bool mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes);
+  // `hook_id`: the bulk copy (ExecHook::async_issue's number + 1) whose
+  // completion this is, reported to the hook as its accesses; 0 none.
+  bool mbar_complete_tx(Warp& w, Thread& t, const Inst& in, uint64_t ma, int64_t bytes, uint32_t hook_id = 0);
   bool async_proxy_ = false;  // the access() in progress is made by the async proxy
   bool reduce_access_ = false;  // the atomic access() in progress is a cp.reduce.async.bulk{.tensor} reduction
   bool cp_defer_ = false;  // the access() in progress is a cp.async's at issue: races see it at completion
@@ -208,11 +221,28 @@ class Machine {
   // thread t of warp w in flight whose group is below `groups` (~0u: all),
   // performed now; `waited`: by a wait or cp.async.mbarrier.arrive of the
   // thread (else its exit). False when the step stopped (the hook).
-  bool cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited);
+  // `which`: the copies it completes (CpWhich); a bulk copy on an
+  // mbarrier completes only with All (exit) or Mbar (`mb`: a wait of some
+  // thread on that mbarrier is about to read it, with a hook).
+  enum class CpWhich : uint8_t { Cp, Bulk, BulkRead, All, Mbar };
+  bool cp_complete(Warp& w, Thread& t, uint32_t groups, bool waited, CpWhich which = CpWhich::Cp,
+                   const Where* mb = nullptr);
+  // With a hook: the threads (CTA, index) that have bulk copies on an
+  // mbarrier in flight; mbar_copies_done completes those on `mb`.
+  std::vector<std::pair<Cta*, uint32_t>> mbar_copies_;
+  bool mbar_copies_done(const Where& mb);
+  // The race detector (docs/races.md item 7): an access of thread t to
+  // bytes of one of its own copies in flight (the destination; the source
+  // when it writes) races with the copy, whose accesses are outside program
+  // order (PTX ISA 8.9.1.1); reported with both instructions.
+  void own_copy_race(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
+                     const AccessInfo& a);
   // The race detector's view of a completed copy: its source read and
   // destination write at the thread's clock now, checked against the
   // accesses its issue was not ordered after.
-  void cp_races(Warp& w, Thread& t, const CpCopy& cp);
+  // `reads`, `writes`: the parts it checks (a wait_group.read completes the
+  // reads of a bulk copy first).
+  void cp_races(Warp& w, Thread& t, const CpCopy& cp, bool reads = true, bool writes = true);
   // Async-proxy checks (exec_tensor.cpp): per shared-memory byte, its last
   // generic-proxy write as (writer gid + 1) << 32 | the writer's count of
   // fence.proxy.async at that time, and the write's line.
@@ -269,8 +299,10 @@ class Machine {
   bool coop_ = false;
   uint64_t grid_ws_ = 0;
   bool ws_added_ = false;  // grid_ws_ was added to caller-owned memory; removed by finish()
+  // `why`: the reason the message gives (nullptr: not morally strong nor
+  // ordered by causality order).
   void race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
-                   const AccessInfo& a, const RaceHit& h);
+                   const AccessInfo& a, const RaceHit& h, const char* why = nullptr);
   void check_cluster_barrier();
   // ExecHook plumbing (hook.hpp): the stable key of a resolved access, and a
   // stop requested by the hook.

@@ -42,7 +42,7 @@ std::string describe(const RaceAccess& a, const std::string& where, bool with_ct
 }  // namespace
 
 void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, unsigned size, bool write,
-                          const AccessInfo& a, const RaceHit& h) {
+                          const AccessInfo& a, const RaceHit& h, const char* why) {
   const bool ws = h.warp_sync;
   const DiagKind kind = ws ? DiagKind::WarpSyncRace : DiagKind::DataRace;
   const bool error = !ws || opt.strict_races;
@@ -77,7 +77,8 @@ void Machine::race_report(Warp& w, Thread& t, const Inst& in, const Where& wh, u
   std::string msg = describe(info->second, where, false) + " races with a " +
                     describe(info->first, hex(info->first.address), !same_cta) + " at line " +
                     std::to_string(info->first.line) + ", column " + std::to_string(info->first.col) + ": " +
-                    (ws ? "ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
+                    (why ? why
+                     : ws ? "ordered only by a warp-collective .sync instruction, which orders no memory (docs/races.md)"
                      : h.prev.strong() && a.strong() && h.prev.async != a.async
                          ? "not morally strong (one is a reduction of the async proxy, the other a generic-proxy "
                            "atomic: not the same proxy, PTX ISA 8.7) nor ordered by causality order (PTX ISA 8.7.1)"

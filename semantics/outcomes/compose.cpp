@@ -21,6 +21,8 @@ void add_init_events(Result::Run& run, const Shared& sh, bool labelled) {
     l.physical = static_cast<int>(i);
     l.init = sh.locs[i].init;
     l.size = sh.locs[i].size;
+    // For state-space-restricted proxy fences (fence.proxy.async.shared::cta, ...).
+    l.space = sh.locs[i].key & interp::kHookSharedKey ? mm::StateSpace::Shared : mm::StateSpace::Global;
     s.locations.push_back(l);
     mm::Event e;
     e.kind = mm::EventKind::Init;
@@ -248,7 +250,7 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
     std::vector<int> po_at(r.events.size() + 1, 0);
     std::vector<int> op_of(r.async.size(), -1);
     for (size_t i = 0; i < r.async.size(); ++i)
-      if (!r.async[i].mem.empty()) {
+      if (!r.async[i].mem.empty() || r.async[i].ctx >= 0) {
         op_of[i] = static_cast<int>(s.async_ops.size());
         s.async_ops.emplace_back();
       }
@@ -261,6 +263,7 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
         // A cp.async's access (Hook::async_issue): outside program order.
         e.async_op = op_of[static_cast<size_t>(e.async_op)];
         e.thread = tix;
+        if (e.rmw_pair >= 0) e.rmw_pair += base;  // a bulk copy's complete_tx
         s.events.push_back(std::move(e));
         run.sources.push_back(r.src[k]);
         continue;
@@ -290,12 +293,14 @@ Result::Run make_run(const RunView& h, const Shared& sh, const std::vector<std::
       if (op_of[i] < 0) continue;
       const ThreadRec::Async& x = r.async[i];
       mm::AsyncOp& op = s.async_ops[static_cast<size_t>(op_of[i])];
-      op.kind = mm::AsyncOpKind::CpAsync;
+      op.kind = x.bulk ? mm::AsyncOpKind::Bulk : mm::AsyncOpKind::CpAsync;
       op.thread = tix;
       op.issued_after = po_at[std::min(x.issue_at, r.events.size())];
       for (int k : x.mem)
         if (id_of[static_cast<size_t>(k)] >= 0) op.mem.push_back(id_of[static_cast<size_t>(k)]);
-      for (size_t w : x.waits) s.async_waits.push_back({op_of[i], tix, po_at[std::min(w, r.events.size())], false});
+      if (x.fence >= 0) op.fence = id_of[static_cast<size_t>(x.fence)];
+      if (x.ctx >= 0) op.complete_tx = id_of[static_cast<size_t>(x.ctx)];
+      for (auto [w, ro] : x.waits) s.async_waits.push_back({op_of[i], tix, po_at[std::min(w, r.events.size())], ro});
     }
   }
   // Output bytes and where each communicating location lies in them.
@@ -440,6 +445,7 @@ std::vector<mm::Event> project_thread(const ThreadRec& r, int x, int y, const Ba
       if (loose) {
         loose->push_back(ev);
         loose->back().async_op = -1;
+        loose->back().rmw_pair = -1;  // a bulk copy's complete_tx: two plain events here
         loose->back().label.clear();
       }
       continue;

@@ -59,7 +59,8 @@ Between between(const Result::Run& run, const EventSource& a, const EventSource&
 }  // namespace
 
 // 8.7.1: conflicting accesses (overlapping, one a write) of different
-// threads that are neither morally strong nor ordered by causality.
+// threads, or of a thread and an asynchronous operation, that are neither
+// morally strong nor ordered by causality.
 void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm::Model& m, const mm::Execution& ex,
                 std::vector<Race>& races) {
   const mm::Skeleton& s = run.skeleton;
@@ -80,13 +81,26 @@ void find_races(const Result::Run& run, const mm::StaticRelations& st, const mm:
         if (x >= 0 && y >= 0 && (ci.cause.has(x, y) || ci.cause.has(y, x))) return true;
     return false;
   };
+  auto complete_tx = [&](int e) {
+    const mm::Event& ev = s.events[static_cast<size_t>(e)];
+    if (ev.async_op < 0 || static_cast<size_t>(ev.async_op) >= s.async_ops.size()) return false;
+    const int w = s.async_ops[static_cast<size_t>(ev.async_op)].complete_tx;
+    return w >= 0 && (w == e || w == ev.rmw_pair);
+  };
   for (int a = 0; a < n; ++a) {
     const mm::Event& ea = s.events[static_cast<size_t>(a)];
     if (ea.kind != mm::EventKind::Read && ea.kind != mm::EventKind::Write) continue;
     for (int b = a + 1; b < n; ++b) {
       const mm::Event& eb = s.events[static_cast<size_t>(b)];
       if (eb.kind != mm::EventKind::Read && eb.kind != mm::EventKind::Write) continue;
-      if (ea.thread == eb.thread || s.physical(a) != s.physical(b)) continue;
+      // Two events of one thread race only when one is a read or write of
+      // an asynchronous copy the other is not part of (8.9.1.1: its
+      // operations are not part of the program order). Not its complete_tx:
+      // the model orders that after the copy's operations only (8.9.1.1,
+      // memmodel/relations.cpp), not after the thread's mbarrier.init.
+      if ((ea.thread == eb.thread && (ea.async_op == eb.async_op || complete_tx(a) || complete_tx(b))) ||
+          s.physical(a) != s.physical(b))
+        continue;
       if (ea.kind != mm::EventKind::Write && eb.kind != mm::EventKind::Write) continue;
       if (st.ms.has(a, b) || related(a, b)) continue;
       Race r;

@@ -391,9 +391,10 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   ThreadRec::Async* ax = a.async ? &r.async[a.async - 1] : nullptr;
   if (!ax && li < 0 && !r.async.empty() && !async_conflict(r, a, true)) return false;
   if (ax) {
+    if (li < 0 && a.kind == HookKind::RmwWrite) return async_promote(a);  // a complete_tx (async_read)
     if (li < 0) {
       ++r.side;
-      if (!det_access(r, a, true, -1, &ax->vc)) return false;
+      if (!det_access(r, a, true, -1, &ax->vc, ax->on_mbar)) return false;
       r.det_writes.emplace_back(a.key, a.size);
       for (uint64_t b = a.key; b < a.key + a.size; ++b) r.gdeps.erase(b);  // (not followed)
       return true;
@@ -473,7 +474,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     }
   }
   l.written.insert(v);
-  writes_at_[li].emplace_back(t.gid, r.vc[t.gid]);
+  if (!ax) writes_at_[li].emplace_back(t.gid, r.vc[t.gid]);  // (not in program order: hook_wait.cpp (l) leaves it)
   const Inst& in = *a.in;
   mm::Event e;
   e.kind = mm::EventKind::Write;
@@ -494,11 +495,21 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
     e.reduction = in.op == IrOp::Red;
   }
   int id = -1;
-  if (ax) {
+  if (ax && a.kind == HookKind::RmwWrite) {
+    // A bulk copy's complete_tx (hook_async.cpp): .release at .cluster
+    // scope, generic proxy (9.7.9.25.4.1), after the copy's operations.
+    e.order = mm::Order::Release;
+    e.scope = mm::Scope::Cluster;
+    id = push_async(r, std::move(e), &in, a.async - 1, false);
+    ax = &r.async[a.async - 1];
+    ax->ctx = id;
+    add_deps(r, id, ax->addr, nullptr);
+  } else if (ax) {
     // The copy writes what its read of this element read (a data
     // dependency, as semantics/interp/trace_exec_async.cpp gives litmus
     // copies), at the addresses of its issue.
     e.order = mm::Order::Weak;  // "treated as a weak memory operation" (9.7.9.25.3)
+    if (ax->bulk) e.proxy = mm::Proxy::Async;
     id = push_async(r, std::move(e), &in, a.async - 1);
     const Deps data = ax->last_read >= 0 ? Deps{ax->last_read} : Deps{};
     add_deps(r, id, ax->addr, &data);
@@ -565,10 +576,24 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
 }
 
 bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
-  // fence.proxy but fence.proxy.async of shared memory: not modelled here (generic proxy only)
-  if (in.fence == interp::FenceKind::Proxy || (in.fence == interp::FenceKind::ProxyAsync && !fence_async_shared(in)))
-    return true;
+  // fence.proxy.async{.global,.shared::cta,.shared::cluster} (PTX ISA
+  // 9.7.13.4): a proxy fence between the generic and the async proxy (the
+  // bulk copies' proxy, hook_async.cpp), over the state space it names; no
+  // memory fence. Other proxy fences: not modelled (their proxies make no
+  // events here).
+  if (in.fence == interp::FenceKind::Proxy) return true;
   ThreadRec& r = rec(t, c);
+  if (in.fence == interp::FenceKind::ProxyAsync) {
+    mm::Event e;
+    e.kind = mm::EventKind::ProxyFence;
+    e.pfence = mm::ProxyFenceKind::Async;
+    e.fspace = in.addr.space == interp::Space::Global ? mm::StateSpace::Global
+               : in.addr.space == interp::Space::Shared || in.addr.space == interp::Space::SharedCluster
+                   ? mm::StateSpace::Shared
+                   : mm::StateSpace::Any;
+    push(r, std::move(e), &in);
+    return true;
+  }
   // PTX ISA 8.8 form 3: a release pattern may start here (commuting_rmw).
   r.released =
       r.released || in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;

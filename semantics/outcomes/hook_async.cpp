@@ -7,6 +7,7 @@ namespace ptxcheck::outcomes {
 using interp::HookAccess;
 using interp::HookKind;
 using interp::Inst;
+using interp::IrOp;
 
 // cp.async (PTX ISA 8.9.1.1 Asynchronous operations; 9.7.9.25.3 Non-bulk
 // copy). The Machine reports a copy's reads of the source and writes of the
@@ -42,16 +43,52 @@ uint32_t Hook::async_issue(interp::Thread& t, const interp::Cta& c, const Inst& 
     merge(x.addr, r.rdeps[t.reg_base + in.addr2.slot]);
   x.dst = {dst.key, dst.size};
   x.src = {src.key, src.size};
+  x.bulk = in.op == IrOp::BulkCopy;
+  x.on_mbar = x.bulk && in.src[1].kind != interp::Opnd::None;
   r.async.push_back(std::move(x));
   return static_cast<uint32_t>(r.async.size() - 1);
 }
 
-void Hook::async_done(interp::Thread& t, const interp::Cta& c, uint32_t id, bool waited) {
+// A bulk copy (9.7.9.25.4.1) is an operation of the async proxy (8.6): its
+// reads and writes are async-proxy accesses, and its completion is
+// followed by an implicit generic-async proxy fence (9.7.9.25.2; mm::AsyncOp
+// fence) and, with .mbarrier::complete_tx::bytes, by the complete_tx on
+// the mbarrier (mm::AsyncOp complete_tx: an update of the mbarrier, its
+// write .release at .cluster scope), "ordered only with respect to the
+// memory operations performed by the same asynchronous instruction"
+// (8.9.1.1). A wait that observes the phase the complete_tx completes
+// (acquire) then synchronizes with it (8.8, 8.9.4 item 4), or with a later
+// update of the mbarrier's RMW chain that it reads (8.9.2 item 2), so the
+// copy's writes are visible after it. Nothing else orders the copy before
+// anything, its thread's later operations included. The Machine performs
+// it just before the first wait of any thread on its mbarrier reads it, or
+// when its thread arrives at a CTA barrier or exits, whichever comes first
+// (a later time in an execution is one the events leave open): the copy
+// stays in flight for its thread (async_conflict: the bytes it accesses
+// become communicating), its deterministic accesses are recorded at an
+// epoch no clock reaches (det_access `unordered`: another thread's access
+// makes them communicating), and the complete_tx makes its mbarrier
+// communicating (its reads choose among the mbarrier's values). The
+// tx-count is the Machine's, not part of the values: completing the copy
+// late makes its complete_tx the update that completes the phase when the
+// arrives come first, as with any tx-count. cp.async.bulk.wait_group completes a copy of
+// the bulk async-group (9.7.9.25.1.1) as cp.async.wait_group does a cp.async; with .read only its reads ("the source
+// ... can be reused"): they are performed then and ordered before the thread's later operations (mm::AsyncWait
+// reads_only), the writes at a later wait or the exit.
+void Hook::async_done(interp::Thread& t, const interp::Cta& c, uint32_t id, bool waited, bool reads_only) {
   ThreadRec& r = rec(t, c);
   if (id >= r.async.size()) return;
   ThreadRec::Async& x = r.async[id];
-  x.done = true;
-  if (waited) x.waits.push_back(r.events.size());
+  if (!x.on_mbar) x.rdone = true;  // (an mbarrier's copy stays in flight for its thread)
+  if (waited) x.waits.emplace_back(r.events.size(), reads_only);
+  if (reads_only) return;
+  if (!x.on_mbar) x.done = true;
+  if (x.bulk && x.fence < 0 && !x.mem.empty()) {
+    mm::Event e;
+    e.kind = mm::EventKind::ProxyFence;
+    e.pfence = mm::ProxyFenceKind::Async;
+    x.fence = push_async(r, std::move(e), nullptr, id, false);
+  }
 }
 
 bool Hook::async_conflict(ThreadRec& r, const HookAccess& a, bool write) {
@@ -59,7 +96,7 @@ bool Hook::async_conflict(ThreadRec& r, const HookAccess& a, bool write) {
     return b.second && a.key < b.first + b.second && b.first < a.key + a.size;
   };
   for (const ThreadRec::Async& x : r.async)
-    if (!x.done && (overlap(x.dst) || (write && overlap(x.src)))) {
+    if ((!x.done && overlap(x.dst)) || (write && !x.rdone && overlap(x.src))) {
       const int li = sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
       sh_.locs[static_cast<size_t>(li)].canon = sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
       restart = true;
@@ -76,20 +113,30 @@ bool Hook::async_plain(int li) {
   return false;
 }
 
-int Hook::push_async(ThreadRec& r, mm::Event e, const Inst* in, uint32_t id) {
+int Hook::push_async(ThreadRec& r, mm::Event e, const Inst* in, uint32_t id, bool mem) {
   ThreadRec::Async& x = r.async[id];
   e.async_op = static_cast<int>(id);  // the thread's copy; numbered in the skeleton by make_run
   std::swap(r.ctrl_on, x.ctrl);       // the control dependencies of its issue
   const int ev = push(r, std::move(e), in);
   std::swap(r.ctrl_on, r.async[id].ctrl);
-  r.async[id].mem.push_back(ev);
+  if (mem) r.async[id].mem.push_back(ev);
   return ev;
+}
+
+bool Hook::async_promote(const HookAccess& a) {
+  const int li = sh_.promote(a.key, a.size, a.in ? a.in->line : 0);
+  sh_.locs[static_cast<size_t>(li)].canon = sh_.locs[static_cast<size_t>(li)].rmw_chain = false;
+  restart = true;
+  return false;
 }
 
 bool Hook::async_read(ThreadRec& r, const interp::Cta& c, const HookAccess& a, int li, uint64_t& v) {
   ThreadRec::Async& x = r.async[a.async - 1];
+  // The read half of a bulk copy's complete_tx on its mbarrier.
+  const bool tx = a.kind == HookKind::RmwRead;
   x.last_read = -1;
-  if (li < 0) return det_access(r, a, false, -1, &x.vc);
+  if (li < 0 && tx) return async_promote(a);
+  if (li < 0) return det_access(r, a, false, -1, &x.vc, x.on_mbar);
   if (!async_plain(li)) return false;
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   if (l.grid > 0) return grid_break(li);  // a copy reads a grid counter: its polls choose (hook_grid.cpp)
@@ -107,11 +154,20 @@ bool Hook::async_read(ThreadRec& r, const interp::Cta& c, const HookAccess& a, i
   e.value = v;
   e.order = mm::Order::Weak;
   e.scope = a.in->scope;
-  const int id = push_async(r, std::move(e), a.in, a.async - 1);
+  if (tx) {  // complete_tx: .relaxed read half, generic proxy (as semantics/interp/trace_exec_async.cpp)
+    e.order = mm::Order::Relaxed;
+    e.scope = mm::Scope::Cluster;
+  } else if (x.bulk) {
+    e.proxy = mm::Proxy::Async;
+  }
+  const int id = push_async(r, std::move(e), a.in, a.async - 1, !tx);
   if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
   r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(li, v);
   add_deps(r, id, r.async[a.async - 1].addr, nullptr);
-  r.async[a.async - 1].last_read = id;
+  if (tx)
+    r.pending_rmw = id;
+  else
+    r.async[a.async - 1].last_read = id;
   return true;
 }
 

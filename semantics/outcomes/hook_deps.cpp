@@ -196,16 +196,17 @@ void Hook::ret_deps(ThreadRec& r, const interp::Thread& t) {
 // wrote. That only drops edges of the acyclicity check, so
 // no permitted state is lost (docs/outcomes.md "Limits").
 void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uint32_t group, uint32_t exec) {
-  // A bulk or tensor copy that completes on an mbarrier (complete_tx) updates
-  // the mbarrier outside the accesses this hook sees (Machine::mbar_complete_tx),
-  // so its waits could never see the phase complete: every path would end as a
-  // spin and the answer would be "no outcome". Refuse instead (docs/outcomes.md
-  // "Limits").
-  if ((in.op == IrOp::BulkCopy && in.src[1].kind != interp::Opnd::None) ||
+  // A multicast bulk copy, a bulk reduction or a tensor copy that completes
+  // on an mbarrier (complete_tx) updates the mbarrier outside the accesses
+  // this hook sees (Machine::mbar_complete_tx; a 1D cp.async.bulk to one CTA
+  // reports it, hook_async.cpp), so its waits could never see the phase
+  // complete: every path would end as a spin and the answer would be "no
+  // outcome". Refuse instead (docs/outcomes.md "Limits").
+  if ((in.op == IrOp::BulkCopy && in.src[1].kind != interp::Opnd::None && (in.flags != 0 || in.mode != 0)) ||
       (in.op == IrOp::Tensor && in.target < sh_.prog->tensor.size() && sh_.prog->tensor[in.target]->has_mbar))
     throw LimitError("PTX line " + std::to_string(in.line) +
-                     ": an asynchronous bulk copy completes on an mbarrier (.mbarrier::complete_tx::bytes); outcomes "
-                     "does not model asynchronous copies");
+                     ": an asynchronous bulk copy completes on an mbarrier (.mbarrier::complete_tx::bytes) with "
+                     ".multicast::cluster, or a tensor copy does; outcomes models 1D copies to one CTA only");
   if (loop_step(lanes, c, in, group, exec)) return;  // parked a lane: the instruction runs later for the others
   ++serial_;
   step_group_ = group, step_lanes_ = lanes, step_exec_ = exec;

@@ -222,9 +222,10 @@ uint64_t exempt_combine(int64_t cls, uint64_t x, uint64_t b, unsigned size) {
 // Deterministic access: check it against the shadow; an access unordered
 // with a conflicting one makes the location communicating (restart), but
 // for two exempt updates of one class (commuting_rmw).
-bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw, const std::vector<uint32_t>* issued) {
+bool Hook::det_access(ThreadRec& r, const HookAccess& a, bool write, int64_t rmw, const std::vector<uint32_t>* issued,
+                      bool unordered) {
   if (rmw >= 0 && !write) return true;  // the write half checks the update
-  const uint32_t gid = r.t->gid, ep = r.vc[gid];
+  const uint32_t gid = r.t->gid, ep = unordered ? ~0u : r.vc[gid];
   // An earlier access of thread g at epoch e is ordered before this one:
   // before a cp.async's issue, for the copy's accesses at its completion
   // (PTX ISA 8.9.1.1: "ordered after prior instructions in the same thread").

@@ -30,7 +30,7 @@ class Hook : public interp::ExecHook {
   void warp_collective(const interp::Cta& c, uint32_t warp, uint32_t lanes, bool orders) override;
   uint32_t async_issue(interp::Thread& t, const interp::Cta& c, const interp::Inst& in, const interp::HookAccess& dst,
                        const interp::HookAccess& src) override;
-  void async_done(interp::Thread& t, const interp::Cta& c, uint32_t id, bool waited) override;
+  void async_done(interp::Thread& t, const interp::Cta& c, uint32_t id, bool waited, bool reads_only) override;
   void step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t group,
             uint32_t exec) override;
   bool wants_steps() const override { return true; }
@@ -60,9 +60,12 @@ class Hook : public interp::ExecHook {
   bool ordered(const ThreadRec& b, uint32_t a_gid, uint32_t a_epoch) const;
   // `rmw`: commuting_rmw of the access (-1: none). `issued`: a cp.async's
   // access at its completion, ordered after what the thread's clock
-  // `issued` at its issue covers (recorded at the thread's clock now).
+  // `issued` at its issue covers (recorded at the thread's clock now, or
+  // with `unordered` at an epoch no clock reaches: a bulk copy that
+  // completes on an mbarrier, ordered before another thread's accesses
+  // only through the mbarrier's waits, which make no clock joins here).
   bool det_access(ThreadRec& r, const interp::HookAccess& a, bool write, int64_t rmw = -1,
-                  const std::vector<uint32_t>* issued = nullptr);
+                  const std::vector<uint32_t>* issued = nullptr, bool unordered = false);
   // A deterministic access of thread r to bytes that a cp.async of its own
   // in flight writes (or reads, for a write): the copy may complete before
   // or after it (PTX ISA 8.9.1.1), so the bytes become communicating
@@ -72,8 +75,13 @@ class Hook : public interp::ExecHook {
   // canonical arrives and RMW chains (arguments about accesses in program
   // order) are turned off for it (restart; false) unless they are already.
   bool async_plain(int li);
-  int push_async(ThreadRec& r, mm::Event e, const interp::Inst* in, uint32_t id);
+  // `mem`: one of the copy's memory operations (Async::mem); else its
+  // proxy fence or complete_tx.
+  int push_async(ThreadRec& r, mm::Event e, const interp::Inst* in, uint32_t id, bool mem = true);
   bool async_read(ThreadRec& r, const interp::Cta& c, const interp::HookAccess& a, int li, uint64_t& v);
+  // Makes the bytes of an asynchronous access communicating, without
+  // canonical arrives and RMW chains (restart; false).
+  bool async_promote(const interp::HookAccess& a);
   // The class of an atomic update that stays deterministic when it meets
   // an unordered update of the same class (Hook::det_access), or -1.
   int64_t commuting_rmw(const interp::Thread& t, const ThreadRec& r, const interp::HookAccess& a);

@@ -493,11 +493,14 @@ struct ThreadRec {
   std::vector<uint32_t> rel_vc, acq_pending;
   std::vector<uint32_t> rel_wide;  // rel_vc of its latest release fence of scope .gpu or wider
   bool acq_wide = false;           // acq_pending holds a write of another CTA: the fence needs .gpu
-  // cp.async operations (PTX ISA 8.9.1.1; Hook::async_issue, hook_async.cpp):
-  // where each was issued (events.size() then), the clock, dependencies
-  // (address, control) and byte ranges (hook keys) at its issue, its events
-  // (not in program order), the record index of the wait that completed
-  // it, if any, and whether it completed.
+  // cp.async and cp.async.bulk operations (PTX ISA 8.9.1.1;
+  // Hook::async_issue, hook_async.cpp): where each was issued (events.size()
+  // then), the clock, dependencies (address, control) and byte ranges (hook
+  // keys) at its issue, its memory events (not in program order), the
+  // record index of each wait that completed it, if any (and whether the
+  // wait was a cp.async.bulk.wait_group.read), whether its reads and all
+  // of it completed for its thread, and for a bulk copy its implicit proxy
+  // fence and the write of its complete_tx (events, -1 none).
   struct Async {
     size_t issue_at = 0;
     std::vector<uint32_t> vc;
@@ -505,8 +508,11 @@ struct ThreadRec {
     std::pair<uint64_t, unsigned> dst{0, 0}, src{0, 0};
     std::vector<int> mem;
     int last_read = -1;  // the event of the element read last: its write's data dependency
-    std::vector<size_t> waits;
-    bool done = false;
+    std::vector<std::pair<size_t, bool>> waits;
+    bool done = false, rdone = false;
+    bool bulk = false;     // a cp.async.bulk (async proxy)
+    bool on_mbar = false;  // completes on an mbarrier: never done for its thread (async_conflict)
+    int fence = -1, ctx = -1;
   };
   std::vector<Async> async;
 };

@@ -5,7 +5,7 @@ stderr, never a crash, the kernel's OOM killer or an empty answer.
 
     outcomes_limits.py PTXCHECK memory SPEC.json
     outcomes_limits.py PTXCHECK bound ALL_CUT.json PARTLY_CUT.json
-    outcomes_limits.py PTXCHECK async BULK_MBAR.json
+    outcomes_limits.py PTXCHECK async BULK_MBAR.json REDUCE_MBAR.json
 
 memory: `--memory MIB`. SPEC is an -O0 build of a spin kernel (before its
 spin loops were reduced through calls, such a build grew without bound until
@@ -19,10 +19,14 @@ PTXCHECK_OUTCOMES_NO_RMW_CHAIN=1, since with RMW chains
 without a choice and its loop is not bounded; PARTLY_CUT is a corpus case whose goldens record
 bound_hit at --unroll 1: it still lists its outcomes (exit 0, bound_hit).
 
-async: a cp.async.bulk that completes on an mbarrier (async/bulk_mbar.cu)
-updates the mbarrier outside the accesses outcomes sees, so the wait never
+async: a copy that completes on an mbarrier updates it with its complete_tx.
+Once that update was outside the accesses outcomes sees, so the wait never
 saw its phase complete and outcomes answered "0 permitted outcomes" with
-exit 0; it is refused (the PTX line and complete_tx named), in text and JSON."""
+exit 0. A 1D cp.async.bulk (async/bulk_mbar.cu) now reports its complete_tx
+(semantics/outcomes/hook_async.cpp): its one outcome is listed (the words
+copied, 5 6 7 8), without a race. A bulk reduction on an mbarrier
+(async/bulk_reduce_mbar.cu) still does not, and is refused (the PTX line
+and complete_tx named), in text and JSON."""
 import json
 import os
 import subprocess
@@ -75,9 +79,14 @@ elif mode == "bound":
     if j:
         check(j["bound_hit"] and len(j["outcomes"]) >= 1, "partly cut lists its outcomes with bound_hit")
 elif mode == "async":
-    (spec,) = specs
+    bulk, reduce = specs
+    j = check_listed(run(bulk, "--json"), "bulk copy on an mbarrier")
+    if j:
+        got = sorted(o["buffers"]["out"] for o in j["outcomes"])
+        check(got == [[5, 6, 7, 8]], f"bulk copy on an mbarrier: outcomes {got} are [[5, 6, 7, 8]]")
+        check(not j.get("races"), "bulk copy on an mbarrier: no race")
     for extra in ([], ["--json"]):
-        check_limit(run(spec, *extra), f"bulk copy on an mbarrier {extra}", "ptxcheck: limit reached: PTX line",
+        check_limit(run(reduce, *extra), f"bulk reduction on an mbarrier {extra}", "ptxcheck: limit reached: PTX line",
                     "complete_tx")
 else:
     sys.exit(f"outcomes_limits.py: unknown mode {mode!r}")

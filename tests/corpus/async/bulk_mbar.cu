@@ -1,7 +1,7 @@
 // TMA-style bulk copy: thread 0 arms an mbarrier (count 1) with expect_tx 16
 // bytes and issues cp.async.bulk global -> shared completing on it; warp 1's
-// lane 0 waits for phase 0, then reads the 4 words. outcomes refuses it
-// (outcomes_limits.py async): it does not model asynchronous copies.
+// lane 0 waits for phase 0, then reads the 4 words. outcomes lists its one
+// outcome (outcomes_limits.py async; once refused, as bulk_reduce_mbar is).
 #include <cstdint>
 extern "C" __global__ void bulk_mbar(const int4* src, int* out) {
   __shared__ alignas(16) int buf[4];
