@@ -108,6 +108,7 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_latest = std::getenv("PTXCHECK_OUTCOMES_NO_LATEST") != nullptr;        // hook_latest.cpp
   // hook_wait.cpp (l)
   sh_.no_init_floor = std::getenv("PTXCHECK_OUTCOMES_NO_INIT_FLOOR") != nullptr;
+  sh_.no_pipe_sync = std::getenv("PTXCHECK_OUTCOMES_NO_PIPE_SYNC") != nullptr;  // hook_canon.cpp (d2), (e1), (e2)
   sh_.nctas = static_cast<uint32_t>(nctas_);
   ro_.check_races = false;
   ro_.max_steps = opt_.max_steps;

@@ -307,11 +307,12 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // complete its phase (hook_wait.cpp).
   bool chose = chain ? r.chain_chose && !tail : !any && !canon && !block && !latest && l.values.size() > 1;
   if (!tail) r.chain_chose = false;
+  // hook_canon.cpp (e): a blocking wait synchronizes as the machine ran; any
+  // other read only as an acquire pattern (PTX ISA 8.8): an acquire read
+  // here (below), a relaxed one with a later acquire fence (canon_fence); a
+  // weak ld forms none (8.8, 8.7). (e2): a wait of a plain write's value, none.
+  const bool syncs = !canon && !block && !(a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_plain(r, li));
   if (!canon) {
-    // hook_canon.cpp (e): a blocking wait synchronizes as the machine ran;
-    // a weak ld forms no acquire pattern and is morally strong with nothing
-    // (PTX ISA 8.8, 8.7), so it synchronizes with nothing (8.9.4, 8.9.5).
-    if (!block && !(in0.op == IrOp::Ld && in0.order == mm::Order::Weak)) r.sync_in = true;
     std::vector<uint32_t> cand;
     if (any) {
       v = l.values[0];
@@ -321,7 +322,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
                cas_seeded(r, t, a, li, v)) {
       // A CAS retry loop's CAS reads its compare value (hook_cas.cpp)
       chose = false;
-    } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(r, t, a, li, cand)) {
+    } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(r, t, a, li, v, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;
     } else {
@@ -329,7 +330,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       l.chosen = true;
     }
   }
-  if (a.kind == HookKind::Load) canon_read(r, li, v);
+  if (a.kind == HookKind::Load) canon_read(r, li, v, !canon && !block && !syncs);
   // hook_wait.cpp (l): an update that read `init` after a plain write its
   // clock covers read the initial contents in no consistent execution.
   if (a.kind == HookKind::RmwRead) r.rmw_floored = v == l.init && init_floor(r, li);
@@ -357,6 +358,9 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     e.order = split_rmw(in.order).first;
     e.reduction = in.op == IrOp::Red;
   }
+  if (syncs && (e.order == mm::Order::Acquire || e.order == mm::Order::AcqRel || e.order == mm::Order::SC ||
+                (sh_.no_pipe_sync && !(in.op == IrOp::Ld && in.order == mm::Order::Weak))))
+    r.sync_in = true;
   int id = push(r, std::move(e), &in);
   r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
   if (!any) {

@@ -53,13 +53,36 @@
 //      read of M that reads v_n (the acquire pattern's second form), the
 //      synchronization is that of the read alone (it observes every
 //      arrive), which (c) makes the same for every order.
+// (d2) A fence after arrives on M whose reads each began a phase of the
+//      machine's chain (read v_0, or the value that completed the phase
+//      before) is allowed: in X' the acquire pattern (8.8 third form) of
+//      such an arrive's read synchronizes only with the arrives of the
+//      earlier phases, which precede it in the chain of every consistent X
+//      too (a single phase: none; several: the run must meet (j), whose
+//      claim and (k)'s lemma fix every arrive's phase in X), so X''s
+//      synchronization stays contained in X's. cuda::pipeline's destructor
+//      (fence.sc, then a refcount update, by the lowest active lane, which
+//      arrives first in its warp) is such a fence.
 //  (e) A thread that arrives has not synchronized with another thread
 //      through memory before (no communicating read but a weak ld, which
 //      is no acquire pattern and morally strong with nothing, 8.8, 8.7,
 //      and a blocking wait, which synchronizes only with arrives the
 //      machine ran before it ((i), (j)); no fence.sc or cluster barrier;
 //      also not in a thread that reaches it through CTA barriers, which
-//      the machine runs in order). Then every causality order
+//      the machine runs in order). (e1) A read that is not itself an
+//      acquire (a relaxed ld or atom) synchronizes with nothing until an
+//      acquire fence or acquire operation on its location ends its acquire
+//      pattern (8.8 forms 2, 3), and then only for what follows (8.8: the
+//      last instruction of the pattern), so only that counts (an acquire
+//      read does; canon_fence: an acquire fence after any strong read).
+//      (e2) Nor does a wait of M2 whose value no strong write of the run
+//      wrote and that follows no strong read of M2 in its thread: it reads a
+//      weak write (mbarrier.init), which is in no release pattern (8.8: a
+//      release operation, or a strong write after a release), and no RMW
+//      lies between (8.9.2), so 8.9.4 item 4 gives it no synchronization;
+//      canon_check confirms at the run's end that no strong write of the
+//      run has the value (else CommLoc::plain_read off, restart).
+//      Then every causality order
 //      (8.9.5) between two arrives goes through program order or CTA
 //      barriers, which the machine's order respects.
 // Claim: for each consistent execution X of a run that chooses the arrive
@@ -317,8 +340,14 @@ int Hook::canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta&
     if (r.canon_tok.empty()) ++canon_toks_;
     r.canon_tok.emplace_back(t.reg_base + in.dst[0].slot, li);
   }
-  if (std::find(r.canon_pending.begin(), r.canon_pending.end(), li) == r.canon_pending.end())
-    r.canon_pending.push_back(li);
+  // (d2): the arrive begins a phase of the machine's chain (it reads the
+  // init value or the value that completed the phase before).
+  const int at = cr.n == 0 ? 0 : !cr.bound.empty() && cr.last == cr.bound.back() ? 1 : 2;
+  auto p = std::find_if(r.canon_pending.begin(), r.canon_pending.end(), [&](const auto& x) { return x.first == li; });
+  if (p == r.canon_pending.end())
+    r.canon_pending.emplace_back(li, at);
+  else
+    p->second = std::max(p->second, at);
   return 1;
 }
 
@@ -375,22 +404,43 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   return true;
 }
 
-void Hook::canon_read(ThreadRec& r, int li, uint64_t v) {
+void Hook::canon_read(ThreadRec& r, int li, uint64_t v, bool plain) {
+  if (plain) plain_reads_.emplace_back(li, v);  // (e2)
   const bool blocked = r.block_read;
   r.block_read = false;
-  std::erase(r.canon_pending, li);
+  std::erase_if(r.canon_pending, [&](const auto& x) { return x.first == li; });
   if (sh_.no_canon || !sh_.locs[static_cast<size_t>(li)].canon) return;
   CanonRun& cr = canon_[li];
   if (!blocked) cr.phased = false;  // (j2): every other read of M is a blocking wait
   cr.reads.emplace_back(r.t->gid, v);
 }
 
+bool Hook::canon_plain(const ThreadRec& r, int li) const {
+  if (sh_.no_canon || sh_.no_pipe_sync || !sh_.locs[static_cast<size_t>(li)].plain_read) return false;
+  return std::none_of(r.events.begin(), r.events.end(), [&](const mm::Event& e) {
+    return e.loc == li && e.kind == mm::EventKind::Read && e.order != mm::Order::Weak;
+  });
+}
+
 bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
-  if (in.order == mm::Order::SC) r.sync_in = true;  // (e): fence.sc synchronizes (8.9.4 item 1)
+  // (e): fence.sc synchronizes (8.9.4 item 1); an acquire fence after a
+  // strong read ends an acquire pattern (8.8 form 3).
+  const auto strong_read = [](const mm::Event& e) {
+    return e.kind == mm::EventKind::Read && e.order != mm::Order::Weak;
+  };
+  if (in.order == mm::Order::SC || ((in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel) &&
+                                    std::any_of(r.events.begin(), r.events.end(), strong_read)))
+    r.sync_in = true;
   if (r.canon_pending.empty()) return true;
-  const int li = r.canon_pending.front();  // (d)
-  r.canon_pending.clear();
-  return canon_break(li);
+  // (d), (d2): only arrives that began their phase; after phase 0, the run
+  // must meet (j) (canon_check).
+  std::vector<std::pair<int, int>> pending;
+  pending.swap(r.canon_pending);
+  for (auto [li, at] : pending) {
+    if (at == 2 || sh_.no_pipe_sync) return canon_break(li);
+    if (at == 1) canon_[li].fence_later = true;
+  }
+  return true;
 }
 
 bool Hook::canon_check(bool stopped) {
@@ -441,11 +491,22 @@ bool Hook::canon_check(bool stopped) {
         for (mm::Event& e : r.events)
           if (e.loc == li)
             if (auto u = cr.untag.find(e.value); u != cr.untag.end()) e.value = u->second;
+    if (cr.fence_later && !cr.phased) return canon_break(li);    // (d2)
     if ((cr.phases > 1 || cr.phase > 0) && cr.phased) continue;  // (j): (a) by phases, (c) blocking waits only
     if (cr.tok && cr.phases > 1) return canon_break(li);         // (a)
     for (auto [g, v] : cr.reads)                                 // (c)
       if (cr.inter.count(v) && !dropped.count(th[g].cta_uid)) return canon_break(li);
   }
+  // (e2): no strong write of the run wrote what such a wait read (the events'
+  // values, after (j5)'s untagging).
+  for (auto [li, v] : plain_reads_)
+    for (const ThreadRec& r : th)
+      for (const mm::Event& e : r.events)
+        if (e.loc == li && e.kind == mm::EventKind::Write && e.value == v && e.order != mm::Order::Weak) {
+          sh_.locs[static_cast<size_t>(li)].plain_read = false;
+          restart = true;
+          return false;
+        }
   return true;
 }
 

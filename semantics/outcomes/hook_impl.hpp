@@ -137,14 +137,16 @@ class Hook : public interp::ExecHook {
   int canon_arrive(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
                    uint64_t v);
   bool canon_write(ThreadRec& r, const interp::HookAccess& a, int li, uint64_t v);
-  void canon_read(ThreadRec& r, int li, uint64_t v);
+  void canon_read(ThreadRec& r, int li, uint64_t v, bool plain = false);
+  bool canon_plain(const ThreadRec& r, int li) const;
   bool canon_fence(ThreadRec& r, const interp::Inst& in);
   bool canon_break(int li);
   // hook_wait.cpp (l): a write of `li` in this run that `r`'s clock covers.
   bool init_floor(const ThreadRec& r, int li) const;
+  bool before_updates(const ThreadRec& r, int li) const;  // hook_wait.cpp (m)
   // Canonical waits: the indices of l.values a wait may read, if it is
   // reduced (false: every value).
-  bool canon_wait(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li,
+  bool canon_wait(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, uint64_t mv,
                   std::vector<uint32_t>& cand);
   // Blocking waits: 0 the wait is not one, 1 it reads the machine's value,
   // which completes its phase (with the clocks of the arrives joined where
@@ -304,15 +306,16 @@ class Hook : public interp::ExecHook {
     // waiter's epoch then), and whether (j1) was met through one of
     // another thread.
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> waits_at;
-    bool by_other = false;
-    bool after_cross = false;  // (k1): an arrive after a blocking wait on another location
-    bool after_block = false;  // an arrive by a thread after its blocking wait (on any location)
+    bool by_other = false, fence_later = false;  // (d2): a fence after a later phase's first arrive
+    bool after_cross = false;                    // (k1): an arrive after a blocking wait on another location
+    bool after_block = false;                    // an arrive by a thread after its blocking wait (on any location)
   };
   // The writes of each location in this run, (gid, epoch) (hook_wait.cpp (l)).
   std::map<int, std::vector<std::pair<uint32_t, uint32_t>>> writes_at_;
   bool relaxed_mbar_ = false;    // (k): a canonical arrive or blocking wait of this run is .relaxed
   std::set<int> waits_reduced_;  // locations whose waits dropped their failing values in this run
   std::set<int> waits_blocked_;  // locations with a blocking wait in this run
+  std::vector<std::pair<int, uint64_t>> plain_reads_;  // (e2): waits taken as reading a plain write
   // Threads parked at a blocking wait on location `li` (spin_jump), and
   // whether some location was written since the latest wake_blocked.
   struct Blocked {

@@ -83,7 +83,7 @@ struct CommLoc {
   // not the initial contents' alone), and some canonical wait left `init`
   // out of its candidates because of (l).
   bool init_written = false;
-  bool init_dropped = false;
+  bool init_dropped = false, plain_read = true;  // plain_read: hook_canon.cpp (e2)
   // Plain reads ordered after every write so far read the machine's value
   // (hook_latest.cpp); false once a run broke a condition, and the PCs of
   // the reads that broke (c). latest_cta: the CTA of every write in any
@@ -142,6 +142,7 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_INIT_FLOOR: a canonical wait also reads the initial
   // contents after an init its thread's clock covers (hook_wait.cpp (l)).
   bool no_init_floor = false;
+  bool no_pipe_sync = false;  // PTXCHECK_OUTCOMES_NO_PIPE_SYNC: hook_canon.cpp (d2), (e1), (e2), hook_wait.cpp (m)
   // The atom.cas at code index `pc` of function `func` is the CAS of a CAS
   // retry loop (hook_cas.cpp (s1)-(s4)): its loop head, backward jump,
   // compare register, the setp that decides the jump and the seed load
@@ -429,10 +430,11 @@ struct ThreadRec {
   // with another one through memory (a communicating read, fence.sc, a
   // cluster barrier; joined over CTA barriers); the location of its pending
   // canonical arrive read; locations it arrived on canonically and has not
-  // read since.
+  // read since, and where the latest such arrives were in their chain
+  // ((d2): 0 first, 1 first of a later phase, 2 elsewhere; the most).
   bool sync_in = false;
   int canon_li = -1;
-  std::vector<int> canon_pending;
+  std::vector<std::pair<int, int>> canon_pending;
   // A release pattern may start before its next write (PTX ISA 8.8 forms
   // 2 and 3): it executed a release, acq_rel or sc fence or write
   // (Hook::commuting_rmw).

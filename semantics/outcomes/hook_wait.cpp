@@ -70,6 +70,26 @@
 //      stops and the exploration restarts with (l) off for M: a later write
 //      of the value (mbarrier.inval writes 0) may be what W reads.
 //      PTXCHECK_OUTCOMES_NO_INIT_FLOOR=1 turns (l) off.
+//  (m) Before any update: a wait W that several values complete (parity 1
+//      on a fresh barrier: every phase-0 value does) reads the machine's
+//      value when no strong write of M has run yet, every write of M so
+//      far precedes W in causality order (W's thread, or its clock covers
+//      the writer's epoch), W's thread read M never before and received no
+//      synchronization through memory (sync_in: (e), (e1), (e2)). Then
+//      every operation before W in causality order ran before W in the
+//      machine (program order, CTA barriers and blocking waits go forward),
+//      so no strong write of M precedes W; W reading the machine's latest
+//      (plain) write P is consistent on M (8.10.5: no earlier read of M in
+//      W's thread; 8.10.6: P precedes W, and nothing after P in coherence
+//      does). For an execution X where W reads an arrive's value v_k
+//      instead, the execution X' where W reads P has the same thread
+//      behaviour (W's result is its phase bit: 9.7.13.15), the same final
+//      state, and a synchronization contained in X's (a weak write is in no
+//      release pattern, 8.8), so every axiom that holds in X holds in X'
+//      and X's races are X''s (8.7.1). Without (m) the (c) check of
+//      hook_canon.cpp saw W read v_k and turned M's arrives to choices.
+//      PTXCHECK_OUTCOMES_NO_PIPE_SYNC=1 turns (m) off with (d2), (e1), (e2);
+//      PTXCHECK_OUTCOMES_NO_INIT_FLOOR=1 turns it off with (l).
 //
 // Blocking waits (canon_block, spin_jump): a canonical wait W of M (M
 // canonical, an mbarrier of W's own CTA, no update of M in the run chose
@@ -155,7 +175,7 @@ std::optional<uint64_t> waited_phase(const interp::Thread& t, const interp::Inst
 
 }  // namespace
 
-bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAccess& a, int li,
+bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAccess& a, int li, uint64_t mv,
                       std::vector<uint32_t>& cand) {
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const interp::Inst& in = *a.in;
@@ -172,6 +192,11 @@ bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAcc
   for (uint32_t k = floor ? 1 : 0; k < l.values.size(); ++k)
     if ((l.values[k] >> 63) != want) cand.push_back(k);
   if (floor && cand.empty() && (l.values[0] >> 63) != want) cand.push_back(0);
+  // (m): before any update of M, the machine's value (a plain write's).
+  if (cand.size() > 1 && (mv >> 63) != want && before_updates(r, li)) {
+    auto k = std::find(l.values.begin(), l.values.end(), mv);
+    if (k != l.values.end()) cand.assign(1, static_cast<uint32_t>(k - l.values.begin()));
+  }
   if (!cand.empty()) {
     waits_reduced_.insert(li);
     if (floor && cand[0] != 0 && (l.values[0] >> 63) != want) l.init_dropped = true;
@@ -180,6 +205,22 @@ bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAcc
   // No value completes the phase yet: one failing value stands for all
   // (the run is dropped whichever it reads).
   cand.push_back(0);
+  return true;
+}
+
+bool Hook::before_updates(const ThreadRec& r, int li) const {
+  if (sh_.no_pipe_sync || sh_.no_init_floor || r.sync_in) return false;
+  auto it = writes_at_.find(li);
+  if (it == writes_at_.end()) return false;
+  for (auto [g, e] : it->second)  // every write so far precedes W in causality order
+    if (g != r.t->gid && !ordered(r, g, e)) return false;
+  const auto own_read = [&](const mm::Event& e) { return e.loc == li && e.kind == mm::EventKind::Read; };
+  if (std::any_of(r.events.begin(), r.events.end(), own_read)) return false;
+  const auto strong = [&](const mm::Event& e) {
+    return e.loc == li && e.kind == mm::EventKind::Write && e.order != mm::Order::Weak;
+  };
+  for (const ThreadRec& o : th)  // and is a plain write
+    if (std::any_of(o.events.begin(), o.events.end(), strong)) return false;
   return true;
 }
 

@@ -538,3 +538,44 @@ extern "C" __global__ void canon_fresh_inval2(int* data, int* out) {
     out[1] = data[0];
   }
 }
+
+// cuda::pipeline's shape with one item (probe9i i16): threads 0-1 produce,
+// 2-3 consume. The producers count themselves with a relaxed atomic before
+// bar.sync (a read that is no acquire pattern: hook_canon.cpp (e)), poll
+// the fresh `empty` with parity 1 (it completes on the init value: (e2),
+// hook_wait.cpp (m)), write, arrive on `full`; each role's first thread
+// then does fence.sc and a refcount update, after its arrive began the
+// phase ((d2)). The consumers poll `full`, read, arrive on `empty`.
+extern "C" __global__ void canon_pipe1(int* data, int* out) {
+  __shared__ unsigned long long mb[2];
+  __shared__ unsigned cnt;
+  unsigned full = (unsigned)__cvta_generic_to_shared(&mb[0]);
+  unsigned empty = (unsigned)__cvta_generic_to_shared(&mb[1]);
+  unsigned c = (unsigned)__cvta_generic_to_shared(&cnt);
+  bool producer = threadIdx.x < 2;
+  if (threadIdx.x == 0) asm volatile("st.relaxed.cta.shared.u32 [%0], 0;" ::"r"(c) : "memory");
+  __syncthreads();
+  if (producer) asm volatile("red.relaxed.cta.shared.add.u32 [%0], 1;" ::"r"(c) : "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned p;
+    asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];" : "=r"(p) : "r"(c) : "memory");
+    mbar_init(full, p);
+    mbar_init(empty, blockDim.x - p);
+  }
+  __syncthreads();
+  if (producer) {
+    while (!mbar_try_wait_parity(empty, 1)) {}
+    if (threadIdx.x == 0) data[0] = 10;
+    mbar_arrive(full);
+  } else {
+    while (!mbar_try_wait_parity(full, 0)) {}
+    if (threadIdx.x == 2) out[0] = data[0];
+    mbar_arrive(empty);
+  }
+  if (threadIdx.x == 0 || threadIdx.x == 2) {
+    unsigned old;
+    asm volatile("fence.sc.cta;\n\tatom.add.acquire.cta.shared.u32 %0, [%1], 1;" : "=r"(old) : "r"(c) : "memory");
+    out[1 + threadIdx.x / 2] = old;
+  }
+}
