@@ -38,6 +38,7 @@ common=(parser/diagnostic.cpp parser/table/table.cpp parser/x3/grammar.cpp parse
         parser/litmus/mem_defaults.cpp parser/litmus/print.cpp parser/litmus/print_equiv.cpp
         semantics/interp/json_pos.cpp semantics/interp/values.cpp semantics/interp/tensormap.cpp
         semantics/interp/texture.cpp semantics/interp/launch_spec.cpp semantics/interp/launch_spec_tex.cpp
+        semantics/interp/worker_pool.cpp
         checker/outcomes_cond.cpp)
 srcs=("${common[@]}")
 for t in "${targets[@]}"; do srcs+=("tests/fuzz/fuzz_$t.cpp"); done
