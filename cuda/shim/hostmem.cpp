@@ -437,9 +437,19 @@ SHIM_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsi
   if (!pdptr || !p || Flags) return CUDA_ERROR_INVALID_VALUE;
   CUcontext c = nullptr;
   if (CUresult r = current(s, c)) return r;
+  // Page-locked allocations are mapped whatever their flags: cuda.h's
+  // cuMemAllocHost and cuMemHostAlloc say such memory is "immediately
+  // accessible to all contexts on all devices which support unified
+  // addressing" (the emulated device does), at a device pointer "always
+  // equal to the returned host pointer", and that with WRITECOMBINED
+  // cuMemHostGetDevicePointer "must be used ... even if the context supports
+  // unified addressing". The older sentence that the call fails without
+  // CU_MEMHOSTALLOC_DEVICEMAP describes devices without unified addressing
+  // (cudaMallocHost memory in UnifiedMemoryPerf's zero-copy mode). A
+  // registered range still needs CU_MEMHOSTREGISTER_DEVICEMAP.
   auto it = range_of(reinterpret_cast<uint64_t>(p), 1);
   if (it == visible().end() || it->second.kind == HostKind::Managed ||
-      !(it->second.flags & CU_MEMHOSTALLOC_DEVICEMAP))  // == CU_MEMHOSTREGISTER_DEVICEMAP
+      (it->second.kind != HostKind::Pinned && !(it->second.flags & CU_MEMHOSTREGISTER_DEVICEMAP)))
     return CUDA_ERROR_INVALID_VALUE;
   *pdptr = reinterpret_cast<uint64_t>(p);
   return CUDA_SUCCESS;

@@ -107,14 +107,20 @@ TEST_CASE("mapped host memory: device pointers, kernel writes, bounds, error cod
   CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
   CHECK(static_cast<unsigned*>(h)[2] == 7u);                               // the kernel's write, seen by the host
   CHECK(cuMemHostUnregister(h) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);  // allocated, not registered
-  // Pinned without DEVICEMAP: no device pointer from
-  // cuMemHostGetDevicePointer (as documented), but kernels use the host
-  // pointer all the same, and the memory is not device memory.
+  // Pinned without DEVICEMAP: mapped all the same under unified addressing
+  // (cuda.h, cuMemAllocHost: the device pointer "is always equal to the
+  // returned host pointer"), and the memory is not device memory.
   void* unmapped = nullptr;
   REQUIRE(cuMemAllocHost(&unmapped, 1 << 20) == CUDA_SUCCESS);
   CHECK(cuMemGetInfo(&free1, &total) == CUDA_SUCCESS);
   CHECK(free1 == free0);
-  CHECK(cuMemHostGetDevicePointer(&d, unmapped, 0) == CUDA_ERROR_INVALID_VALUE);
+  REQUIRE(cuMemHostGetDevicePointer(&d, static_cast<char*>(unmapped) + 4, 0) == CUDA_SUCCESS);
+  CHECK(d == reinterpret_cast<CUdeviceptr>(unmapped) + 4);
+  void* wc = nullptr;  // write-combined, not DEVICEMAP: the call "must be used"
+  REQUIRE(cuMemHostAlloc(&wc, 64, CU_MEMHOSTALLOC_WRITECOMBINED) == CUDA_SUCCESS);
+  REQUIRE(cuMemHostGetDevicePointer(&d, wc, 0) == CUDA_SUCCESS);
+  CHECK(d == reinterpret_cast<CUdeviceptr>(wc));
+  CHECK(cuMemFreeHost(wc) == CUDA_SUCCESS);
   CHECK(launch(m, reinterpret_cast<CUdeviceptr>(unmapped) + 12) == CUDA_SUCCESS);
   CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
   CHECK(static_cast<unsigned*>(unmapped)[3] == 7u);
