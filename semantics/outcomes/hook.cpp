@@ -244,7 +244,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       r.exempt_b = a.in->src[0].kind == interp::Opnd::Imm ? a.in->src[0].imm : t.regs[t.reg_base + a.in->src[0].slot];
     r.det_reads.emplace_back(a.key, a.size);
     r.det_read_pcs.push_back(static_cast<uint32_t>(a.in - sh_.prog->code.data()));
-    if (a.kind == HookKind::RmwRead) r.pending_rmw = -2;  // deterministic RMW: no events
+    if (a.kind == HookKind::RmwRead) r.pending_rmw = -2, r.det_rmw_value = v;  // deterministic RMW: no events
     // A plain load of bytes this thread wrote last (a location only it
     // accesses, or accesses in order): the value carries the dependencies
     // its store gave them (Hook::write), as through .local (Hook::step).
@@ -416,10 +416,15 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   // the RMW's readers can read its source instead (the same value, with
   // nothing co-between, 8.10.3), which removes observation and causality
   // edges but adds none, so the execution without it is consistent too
-  // (docs/outcomes.md "Loops").
-  const bool idempotent = li >= 0 && a.kind == HookKind::RmwWrite && a.in->op == IrOp::Atom && r.pending_rmw >= 0 &&
-                          r.events[static_cast<size_t>(r.pending_rmw)].value == v &&
-                          (r.any_value.empty() || r.any_value.back() != r.pending_rmw);
+  // (docs/outcomes.md "Loops"). On a deterministic location it is no side
+  // effect either: a spin of such RMWs there is a spin on deterministic
+  // memory, which back_jump makes communicating (its reads are det_reads),
+  // instead of running to the step limit (probe9k's -G `atomicAdd(flag, 0)`
+  // poll in CTA 0 waiting for CTA 1: tests/corpus/rmwpoll).
+  const bool idempotent = a.kind == HookKind::RmwWrite && a.in->op == IrOp::Atom &&
+                          (li >= 0 ? r.pending_rmw >= 0 && r.events[static_cast<size_t>(r.pending_rmw)].value == v &&
+                                         (r.any_value.empty() || r.any_value.back() != r.pending_rmw)
+                                   : r.pending_rmw == -2 && r.det_rmw_value == v);
   if (!idempotent) ++r.side;
   if (li < 0) {
     if (a.kind == HookKind::RmwWrite && r.pending_rmw >= 0) {

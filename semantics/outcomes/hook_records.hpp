@@ -331,6 +331,7 @@ struct ThreadRec {
   std::vector<EventSource> src;
   std::vector<int> any_value;                     // events whose value is not used (Result::Run::any_value)
   int pending_rmw = -1;                           // read half waiting for its write half
+  uint64_t det_rmw_value = 0;                     // what a deterministic RMW (pending_rmw -2) read
   bool rmw_floored = false;                       // its read read `init` under hook_wait.cpp (l)
   std::vector<std::vector<uint32_t>> read_chain;  // per event: the chain bound of the value a read read
   // Dependencies (PTX ISA 8.10.4), followed through the registers along the
