@@ -335,6 +335,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // clock covers read the initial contents in no consistent execution.
   if (a.kind == HookKind::RmwRead) r.rmw_floored = v == l.init && init_floor(r, li);
   ++r.comm_reads;
+  if (!(a.kind == HookKind::Load && in0.op == IrOp::Ld && in0.order == mm::Order::Weak)) ++r.sync_reads;
   if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
   if (chose) {
     ++r.choices;

@@ -144,6 +144,7 @@ bool Hook::async_read(ThreadRec& r, const interp::Cta& c, const HookAccess& a, i
   v = l.values[choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
   l.chosen = true;
   ++r.comm_reads;
+  ++r.sync_reads;
   if (chose) {
     ++r.choices;
     r.last_choice_pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());

@@ -389,7 +389,7 @@ bool Hook::canon_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
     }
     CanonRun::Arriver& ar = cr.arrivers[r.t->gid];
     ar.vc = r.vc;
-    ar.comm_reads = r.comm_reads;
+    ar.sync_reads = r.sync_reads;
     ar.sync_in = r.sync_in;
     return true;
   }

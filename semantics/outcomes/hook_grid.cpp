@@ -517,6 +517,7 @@ void Hook::grid_flush(ThreadRec& r) {
   e.scope = in.scope;
   e.order = in.order;
   ++r.comm_reads;
+  ++r.sync_reads;
   r.sync_in = true;
   canon_read(r, p.li, p.v);
   const int id = push(r, std::move(e), &in);

@@ -297,7 +297,7 @@ class Hook : public interp::ExecHook {
       bool waited = false;
       bool dropped = false;  // an arrive_drop of the thread ((a), (j))
       std::vector<uint32_t> vc;
-      uint64_t comm_reads = 0;
+      uint64_t sync_reads = 0;  // ThreadRec::sync_reads after the arrive ((j3))
       bool sync_in = false;
     };
     std::map<uint32_t, Arriver> arrivers;

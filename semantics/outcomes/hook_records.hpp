@@ -361,6 +361,10 @@ struct ThreadRec {
   std::array<Deps, 4> cur_data;
   unsigned cur_reads = 0, cur_writes = 0;
   uint64_t side = 0, comm_reads = 0, choices = 0;
+  // Communicating reads but a weak ld (no acquire pattern, morally strong
+  // with nothing: it gives the thread no synchronization, PTX ISA 8.8, 8.7,
+  // 8.9.2): hook_wait.cpp (j3) compares them.
+  uint64_t sync_reads = 0;
   uint64_t bars = 0;              // CTA barriers arrived at (each also counted in side)
   uint32_t last_choice_pc = ~0u;  // code index of the latest read that made a choice
   std::vector<std::pair<uint64_t, unsigned>> det_reads;

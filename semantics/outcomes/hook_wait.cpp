@@ -281,8 +281,12 @@ int Hook::canon_block_at(ThreadRec& r, const interp::Thread& t, const interp::Ct
   r.block_in = r.block_in == -1 || r.block_in == li ? li : -2;
   // (j3): a thread that waits on M arrived on it, and since its latest
   // arrive it received no synchronization (its clock and synchronizing
-  // reads are as after the arrive) and did not wait for that phase yet.
-  if (!ar || ar->waited || ar->vc != r.vc || ar->comm_reads != r.comm_reads || ar->sync_in != r.sync_in)
+  // reads are as after the arrive; a weak ld of a communicating location
+  // between them, such as a read of a slot before the wait, is none: it
+  // forms no acquire pattern and is morally strong with no write, so no
+  // observation order or synchronization reaches the thread through it,
+  // PTX ISA 8.8, 8.7, 8.9.2, 8.9.4) and did not wait for that phase yet.
+  if (!ar || ar->waited || ar->vc != r.vc || ar->sync_reads != r.sync_reads || ar->sync_in != r.sync_in)
     cr.phased = false;
   const uint32_t p = ar ? ar->phase : 0;
   if (ar) ar->waited = true;
