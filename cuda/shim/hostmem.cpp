@@ -49,6 +49,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -74,6 +75,7 @@ struct HostVisible {
   // Managed: per aligned 8-byte word, 1 while its contents are undefined (a
   // discard not followed by a write or prefetch; empty: none is).
   std::vector<uint8_t> undefined;
+  const ptxcheck::interp::SessionModule* module = nullptr;  // managed: the module of a managed variable
 };
 
 // Host (= device) address -> range; ranges never overlap.
@@ -342,6 +344,79 @@ void shim::release_managed(uint64_t a) {
   if (it == visible().end() || it->second.kind != HostKind::Managed) return;
   munmap(reinterpret_cast<void*>(a), it->second.mapped);
   visible().erase(it);
+}
+
+// ---- managed module variables ----------------------------------------------------------------------
+
+// A .global variable with .attribute(.managed) (PTX ISA 5.4.8, "the
+// variable will be allocated at a location in the unified virtual memory
+// environment where host and other devices in the system can reference the
+// variable directly"; CUDA's __managed__) keeps the address the module's
+// layout gave it: host pages are mapped at that address (the module slots,
+// session.hpp, lie in the user half of the address space that Linux and ASan
+// leave free), they hold the variable's initial value, and the variable is a
+// managed host-visible range whose device side is the module's own memory.
+// The runtime reads its address with cuLibraryGetManaged and the program
+// dereferences it on the host. One copy per module: a library used in two
+// contexts has a variable in each.
+namespace {
+
+std::map<const ptxcheck::interp::SessionModule*, std::vector<std::pair<uint64_t, size_t>>>& module_pages() {
+  static auto* m = new std::map<const ptxcheck::interp::SessionModule*, std::vector<std::pair<uint64_t, size_t>>>;
+  return *m;
+}
+
+void unmap_module_managed(const ptxcheck::interp::SessionModule* m) {
+  auto it = module_pages().find(m);
+  if (it == module_pages().end()) return;
+  for (const auto& [a, n] : it->second) munmap(reinterpret_cast<void*>(a), n);
+  module_pages().erase(it);
+  std::erase_if(visible(), [m](const auto& kv) { return kv.second.module == m; });
+}
+
+}  // namespace
+
+CUresult shim::map_module_managed(State& s, const ptxcheck::interp::SessionModule& m) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // page-aligned [lo, hi) of each managed variable
+  for (const auto& v : m.vars)
+    if (v.managed && v.size) runs.emplace_back(v.addr / kPage * kPage, (v.addr + v.size + kPage - 1) / kPage * kPage);
+  if (runs.empty()) return CUDA_SUCCESS;
+  std::sort(runs.begin(), runs.end());
+  auto& pages = module_pages()[&m];
+  for (size_t i = 0; i < runs.size();) {
+    uint64_t lo = runs[i].first, hi = runs[i].second;
+    for (++i; i < runs.size() && runs[i].first <= hi; ++i) hi = std::max(hi, runs[i].second);
+    void* want = reinterpret_cast<void*>(lo);
+    void* p = mmap(want, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != want) {
+      const int err = errno;
+      if (p != MAP_FAILED) munmap(p, hi - lo);
+      report(m.file + ": cannot map host pages for its managed variables at " + hex(lo) + " + " +
+             std::to_string(hi - lo) + " (" +
+             (p == MAP_FAILED ? std::strerror(err) : "the kernel chose another address") +
+             "); the module is not loaded");
+      unmap_module_managed(&m);
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    pages.emplace_back(lo, hi - lo);
+  }
+  for (const auto& v : m.vars) {
+    if (!v.managed || !v.size) continue;
+    if (const uint8_t* init = s.session->host_bytes(v.addr, v.size))
+      std::memcpy(reinterpret_cast<void*>(v.addr), init, v.size);
+    HostVisible r;
+    r.bytes = v.size;
+    r.kind = HostKind::Managed;
+    r.flags = CU_MEM_ATTACH_GLOBAL;
+    r.module = &m;
+    visible()[v.addr] = r;
+  }
+  return CUDA_SUCCESS;
+}
+
+void shim::unload_session_module(State& s, ptxcheck::interp::SessionModule* m) {
+  unmap_module_managed(m);
+  s.session->unload_module(m);
 }
 
 // ---- page-locked and registered host memory ------------------------------------------------------

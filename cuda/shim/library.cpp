@@ -97,7 +97,7 @@ CUresult library_module(State& s, CUlibrary lib, CUcontext c, CUmodule& out) {
       return CUDA_SUCCESS;
     }
   std::erase_if(lib->per_ctx, [&](const auto& cm) { return cm.first == c; });
-  if (CUresult r = load_ptx(&out, lib->ptx, lib->name, 0, nullptr, nullptr)) return r;
+  if (CUresult r = load_ptx(&out, lib->ptx, lib->name, 0, nullptr, nullptr, c)) return r;
   lib->per_ctx.emplace_back(c, out);
   return CUDA_SUCCESS;
 }
@@ -219,7 +219,7 @@ SHIM_API CUresult cuLibraryUnload(CUlibrary library) {
     if (is_live(s, mod, Kind::Module)) {
       for (CUfunction f : mod->funcs) s.live.erase(f);
       drop_refs(s, mod);
-      s.session->unload_module(mod->m);
+      unload_session_module(s, mod->m);
       mod->m = nullptr;
       mod->ctx->modules.erase(mod);
       s.live.erase(mod);
@@ -291,14 +291,34 @@ SHIM_API CUresult cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary
   return cuModuleGetGlobal_v2(dptr, bytes, m, name);
 }
 
-// __managed__ variables are not provided: the runtime then reports the
-// variable as missing.
+// A managed variable of the library (__managed__, hostmem.cpp): its address,
+// which host code dereferences; CUDA_ERROR_NOT_FOUND for a name that is no
+// managed variable. The driver documents the library's managed memory as
+// "shared across devices": the variable of the library's first module, or,
+// when it has none yet, of its module in the current context or, without
+// one, in the primary context (the runtime asks before any context is
+// current, in __cudaInitModule). A module in another context has its own
+// copy, which kernels of that context use (cuda/README.md).
 SHIM_API CUresult cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name) {
   State& s = state();
   std::lock_guard lk(s.mu);
   if (!name || (!dptr && !bytes)) return CUDA_ERROR_INVALID_VALUE;
+  if (!s.initialized) return CUDA_ERROR_NOT_INITIALIZED;
   if (!is_live(s, library, Kind::Library)) return CUDA_ERROR_INVALID_HANDLE;
-  return CUDA_ERROR_NOT_FOUND;
+  CUmodule m = nullptr;
+  for (auto& [ctx, mod] : library->per_ctx)
+    if (is_live(s, mod, Kind::Module) && !m) m = mod;
+  if (!m) {
+    CUcontext c = nullptr;
+    if (current(s, c) == CUDA_ERROR_INVALID_CONTEXT) c = primary_ctx(s);
+    if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+    if (CUresult r = library_module(s, library, c, m)) return r;
+  }
+  const auto* v = m->m->var(name);
+  if (!v || !v->managed) return CUDA_ERROR_NOT_FOUND;
+  if (dptr) *dptr = v->addr;
+  if (bytes) *bytes = v->size;
+  return CUDA_SUCCESS;
 }
 
 SHIM_API CUresult cuLibraryGetUnifiedFunction(void** fptr, CUlibrary library, const char* symbol) {

@@ -185,10 +185,11 @@ std::string shim::write_ptx_file(const State& s, const std::string& label, const
 }
 
 CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::string& label, unsigned nopt,
-                        CUjit_option* options, void** values) {
+                        CUjit_option* options, void** values, CUcontext into) {
   State& s = state();
-  CUcontext c = nullptr;
-  if (CUresult r = current(s, c)) return r;
+  CUcontext c = into;
+  if (!c)
+    if (CUresult r = current(s, c)) return r;
   const std::string name = write_ptx_file(s, label, text);
   try {
     ptxcheck::interp::SessionModule& m = s.session->load_module(with_device_runtime(text), name);
@@ -201,10 +202,14 @@ CUresult shim::load_ptx(CUmodule* module, const std::string& text, const std::st
         msg = name + ": .target " + m.target +
               " (architecture- or family-specific) does not run on the emulated device " + dev +
               " (PTXCHECK_DEVICE); a driver's PTX JIT refuses it";
-      s.session->unload_module(&m);
+      unload_session_module(s, &m);
       report(msg);
       write_log(nopt, options, values, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, msg);
       return CUDA_ERROR_INVALID_PTX;
+    }
+    if (CUresult r = map_module_managed(s, m)) {  // __managed__ variables (hostmem.cpp)
+      unload_session_module(s, &m);
+      return r;
     }
     auto* h = make_handle<CUmod_st>(s, Kind::Module);
     index_loc(*h, text);
@@ -382,7 +387,7 @@ SHIM_API CUresult cuModuleUnload(CUmodule hmod) {
   drain_ctx(s, hmod->ctx, true);  // deferred launches of its kernels run first (streams.cpp)
   for (CUfunction f : hmod->funcs) s.live.erase(f);
   drop_refs(s, hmod);
-  s.session->unload_module(hmod->m);
+  unload_session_module(s, hmod->m);
   hmod->m = nullptr;
   hmod->ctx->modules.erase(hmod);
   s.live.erase(hmod);

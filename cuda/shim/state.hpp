@@ -406,9 +406,10 @@ inline unsigned device_arch(const State& s) { return unsigned(s.dev.sm_major * 1
 // returns that file's path, so that messages name a file that can be opened;
 // else returns label.
 std::string write_ptx_file(const State& s, const std::string& label, const std::string& text);
-// Loads PTX text as a module of the current context (lock held).
+// Loads PTX text as a module of context `into`, or of the current context
+// when it is null (lock held).
 CUresult load_ptx(CUmodule* module, const std::string& text, const std::string& name, unsigned nopt,
-                  CUjit_option* options, void** values);
+                  CUjit_option* options, void** values, CUcontext into = nullptr);
 // The PTX the interpreter runs for a module image (PTX text, fatbin container
 // or wrapper), or an error code (the reason is reported; library.cpp).
 CUresult image_ptx(const State& s, const void* image, const std::string& name, std::string& ptx, std::string& label);
@@ -464,6 +465,15 @@ void prefetch_managed(State& s, uint64_t addr, uint64_t n);
 // Frees the page-locked memory and unregisters the registered ranges that
 // context c made (its managed memory goes with c->allocs).
 void release_host_ranges(State& s, CUcontext c);
+// A module's managed variables (.global with .attribute(.managed), CUDA's
+// __managed__; PTX ISA 5.4.8): host pages are mapped at each variable's
+// device address and hold its initial value, and the variable is a managed
+// host-visible range (hostmem.cpp). CUDA_ERROR_OUT_OF_MEMORY with a message
+// when the pages cannot be mapped there (lock held).
+CUresult map_module_managed(State& s, const ptxcheck::interp::SessionModule& m);
+// Unloads a module from the session, first unmapping its managed variables
+// (every module unload goes through here; lock held).
+void unload_session_module(State& s, ptxcheck::interp::SessionModule* m);
 
 // ---- stream-ordered allocation (mempool.cpp) ---------------------------------
 // The device's default pool, made on first use (lock held).

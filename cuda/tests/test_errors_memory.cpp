@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -284,6 +285,65 @@ TEST_CASE("managed memory: one address for host and kernels, bounds", "[memory]"
   CHECK(launch(m, p + 60) == CUDA_SUCCESS);
   CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
   CHECK(cap.text().find("out-of-bounds") != std::string::npos);
+}
+
+// A .global .attribute(.managed) variable (CUDA's __managed__): the host
+// reads and writes it at its device address (hostmem.cpp), from its initial
+// value on; kernels see the host's writes and the host theirs; the pages go
+// with the module. Plain module variables are not managed.
+TEST_CASE("managed module variables: host pages at their address, gone with the module", "[memory]") {
+  Ctx ctx;
+  const std::string text = std::string(kHeader) +
+                           ".global .attribute(.managed) .align 4 .u32 counter = 5;\n"
+                           ".global .attribute(.managed) .align 8 .b8 big[8192];\n"
+                           ".global .align 4 .u32 plain = 3;\n" +
+                           kernel(
+                               "ld.global.u32 %r1, [counter];\nadd.u32 %r1, %r1, 10;\nst.global.u32 [counter], %r1;\n"
+                               "st.global.u32 [big+8188], %r1;\n");
+  CUmodule m = nullptr;
+  REQUIRE(cuModuleLoadData(&m, text.c_str()) == CUDA_SUCCESS);
+  CUdeviceptr c = 0, b = 0, pl = 0;
+  size_t n = 0;
+  REQUIRE(cuModuleGetGlobal(&c, &n, m, "counter") == CUDA_SUCCESS);
+  CHECK(n == 4);
+  REQUIRE(cuModuleGetGlobal(&b, &n, m, "big") == CUDA_SUCCESS);
+  CHECK(n == 8192);
+  REQUIRE(cuModuleGetGlobal(&pl, nullptr, m, "plain") == CUDA_SUCCESS);
+  int managed = 0;
+  CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, c) == CUDA_SUCCESS);
+  CHECK(managed == 1);
+  CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, b + 100) == CUDA_SUCCESS);
+  CHECK(managed == 1);
+  CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, pl) == CUDA_SUCCESS);
+  CHECK(managed == 0);
+  void* hp = nullptr;
+  CHECK(cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER, c) == CUDA_SUCCESS);
+  CHECK(hp == reinterpret_cast<void*>(c));
+  auto* host = reinterpret_cast<unsigned*>(c);
+  CHECK(*host == 5u);  // its initial value
+  *host = 7;
+  CHECK(launch(m, 0) == CUDA_SUCCESS);
+  CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(*host == 17u);
+  CHECK(reinterpret_cast<unsigned*>(b)[2047] == 17u);
+  unsigned v = 40;
+  CHECK(cuMemcpyHtoD(c, &v, 4) == CUDA_SUCCESS);
+  CHECK(*host == 40u);
+  CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+  errno = 0;
+  CHECK(msync(reinterpret_cast<void*>(c / 4096 * 4096), 4096, MS_ASYNC) == -1);
+  CHECK(errno == ENOMEM);  // its pages are unmapped
+  CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, c) == CUDA_ERROR_INVALID_VALUE);
+  // cuLibraryGetManaged (how the runtime finds a __managed__ variable).
+  CUlibrary lib = nullptr;
+  REQUIRE(cuLibraryLoadData(&lib, text.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0) == CUDA_SUCCESS);
+  CUdeviceptr d = 0;
+  CHECK(cuLibraryGetManaged(&d, &n, lib, "counter") == CUDA_SUCCESS);
+  CHECK(n == 4);
+  CHECK(*reinterpret_cast<unsigned*>(d) == 5u);
+  CHECK(cuLibraryGetManaged(&d, &n, lib, "plain") == CUDA_ERROR_NOT_FOUND);
+  CHECK(cuLibraryGetManaged(&d, &n, lib, "none") == CUDA_ERROR_NOT_FOUND);
+  CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
 }
 
 TEST_CASE("stream-ordered allocation and memory pools: error codes and accounting", "[memory]") {

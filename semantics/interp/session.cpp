@@ -140,8 +140,10 @@ SessionModule& Session::load_module(std::string_view text, const std::string& fi
     for (const auto& it : am.items)
       if (auto* d = std::get_if<ast::VarDecl>(&it.v); d && d->space == ast::Mod::global)
         for (auto& v : m->vars)
-          if (v.name == d->name)
+          if (v.name == d->name) {
             v.opaque = d->type == ast::Mod::texref ? 1 : d->type == ast::Mod::surfref ? 2 : d->type == ast::Mod::samplerref ? 3 : 0;
+            v.managed = std::find(d->attributes.begin(), d->attributes.end(), ".managed") != d->attributes.end();
+          }
     m->const_bank = p.const_bytes;
     // Module-scope .const variables, by the lowering's placement rule
     // (declare_module_var: source order, each at its alignment).

@@ -58,6 +58,7 @@ struct SessionModule {
     uint64_t addr = 0, size = 0;
     bool is_const = false;  // addr is in the const alias
     uint8_t opaque = 0;  // 1 .texref, 2 .surfref, 3 .samplerref (PTX ISA 5.3); 0 other types
+    bool managed = false;  // .global with .attribute(.managed) (PTX ISA 5.4.8; CUDA's __managed__)
   };
   std::vector<Var> vars;            // module-scope .global and .const variables
   std::vector<uint8_t> const_bank;  // the module's const bank (host-writable)
