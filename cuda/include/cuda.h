@@ -31,6 +31,7 @@ extern "C" {
 #define cuCtxDestroy              cuCtxDestroy_v2
 #define cuCtxPushCurrent          cuCtxPushCurrent_v2
 #define cuCtxPopCurrent           cuCtxPopCurrent_v2
+#define cuIpcOpenMemHandle        cuIpcOpenMemHandle_v2
 #define cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
 #define cuDevicePrimaryCtxReset   cuDevicePrimaryCtxReset_v2
 #define cuModuleGetGlobal         cuModuleGetGlobal_v2
@@ -160,6 +161,18 @@ typedef CUsurfObject_v1 CUsurfObject;  /* a surface object */
 typedef struct CUuuid_st {
   char bytes[16];
 } CUuuid;
+
+/* Interprocess handles (cuIpc*; refused: cuda/shim/ipc.cpp). */
+#define CU_IPC_HANDLE_SIZE 64
+typedef struct CUipcEventHandle_st {
+  char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcEventHandle_v1;
+typedef CUipcEventHandle_v1 CUipcEventHandle;
+typedef struct CUipcMemHandle_st {
+  char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
+typedef enum CUipcMem_flags_enum { CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1 } CUipcMem_flags;
 
 /* Special stream handles: the legacy default stream and the per-thread one. */
 #define CU_STREAM_LEGACY     ((CUstream)0x1)
@@ -996,6 +1009,11 @@ CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExp
 CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle* pHandle, CUevent event);
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent* phEvent, CUipcEventHandle handle);
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle* pHandle, CUdeviceptr dptr);
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr* pdptr, CUipcMemHandle handle, unsigned int Flags);
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);
 CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
 CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags);
 CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long* ctxId);
