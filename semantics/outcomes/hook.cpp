@@ -325,6 +325,11 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     } else if (a.kind == HookKind::Load && in0.op == IrOp::Mbarrier && canon_wait(r, t, a, li, v, cand)) {
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;
+    } else if (a.kind == HookKind::Load && in0.op == IrOp::Ld && poll_cand(t, a, li, cand)) {
+      // An unrolled poll reads only the values that end its wait (wait_analysis.cpp)
+      v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
+      chose = cand.size() > 1;
+      l.chosen = true;
     } else {
       v = l.values[choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
       l.chosen = true;

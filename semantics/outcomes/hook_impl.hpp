@@ -144,6 +144,8 @@ class Hook : public interp::ExecHook {
   // hook_wait.cpp (l): a write of `li` in this run that `r`'s clock covers.
   bool init_floor(const ThreadRec& r, int li) const;
   bool before_updates(const ThreadRec& r, int li) const;  // hook_wait.cpp (m)
+  // An unrolled ld poll's candidates (wait_analysis.cpp, Shared::poll_unrolled).
+  bool poll_cand(const interp::Thread& t, const interp::HookAccess& a, int li, std::vector<uint32_t>& cand);
   // Canonical waits: the indices of l.values a wait may read, if it is
   // reduced (false: every value).
   bool canon_wait(const ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, uint64_t mv,

@@ -43,8 +43,9 @@ struct CommLoc {
   bool canon = true;
   // The waits on it (test_wait/try_wait) whose failed result only leads to
   // a dropped spin iteration or to an equal wait are offered only the
-  // values that complete their phase (hook_wait.cpp); false once a run
-  // that relied on it stopped on an error.
+  // values that complete their phase (hook_wait.cpp), and unrolled ld polls
+  // only the values that end their wait (Shared::poll_unrolled); false once
+  // a run that relied on it stopped on an error.
   bool wait_canon = true;
   // Those waits whose failed polls only spin back to an equal wait
   // (Shared::wait_spins) read the machine's memory: a failed poll leaves no
@@ -133,6 +134,9 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_FLAG: grid counters only as before flags
   // (hook_grid.cpp (f)): updates of scope .gpu or wider by two CTAs.
   bool no_flag = std::getenv("PTXCHECK_OUTCOMES_NO_FLAG") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_POLL_UNROLL: an unrolled poll's failing values stay
+  // choices (Shared::poll_unrolled).
+  bool no_poll_unroll = std::getenv("PTXCHECK_OUTCOMES_NO_POLL_UNROLL") != nullptr;
   // PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER: no counters in a cluster's shared
   // memory updated by several CTAs (hook_grid.cpp (g5), (f6)).
   bool no_cluster_counter = std::getenv("PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER") != nullptr;
@@ -275,6 +279,15 @@ struct Shared {
   // The backward jumps (head, from) the failure paths of the wait at `pc`
   // reach (filled by wait_redundant).
   std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> wait_backs;
+  // Unrolled polls (wait_analysis.cpp): the ld at `pc` of function `func`,
+  // run with the frame registers `regs`, reads only the values (indices into
+  // `values`, the location's value set) in `cand`: its failing values lead,
+  // through register-only code, to an equal ld further on, and every way
+  // out of those polls rejoins the path of the value read last. False: no
+  // reduction. Cached by the registers live at `pc` and the values.
+  bool poll_unrolled(uint32_t func, uint32_t pc, const uint64_t* regs, const std::vector<uint64_t>& values,
+                     std::vector<uint32_t>& cand);
+  std::map<std::vector<uint64_t>, std::optional<std::vector<uint32_t>>> unroll_cache;
   // Some path of function `func` from code index `pc` may write memory of
   // a location in shared memory (`shared`) or global memory: a store, an
   // atomic or another writing instruction whose state space may be it, a

@@ -208,6 +208,18 @@ bool Hook::canon_wait(const ThreadRec& r, const interp::Thread& t, const HookAcc
   return true;
 }
 
+bool Hook::poll_cand(const interp::Thread& t, const HookAccess& a, int li, std::vector<uint32_t>& cand) {
+  const CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+  const interp::Function& f = sh_.prog->funcs[t.func];
+  if (sh_.no_canon || sh_.no_poll_unroll || !l.wait_canon || a.size != a.in->size ||
+      t.reg_base + f.nregs > t.regs.size())
+    return false;
+  const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
+  if (!sh_.poll_unrolled(t.func, pc, t.regs.data() + t.reg_base, l.values, cand)) return false;
+  waits_reduced_.insert(li);  // (g)
+  return true;
+}
+
 bool Hook::before_updates(const ThreadRec& r, int li) const {
   if (sh_.no_pipe_sync || sh_.no_init_floor || r.sync_in) return false;
   auto it = writes_at_.find(li);
