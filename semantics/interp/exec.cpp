@@ -58,6 +58,57 @@ bool spin_own_op(const Inst& in, const Thread* T, uint32_t g) {
   }
 }
 
+// An atom that writes back the value it reads, whatever that is: add, or or
+// xor of 0 and and of all ones on an integer type, or a cas whose new value
+// is its compare value (a failing cas writes nothing, PTX ISA 9.7.13.5), in
+// every lane of the group. It leaves memory as it was, so for spin
+// detection it is a read: a poll such as `while (atomicAdd(flag, 0) == 0)`
+// on a later CTA ends at once with the diagnostic instead of at the step
+// budget (outcomes treats it so too, Hook::write).
+bool idempotent_atom(const Inst& in, const Thread* T, uint32_t g) {
+  if (in.op != IrOp::Atom || (in.flags & kAtomV8) || in.size > 8 || (in.ndst > 1 && in.atom != AtomOp::Cas))
+    return false;
+  switch (in.ety) {
+    case arith::Ty::b8:
+    case arith::Ty::b16:
+    case arith::Ty::b32:
+    case arith::Ty::b64:
+    case arith::Ty::u8:
+    case arith::Ty::u16:
+    case arith::Ty::u32:
+    case arith::Ty::u64:
+    case arith::Ty::s8:
+    case arith::Ty::s16:
+    case arith::Ty::s32:
+    case arith::Ty::s64: break;
+    default: return false;
+  }
+  const uint64_t mask = in.size >= 8 ? ~0ull : (1ull << (in.size * 8u)) - 1;
+  auto val = [&](const Opnd& o, const Thread& t) {
+    return (o.kind == Opnd::Imm ? o.imm : o.kind == Opnd::Reg ? t.regs[t.reg_base + o.slot] : 1) & mask;
+  };
+  for (uint32_t b = g; b; b &= b - 1) {
+    const Thread& t = T[std::countr_zero(b)];
+    if (in.src[0].kind != Opnd::Imm && in.src[0].kind != Opnd::Reg) return false;
+    const uint64_t v = val(in.src[0], t);
+    switch (in.atom) {
+      case AtomOp::Add:
+      case AtomOp::Or:
+      case AtomOp::Xor:
+        if (v != 0) return false;
+        break;
+      case AtomOp::And:
+        if (v != mask) return false;
+        break;
+      case AtomOp::Cas:
+        if ((in.src[1].kind != Opnd::Imm && in.src[1].kind != Opnd::Reg) || v != val(in.src[1], t)) return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 // Special registers whose value (Machine::sreg) is the same for every lane
 // of a warp in one step: the CTA's, grid's and cluster's coordinates and
 // sizes and the warp's own number (not %tid, %laneid, %lanemask_*, and not
@@ -148,7 +199,7 @@ bool Machine::step(Warp& w) {
   w.rest_ok = false;
   const Inst& in = prog.code[w.pc];
   if (spin_watch_ && !own_state_only(in.op)) [[unlikely]]
-    spin_own_only_ = spin_own_only_ && spin_own_op(in, T, w.group);
+    spin_own_only_ = spin_own_only_ && (spin_own_op(in, T, w.group) || idempotent_atom(in, T, w.group));
   // (A thread's exit changes nothing another thread or the host sees.)
   if (!effect_ && !own_state_only(in.op) && in.op != IrOp::Ret && in.op != IrOp::Exit && !spin_own_op(in, T, w.group))
       [[unlikely]]
