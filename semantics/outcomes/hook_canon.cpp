@@ -444,6 +444,7 @@ bool Hook::canon_fence(ThreadRec& r, const interp::Inst& in) {
 }
 
 bool Hook::canon_check(bool stopped) {
+  if (!round_check()) return false;         // hook_round.cpp (r5)
   if (!chain_check(stopped)) return false;  // updates still waiting (hook_chain.cpp)
   for (const Blocked& b : blocked_) {       // a blocking wait that never completes
     killed = true;

@@ -113,7 +113,7 @@ bool Hook::rmw_wait(interp::Thread& t, const interp::Cta& c, const HookAccess& a
   if (!written_.empty()) wake_blocked();  // threads a write of this step lets run
   const bool shared = (a.key & interp::kHookSharedKey) != 0;
   const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());
-  if (!other_writer(t, c, li, pc, shared, grid_on(li))) return false;
+  if (round_on(li) || !other_writer(t, c, li, pc, shared, grid_on(li))) return false;  // hook_round.cpp
   r.chain_chose = true;
   if (choose(2, sh_.unit_of(c)) == 0) return false;
   r.chain_li = -1;

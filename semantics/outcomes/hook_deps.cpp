@@ -236,6 +236,7 @@ void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uin
     if (grid_step(lanes, c, in, exec)) return;
   }
   if (canon_toks_) canon_step(lanes, in, exec);
+  if (round_toks_) round_step(lanes, in, exec);  // hook_round.cpp (r2)
   if (!tracking_) return;
   for (uint32_t b = group; b; b &= b - 1) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));

@@ -181,6 +181,13 @@
 //       plain store (f1). PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER=1
 //       turns (g5) and (f6) off (tests/corpus/outcomes_cluster.py
 //       compares: b9_cluster4_gather 3,503 launches without, 22 with).
+//  (g6) a poll is not offered the positions whose value makes its loop go
+//       back (hook_poll.cpp: computed from the thread's registers, so the
+//       alternatives are a function of the run so far);
+//  (g7) a grid counter whose values are used only through their top bit
+//       (cooperative_groups' grid.sync) runs its updates in the machine's
+//       order, round by round, and each poll reads the write that ends its
+//       round (hook_round.cpp, conditions (r1)-(r6) and the argument).
 // tests/corpus/flag/flag.cu has a kernel for each condition; h01v with 5
 // items: 26 launches instead of more than 120 s.
 // PTXCHECK_OUTCOMES_NO_GRID=1 turns this off (tests/corpus/outcomes_grid.py
@@ -373,7 +380,7 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   // (f1): a plain store of one scalar.
   const bool plain = !sh_.no_flag && a.kind == HookKind::Store && in.op == IrOp::St && a.size == in.size;
   const int64_t cta = r.cta_uid;
-  const bool was_joined = joins(l);
+  const bool was_joined = joins(l), was_round = round_on(li);
   l.gw_cta = l.gw_cta == -1 || l.gw_cta == cta ? cta : -2;
   l.gw_bad = l.gw_bad || !(upd || plain);
   l.gw_narrow = l.gw_narrow || (upd && !wide_for(l.key, in.scope));
@@ -403,6 +410,8 @@ bool Hook::grid_write(ThreadRec& r, const HookAccess& a, int li, uint64_t v) {
   if (!(upd || plain) ||
       (upd && l.gw_cta == -2 && in.scope < (shared_key(l.key) ? mm::Scope::Cluster : mm::Scope::GPU)))
     return grid_break(li);
+  if (was_round && !(upd && round_on(li))) return round_break(li);  // (g7) (r1)
+  if (was_round && !round_write(r, *r.t, a, li, v)) return false;
   GridRun& g = grid_[li];
   const uint32_t gid = r.t->gid;
   if (upd) {
@@ -477,9 +486,10 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
     const uint32_t waits =
         other_writer(t, c, li, pc, true, !sh_.decompose || uint64_t{sh_.cl[0]} * sh_.cl[1] * sh_.cl[2] > 1) ? 1 : 0;
     if (now + waits == 0) return 0;
-    const uint32_t k = choose(now + waits, sh_.unit_of(c));
-    if (k < now) {
-      pos = n - k;
+    const std::vector<uint32_t> offer = grid_offer(t, pc, li, n, now, waits);  // (g6)
+    const uint32_t k = choose(static_cast<uint32_t>(offer.size()) + waits, sh_.unit_of(c));
+    if (k < offer.size()) {
+      pos = offer[k];
     } else {
       pos = n;
       wait = true;
@@ -501,6 +511,7 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
     g.reads.emplace_back(t.gid, r.vc[t.gid], v);
   }
   r.poll = ThreadRec::Poll{li, v, pos, pos == n, wait, &in, writes_, pc};
+  if (round_on(li) && in.dst[0].kind == interp::Opnd::Reg) round_token(r, t, in, li, a.size * 8u);  // (g7)
   ++polls_;
   return 1;
 }
@@ -532,6 +543,7 @@ void Hook::grid_flush(ThreadRec& r) {
   if (in.dst[0].kind == interp::Opnd::Reg && t.reg_base + in.dst[0].slot < r.rdeps.size())
     r.rdeps[t.reg_base + in.dst[0].slot] = Deps{id};
   r.grid_floor[p.li] = p.pos;
+  round_flush(p.li, t.gid);  // (g7)
   // (g4): the release patterns of the chain up to the write read; (f4):
   // a plain write W_j precedes the poll in observation order only as the
   // write read, or through updates W_j+1 .. W_k reading their predecessors
@@ -619,6 +631,20 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     ThreadRec& r = rec(t, c);
     GridRun& g = grid_[li];
     const uint32_t n = static_cast<uint32_t>(g.vals.size());
+    if (r.want_li != li && round_on(li)) {
+      // (g7): the write that ends the thread's round, else waiting for the
+      // next write (else the latest, which fails).
+      const int64_t q = round_poll(r, t, pc, li, n);
+      if (q == 0 && other_writer(t, c, li, pc, false, true)) {
+        blocked_.push_back({&t, &c, t.gid, li, false, true, n + 1});
+        r.stuck_func = t.func, r.stuck_pc = pc;
+        t.st = interp::TState::Parked;
+        parked = true;
+        continue;
+      }
+      r.want_li = li;
+      r.want = q > 0 ? static_cast<uint32_t>(q) : n;
+    }
     if (r.want_li != li) {
       // (g3): a write from the thread's floor to the latest, or waiting
       // for the next write while another thread may still make one.
@@ -626,10 +652,12 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
       if (auto f = r.grid_floor.find(li); f != r.grid_floor.end()) floor = f->second;
       const uint32_t now = floor <= n ? n - floor + 1 : 0;
       const uint32_t wait = other_writer(t, c, li, pc, false, true) ? 1 : 0;
-      const uint32_t k = choose(now + wait, sh_.unit_of(c));
-      if (k < now) {
+      // (g6): not the positions whose value fails the loop's test.
+      const std::vector<uint32_t> offer = grid_offer(t, pc, li, n, now, wait);
+      const uint32_t k = choose(static_cast<uint32_t>(offer.size()) + wait, sh_.unit_of(c));
+      if (k < offer.size()) {
         r.want_li = li;
-        r.want = n - k;
+        r.want = offer[k];
       } else {
         r.grid_floor[li] = n + 1;  // then only newer writes
         blocked_.push_back({&t, &c, t.gid, li, false, true, n + 1});

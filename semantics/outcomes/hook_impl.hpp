@@ -3,6 +3,7 @@
 // holds what it records).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "semantics/outcomes/hook_records.hpp"
@@ -12,6 +13,11 @@ namespace ptxcheck::outcomes {
 // The thread's own memory (ThreadRec::ldeps; hook_deps.cpp).
 void local_read(const ThreadRec& r, uint64_t off, unsigned n, Deps& d);
 void local_write(ThreadRec& r, uint64_t off, unsigned n, const Deps& d);
+
+// hook_round.cpp (r2): the bits of the destination of `in` (a mov or an
+// arithmetic instruction with sources s) that may differ when bits u[k] of
+// source k may; nullopt when the result may depend on them otherwise.
+std::optional<uint64_t> unknown_bits(const interp::Inst& in, const uint64_t* s, const uint64_t* u);
 
 class Hook : public interp::ExecHook {
  public:
@@ -211,7 +217,29 @@ class Hook : public interp::ExecHook {
   std::optional<Jump> grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to);
   bool grid_step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t exec);
   void grid_fence(ThreadRec& r, const interp::Inst& in);
+  // The poll at code index `pc` fails (its loop goes back) when it reads
+  // `v`, computed from t's registers (hook_poll.cpp); false: not known.
+  // With `unk` (the bits of v that may differ) and tokens (hook_round.cpp
+  // (r6)): it fails for every value those bits allow.
+  bool poll_fails(const interp::Thread& t, uint32_t pc, uint64_t v, uint64_t unk = 0,
+                  const std::vector<ThreadRec::RoundTok>* toks = nullptr);
+  // The positions floor .. n (now of them, the latest first) offered to the
+  // poll at `pc` of grid counter `li`: those not known to fail (hook_poll.cpp).
+  std::vector<uint32_t> grid_offer(const interp::Thread& t, uint32_t pc, int li, uint32_t n, uint32_t now,
+                                   uint32_t wait);
   bool grid_break(int li);
+  // Rounds of a grid counter (hook_round.cpp): on for li; off (restart);
+  // an update (false: stop); a token for in's destination; the position
+  // the poll at pc reads (0: wait, -1: broke); a successful poll; the
+  // tokens' uses; the run's rounds (r5).
+  bool round_on(int li) const;
+  bool round_break(int li);
+  bool round_write(ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, uint64_t v);
+  void round_token(ThreadRec& r, const interp::Thread& t, const interp::Inst& in, int li, uint32_t w);
+  int64_t round_poll(ThreadRec& r, const interp::Thread& t, uint32_t pc, int li, uint32_t n);
+  void round_flush(int li, uint32_t gid);
+  void round_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
+  bool round_check();
   bool grid_on(int li) const;
   bool scope_covers(uint64_t key, mm::Scope s) const;    // hook_grid.cpp (f6)
   bool only_updates_left(uint32_t u, const CommLoc& l);  // hook_grid.cpp (f6)
@@ -371,6 +399,21 @@ class Hook : public interp::ExecHook {
     std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> reads;
   };
   std::map<int, GridRun> grid_;
+  // Per grid counter under (g7) in this run (hook_round.cpp): the round and
+  // increment of each position, the width, and per thread its updates so
+  // far, the position of its latest and whether a poll succeeded since.
+  struct RoundRun {
+    std::vector<uint32_t> round;
+    std::vector<uint64_t> inc;
+    uint32_t w = 32;
+    struct Thread {
+      uint32_t n = 0, pos = 0;
+      bool done = true;
+    };
+    std::map<uint32_t, Thread> threads;
+  };
+  std::map<int, RoundRun> round_;
+  uint32_t round_toks_ = 0;               // threads with ThreadRec::round_tok
   std::vector<const interp::Cta*> ctas_;  // by uid, once seen (grid counters)
   uint32_t ctas_seen_ = 0;
   uint32_t polls_ = 0;         // threads with a deferred poll

@@ -77,6 +77,7 @@ struct CommLoc {
   bool gw_plain = false;   // a plain store (a flag, hook_grid.cpp (f))
   bool gw_upd = false;     // an update (a flag of one CTA has none, hook_grid.cpp (f))
   bool polled = false;     // a strong read in a spin loop of its own (Shared::poll_at)
+  bool grid_round = true;  // its updates run in the machine's order by rounds (hook_round.cpp)
   // A read chose among `values` in this round (a grid counter whose reads
   // all read the machine's chain needs no other round when they grow).
   bool chosen = false;
@@ -143,6 +144,12 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
   bool no_cas_loop = false;
   bool no_latest = false;  // PTXCHECK_OUTCOMES_NO_LATEST (hook_latest.cpp)
+  // PTXCHECK_OUTCOMES_NO_POLL_FILTER: a grid counter's poll is offered the
+  // positions whose value fails its loop's test too (hook_poll.cpp).
+  bool no_poll_filter = std::getenv("PTXCHECK_OUTCOMES_NO_POLL_FILTER") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_GRID_ROUND: a grid counter's updates choose their
+  // order even when only their top bits are used (hook_round.cpp).
+  bool no_grid_round = std::getenv("PTXCHECK_OUTCOMES_NO_GRID_ROUND") != nullptr;
   // PTXCHECK_OUTCOMES_NO_INIT_FLOOR: a canonical wait also reads the initial
   // contents after an init its thread's clock covers (hook_wait.cpp (l)).
   bool no_init_floor = false;
@@ -467,6 +474,14 @@ struct ThreadRec {
   // location `second` returned, used only as a wait's state operand so far
   // (hook_canon.cpp, condition (a)).
   std::vector<std::pair<uint32_t, int>> canon_tok;
+  // hook_round.cpp (r2): registers (absolute slot) holding a value of grid
+  // counter li used only through its top bit, and their bits that may differ.
+  struct RoundTok {
+    uint32_t slot = 0;
+    int li = -1;
+    uint64_t unk = 0;
+  };
+  std::vector<RoundTok> round_tok;
   // Blocking waits (hook_canon.cpp): the location whose wait failed in the
   // machine at the thread's latest poll (-1: none).
   int spin_li = -1;

@@ -112,3 +112,64 @@ extern "C" __global__ void grid_count(int* part, unsigned* count, int* out) {
   out[2 * b] = v;
   out[2 * b + 1] = part[(b + 1) % gridDim.x];
 }
+
+// grid.sync() 1 + `rounds` times with data handed on between them: CTA b's
+// thread 0 starts with v0[b] = b + 1 and after each sync computes
+// v_r[b] = v_{r-1}[(b + 1) % n] * 2 + b from its neighbour's value; after
+// the last sync CTA 0 prints v_rounds in base 100. Every value is written
+// before a sync and read after it by another CTA: cooperative_groups' sync
+// (bar.sync; thread 0: atom.add.release.gpu, ld.acquire.gpu poll of bit 31;
+// bar.sync) orders them (hook_round.cpp), one state.
+extern "C" __global__ void grid_rounds(int* a, int rounds, int* out) {
+  cg::grid_group g = cg::this_grid();
+  unsigned b = blockIdx.x, n = gridDim.x;
+  if (threadIdx.x == 0) a[b] = b + 1;
+  for (int r = 1; r <= rounds; ++r) {
+    g.sync();
+    if (threadIdx.x == 0) a[r * n + b] = a[(r - 1) * n + (b + 1) % n] * 2 + b;
+  }
+  g.sync();
+  if (b == 0 && threadIdx.x == 0) {
+    int s = 0;
+    for (unsigned i = 0; i < n; ++i) s = s * 100 + a[rounds * n + i];
+    out[0] = s;
+  }
+}
+
+// cooperative_groups' grid barrier written out (CTA 0 adds 0x80000000 -
+// (n - 1), the others 1; each waits until bit 31 of the counter differs
+// from the value its add returned), with the add .relaxed or .release.
+template <bool Release>
+__device__ void top_bit_sync(unsigned* bar) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned inc = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u, old, cur;
+    if (Release)
+      asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(bar), "r"(inc) : "memory");
+    else
+      asm volatile("atom.add.relaxed.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(bar), "r"(inc) : "memory");
+    do {
+      asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(cur) : "l"(bar) : "memory");
+    } while (((old ^ cur) & 0x80000000u) == 0);
+  }
+  __syncthreads();
+}
+
+// CTA b's thread 0 writes a[b], meets the others, and copies its
+// neighbour's a into c[b]. With .release adds (PTX ISA 8.8 form 1) the poll
+// that sees bit 31 flip synchronizes with every add (8.9.2 through the RMW
+// chain, 8.9.4 item 4): one state. With .relaxed adds there is no release
+// pattern: each c[b] is its neighbour's value or 0, 2^n states, races on a.
+extern "C" __global__ void grid_arrive_release(int* a, unsigned* bar, int* c) {
+  unsigned b = blockIdx.x, n = gridDim.x;
+  if (threadIdx.x == 0) a[b] = b + 1;
+  top_bit_sync<true>(bar);
+  if (threadIdx.x == 0) c[b] = a[(b + 1) % n];
+}
+
+extern "C" __global__ void grid_arrive_relaxed(int* a, unsigned* bar, int* c) {
+  unsigned b = blockIdx.x, n = gridDim.x;
+  if (threadIdx.x == 0) a[b] = b + 1;
+  top_bit_sync<false>(bar);
+  if (threadIdx.x == 0) c[b] = a[(b + 1) % n];
+}
