@@ -7,6 +7,7 @@
 
 #include "semantics/interp/exec_util.hpp"
 #include "semantics/interp/ir_flags.hpp"
+#include "semantics/interp/spin.hpp"
 
 namespace ptxcheck::interp {
 
@@ -501,11 +502,12 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
         }
       }
       break;
-    case IrOp::Mbarrier:
+    case IrOp::Mbarrier: {
       // cp.async.mbarrier.arrive.noinc: the thread's prior cp.async
       // operations complete before its arrive-on (lower_sync.cpp, mode 6).
       if (in.mode == 6)
         FOR_LANES(m) if (!cp_complete(w, T[l], ~0u, true)) return true;
+      bool phase_done = false;  // a wait found its phase complete in some lane
       FOR_LANES(m) {
         Thread& t = T[l];
         const MbarOp op = in.mbar;
@@ -573,6 +575,7 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
           case MbarOp::WaitParity: {
             const uint64_t want = op == MbarOp::Wait ? get(in.src[0], t, l, w) >> 63 : get(in.src[0], t, l, w) & 1;
             put(t, in.dst[0], phase != want, 1);
+            phase_done = phase_done || phase != want;
             if (phase != want && races.enabled && in.order != mm::Order::Relaxed)
               races.mbar_wait(t.sync, wh.region, wh.off, static_cast<unsigned>(want), in.scope >= mm::Scope::Cluster);
             break;
@@ -602,7 +605,13 @@ bool Machine::exec_async(Warp& w, const Inst& in, uint32_t m) {
           wh.region->mark_init(wh.off, 8);
         }
       }
+      // A converged warp's wait that found the phase incomplete in every
+      // lane ends the warp's quantum (machine.cpp run_cluster).
+      if ((in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity) && !phase_done && w.conv && !in.guarded &&
+          !hook_ && spin_)
+        spin_->wait_failed = true;
       break;
+    }
     default: break;
   }
   return false;

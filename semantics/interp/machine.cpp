@@ -384,6 +384,7 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
   taint_on_ = false;
   if (!spin_) spin_ = std::make_shared<SpinState>();  // the clocks' skip lasts the launch
   spin_->per_cta = nthreads;
+  SpinState& sst = *spin_;
   for (;;) {
     bool progress = false, live = false;
     const bool armed = spin_watch_;
@@ -404,10 +405,27 @@ void Machine::run_cluster(const std::vector<std::array<uint32_t, 3>>& ids, const
         uint32_t clean_from = 0;  // q after the warp's latest step that was no own-state one
         bool polled = false;
         spin_own_only_ = true;
+        sst.wait_failed = false;
         while (q < kQuantum && !stop_) {
           if (!step(w)) break;
           progress = true;
           ++q;
+          // A converged warp whose mbarrier test_wait/try_wait found the
+          // phase incomplete in every lane (SpinState::wait_failed) yields
+          // the rest of its quantum. try_wait is potentially blocking: a
+          // thread that finds the phase incomplete may be suspended until
+          // it completes or a system-dependent time limit passes (PTX ISA
+          // 9.7.13.15, mbarrier.test_wait/try_wait), and any schedule is a
+          // permitted one. Without this, a warp polling a barrier that
+          // other warps of its CTA must still arrive at spent its whole
+          // quantum on polls (libcu++'s cuda::barrier wait loop counts its
+          // tries and reads %globaltimer, so its state never repeats for
+          // polls() below).
+          if (sst.wait_failed) [[unlikely]] {
+            sst.wait_failed = false;
+            polled = true;
+            break;
+          }
           if (!spin_watch_) continue;
           if (!spin_own_only_) {
             warp_own = false;

@@ -47,6 +47,10 @@ struct SpinState {
   std::vector<ThreadTaint> taint;
   uint32_t per_cta = 0;
   uint8_t decided = 0;
+  // Set by a converged warp's unguarded mbarrier test_wait/try_wait that
+  // found the phase incomplete in every lane (exec_async.cpp, not under an
+  // ExecHook); run_cluster then ends the warp's quantum and clears it.
+  bool wait_failed = false;
 };
 
 // Brent's cycle detection over the cluster's thread states at the ends of

@@ -342,6 +342,33 @@ TEST_CASE("a lane spinning on a lane of its own warp does not starve it", "[kern
   }
 }
 
+// A converged warp whose mbarrier try_wait fails in every lane yields the
+// rest of its quantum (machine.cpp run_cluster): in mbar_yield.ptx warp 1
+// polls, counting its polls, while warp 0 computes 100,000 iterations
+// (4 instructions each, 1.28e7 thread instructions) before it arrives.
+// Without the yield warp 1 spent each whole quantum polling, about as many
+// thread instructions again (2.56e7 in all); with it, warp 1 polls once a
+// round. The same with races on and with CTAs on 2 cores.
+TEST_CASE("a warp whose mbarrier wait fails yields its quantum", "[kernels]") {
+  const fs::path spec = fs::path(src_dir()) / "tests" / "interp" / "sched" / "mbar_yield.json";
+  for (bool races : {false, true})
+    for (unsigned jobs : {1u, 2u}) {
+      INFO("races " << races << ", jobs " << jobs);
+      RunOptions o;
+      o.max_steps = 100'000'000;
+      o.check_races = races;
+      o.jobs = jobs;
+      RunReport r = run_spec_file(spec.string(), o);
+      CHECK(r.result.ok);
+      CHECK(r.result.diagnostics.empty());
+      uint32_t v = 0;
+      std::memcpy(&v, r.result.buffers.at(0).data(), 4);
+      CHECK(v == 64u);
+      CHECK(r.result.thread_instructions >= 12'800'000u);
+      CHECK(r.result.thread_instructions < 13'000'000u);
+    }
+}
+
 // RunResult::spin_without_effect (the shim defers such a launch): a launch
 // that spins before any store is without effect, one that stored first (in
 // the spinning CTA or in a CTA that ran before it) is not
