@@ -265,6 +265,9 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   }
   // A poll of a grid counter: its event waits until the loop is left (hook_grid.cpp).
   if (const int g = grid_read(r, t, c, a, li, v); g != 0) return g > 0;
+  // hook_round.cpp (r0): a load of a grid counter under rounds that is no
+  // poll would choose among the values of the machine's order only.
+  if (a.kind == HookKind::Load && round_on(li)) return round_break(li);
   CommLoc& l = sh_.locs[static_cast<size_t>(li)];
   const Inst& in0 = *a.in;
   const uint32_t pc = static_cast<uint32_t>(a.in - sh_.prog->code.data());

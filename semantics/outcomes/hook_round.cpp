@@ -11,6 +11,10 @@
 // Conditions on a run R (checked; one that breaks turns the rule off for x,
 // CommLoc::grid_round, and the exploration restarts; a grid counter of
 // global memory whose writes are all updates):
+//  (r0) every read of x is an update's or a poll's (Hook::read): another
+//       load would choose among the values of the machine's order only,
+//       and other orders have other partial sums (grid_arrpeek_3 in
+//       tests/corpus/grid reads 1 when CTA 1 adds first);
 //  (r1) every write of x is an atom or red .add of one 32- or 64-bit
 //       integer (w bits; "top bit": bit w - 1);
 //  (r2) tokens: the register an update of x returns (unless dead) and the

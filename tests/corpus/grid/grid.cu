@@ -173,3 +173,18 @@ extern "C" __global__ void grid_arrive_relaxed(int* a, unsigned* bar, int* c) {
   top_bit_sync<false>(bar);
   if (threadIdx.x == 0) c[b] = a[(b + 1) % n];
 }
+
+// A peek at the counter outside the poll loop: CTA 2's thread 0 reads it
+// (relaxed) before its own add, and c[2] keeps what it saw; the others
+// copy their neighbour's part. The peek sees any partial sum of the adds
+// before it, in any order: 0, 1 (CTA 1 first), 0x7ffffffe (CTA 0 first)
+// or 0x7fffffff (both): 4 states. Its value is not used through the top
+// bit alone, so the updates' orders stay (hook_round.cpp (r0)).
+extern "C" __global__ void grid_arrpeek(int* a, unsigned* bar, int* c) {
+  unsigned b = blockIdx.x, n = gridDim.x;
+  if (threadIdx.x == 0) a[b] = b + 1;
+  unsigned peek = 0;
+  if (b == 2 && threadIdx.x == 0) asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(peek) : "l"(bar) : "memory");
+  top_bit_sync<true>(bar);
+  if (threadIdx.x == 0) c[b] = b == 2 ? (int)peek : a[(b + 1) % n];
+}
