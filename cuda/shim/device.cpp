@@ -60,7 +60,7 @@ void release_resources(State& s, CUcontext c) {
   for (CUmodule m : c->modules) {
     for (CUfunction f : m->funcs) s.live.erase(f);
     drop_refs(s, m);
-    unload_session_module(s, m->m);
+    unload_session_module(s, m->m, true);
     m->m = nullptr;
     s.live.erase(m);
   }

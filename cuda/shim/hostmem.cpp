@@ -366,10 +366,24 @@ std::map<const ptxcheck::interp::SessionModule*, std::vector<std::pair<uint64_t,
   return *m;
 }
 
-void unmap_module_managed(const ptxcheck::interp::SessionModule* m) {
+// Pages of modules unloaded with their context (retire), kept mapped: the
+// runtime keeps the address of a __managed__ variable it got at its first
+// use, also across cudaDeviceReset, so a host access after the reset reads
+// the old bytes instead of faulting. A module mapped later over them
+// replaces them (map_module_managed).
+std::map<uint64_t, size_t>& retired() {
+  static auto* m = new std::map<uint64_t, size_t>;
+  return *m;
+}
+
+void unmap_module_managed(const ptxcheck::interp::SessionModule* m, bool retire = false) {
   auto it = module_pages().find(m);
   if (it == module_pages().end()) return;
-  for (const auto& [a, n] : it->second) munmap(reinterpret_cast<void*>(a), n);
+  for (const auto& [a, n] : it->second)
+    if (retire)
+      retired()[a] = n;
+    else
+      munmap(reinterpret_cast<void*>(a), n);
   module_pages().erase(it);
   std::erase_if(visible(), [m](const auto& kv) { return kv.second.module == m; });
 }
@@ -386,6 +400,13 @@ CUresult shim::map_module_managed(State& s, const ptxcheck::interp::SessionModul
   for (size_t i = 0; i < runs.size();) {
     uint64_t lo = runs[i].first, hi = runs[i].second;
     for (++i; i < runs.size() && runs[i].first <= hi; ++i) hi = std::max(hi, runs[i].second);
+    for (auto r = retired().begin(); r != retired().end();)
+      if (r->first < hi && r->first + r->second > lo) {
+        munmap(reinterpret_cast<void*>(r->first), r->second);
+        r = retired().erase(r);
+      } else {
+        ++r;
+      }
     void* want = reinterpret_cast<void*>(lo);
     void* p = mmap(want, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (p != want) {
@@ -414,8 +435,8 @@ CUresult shim::map_module_managed(State& s, const ptxcheck::interp::SessionModul
   return CUDA_SUCCESS;
 }
 
-void shim::unload_session_module(State& s, ptxcheck::interp::SessionModule* m) {
-  unmap_module_managed(m);
+void shim::unload_session_module(State& s, ptxcheck::interp::SessionModule* m, bool retire) {
+  unmap_module_managed(m, retire);
   s.session->unload_module(m);
 }
 

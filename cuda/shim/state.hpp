@@ -472,8 +472,10 @@ void release_host_ranges(State& s, CUcontext c);
 // when the pages cannot be mapped there (lock held).
 CUresult map_module_managed(State& s, const ptxcheck::interp::SessionModule& m);
 // Unloads a module from the session, first unmapping its managed variables
-// (every module unload goes through here; lock held).
-void unload_session_module(State& s, ptxcheck::interp::SessionModule* m);
+// (every module unload goes through here; lock held). With `retire` (its
+// context is destroyed: cuCtxDestroy, cudaDeviceReset) their host pages stay
+// mapped until a later module is mapped over them (hostmem.cpp).
+void unload_session_module(State& s, ptxcheck::interp::SessionModule* m, bool retire = false);
 
 // ---- stream-ordered allocation (mempool.cpp) ---------------------------------
 // The device's default pool, made on first use (lock held).

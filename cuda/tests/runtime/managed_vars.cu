@@ -28,5 +28,11 @@ int main() {
   int v = 0;
   CHECK(cudaMemcpy(&v, &counter, sizeof v, cudaMemcpyDefault));
   ok = ok && v == 19;
+  // After cudaDeviceReset the runtime keeps the address it got: the host
+  // reads it without faulting (was SIGSEGV), and a launch reloads the module.
+  CHECK(cudaDeviceReset());
+  v = counter;
+  bump<<<1, 4>>>(1);
+  CHECK(cudaDeviceSynchronize());
   return finish(kName, ok);
 }
