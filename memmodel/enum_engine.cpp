@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -132,6 +133,7 @@ class Search {
       reads_ = std::move(r2);
       cands_ = std::move(c2);
     }
+    set_aside_free_reads();
     fences_ = ordered_sc_fences(st_);
     std::sort(fences_.begin(), fences_.end());
     pairs_ = must_order_pairs(st_, m);
@@ -148,6 +150,8 @@ class Search {
     if (st_.barrier_hangs) return stats_;  // a barrier never completes: no terminating execution
     for (const auto& c : cands_)
       if (c.empty()) return stats_;
+    for (const auto& f : free_)
+      if (f.second.empty()) return stats_;
     descend(0);
     return stats_;
   }
@@ -342,6 +346,74 @@ class Search {
     touched_.assign(nu, 0);
   }
 
+  // Free reads: a weak plain read of any value (Event::any_value; ptxcheck
+  // outcomes' lazy loads, semantics/outcomes/hook_lazy.cpp, whose values
+  // reach nothing) with no dependency from it, under the PTX ISA 9.2 model.
+  // Its source changes no other relation the axioms use: it is morally
+  // strong with nothing (8.7), so its rf is in no observation (8.9.2) and no
+  // release or acquire pattern (8.8), hence in no synchronization or
+  // causality order (8.9.5), and it adds no coherence edge (8.10.1: writes
+  // only), no SC-per-location edge (8.10.5: morally strong operations) and,
+  // with no dependency from it, no No-Thin-Air cycle (8.10.4). The only
+  // axiom on it is Causality (8.10.6) for its own rf and fr: it must not
+  // read a write it precedes in causality order, nor a write coherence-
+  // before another write that precedes it in causality order. So the
+  // search leaves it out (its rf one existential choice, not a branch):
+  // every consistent execution of the other events whose coherence order
+  // gives it such a source extends to a consistent execution with it, every
+  // consistent execution with it restricts to one of the others with the
+  // same coherence order (more coherence only removes sources), and each is
+  // emitted once, with the first such source (emit). Races do not change:
+  // they are the unordered conflicting pairs under causality order, which
+  // its source does not change. Thousands of speculated loads of a racy
+  // slot (probe9j's j12n) then cost nothing here.
+  void set_aside_free_reads() {
+    bool any = false;
+    for (int r : reads_) any = any || s_.events[r].any_value;
+    if (!any || m_.kind != ModelKind::PTX75) return;
+    std::vector<char> dep_from(s_.events.size(), 0);
+    for (const auto* d : {&s_.addr, &s_.data, &s_.ctrl})
+      for (auto [a, b] : *d)
+        if (a >= 0 && static_cast<size_t>(a) < dep_from.size()) dep_from[static_cast<size_t>(a)] = 1;
+    std::vector<int> r2;
+    std::vector<std::vector<int>> c2;
+    for (size_t i = 0; i < reads_.size(); ++i) {
+      const Event& e = s_.events[reads_[i]];
+      if (e.any_value && e.rmw_pair < 0 && e.async_op < 0 && e.order == Order::Weak && !dep_from[reads_[i]] &&
+          !st_.rmw.domain().has(reads_[i]))
+        free_.emplace_back(reads_[i], std::move(cands_[i]));
+      else
+        r2.push_back(reads_[i]), c2.push_back(std::move(cands_[i]));
+    }
+    reads_ = std::move(r2);
+    cands_ = std::move(c2);
+  }
+
+  // The source of each free read in an execution of the others with
+  // coherence order `co` and causality order `cause`: the first candidate
+  // the Causality axiom allows (8.10.6); false if one has none.
+  bool free_sources(const Relation& co, const Relation& cause, std::vector<int>& rf) const {
+    for (const auto& [r, cands] : free_) {
+      int pick = -1;
+      for (int w : cands) {
+        if (cause.has(r, w)) continue;
+        bool ok = true;
+        for (int w2 : cands)
+          if (w2 != w && co.has(w, w2) && cause.has(w2, r)) {
+            ok = false;
+            break;
+          }
+        if (ok) {
+          pick = w;
+          break;
+        }
+      }
+      if (pick < 0) return false;
+      rf[static_cast<size_t>(r)] = pick;
+    }
+    return true;
+  }
+
   void complete() {
     if (permutations_ || m_.kind == ModelKind::SC || fences_.size() < 2)
       complete_orders();
@@ -389,7 +461,9 @@ class Search {
               return true;
             }
             emitted.insert(std::move(key));
-            emit(co, order, seen);
+            std::optional<CauseInfo> full;  // free reads: causality with this Fence-SC order
+            if (!free_.empty()) full = compute_cause(st_, m_, rf_, order, bar);
+            emit(co, order, seen, full ? &full->cause : nullptr);
             return !stop_;
           },
           [&](const Relation& co) { return co_prefix_ok(lo, co); });
@@ -414,7 +488,7 @@ class Search {
               tick();
               ++stats_.candidates;
               if (!violations(st_, m_, c, co).empty()) return true;
-              emit(co, fsc, seen);
+              emit(co, fsc, seen, &c.cause);
               return !stop_;
             },
             [&](const Relation& co) { return co_prefix_ok(c, co); });
@@ -423,13 +497,15 @@ class Search {
     }
   }
 
-  void emit(const Relation& co, const std::vector<int>& fsc, std::set<std::vector<int>>& seen) {
+  void emit(const Relation& co, const std::vector<int>& fsc, std::set<std::vector<int>>& seen, const Relation* cause) {
+    std::vector<int> rf = rf_;
+    if (!free_.empty() && (!cause || !free_sources(co, *cause, rf))) return;
     const auto finals = final_write_candidates(s_, st_, co);
     std::vector<size_t> idx(finals.size(), 0);
     const auto copairs = co.pairs();
     while (true) {
       Execution ex;
-      ex.rf = rf_;
+      ex.rf = rf;
       ex.co = copairs;
       ex.fsc = m_.kind == ModelKind::SC ? std::vector<int>{} : fsc;
       ex.final_write.resize(finals.size(), -1);
@@ -465,6 +541,7 @@ class Search {
   Clock::time_point start_;
   std::vector<int> reads_;
   std::vector<std::vector<int>> cands_;
+  std::vector<std::pair<int, std::vector<int>>> free_;  // free reads and their candidates (set_aside_free_reads)
   std::vector<int> fences_;
   std::vector<std::pair<int, int>> pairs_;
   std::vector<std::pair<int, int>> rmw_pairs_;  // must-order pairs of two RMW writes

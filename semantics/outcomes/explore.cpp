@@ -106,6 +106,7 @@ void Explorer::set_up(const std::string& spec_path) {
   sh_.no_grid = std::getenv("PTXCHECK_OUTCOMES_NO_GRID") != nullptr;            // hook_grid.cpp
   sh_.no_cas_loop = std::getenv("PTXCHECK_OUTCOMES_NO_CAS_LOOP") != nullptr;    // hook_cas.cpp
   sh_.no_latest = std::getenv("PTXCHECK_OUTCOMES_NO_LATEST") != nullptr;        // hook_latest.cpp
+  sh_.no_lazy = std::getenv("PTXCHECK_OUTCOMES_NO_LAZY") != nullptr;            // hook_lazy.cpp
   // hook_wait.cpp (l)
   sh_.no_init_floor = std::getenv("PTXCHECK_OUTCOMES_NO_INIT_FLOOR") != nullptr;
   sh_.no_pipe_sync = std::getenv("PTXCHECK_OUTCOMES_NO_PIPE_SYNC") != nullptr;  // hook_canon.cpp (d2), (e1), (e2)

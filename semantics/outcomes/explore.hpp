@@ -38,7 +38,8 @@
 // The read half of an atom.exch whose result register is dead makes no
 // choice (its write does not depend on it): its event is marked any_value,
 // and the engines take any write of its location as its source (one
-// decision per run, not one per value the location may hold).
+// decision per run, not one per value the location may hold). So is a
+// lazy load (hook_lazy.cpp): a plain load whose value no run used yet.
 //
 // The read half of an atomic update of a location that threads of one CTA
 // write reads the latest write the machine has executed there; the search

@@ -235,6 +235,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   ThreadRec& r = rec(t, c);
   const unsigned elem = element(r, false);
   int li = comm_loc(a);
+  if (li >= 0 && a.in && a.in->op == IrOp::Mbarrier && !mbar_loc(li)) return false;
   if (a.async) return async_read(r, c, a, li, v);
   if (li < 0 && !r.async.empty() && !async_conflict(r, a, a.kind != HookKind::Load)) return false;
   if (li < 0) {
@@ -275,6 +276,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   // it reads; if its result register is dead, no value needs choosing (the
   // memory model still gives it a write to read from, of any value).
   const bool any = exch_any(t, a);
+  bool lazy = false;
   // An update that Hook::rmw_wait let run reads the machine's value, the
   // latest write of the location executed (hook_chain.cpp).
   bool chain = a.kind == HookKind::RmwRead && r.chain_li == li;
@@ -333,6 +335,12 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
       v = l.values[cand[choose(static_cast<uint32_t>(cand.size()), sh_.unit_of(c))]];
       chose = cand.size() > 1;
       l.chosen = true;
+    } else if (chose && lazy_load(r, a, li)) {
+      // A lazy load reads any value until a run uses it (hook_lazy.cpp).
+      v = l.values[0];
+      lazy = true;
+      chose = false;
+      l.chosen = true;
     } else {
       v = l.values[choose(static_cast<uint32_t>(l.values.size()), sh_.unit_of(c))];
       l.chosen = true;
@@ -344,7 +352,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   if (a.kind == HookKind::RmwRead) r.rmw_floored = v == l.init && init_floor(r, li);
   ++r.comm_reads;
   if (!(a.kind == HookKind::Load && in0.op == IrOp::Ld && in0.order == mm::Order::Weak)) ++r.sync_reads;
-  if (any) r.any_value.push_back(static_cast<int>(r.events.size()));
+  if (any || lazy) r.any_value.push_back(static_cast<int>(r.events.size()));
   if (chose) {
     ++r.choices;
     r.last_choice_pc = pc;
@@ -372,7 +380,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     r.sync_in = true;
   int id = push(r, std::move(e), &in);
   r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
-  if (!any) {
+  if (!any && !lazy) {
     if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
     r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(li, v);
   }
@@ -388,7 +396,8 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
   } else if ((in.op == IrOp::Atom && elem < 4) || (in.op == IrOp::Mbarrier && elem == 0)) {
     dst = &in.dst[elem];
   }
-  if (!any && dst && dst->kind == interp::Opnd::Reg) {
+  if (lazy) lazy_dst(r, t, dst, pc);
+  if (!any && !lazy && dst && dst->kind == interp::Opnd::Reg) {
     if (!r.tracking) r.tracking = true, ++tracking_;
     if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
     if (t.reg_base + dst->slot < r.rdeps.size()) r.rdeps[t.reg_base + dst->slot] = Deps{id};
@@ -400,6 +409,7 @@ bool Hook::write(interp::Thread& t, const interp::Cta& c, const HookAccess& a, u
   ThreadRec& r = rec(t, c);
   const unsigned elem = element(r, true);
   int li = comm_loc(a);
+  if (li >= 0 && a.in && a.in->op == IrOp::Mbarrier && !mbar_loc(li)) return false;
   // A cp.async's write at its completion (async_issue).
   ThreadRec::Async* ax = a.async ? &r.async[a.async - 1] : nullptr;
   if (!ax && li < 0 && !r.async.empty() && !async_conflict(r, a, true)) return false;

@@ -237,6 +237,7 @@ void Hook::step(interp::Thread* lanes, const interp::Cta& c, const Inst& in, uin
   }
   if (canon_toks_) canon_step(lanes, in, exec);
   if (round_toks_) round_step(lanes, in, exec);  // hook_round.cpp (r2)
+  if (lazy_) lazy_step(lanes, in, group, exec);  // hook_lazy.cpp
   if (!tracking_) return;
   for (uint32_t b = group; b; b &= b - 1) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(b));

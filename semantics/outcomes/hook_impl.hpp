@@ -179,6 +179,20 @@ class Hook : public interp::ExecHook {
   // The read half of an atom.exch whose result register is dead (Hook::read:
   // it reads a write of any value).
   bool exch_any(const interp::Thread& t, const interp::HookAccess& a);
+  // Lazy loads (hook_lazy.cpp): whether the load `a` of location `li` is
+  // one (it then reads any value); its destination register taken; the
+  // registers followed through instruction `in` (Hook::step), each use of
+  // one marks its loads eager and restarts; lazy_cmp: a state comparison at
+  // loop head `head` (Hook::record, Hook::same_state), true if it used one.
+  bool lazy_load(const ThreadRec& r, const interp::HookAccess& a, int li);
+  void lazy_dst(ThreadRec& r, const interp::Thread& t, const interp::Opnd* dst, uint32_t pc);
+  void lazy_step(interp::Thread* lanes, const interp::Inst& in, uint32_t group, uint32_t exec);
+  void lazy_use(const ThreadRec& r, const std::vector<uint32_t>& pcs);
+  bool lazy_cmp(const ThreadRec& r, const interp::Thread& t, uint32_t head);
+  std::set<int> lazy_locs_;  // locations a lazy load read in this run
+  // An mbarrier operation accesses `li` (CommLoc::mbar); false (restart)
+  // if a lazy load read it in this run.
+  bool mbar_loc(int li);
   bool chain_break(int li);
   // After the launch (from canon_check): updates still waiting.
   bool chain_check(bool stopped);
@@ -292,6 +306,7 @@ class Hook : public interp::ExecHook {
   uint64_t serial_ = 0;      // Hook::step calls: identifies the executing instruction
   uint32_t step_group_ = 0;  // the lanes of the executing instruction's group (rmw_wait)
   uint32_t tracking_ = 0;    // threads with ThreadRec::tracking
+  uint32_t lazy_ = 0;        // threads with ThreadRec::lazy
   // Per canonical location in this run (hook_canon.cpp).
   struct CanonRun {
     uint32_t n = 0;                                    // canonical arrives

@@ -58,6 +58,11 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
     return Jump::Park;
   }
   ThreadRec& r = rec(t, c);
+  if (restart) {  // a lazy load's value was used (hook_lazy.cpp): the others run on to show theirs
+    killed = true;
+    r.killed = true;
+    return Jump::Park;
+  }
   if (r.cas_fail_from != ~0u)  // a CAS retry loop's failed iteration (hook_cas.cpp)
     if (const std::optional<Jump> j = cas_jump(r, from, to)) return *j;
   if (r.poll.li >= 0)  // a grid counter's poll (hook_grid.cpp)
@@ -226,6 +231,7 @@ interp::ExecHook::Jump Hook::back_jump(interp::Thread& t, const interp::Cta& c, 
 }
 
 void Hook::record(ThreadRec::Arrival& a, ThreadRec& r, const interp::Thread& t, uint32_t head) {
+  if (lazy_) lazy_cmp(r, t, head);  // a lazy load's value in the state (hook_lazy.cpp)
   a.regs = t.regs;
   a.local = t.local.bytes;
   a.reg_base = t.reg_base;
@@ -257,6 +263,7 @@ void Hook::record(ThreadRec::Arrival& a, ThreadRec& r, const interp::Thread& t, 
 // each depending on at least the reads it depended on then.
 bool Hook::same_state(const ThreadRec& r, const interp::Thread& t, uint32_t to, const ThreadRec::Arrival& x,
                       std::vector<uint64_t>* diff, bool* rw_used, bool wbars) {
+  if (lazy_ && lazy_cmp(r, t, to)) return false;  // compares a lazy load's value (hook_lazy.cpp)
   if ((!wbars && r.side != x.side) || t.reg_base != x.reg_base || t.frames.size() != x.frames || t.fp != x.fp ||
       t.sp != x.sp || t.regs.size() != x.regs.size())
     return false;

@@ -93,6 +93,9 @@ struct CommLoc {
   bool latest = true, latest_used = false;
   int64_t latest_cta = -1;
   std::set<uint32_t> latest_off;
+  // An mbarrier operation accessed it: its loads choose values (no lazy
+  // loads, hook_lazy.cpp).
+  bool mbar = false;
 };
 
 // Shared by all runs of an exploration.
@@ -154,6 +157,13 @@ struct Shared {
   // contents after an init its thread's clock covers (hook_wait.cpp (l)).
   bool no_init_floor = false;
   bool no_pipe_sync = false;  // PTXCHECK_OUTCOMES_NO_PIPE_SYNC: hook_canon.cpp (d2), (e1), (e2), hook_wait.cpp (m)
+  // Lazy loads (hook_lazy.cpp): PTXCHECK_OUTCOMES_NO_LAZY turns them off;
+  // the (thread gid, code index) of the loads whose value a run used, which
+  // choose a value from then on; whether the Arith at a code index is selp.
+  bool no_lazy = false;
+  std::set<std::pair<uint32_t, uint32_t>> eager;
+  std::vector<int8_t> selp_at;
+  bool is_selp(uint32_t pc);
   // The atom.cas at code index `pc` of function `func` is the CAS of a CAS
   // retry loop (hook_cas.cpp (s1)-(s4)): its loop head, backward jump,
   // compare register, the setp that decides the jump and the seed load
@@ -362,6 +372,11 @@ struct ThreadRec {
   // communicating read a thread has no dependency (tracking false).
   bool tracking = false;
   std::vector<Deps> rdeps;
+  // Lazy loads (hook_lazy.cpp): per absolute register slot, the code indices
+  // of the lazy loads of this thread its value was computed from (sorted);
+  // `lazy`: the thread made one in this run.
+  bool lazy = false;
+  std::vector<std::vector<uint32_t>> lazy_regs;
   // The reads each byte of the thread's own memory (Thread::local: .local
   // variables, the .param variables of call sequences and callee frames,
   // alloca'd stack) depends on, by byte offset; bytes without any are

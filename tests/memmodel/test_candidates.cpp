@@ -6,6 +6,7 @@
 
 #include "memmodel/axioms.hpp"
 #include "memmodel/candidates.hpp"
+#include "memmodel/engine.hpp"
 #include "tests/memmodel/skel_builder.hpp"
 
 using namespace ptxcheck::mm;
@@ -72,4 +73,49 @@ TEST_CASE("Candidates: any_value reads, stopping, the budget", "[candidates]") {
   n = 0;
   for_each_candidate(b.build(), 1, UINT64_MAX, [&](const Execution&) { return ++n, true; });
   CHECK(n == 0);
+}
+
+// The enumeration engine's free reads (memmodel/enum_engine.cpp): a weak
+// plain read of any value with no dependency from it is one existential
+// choice, with a source the Causality axiom allows (PTX ISA 8.10.6).
+TEST_CASE("Enum engine: a weak read of any value is one choice, with a source causality allows", "[candidates]") {
+  auto eng = make_enum_engine();
+  auto count = [&](const Skeleton& s, int read, std::set<int>* srcs) {
+    int n = 0;
+    eng->enumerate(s, Model{}, {}, [&](const Execution& ex) {
+      ++n;
+      if (srcs) srcs->insert(ex.rf[static_cast<size_t>(read)]);
+      return true;
+    });
+    return n;
+  };
+  // x = 0; P0: st x 1.  P1: ld x (any value): init or w, one execution.
+  for (Order o : {Order::Weak, Order::Relaxed}) {
+    for (bool dep : {false, true}) {
+      SkelBuilder b;
+      const int x = b.loc("x"), y = b.loc("y");
+      const int t0 = b.thread(), t1 = b.thread();
+      b.st(t0, x, 1);
+      const int r = b.ld(t1, x, 0, o);
+      if (dep) b.data(t1, r, b.st(t1, y, 0));
+      Skeleton s = b.build();
+      s.events[static_cast<size_t>(b.id(t1, r))].any_value = true;
+      // Strong, or with a dependency from it: each source is an execution.
+      CHECK(count(s, b.id(t1, r), nullptr) == (o == Order::Weak && !dep ? 1 : 2));
+    }
+  }
+  // With a barrier between, the write precedes the read in causality
+  // order: its only allowed source is the write, not the initial value.
+  SkelBuilder b;
+  const int x = b.loc("x");
+  const int t0 = b.thread(), t1 = b.thread();
+  const int w = b.st(t0, x, 1);
+  b.bar(t0, 1);
+  b.bar(t1, 1);
+  const int r = b.ld(t1, x, 0);
+  Skeleton s = b.build();
+  s.events[static_cast<size_t>(b.id(t1, r))].any_value = true;
+  std::set<int> srcs;
+  CHECK(count(s, b.id(t1, r), &srcs) == 1);
+  CHECK(srcs == std::set<int>{b.id(t0, w)});
 }
