@@ -627,6 +627,7 @@ bool Hook::fence(interp::Thread& t, const interp::Cta& c, const Inst& in) {
       r.released || in.order == mm::Order::Release || in.order == mm::Order::AcqRel || in.order == mm::Order::SC;
   if (!canon_fence(r, in)) return false;
   grid_fence(r, in);  // hook_grid.cpp (g4)
+  round_fence(r);     // hook_round.cpp (r7)
   // A fence is no side effect for the redundancy of a spin iteration
   // (back_jump): dropping a failed iteration's reads and fences removes
   // synchronizes-with, causality and Fence-SC edges but adds none, so the

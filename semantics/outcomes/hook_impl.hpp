@@ -252,6 +252,7 @@ class Hook : public interp::ExecHook {
   void round_token(ThreadRec& r, const interp::Thread& t, const interp::Inst& in, int li, uint32_t w);
   int64_t round_poll(ThreadRec& r, const interp::Thread& t, uint32_t pc, int li, uint32_t n);
   void round_flush(int li, uint32_t gid);
+  void round_fence(const ThreadRec& r);
   void round_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
   bool round_check();
   bool grid_on(int li) const;

@@ -40,6 +40,14 @@
 //       a - 1 (the value T's update read), whatever its other bits and the
 //       unknown bits of T's tokens (Hook::poll_fails, run on the bits (r2)
 //       lets differ).
+//  (r7) no add is an acquire (.acquire, .acq_rel, .sc) and no fence runs
+//       between a thread's add and its successful poll (round_fence): the
+//       add's read observes the updates before it in the chain, another
+//       subset of its round in another order, so an acquire pattern ending
+//       there (8.8 forms 1 and 3) would synchronize differently in X' than
+//       in X (grid_arracq_2 in tests/corpus/grid: an .acq_rel add and a
+//       relaxed poll, 3 states, one lost without (r7)). A pattern ending at
+//       the poll or after it covers rounds <= i in X and X' alike.
 // Then the poll of round i reads the write at B_i, the first position from
 // a whose top bit differs, as soon as it has run (no choice, no wait), and
 // before that waits for the next write; its event reads B_i and it
@@ -171,6 +179,8 @@ bool Hook::round_write(ThreadRec& r, const interp::Thread& t, const HookAccess& 
                    (in.ety == arith::Ty::u32 || in.ety == arith::Ty::s32 || in.ety == arith::Ty::b32 ||
                     in.ety == arith::Ty::u64 || in.ety == arith::Ty::s64 || in.ety == arith::Ty::b64);
   if (!add) return round_break(li);  // (r1)
+  if (in.order == mm::Order::Acquire || in.order == mm::Order::AcqRel || in.order == mm::Order::SC)
+    return round_break(li);  // (r7)
   const uint32_t w = a.size * 8u;
   const GridRun& g = grid_[li];
   RoundRun& rr = round_[li];
@@ -219,6 +229,13 @@ void Hook::round_flush(int li, uint32_t gid) {
   if (!round_on(li)) return;
   auto it = round_[li].threads.find(gid);
   if (it != round_[li].threads.end()) it->second.done = true;
+}
+
+void Hook::round_fence(const ThreadRec& r) {
+  // (r7): a fence between the thread's add and its successful poll.
+  for (auto& [li, rr] : round_)
+    if (auto it = rr.threads.find(r.t->gid); it != rr.threads.end() && !it->second.done && round_on(li))
+      round_break(li);
 }
 
 void Hook::round_step(interp::Thread* lanes, const Inst& in, uint32_t exec) {

@@ -188,3 +188,19 @@ extern "C" __global__ void grid_arrpeek(int* a, unsigned* bar, int* c) {
   top_bit_sync<true>(bar);
   if (threadIdx.x == 0) c[b] = b == 2 ? (int)peek : a[(b + 1) % n];
 }
+
+// An .acq_rel add and a relaxed poll (no fence): each CTA's thread 0
+// writes d[b], adds, polls, and reads the other's d. The add that comes
+// second in the chain reads the first one's release (8.9.4 item 4), so its
+// thread sees the other's d; the first sees 0 or 1: states (0, 1), (1, 1)
+// and (1, 0), not (0, 0), and both orders are needed (hook_round.cpp (r7)).
+extern "C" __global__ void grid_arracq(int* d, unsigned* bar, int* c) {
+  unsigned b = blockIdx.x;
+  d[b] = 1;
+  unsigned inc = b == 0 ? 0x80000000u - (gridDim.x - 1) : 1u, old, cur;
+  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(bar), "r"(inc) : "memory");
+  do {
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(cur) : "l"(bar) : "memory");
+  } while (((old ^ cur) & 0x80000000u) == 0);
+  c[b] = d[1 - b];
+}
