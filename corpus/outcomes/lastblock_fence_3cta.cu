@@ -1,7 +1,7 @@
 // The "last block" pattern over three CTAs of four threads, written as a
 // new user would and checked without --unroll: the last CTA's sum loop runs
-// gridDim.x = 3 times, so the default bound (1) cuts it and `outcomes`
-// deepens the bound until no consistent path is cut. Each CTA sums its
+// gridDim.x = 3 times; its reads make no choice (the ticket synchronizes),
+// so the default bound (1) cuts no path (it deepened to 2 before). Each CTA sums its
 // slice of `in` in shared memory, thread 0 publishes the sum, fences, and
 // takes a ticket; the CTA with the last ticket fences and adds them up.
 #define NT 4

@@ -176,6 +176,21 @@ bool Explorer::launch(Round& rd) {
   for (uint32_t u = 0; u < nunits_; ++u) sh_.path[u] = rd.done[u] ? rd.replay[u] : rd.dfs[u];
   Hook hook(sh_, static_cast<uint32_t>(nthreads_));
   ro_.hook = &hook;
+  // A grid counter or ticket that joins the CTAs of a launch without
+  // clusters (hook_grid.cpp, hook_grid_sync.cpp (t)): its updates and polls
+  // wait for writes of other CTAs (parked, then woken), so the CTAs take
+  // turns in one round-robin, as a cooperative launch's do, instead of
+  // running one after another (where a CTA that parked never ran again).
+  // That is one schedule a GPU may run (the memory model orders events,
+  // not schedules, PTX ISA 8.10); every run is still checked by the axioms.
+  struct CoResident {  // restored also when the launch throws (a limit)
+    interp::LaunchSpec& s;
+    bool on;
+    ~CoResident() {
+      if (on) s.cooperative = false;
+    }
+  } co{res_.spec, sh_.grid_joined && !spec.cooperative && sh_.cl == std::array<uint32_t, 3>{1, 1, 1}};
+  if (co.on) res_.spec.cooperative = true;
   interp::RunResult rr = interp::run_program(prog_, spec, ro_);
   ++res_.stats.runs;
   if (debug_) {

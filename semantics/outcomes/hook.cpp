@@ -380,6 +380,7 @@ bool Hook::read(interp::Thread& t, const interp::Cta& c, const HookAccess& a, ui
     r.sync_in = true;
   int id = push(r, std::move(e), &in);
   r.pending_rmw = a.kind == HookKind::RmwRead ? id : -1;
+  grid_update(r, t, a, li, chain);  // a ticket (hook_grid_sync.cpp (t))
   if (!any && !lazy) {
     if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
     r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(li, v);

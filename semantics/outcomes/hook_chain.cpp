@@ -24,7 +24,11 @@
 //  (b) every other write of x (plain, cas, any-value exch, vector or
 //      packed atomic) is ordered with every update of the run and with
 //      every other such write by program order or CTA/cluster barriers
-//      (vector clocks, Hook::ordered);
+//      (vector clocks, Hook::ordered); an update that precedes, in the
+//      machine's order, an update of the other write's own thread that is
+//      program-order-before it counts as ordered before it (observation
+//      order through the chain, then program order: causality order, 8.9.5
+//      second form; the sample's last block resets its ticket counter);
 //  (c) when the launch ends with updates parked (nothing could run), they
 //      wait on x alone: no update waits on another location and no thread
 //      waits at a blocking mbarrier wait (chain_check);
@@ -140,9 +144,9 @@ bool Hook::chain_write(ThreadRec& r, int li, bool upd) {
   ChainRun& cr = chain_[li];
   cr.cta = cr.cta == -1 || cr.cta == cta ? cta : -2;
   const uint32_t gid = r.t->gid, ep = r.vc[gid];
-  auto before = [&](const std::vector<std::pair<uint32_t, uint32_t>>& xs) {
-    for (auto [g, e] : xs)
-      if (g != gid && !ordered(r, g, e)) return false;
+  auto before = [&](const std::vector<std::pair<uint32_t, uint32_t>>& xs, size_t from = 0) {
+    for (size_t k = from; k < xs.size(); ++k)
+      if (xs[k].first != gid && !ordered(r, xs[k].first, xs[k].second)) return false;
     return true;
   };
   if (!before(cr.tail)) return chain_break(li);  // (d)
@@ -151,7 +155,15 @@ bool Hook::chain_write(ThreadRec& r, int li, bool upd) {
     if (cr.others_unordered || !before(cr.other)) return chain_break(li);
     cr.upd.emplace_back(gid, ep);
   } else {
-    if (!before(cr.upd)) return chain_break(li);
+    // An update of this thread read its predecessor in the chain: each
+    // update before it precedes its read in observation order (8.9.2,
+    // morally strong by (a)), so precedes this write, program-order-after
+    // that read, in causality order (8.9.5, second form). The last block
+    // that resets the sample's ticket counter with a plain store.
+    size_t own = 0;
+    for (size_t k = cr.upd.size(); k-- > 0 && !own;)
+      if (cr.upd[k].first == gid) own = k + 1;
+    if (!before(cr.upd, own)) return chain_break(li);
     cr.others_unordered = cr.others_unordered || !before(cr.other);
     if (cr.others_unordered && !cr.upd.empty()) return chain_break(li);
     cr.other.emplace_back(gid, ep);

@@ -190,6 +190,8 @@
 //       round (hook_round.cpp, conditions (r1)-(r6) and the argument).
 // tests/corpus/flag/flag.cu has a kernel for each condition; h01v with 5
 // items: 26 launches instead of more than 120 s.
+// Tickets, grid counters whose updates' results are used without a poll (a
+// last block), and the synchronization of (g4): hook_grid_sync.cpp.
 // PTXCHECK_OUTCOMES_NO_GRID=1 turns this off (tests/corpus/outcomes_grid.py
 // compares); PTXCHECK_OUTCOMES_NO_FLAG=1 only the flags (f) (grid counters
 // of updates by two CTAs at .gpu scope stay; tests/corpus/outcomes_flag.py).
@@ -207,17 +209,13 @@ using interp::IrOp;
 
 namespace {
 
-bool wide(mm::Scope s) { return s == mm::Scope::GPU || s == mm::Scope::Sys; }
-
-bool shared_key(uint64_t key) { return (key & interp::kHookSharedKey) != 0; }
+using gridx::releases;
+using gridx::shared_key;
+using gridx::wide;
 
 // (g5): a scope that includes every thread that may access the location at
 // `key`: .gpu or .sys, or .cluster for shared memory (PTX ISA 5.1.7).
 bool wide_for(uint64_t key, mm::Scope s) { return wide(s) || (shared_key(key) && s == mm::Scope::Cluster); }
-
-bool releases(mm::Order o) { return o == mm::Order::Release || o == mm::Order::AcqRel || o == mm::Order::SC; }
-
-bool acquires(mm::Order o) { return o == mm::Order::Acquire || o == mm::Order::AcqRel || o == mm::Order::SC; }
 
 // (g2): the value at chain position `pos` (0: the initial value) differs
 // from the values at positions `floor` .. pos - 1, the writes a read
@@ -234,21 +232,6 @@ bool unique(const std::vector<uint64_t>& vals, uint64_t init, uint32_t floor, ui
 // A grid counter of global memory written by two CTAs explores the CTAs (the
 // clusters) as one unit; shared memory belongs to one cluster, one unit.
 bool joins(const CommLoc& l) { return l.gw_cta == -2 && !shared_key(l.key); }
-
-// (f4): a scope that includes a thread of CTA `b` for an operation by a
-// thread of CTA `a` on the location at `key` (PTX ISA 8.5). Shared memory
-// is accessed only by the threads of its CTA's cluster (5.1.7), so there
-// .cluster scope includes both (a cluster's gather: ranks add to rank 0's
-// counter with .cluster RMWs, rank 0 polls it); elsewhere a cluster scope
-// across CTAs is not used (less synchronization is assumed, never more).
-bool includes(mm::Scope s, int64_t a, int64_t b, uint64_t key) {
-  return a == b || wide(s) || (shared_key(key) && s == mm::Scope::Cluster);
-}
-
-void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
-  if (into.size() < from.size()) into.resize(from.size(), 0);
-  for (size_t k = 0; k < from.size(); ++k) into[k] = std::max(into[k], from[k]);
-}
 
 }  // namespace
 
@@ -286,7 +269,9 @@ bool Hook::grid_on(int li) const {
 }
 
 bool Hook::grid_ready(const CommLoc& l) const {
-  if (l.gw_bad || !l.polled) return false;
+  if (l.gw_bad) return false;
+  // (t): a ticket of global memory written by two CTAs (hook_grid_sync.cpp).
+  if (!l.polled) return l.ticket && joins(l) && !l.gw_narrow && (!l.gw_plain || !sh_.no_flag);
   if (l.gw_cta == -2 && !shared_key(l.key)) return !l.gw_narrow && (!l.gw_plain || !sh_.no_flag);  // joins the CTAs
   // (g5): shared memory written by two CTAs of its cluster, updates of
   // scope .cluster or wider.
@@ -516,67 +501,6 @@ int Hook::grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c,
   return 1;
 }
 
-void Hook::grid_flush(ThreadRec& r) {
-  const ThreadRec::Poll p = r.poll;
-  r.poll.li = -1;
-  --polls_;
-  const Inst& in = *p.in;
-  mm::Event e;
-  e.kind = mm::EventKind::Read;
-  e.loc = p.li;
-  e.value = p.v;
-  e.scope = in.scope;
-  e.order = in.order;
-  ++r.comm_reads;
-  ++r.sync_reads;
-  r.sync_in = true;
-  canon_read(r, p.li, p.v);
-  const int id = push(r, std::move(e), &in);
-  if (r.read_chain.size() <= static_cast<size_t>(id)) r.read_chain.resize(static_cast<size_t>(id) + 1);
-  r.read_chain[static_cast<size_t>(id)] = sh_.chain_of(p.li, p.v);
-  // 8.10.4: the loop's exit, and with it everything after, depends on the
-  // value; so does the destination, if the thread has not overwritten it.
-  if (!r.tracking) r.tracking = true, ++tracking_;
-  merge(r.ctrl_on, Deps{id});
-  const interp::Thread& t = *r.t;
-  if (r.rdeps.size() < t.regs.size()) r.rdeps.resize(t.regs.size());
-  if (in.dst[0].kind == interp::Opnd::Reg && t.reg_base + in.dst[0].slot < r.rdeps.size())
-    r.rdeps[t.reg_base + in.dst[0].slot] = Deps{id};
-  r.grid_floor[p.li] = p.pos;
-  round_flush(p.li, t.gid);  // (g7)
-  // (g4): the release patterns of the chain up to the write read; (f4):
-  // a plain write W_j precedes the poll in observation order only as the
-  // write read, or through updates W_j+1 .. W_k reading their predecessors
-  // (8.9.2), each pair morally strong (8.7).
-  const GridRun& g = grid_[p.li];
-  std::vector<uint32_t> j;
-  bool other = false;
-  const int64_t cta = r.cta_uid;
-  const uint64_t key = sh_.locs[static_cast<size_t>(p.li)].key;
-  auto incl = [key](mm::Scope s, int64_t a, int64_t b) { return includes(s, a, b, key); };
-  for (uint32_t k = p.pos; k > 0 && k <= g.rel.size() && k <= g.pos.size(); --k) {
-    const GridRun::Pos& w = g.pos[k - 1];
-    // The write and the poll, and the first operation of the release
-    // pattern (the write or its fence) with the poll's thread.
-    const std::vector<uint32_t>& rel = w.cta == cta ? g.rel[k - 1] : w.rel_wide;
-    if (w.strong && incl(w.scope, w.cta, cta) && incl(in.scope, cta, w.cta) && !rel.empty()) {
-      join(j, rel);
-      other = other || w.cta != cta;
-    }
-    if (k == p.pos && !(w.strong && incl(w.scope, w.cta, cta) && incl(in.scope, cta, w.cta))) break;
-    if (!w.upd || k < 2) break;
-    const GridRun::Pos& b = g.pos[k - 2];  // W_k reads W_k-1: morally strong
-    if (!(b.strong && incl(b.scope, b.cta, w.cta) && incl(w.scope, w.cta, b.cta))) break;
-  }
-  if (j.empty()) return;
-  if (acquires(in.order)) {
-    join(r.vc, j);
-  } else {
-    join(r.acq_pending, j);
-    r.acq_wide = r.acq_wide || other;
-  }
-}
-
 std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c,
                                                       uint32_t from, uint32_t to) {
   if (!sh_.pure_loop(t.func, to, from) || !sh_.in_pure_loop(t.func, to, from, r.poll.pc)) {
@@ -675,24 +599,6 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     parked = true;
   }
   return parked;
-}
-
-void Hook::grid_fence(ThreadRec& r, const Inst& in) {
-  if (!sh_.grid_any || (sh_.no_flag && !wide(in.scope))) return;
-  // 8.8 acquire form 3: a relaxed poll, then this fence (morally strong with
-  // the release pattern's first operation: its scope includes the writers,
-  // (f4)).
-  if (acquires(in.order) && !r.acq_pending.empty() && (wide(in.scope) || !r.acq_wide)) {
-    join(r.vc, r.acq_pending);
-    r.acq_pending.clear();
-    r.acq_wide = false;
-  }
-  // 8.8 release form 3: this fence, then an update of a grid counter.
-  if (releases(in.order)) {
-    r.rel_vc = r.vc;
-    if (wide(in.scope)) r.rel_wide = r.vc;
-    ++r.vc[r.t->gid];
-  }
 }
 
 }  // namespace ptxcheck::outcomes

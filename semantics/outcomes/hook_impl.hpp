@@ -2,6 +2,7 @@
 // launch into events (explore.hpp explains the method; hook_records.hpp
 // holds what it records).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -18,6 +19,27 @@ void local_write(ThreadRec& r, uint64_t off, unsigned n, const Deps& d);
 // arithmetic instruction with sources s) that may differ when bits u[k] of
 // source k may; nullopt when the result may depend on them otherwise.
 std::optional<uint64_t> unknown_bits(const interp::Inst& in, const uint64_t* s, const uint64_t* u);
+// Scopes, orders and clocks of grid counters and flags (hook_grid.cpp,
+// hook_grid_sync.cpp).
+namespace gridx {
+inline bool wide(mm::Scope s) { return s == mm::Scope::GPU || s == mm::Scope::Sys; }
+inline bool shared_key(uint64_t key) { return (key & interp::kHookSharedKey) != 0; }
+inline bool releases(mm::Order o) { return o == mm::Order::Release || o == mm::Order::AcqRel || o == mm::Order::SC; }
+inline bool acquires(mm::Order o) { return o == mm::Order::Acquire || o == mm::Order::AcqRel || o == mm::Order::SC; }
+// (f4): a scope that includes a thread of CTA `b` for an operation by a
+// thread of CTA `a` on the location at `key` (PTX ISA 8.5). Shared memory
+// is accessed only by the threads of its CTA's cluster (5.1.7), so there
+// .cluster scope includes both (a cluster's gather: ranks add to rank 0's
+// counter with .cluster RMWs, rank 0 polls it); elsewhere a cluster scope
+// across CTAs is not used (less synchronization is assumed, never more).
+inline bool includes(mm::Scope s, int64_t a, int64_t b, uint64_t key) {
+  return a == b || wide(s) || (shared_key(key) && s == mm::Scope::Cluster);
+}
+inline void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (size_t k = 0; k < from.size(); ++k) into[k] = std::max(into[k], from[k]);
+}
+}  // namespace gridx
 
 class Hook : public interp::ExecHook {
  public:
@@ -228,6 +250,12 @@ class Hook : public interp::ExecHook {
   int grid_read(ThreadRec& r, const interp::Thread& t, const interp::Cta& c, const interp::HookAccess& a, int li,
                 uint64_t& v);
   void grid_flush(ThreadRec& r);
+  // hook_grid_sync.cpp: the poll or update at `pos` of grid counter `li`
+  // synchronizes with the chain's release patterns ((g4), (t1));
+  // grid_update: an update's read of communicating location `li` (a ticket
+  // to note, or the read of a chain, `chain`: (t1)).
+  void grid_sync(ThreadRec& r, int li, uint32_t pos, const interp::Inst& in);
+  void grid_update(ThreadRec& r, const interp::Thread& t, const interp::HookAccess& a, int li, bool chain);
   std::optional<Jump> grid_jump(ThreadRec& r, interp::Thread& t, const interp::Cta& c, uint32_t from, uint32_t to);
   bool grid_step(interp::Thread* lanes, const interp::Cta& c, const interp::Inst& in, uint32_t exec);
   void grid_fence(ThreadRec& r, const interp::Inst& in);

@@ -78,6 +78,7 @@ struct CommLoc {
   bool gw_upd = false;     // an update (a flag of one CTA has none, hook_grid.cpp (f))
   bool polled = false;     // a strong read in a spin loop of its own (Shared::poll_at)
   bool grid_round = true;  // its updates run in the machine's order by rounds (hook_round.cpp)
+  bool ticket = false;     // an update whose result is used (hook_grid_sync.cpp (t))
   // A read chose among `values` in this round (a grid counter whose reads
   // all read the machine's chain needs no other round when they grow).
   bool chosen = false;
@@ -144,6 +145,9 @@ struct Shared {
   // PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER: no counters in a cluster's shared
   // memory updated by several CTAs (hook_grid.cpp (g5), (f6)).
   bool no_cluster_counter = std::getenv("PTXCHECK_OUTCOMES_NO_CLUSTER_COUNTER") != nullptr;
+  // PTXCHECK_OUTCOMES_NO_TICKET: no grid counters without polls (tickets,
+  // hook_grid_sync.cpp (t)).
+  bool no_ticket = std::getenv("PTXCHECK_OUTCOMES_NO_TICKET") != nullptr;
   // PTXCHECK_OUTCOMES_NO_CAS_LOOP: a CAS retry loop's CAS reads a chosen value (hook_cas.cpp).
   bool no_cas_loop = false;
   bool no_latest = false;  // PTXCHECK_OUTCOMES_NO_LATEST (hook_latest.cpp)
