@@ -206,7 +206,7 @@ bool Explorer::launch(Round& rd) {
   }
   const bool errored = rr.step_limit || std::any_of(rr.diagnostics.begin(), rr.diagnostics.end(),
                                                     [](const auto& d) { return d.severity == "error"; });
-  if (hook.restart || !hook.canon_check(errored)) return false;
+  if (hook.restart || !hook.canon_check(errored) || !hook.latest_check(errored || rr.stopped_by_hook)) return false;
   if (rr.step_limit)
     throw LimitError("a launch ran more than " + std::to_string(opt_.max_steps) + " thread instructions");
   // Every error stops the launch (the Machine runs one cluster at a time,

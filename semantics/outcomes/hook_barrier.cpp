@@ -24,7 +24,7 @@ uint64_t cluster_bar_key(uint32_t cl, uint64_t n) { return kClusterBarKey | uint
 bool Hook::barrier_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in, uint32_t id, int, bool waits) {
   ThreadRec& r = rec(t, c);
   // Where it waits (hook_grid.cpp (f6)).
-  r.stuck_func = t.func, r.stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
+  stuck_at(r, t, static_cast<uint32_t>(&in - sh_.prog->code.data()));
   ++r.side;
   ++r.bars;
   mm::Event e;
@@ -72,7 +72,7 @@ void Hook::barrier_complete(const interp::Cta& c, uint32_t id) {
 // fence-based release pattern) makes it synchronize with the waits.
 bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   // Where it waits (hook_grid.cpp (f6)).
-  rec(t, c).stuck_func = t.func, rec(t, c).stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
+  stuck_at(rec(t, c), t, static_cast<uint32_t>(&in - sh_.prog->code.data()));
   if (sh_.decompose && sh_.no_cluster_units) {  // phases numbered over the grid: explore it whole
     sh_.no_decompose = true;
     restart = true;
@@ -111,7 +111,7 @@ bool Hook::cluster_arrive(interp::Thread& t, const interp::Cta& c, const Inst& i
 bool Hook::cluster_wait(interp::Thread& t, const interp::Cta& c, const Inst& in) {
   ThreadRec& r = rec(t, c);
   // Where it waits (hook_grid.cpp (f6)).
-  r.stuck_func = t.func, r.stuck_pc = static_cast<uint32_t>(&in - sh_.prog->code.data());
+  stuck_at(r, t, static_cast<uint32_t>(&in - sh_.prog->code.data()));
   r.sync_in = true;  // hook_canon.cpp (e)
   if (r.cluster_phase_arrived < 0) return true;
   ++r.side;
@@ -150,6 +150,26 @@ void Hook::cluster_complete() {
   phase_join_[li] = std::move(join);
   cl_arr_.clear();
   cl_waits_.clear();
+}
+
+// Where the thread begins to wait (a barrier, a parked poll or update) and,
+// the global bytes it may write from there (Shared::global_writes; hook_grid.cpp (f6), hook_latest.cpp (f)).
+void Hook::stuck_at(ThreadRec& r, const interp::Thread& t, uint32_t pc) {
+  r.stuck_func = t.func, r.stuck_pc = pc;
+  r.stuck_known = false;
+  r.stuck_writes.clear();
+  const Shared::GlobalWrites& g = sh_.global_writes(t.func, pc);
+  if (g.unknown) return;
+  for (auto [in, slot, cover] : g.sites) {
+    uint64_t a = static_cast<uint64_t>(in->addr.off);
+    if (slot != ~0u) {
+      if (t.reg_base + slot >= t.regs.size()) return;
+      a = in->addr.wrap(a + t.regs[t.reg_base + slot]);
+    }
+    const uint64_t n = uint64_t{in->size} * std::max({1u, unsigned{in->nsrc}, unsigned{in->ndst}});
+    r.stuck_writes.emplace_back(a, a + n, cover);
+  }
+  r.stuck_known = true;
 }
 
 }  // namespace ptxcheck::outcomes

@@ -77,6 +77,15 @@
 // them (8.10.6 Causality 1): R reads the machine's value. (A reader of the
 // final count after __syncthreads() otherwise chose among every subset sum.)
 //
+// Not covered (notes/sound9c.md): a grid counter of global memory written
+// by updates only, with polls parked on it while a thread waits at a
+// barrier after which it stores the counter weakly (a reset): the launch is
+// dropped by (c), though the reset may be read through load buffering
+// (8.10.4 lets a barrier stand where a dependency would be needed);
+// tests/corpus/lb/lb.cu lb_reset loses its one state. Checking the writes
+// after the wait points (hook_grid.cpp (f6)) gave grid.sync kernels with
+// blocks of several threads back to value choices (out of memory).
+//
 // Each order of the updates of x is one path (a ticket of n threads: n!
 // paths, every one a distinct final state when the tickets are stored).
 // PTXCHECK_OUTCOMES_NO_RMW_CHAIN=1 turns this off (value choices, for
@@ -123,7 +132,7 @@ bool Hook::rmw_wait(interp::Thread& t, const interp::Cta& c, const HookAccess& a
   r.chain_li = -1;
   step_group_ &= ~(1u << (t.lin % 32));  // did not run it
   blocked_.push_back({&t, &c, t.gid, li, true, false, writes_});
-  r.stuck_func = t.func, r.stuck_pc = pc;
+  stuck_at(r, t, pc);
   return true;
 }
 

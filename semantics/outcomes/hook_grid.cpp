@@ -166,7 +166,8 @@
 //       cycle in coherence order contradicts 8.9.6 (a partial order). The
 //       store that initialises a counter in shared memory before the
 //       cluster.sync() is executed before any thread waits, so it is no
-//       such later write. Otherwise (f5).
+//       such later write. Otherwise (f5). A weak store after the barrier
+//       is read through load buffering: tests/corpus/lb/lb.cu lb_cl_reset.
 //  (g5) shared memory is accessed only by the threads of its CTA's cluster
 //       (PTX ISA 5.1.7), so there a scope of .cluster includes every thread
 //       that may access x (8.5): a location in shared memory written by
@@ -292,7 +293,12 @@ bool Hook::only_updates_left(uint32_t u, const CommLoc& l) {
     const ThreadRec& r = th[g];
     if (!r.seen) return false;  // (not seen: where it is is not known)
     if (sh_.unit_of_uid(r.cta_uid) != u || exited_.count(g) || r.cut || r.killed) continue;
-    if (r.stuck_pc == ~0u || sh_.may_write(r.stuck_func, r.stuck_pc, shared_key(l.key), true)) return false;
+    if (r.stuck_pc == ~0u) return false;
+    if (shared_key(l.key) ? sh_.may_write(r.stuck_func, r.stuck_pc, true, true)
+                          : !r.stuck_known || std::any_of(r.stuck_writes.begin(), r.stuck_writes.end(), [&](auto w) {
+                              return !std::get<2>(w) && std::get<0>(w) < l.key + l.size && l.key < std::get<1>(w);
+                            }))
+      return false;
   }
   return true;
 }
@@ -523,7 +529,7 @@ std::optional<interp::ExecHook::Jump> Hook::grid_jump(ThreadRec& r, interp::Thre
     if (n > p.pos) return Jump::Continue;
     blocked_.push_back({&t, &c, t.gid, p.li, false, true, p.pos + 1});
     blocked_.back().narrow = !scope_covers(sh_.locs[static_cast<size_t>(p.li)].key, p.in->scope);  // (f6)
-    r.stuck_func = t.func, r.stuck_pc = from;
+    stuck_at(r, t, from);
     return Jump::Park;
   }
   ++subsumed, ++r.subsumed;
@@ -585,7 +591,7 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
       } else {
         r.grid_floor[li] = n + 1;  // then only newer writes
         blocked_.push_back({&t, &c, t.gid, li, false, true, n + 1});
-        r.stuck_func = t.func, r.stuck_pc = pc;
+        stuck_at(r, t, pc);
         t.st = interp::TState::Parked;
         parked = true;
         continue;
@@ -594,7 +600,7 @@ bool Hook::grid_step(interp::Thread* lanes, const interp::Cta& c, const Inst& in
     if (r.want <= n) continue;
     // Parked until the chain reaches that position (wake_blocked).
     blocked_.push_back({&t, &c, t.gid, li, false, true, r.want});
-    r.stuck_func = t.func, r.stuck_pc = pc;
+    stuck_at(r, t, pc);
     t.st = interp::TState::Parked;
     parked = true;
   }

@@ -68,6 +68,10 @@ class Hook : public interp::ExecHook {
   // restarts.
   // `stopped`: an error stopped the launch.
   bool canon_check(bool stopped);
+  // hook_latest.cpp (f): at the end of a launch (not stopped), a thread
+  // waiting at a barrier may write a location read as latest: false
+  // (restart).
+  bool latest_check(bool stopped);
   // The .local offset instruction `in` accesses in thread `t`, if it is one
   // (hook_deps.cpp).
   static std::optional<uint64_t> local_off(const interp::Thread& t, const interp::Inst& in);
@@ -284,9 +288,10 @@ class Hook : public interp::ExecHook {
   void round_step(interp::Thread* lanes, const interp::Inst& in, uint32_t exec);
   bool round_check();
   bool grid_on(int li) const;
-  bool scope_covers(uint64_t key, mm::Scope s) const;    // hook_grid.cpp (f6)
-  bool only_updates_left(uint32_t u, const CommLoc& l);  // hook_grid.cpp (f6)
-  bool grid_ready(const CommLoc& l) const;               // a run may turn it into a grid counter or flag
+  bool scope_covers(uint64_t key, mm::Scope s) const;                 // hook_grid.cpp (f6)
+  bool only_updates_left(uint32_t u, const CommLoc& l);               // hook_grid.cpp (f6)
+  void stuck_at(ThreadRec& r, const interp::Thread& t, uint32_t pc);  // hook_barrier.cpp
+  bool grid_ready(const CommLoc& l) const;                            // a run may turn it into a grid counter or flag
   // (f): the least chain position a read by `r` may read: its floor, or a
   // later write ordered before it by the clocks (8.10.6 Causality 2).
   uint32_t grid_floor_of(const ThreadRec& r, int li);
@@ -418,7 +423,7 @@ class Hook : public interp::ExecHook {
   std::map<int, ChainRun> chain_;
   struct LatestRun {                             // hook_latest.cpp, per location in this run
     bool chained = true;                         // each write ordered after the earlier ones
-    std::vector<std::array<uint32_t, 3>> reads;  // (gid, epoch, pc) of the reads of the machine's value
+    std::vector<std::array<uint32_t, 4>> reads;  // (gid, epoch, pc, poll: (f)) of the reads of the machine's value
   };
   std::map<int, LatestRun> latest_;
   // Per grid counter in this run (hook_grid.cpp): the values of its writes

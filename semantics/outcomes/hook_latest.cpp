@@ -19,7 +19,30 @@
 // a lock is ordered after the earlier holders' writes, but the later
 // holders' writes follow it only through the lock), one that breaks (d) or
 // (e) every read of x (CommLoc::latest); if some read relied on it, the
-// exploration restarts. PTXCHECK_OUTCOMES_NO_LATEST=1 turns this off
+// exploration restarts.
+//  (f) A write that never runs is not checked by (c): a launch can end with
+//      a thread waiting at a barrier (CTA, cluster, warp) that a thread
+//      spinning on a latest read keeps closed, and the writes after it run
+//      in no launch. In an execution the search does not follow, a read
+//      may read such a write: load buffering through the barrier, which
+//      8.10.4 permits (the barrier is no dependency, and the spin's read of
+//      that write is not before it in causality order while nothing
+//      synchronizes). corpus/outcomes/s9_cl_lb_reset: both polls read their
+//      own CTA's latest value, the poll of rank 1 spins forever, and the one
+//      state was lost. So when a launch ends (latest_check) with a thread
+//      that did not exit, was not dropped or cut by the search and is not
+//      parked at a poll, update or wait (which block for real, or run on in
+//      the run that did not park them), and a path from where it began to
+//      wait (ThreadRec::stuck_pc) may write x, the reads of x in poll loops
+//      (Shared::poll_at: the reads that keep their thread from the barrier)
+//      at the PCs used in the launch choose again, as for a broken (c). A
+//      launch the search stopped (a redundant spin iteration) is not
+//      checked: the runs that cover it are. Not covered yet: a latest read
+//      outside a poll loop whose value sends its thread into a spin
+//      elsewhere (the -G lock kernels read their counter so, and checking
+//      every latest read against every shared store after a barrier gave
+//      them back to value choices: out of memory).
+// PTXCHECK_OUTCOMES_NO_LATEST=1 turns this off
 // (tests/corpus/outcomes_debuglock.py compares).
 //
 // Why this is exact. Soundness: R still becomes a read event whose value
@@ -43,6 +66,8 @@
 // and read it back before `__syncthreads()`; the read chose among every
 // count the lock holders write later, and lock among them too (probe9i's
 // i21 -O0/-G: over 120 s and 15 GB; now the -O3 build's launches).
+#include <set>
+
 #include "semantics/outcomes/hook_impl.hpp"
 
 namespace ptxcheck::outcomes {
@@ -58,7 +83,7 @@ bool Hook::latest_read(const ThreadRec& r, const interp::HookAccess& a, int li, 
   const uint32_t gid = r.t->gid;
   for (auto [g, e] : w->second)
     if (g != gid && !ordered(r, g, e)) return false;  // (a)
-  lr.reads.push_back({gid, r.vc[gid], pc});
+  lr.reads.push_back({gid, r.vc[gid], pc, sh_.poll_at(r.t->func, pc) ? 1u : 0u});
   l.latest_used = true;
   return true;
 }
@@ -80,7 +105,7 @@ bool Hook::latest_write(const ThreadRec& r, const interp::HookAccess& a, int li)
   LatestRun& lr = latest_[li];
   const uint32_t gid = r.t->gid;
   bool late = false;  // (c): the reads at the PC of one that this write is not ordered after choose again
-  for (const auto& [g, e, pc] : lr.reads)
+  for (const auto& [g, e, pc, poll] : lr.reads)
     if (g != gid && !ordered(r, g, e)) late = true, l.latest_off.insert(pc);
   if (late) {
     restart = true;
@@ -90,6 +115,33 @@ bool Hook::latest_write(const ThreadRec& r, const interp::HookAccess& a, int li)
     for (auto [g, e] : w->second)
       if (g != gid && !ordered(r, g, e)) lr.chained = false;  // (b)
   return true;
+}
+
+bool Hook::latest_check(bool stopped) {
+  if (sh_.no_latest || latest_.empty() || stopped) return true;
+  std::set<uint32_t> parked;
+  for (const Blocked& b : blocked_) parked.insert(b.gid);
+  bool again = false;
+  for (uint32_t g = 0; g < th.size(); ++g) {
+    const ThreadRec& r = th[g];
+    if (!r.seen || exited_.count(g) || r.cut || r.killed || parked.count(g)) continue;
+    for (auto& [li, lr] : latest_) {
+      if (lr.reads.empty()) continue;
+      CommLoc& l = sh_.locs[static_cast<size_t>(li)];
+      const bool shared = (l.key & interp::kHookSharedKey) != 0;
+      const bool may =
+          r.stuck_pc == ~0u ||
+          (shared ? sh_.may_write(r.stuck_func, r.stuck_pc, true)
+                  : !r.stuck_known || std::any_of(r.stuck_writes.begin(), r.stuck_writes.end(), [&](auto w) {
+                      return std::get<0>(w) < l.key + l.size && l.key < std::get<1>(w);
+                    }));
+      if (!may) continue;
+      for (const auto& [rg, re, pc, poll] : lr.reads)
+        if (poll && rg != g && l.latest_off.insert(pc).second) again = true;
+    }
+  }
+  if (again) restart = true;
+  return !again;
 }
 
 }  // namespace ptxcheck::outcomes

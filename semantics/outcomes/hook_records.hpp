@@ -319,6 +319,20 @@ struct Shared {
   // Cached.
   bool may_write(uint32_t func, uint32_t pc, bool shared, bool other = false);
   std::map<std::tuple<uint32_t, uint32_t, bool, bool>, bool> write_cache;
+  // The writes of global memory that may_write(func, pc, false) counts,
+  // by address: `sites`, each with a register whose value at pc its
+  // address register holds when it runs (not written on any path from pc,
+  // or only copied there from such a register by mov or cvta of global
+  // addresses; ~0u: an absolute address), so that the thread's registers
+  // at pc give its addresses, and whether may_write(.., true) leaves it
+  // out (an update of .gpu or .sys scope); `unknown`, some other one (or a
+  // call, a return).
+  struct GlobalWrites {
+    bool unknown = false;
+    std::vector<std::tuple<const interp::Inst*, uint32_t, bool>> sites;
+  };
+  const GlobalWrites& global_writes(uint32_t func, uint32_t pc);
+  std::map<std::pair<uint32_t, uint32_t>, GlobalWrites> gwrite_cache;
   uint64_t initial(uint64_t key, unsigned size) const;
   // Makes [key, key+size) communicating; throws on a mixed-size overlap.
   int promote(uint64_t key, unsigned size, uint32_t line);
@@ -470,6 +484,12 @@ struct ThreadRec {
   // Where the thread last began to wait (a barrier, a parked poll or
   // update; hook_grid.cpp (f6)): function and code index (none: ~0u).
   uint32_t stuck_func = 0, stuck_pc = ~0u;
+  // Global bytes [lo, hi) a path from there may write, and whether by an
+  // update of .gpu or .sys scope (Shared::global_writes with the thread's
+  // registers then; Hook::stuck_at); stuck_known false: not computed, or
+  // some write's address is not known.
+  std::vector<std::tuple<uint64_t, uint64_t, bool>> stuck_writes;
+  bool stuck_known = false;
   // Canonical arrives (hook_canon.cpp): the thread may have synchronized
   // with another one through memory (a communicating read, fence.sc, a
   // cluster barrier; joined over CTA barriers); the location of its pending

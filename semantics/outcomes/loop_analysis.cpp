@@ -6,6 +6,7 @@
 // (Shared::live_at, frame_live_at) are in liveness.cpp. Hook::back_jump
 // (hook_loop.cpp) uses both.
 #include <algorithm>
+#include <map>
 
 #include "semantics/outcomes/cfg.hpp"
 #include "semantics/outcomes/hook_impl.hpp"
@@ -432,6 +433,51 @@ bool Shared::in_pure_loop(uint32_t func, uint32_t head, uint32_t from, uint32_t 
   return it != loop_code.end() && std::binary_search(it->second.begin(), it->second.end(), pc);
 }
 
+namespace {
+
+// One instruction of Shared::may_write: it may write memory of the space
+// (`shared` or global) but by a covering update (`other`), or lets other
+// code run (a call, a return to a caller from a function that is not the
+// kernel, `entry`); `ncl`: CTAs per cluster.
+bool writes_space(const Inst& in, bool entry, bool shared, bool other, uint32_t ncl) {
+  switch (in.op) {
+    case IrOp::St:
+    case IrOp::Atom:
+    case IrOp::Red: {
+      const interp::Space sp = in.addr.space;
+      if (sp == interp::Space::Local || sp == interp::Space::Param || sp == interp::Space::Const) return false;
+      if (sp == interp::Space::Global && shared) return false;
+      if ((sp == interp::Space::Shared || sp == interp::Space::SharedCluster) && !shared) return false;
+      // (other): an update of a scope that includes every thread that may
+      // access the location (PTX ISA 8.5, 5.1.7).
+      return !(other && in.op != IrOp::St && in.atom != arith::AtomOp::Cas && in.atom != arith::AtomOp::Exch &&
+               in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2 &&
+               (in.scope == mm::Scope::GPU || in.scope == mm::Scope::Sys ||
+                (shared && (in.scope == mm::Scope::Cluster || ncl == 1))));
+    }
+    case IrOp::Ret: return !entry;  // the caller goes on
+    case IrOp::BarSync:
+    case IrOp::BarArrive:
+    case IrOp::BarRed:
+    case IrOp::ClusterArrive:
+    case IrOp::ClusterWait:
+    case IrOp::WarpSync:
+    case IrOp::Shfl:
+    case IrOp::Vote:
+    case IrOp::Match:
+    case IrOp::Redux:
+    case IrOp::Elect:
+    case IrOp::Exit:
+    case IrOp::Trap:
+    case IrOp::Alloca:
+    case IrOp::StackSave:
+    case IrOp::StackRestore: return false;
+    default: return !interp::own_state_only(in.op) && !computes_registers(in.op);  // a call, mbarrier, copy, ...
+  }
+}
+
+}  // namespace
+
 bool Shared::may_write(uint32_t func, uint32_t pc, bool shared, bool other) {
   auto key = std::make_tuple(func, pc, shared, other);
   if (auto it = write_cache.find(key); it != write_cache.end()) return it->second;
@@ -439,42 +485,7 @@ bool Shared::may_write(uint32_t func, uint32_t pc, bool shared, bool other) {
   uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
   for (const interp::Function& g : prog->funcs)
     if (g.defined && g.entry_pc > begin) end = std::min(end, g.entry_pc);
-  auto writes = [&](const Inst& in) {
-    switch (in.op) {
-      case IrOp::St:
-      case IrOp::Atom:
-      case IrOp::Red: {
-        const interp::Space sp = in.addr.space;
-        if (sp == interp::Space::Local || sp == interp::Space::Param || sp == interp::Space::Const) return false;
-        if (sp == interp::Space::Global && shared) return false;
-        if ((sp == interp::Space::Shared || sp == interp::Space::SharedCluster) && !shared) return false;
-        // (other): an update of a scope that includes every thread that may
-        // access the location (PTX ISA 8.5, 5.1.7).
-        return !(other && in.op != IrOp::St && in.atom != arith::AtomOp::Cas && in.atom != arith::AtomOp::Exch &&
-                 in.ety != arith::Ty::f16x2 && in.ety != arith::Ty::bf16x2 &&
-                 (in.scope == mm::Scope::GPU || in.scope == mm::Scope::Sys ||
-                  (shared && (in.scope == mm::Scope::Cluster || cl[0] * cl[1] * cl[2] == 1))));
-      }
-      case IrOp::Ret: return !f.is_entry;  // the caller goes on
-      case IrOp::BarSync:
-      case IrOp::BarArrive:
-      case IrOp::BarRed:
-      case IrOp::ClusterArrive:
-      case IrOp::ClusterWait:
-      case IrOp::WarpSync:
-      case IrOp::Shfl:
-      case IrOp::Vote:
-      case IrOp::Match:
-      case IrOp::Redux:
-      case IrOp::Elect:
-      case IrOp::Exit:
-      case IrOp::Trap:
-      case IrOp::Alloca:
-      case IrOp::StackSave:
-      case IrOp::StackRestore: return false;
-      default: return !interp::own_state_only(in.op) && !computes_registers(in.op);  // a call, mbarrier, copy, ...
-    }
-  };
+  auto writes = [&](const Inst& in) { return writes_space(in, f.is_entry, shared, other, cl[0] * cl[1] * cl[2]); };
   bool found = false;
   std::vector<char> seen(end > begin ? end - begin : 0, 0);
   std::vector<uint32_t> work{pc};
@@ -496,6 +507,74 @@ bool Shared::may_write(uint32_t func, uint32_t pc, bool shared, bool other) {
   }
   write_cache[key] = found;
   return found;
+}
+
+// hook_grid.cpp (f6), hook_latest.cpp (f) for a location of global memory:
+// may_write(func, pc, false) knows no address, and nearly every
+// kernel stores its results to global memory after a barrier. A write
+// whose address register no path from pc writes has, when it runs, the
+// address that the thread's registers at pc give (Hook::stuck_at).
+const Shared::GlobalWrites& Shared::global_writes(uint32_t func, uint32_t pc) {
+  auto [it, fresh] = gwrite_cache.try_emplace({func, pc});
+  GlobalWrites& g = it->second;
+  if (!fresh) return g;
+  const interp::Function& f = prog->funcs[func];
+  uint32_t begin = f.entry_pc, end = static_cast<uint32_t>(prog->code.size());
+  for (const interp::Function& h : prog->funcs)
+    if (h.defined && h.entry_pc > begin) end = std::min(end, h.entry_pc);
+  std::vector<uint32_t> reach;
+  std::vector<char> seen(end > begin ? end - begin : 0, 0);
+  std::vector<uint32_t> work{pc};
+  while (!work.empty()) {
+    const uint32_t p = work.back();
+    work.pop_back();
+    if (p < begin || p >= end) {
+      g.unknown = true;  // outside the function: not followed
+      continue;
+    }
+    if (seen[p - begin]) continue;
+    seen[p - begin] = 1;
+    reach.push_back(p);
+    for_each_successor(*prog, prog->code[p], p, [&](uint32_t q) { work.push_back(q); });
+  }
+  // Per register: 0 not written from pc on, 1 written, 2 + s only copied
+  // from register s by unguarded 64-bit movs and cvtas of global addresses.
+  std::map<uint32_t, uint32_t> written;
+  for (uint32_t p : reach) {
+    const Inst& in = prog->code[p];
+    if (in.ndst > 4 || in.wg_reg) g.unknown = true;  // (registers not in dst)
+    const bool copy = (in.op == IrOp::Mov || (in.op == IrOp::Cvta && in.addr.space == interp::Space::Global)) &&
+                      !in.guarded && in.dwidth >= 64 && in.src[0].kind == interp::Opnd::Reg && !in.src[0].negate;
+    for (unsigned k = 0; k < 4; ++k)
+      if (in.dst[k].kind == interp::Opnd::Reg) {
+        const uint32_t v = copy && k == 0 ? 2 + in.src[0].slot : 1;
+        auto [w, fresh] = written.try_emplace(in.dst[k].slot, v);
+        if (!fresh && w->second != v) w->second = 1;
+      }
+  }
+  for (uint32_t p : reach) {
+    const Inst& in = prog->code[p];
+    if (!writes_space(in, f.is_entry, false, false, cl[0] * cl[1] * cl[2])) continue;
+    const bool cover = !writes_space(in, f.is_entry, false, true, cl[0] * cl[1] * cl[2]);
+    const bool access = in.op == IrOp::St || in.op == IrOp::Atom || in.op == IrOp::Red;
+    if (access && (in.addr.space == interp::Space::Shared || in.addr.space == interp::Space::SharedCluster)) continue;
+    if (access && in.addr.base == interp::Addr::Abs) {
+      g.sites.emplace_back(&in, ~0u, cover);
+      continue;
+    }
+    auto w = written.find(in.addr.slot);
+    if (!access || in.addr.base != interp::Addr::Reg || (w != written.end() && w->second < 2)) {
+      g.unknown = true;  // (an address not known; a call, a return, another writing instruction)
+      continue;
+    }
+    g.sites.emplace_back(&in, in.addr.slot, cover);  // (the value at pc, on a path that does not copy it)
+    if (w != written.end()) {
+      const uint32_t src = w->second - 2;
+      if (written.count(src)) g.unknown = true;
+      g.sites.emplace_back(&in, src, cover);
+    }
+  }
+  return g;
 }
 
 }  // namespace ptxcheck::outcomes
