@@ -168,23 +168,32 @@ Races::RegionShadow& Races::shadow(const Region* r) {
   return *last_sh_;
 }
 
-void Races::grow(Page& p, uint64_t n) {
-  if (n <= p.n) return;
-  auto s = std::make_unique<Shadow[]>(n);
-  std::move(p.s.get(), p.s.get() + p.n, s.get());
-  p.s = std::move(s);
-  p.n = n;
+namespace {
+
+const AccessInfo kNone{};
+
+// a[j] = v, the array (of n entries) made first unless v is empty.
+template <class T>
+[[gnu::always_inline]] inline void put(std::unique_ptr<T[]>& a, uint64_t j, const T& v, bool nonempty, uint64_t n) {
+  if (!a) {
+    if (!nonempty) return;
+    a = std::make_unique<T[]>(n);
+  }
+  a[j] = v;
 }
+
+}  // namespace
 
 void Races::forget(const Region* r) {
   auto it = shadow_.find(r);
   if (it == shadow_.end()) return;
   for (const Page& p : it->second.g)
-    for (uint64_t i = 0; i < p.n; ++i)
-      if (const Shadow& s = p.s[i]; s.more) {
-        multi_[s.more - 1].clear();
-        free_multi_.push_back(s.more - 1);
-      }
+    if (p.more)
+      for (uint64_t j = 0; j < kPage; ++j)
+        if (const uint32_t m = p.more[j]) {
+          multi_[m - 1].clear();
+          free_multi_.push_back(m - 1);
+        }
   shadow_.erase(it);
   last_r_ = nullptr;
   last_sh_ = nullptr;
@@ -196,15 +205,18 @@ void Races::forget_range(const Region* r, uint64_t off, uint64_t size) {
   if (it == shadow_.end() || size == 0) return;
   RegionShadow& rs = it->second;
   const uint64_t lo = off & ~uint64_t{3}, hi = off + size;
-  for (uint64_t g = lo / 4; g < rs.g.size() * kPage && g * 4 < hi; ++g) {
-    const Page& p = rs.g[g / kPage];
-    if (g % kPage >= p.n) continue;  // never accessed
-    Shadow& sh = p.s[g % kPage];
-    if (sh.more) {
-      multi_[sh.more - 1].clear();
-      free_multi_.push_back(sh.more - 1);
+  const uint64_t granules = std::min<uint64_t>(rs.g.size() * kPage, (r->bytes.size() + 3) / 4);
+  for (uint64_t g = lo / 4; g < granules && g * 4 < hi; ++g) {
+    Page& p = rs.g[g / kPage];
+    const uint64_t j = g % kPage;
+    if (p.more && p.more[j]) {
+      multi_[p.more[j] - 1].clear();
+      free_multi_.push_back(p.more[j] - 1);
+      p.more[j] = 0;
     }
-    sh = Shadow{};
+    if (p.w) p.w[j] = AccessInfo{};
+    if (p.r) p.r[j] = AccessInfo{};
+    if (p.r2) p.r2[j] = AccessInfo{};
   }
   std::erase_if(rs.sync, [&](const auto& kv) { return kv.first >= lo && kv.first < hi; });
   cur_loc_ = nullptr;
@@ -314,7 +326,11 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
     a.start = static_cast<int8_t>(static_cast<int64_t>(off) - static_cast<int64_t>(g * 4));
     AccessInfo ca = a;
     if (issued) ca.gen = issued->gen, ca.clock = issued->clock;
-    Shadow& s = granule(rs, g, granules);
+    Page& pg = rs.g[g / kPage];
+    const uint64_t j = g % kPage;
+    auto pn = [&] { return std::min(kPage, granules - g / kPage * kPage); };  // entries of a new array
+    const AccessInfo& sw = pg.w ? pg.w[j] : kNone;
+    uint32_t more = pg.more ? pg.more[j] : 0;
     auto races = [&](const AccessInfo& p) {
       return p.valid() && (p.mask & a.mask) && p.gid != a.gid && (p.write || a.write) && !morally_strong(p, a) &&
              !ordered(p, ca, cts) && !(p.obs && observed_before(p, ca, cts, rs, off, cov_));
@@ -326,9 +342,9 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
       hit = RaceHit{p, static_cast<uint64_t>(static_cast<int64_t>(g * 4) + p.start), ws};
       found = true;
     };
-    Multi* m = s.more ? &multi_[s.more - 1] : nullptr;
-    if (g == off / 4) prev_wgid_ = s.w.valid() && (s.w.mask & a.mask) ? s.w.gid : ~0u;
-    if (races(s.w)) note(s.w);
+    Multi* m = more ? &multi_[more - 1] : nullptr;
+    if (g == off / 4) prev_wgid_ = sw.valid() && (sw.mask & a.mask) ? sw.gid : ~0u;
+    if (races(sw)) note(sw);
     // Concurrent strong writes by many threads (a counter): one that is
     // morally strong with every one of them need not look at each.
     const bool skip_w = m && wide(a) && m->all_wide && m->wstart == a.start && m->wsize == a.size;
@@ -336,8 +352,8 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
       for (const auto& e : m->w)
         if (races(e)) note(e);
     if (a.write) {
-      if (races(s.r)) note(s.r);
-      if (races(s.r2)) note(s.r2);
+      if (pg.r && races(pg.r[j])) note(pg.r[j]);
+      if (pg.r2 && races(pg.r2[j])) note(pg.r2[j]);
       if (m)
         for (const auto& e : m->r)
           if (races(e)) note(e);
@@ -349,23 +365,37 @@ bool Races::access(const Region* r, uint64_t off, unsigned size, const AccessInf
       for (const auto& e : m->d)
         if (races(e)) note(e);
     if (a.write) {
+      Shadow s = load(rs, g);
       record_write(s, m, a, ts, skip_w);
+      if (!pg.w) pg.w = std::make_unique<AccessInfo[]>(pn());
+      pg.w[j] = s.w;
+      // A write keeps only reads the granule had: no array is needed for them.
+      if (pg.r) pg.r[j] = s.r;
+      if (pg.r2) pg.r2[j] = s.r2;
+      more = s.more;
     } else {
-      const AccessInfo o = s.r;
-      s.r = a;
+      if (!pg.r) pg.r = std::make_unique<AccessInfo[]>(pn());
+      AccessInfo& sr = pg.r[j];
+      const AccessInfo o = sr;
+      sr = a;
       const bool covered =
           !o.valid() || (!(o.mask & ~a.mask) && (o.gid == a.gid || (!a.strong() && ordered(o, a, ts))));
       if (!covered) {
-        if (o.strong())
-          multi_of(s).add_r(o);  // strong reads: every one is kept
-        else
-          s.r2 = o;  // weak reads: the latest two of different threads (docs/races.md)
+        if (o.strong()) {  // strong reads: every one is kept
+          Shadow t;
+          t.more = more;
+          multi_of(t).add_r(o);
+          more = t.more;
+        } else {
+          put(pg.r2, j, o, true, pn());  // weak reads: the latest two of different threads (docs/races.md)
+        }
       }
     }
-    if (s.more && multi_[s.more - 1].empty()) {
-      free_multi_.push_back(s.more - 1);
-      s.more = 0;
+    if (more && multi_[more - 1].empty()) {
+      free_multi_.push_back(more - 1);
+      more = 0;
     }
+    put(pg.more, j, more, more != 0, kPage);  // whole: forget() reads it without the region
   }
   return found;
 }

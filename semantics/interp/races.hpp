@@ -300,15 +300,18 @@ class Races {
     KnowP done[2][2];  // [parity][cluster scope]
   };
   // The shadow of a region's 4-byte granules, in pages of up to kPage
-  // granules made when first accessed: a worker of a parallel launch
-  // (parallel.cpp) shadows only what its CTAs access, not the whole buffer.
+  // granules: each of a page's arrays (the last writes, the last reads, the
+  // earlier reads, the Multi indices) is made when a granule of the page
+  // first needs it. A worker of a parallel launch (parallel.cpp) shadows
+  // only what its CTAs access, not the whole buffer, and a buffer that is
+  // only read (written) has no write (read) records.
   static constexpr uint64_t kPage = 64;
   struct Page {
-    std::unique_ptr<Shadow[]> s;
-    uint64_t n = 0;  // granules allocated (0: none yet)
+    std::unique_ptr<AccessInfo[]> w, r, r2;
+    std::unique_ptr<uint32_t[]> more;
   };
   struct RegionShadow {
-    std::vector<Page> g;  // granule i: g[i / kPage].s[i % kPage]
+    std::vector<Page> g;  // granule i: the arrays of g[i / kPage], at i % kPage
     bool sc = false;      // some LocSync of the region got a fence.sc release (weak_load looks only then)
     std::unordered_map<uint64_t, LocSync> sync;
     std::unordered_map<uint64_t, MbarSync> mbar;
@@ -333,15 +336,17 @@ class Races {
     return Who{a.gid, c, c < cluster_of.size() ? cluster_of[c] : 0, a.gen};
   }
   RegionShadow& shadow(const Region* r);
-  // The shadow of granule `i` of a region of `granules` granules (the page
-  // made or grown as needed; rs.g covers the region).
-  static Shadow& granule(RegionShadow& rs, uint64_t i, uint64_t granules) {
-    Page& p = rs.g[i / kPage];
-    if (i % kPage >= p.n) [[unlikely]]
-      grow(p, std::min(kPage, granules - i / kPage * kPage));
-    return p.s[i % kPage];
+  // The shadow of granule `i` (empty records where the page has none).
+  static Shadow load(const RegionShadow& rs, uint64_t i) {
+    const Page& p = rs.g[i / kPage];
+    const uint64_t j = i % kPage;
+    Shadow s;
+    if (p.w) s.w = p.w[j];
+    if (p.r) s.r = p.r[j];
+    if (p.r2) s.r2 = p.r2[j];
+    if (p.more) s.more = p.more[j];
+    return s;
   }
-  static void grow(Page& p, uint64_t n);
   std::unordered_map<const Region*, RegionShadow> shadow_;
   std::vector<Multi> multi_;
   std::vector<uint32_t> free_multi_;
