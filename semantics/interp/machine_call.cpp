@@ -77,7 +77,7 @@ void Machine::do_call(Warp& w, Thread& t, uint32_t lane, const Inst& in) {
     callee = static_cast<uint32_t>(idx);
   }
   const Function& f = prog.funcs[callee];
-  // Output, the heap, a trap: not a call that spin detection may repeat (exec.cpp spin_own_op).
+  // Output, the heap, a trap: not a call that spin detection may repeat (spin.cpp spin_own_op).
   if (cs.builtin_vprintf || !f.defined) spin_own_only_ = false, effect_ = true;
   if (cs.builtin_vprintf || (!f.defined && f.name == "vprintf")) {
     ThreadMem tm = tmem(t, *w.cta);

@@ -27,7 +27,7 @@ struct SpinState;  // spin.hpp
 // deterministic and repeats that cycle forever. The operations that are
 // such only for some operands or lanes (.local stores, calls of defined
 // functions and returns, warp collectives, mbarrier polls) are checked per
-// step by spin_own_op (exec.cpp); a call of an external function (vprintf,
+// step by spin_own_op (spin.cpp, called by exec.cpp); a call of an external function (vprintf,
 // malloc, free, __assertfail) makes its round no such round.
 inline bool own_state_only(IrOp op) {
   switch (op) {

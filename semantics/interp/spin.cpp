@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 
+#include "semantics/interp/ir_flags.hpp"
 #include "semantics/interp/memory.hpp"
 
 namespace ptxcheck::interp {
@@ -21,6 +22,103 @@ bool is_clock(SReg s) {
     case SReg::globaltimer_hi: return true;
     default: return false;
   }
+}
+
+// Spin detection (machine.cpp SpinWatch): beyond own_state_only, the
+// operations that change nothing but the state of the lanes `g` that
+// execute them, which SpinWatch::snap compares (registers, frames, .local
+// bytes, PC and state of the threads that can run or wait in a warp
+// collective): stores whose address is in .local (st.local, or a generic
+// address in the local window: -O0 and -G code keep their variables and
+// atomic_ref objects on the stack), calls (Machine::do_call clears
+// spin_own_only_ for the external functions: vprintf, malloc, free,
+// __assertfail) and returns to a caller (not from the kernel: the thread
+// exits), alloca and stack save/restore (the stack pointer), warp
+// collectives (they read and write registers of lanes of the warp, which
+// wait in TState::WarpWait), and mbarrier test_wait/try_wait and
+// pending_count (they read the object; the race bookkeeping they update is
+// no part of the state that decides what runs next).
+bool spin_own_op(const Inst& in, const Thread* T, uint32_t g) {
+  switch (in.op) {
+    case IrOp::St:
+      if (in.addr.space == Space::Local) return true;
+      if (in.addr.space != Space::Generic || in.addr.base == Addr::Frame) return false;
+      for (uint32_t b = g; b; b &= b - 1) {
+        const Thread& t = T[std::countr_zero(b)];
+        const uint64_t base = in.addr.base == Addr::Reg ? t.regs[t.reg_base + in.addr.slot] : 0;
+        const uint64_t a = in.addr.wrap(static_cast<uint64_t>(in.addr.off) + base);
+        if (a < kLocalWin || a - kLocalWin >= kWinSize) return false;
+      }
+      return true;
+    case IrOp::Ret:
+      for (uint32_t b = g; b; b &= b - 1)
+        if (T[std::countr_zero(b)].frames.empty()) return false;
+      return true;
+    case IrOp::Mbarrier:
+      return in.mbar == MbarOp::Wait || in.mbar == MbarOp::WaitParity || in.mbar == MbarOp::PendingCount;
+    case IrOp::Call:
+    case IrOp::Alloca:
+    case IrOp::StackSave:
+    case IrOp::StackRestore:
+    case IrOp::WarpSync:
+    case IrOp::Shfl:
+    case IrOp::Vote:
+    case IrOp::Match:
+    case IrOp::Redux:
+    case IrOp::Elect: return true;
+    default: return false;
+  }
+}
+
+// An atom that writes back the value it reads, whatever that is: add, or or
+// xor of 0 and and of all ones on an integer type, or a cas whose new value
+// is its compare value (a failing cas writes nothing, PTX ISA 9.7.13.5), in
+// every lane of the group. It leaves memory as it was, so for spin
+// detection it is a read: a poll such as `while (atomicAdd(flag, 0) == 0)`
+// on a later CTA ends at once with the diagnostic instead of at the step
+// budget (outcomes treats it so too, Hook::write).
+bool idempotent_atom(const Inst& in, const Thread* T, uint32_t g) {
+  if (in.op != IrOp::Atom || (in.flags & kAtomV8) || in.size > 8 || (in.ndst > 1 && in.atom != AtomOp::Cas))
+    return false;
+  switch (in.ety) {
+    case arith::Ty::b8:
+    case arith::Ty::b16:
+    case arith::Ty::b32:
+    case arith::Ty::b64:
+    case arith::Ty::u8:
+    case arith::Ty::u16:
+    case arith::Ty::u32:
+    case arith::Ty::u64:
+    case arith::Ty::s8:
+    case arith::Ty::s16:
+    case arith::Ty::s32:
+    case arith::Ty::s64: break;
+    default: return false;
+  }
+  const uint64_t mask = in.size >= 8 ? ~0ull : (1ull << (in.size * 8u)) - 1;
+  auto val = [&](const Opnd& o, const Thread& t) {
+    return (o.kind == Opnd::Imm ? o.imm : o.kind == Opnd::Reg ? t.regs[t.reg_base + o.slot] : 1) & mask;
+  };
+  for (uint32_t b = g; b; b &= b - 1) {
+    const Thread& t = T[std::countr_zero(b)];
+    if (in.src[0].kind != Opnd::Imm && in.src[0].kind != Opnd::Reg) return false;
+    const uint64_t v = val(in.src[0], t);
+    switch (in.atom) {
+      case AtomOp::Add:
+      case AtomOp::Or:
+      case AtomOp::Xor:
+        if (v != 0) return false;
+        break;
+      case AtomOp::And:
+        if (v != mask) return false;
+        break;
+      case AtomOp::Cas:
+        if ((in.src[1].kind != Opnd::Imm && in.src[1].kind != Opnd::Reg) || v != val(in.src[1], t)) return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
 }
 
 namespace {

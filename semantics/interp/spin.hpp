@@ -95,6 +95,13 @@ class SpinWatch {
   uint8_t decided1_ = 0;             // SpinState::decided of the check's first cycle
 };
 
+// For spin detection (exec.cpp Machine::step): an operation that changes
+// nothing but the state of the lanes `g` that execute it, beyond
+// own_state_only (spin.cpp explains which), and an atom that writes back the
+// value it reads in every lane of `g` (a read for spin detection).
+bool spin_own_op(const Inst& in, const Thread* T, uint32_t g);
+bool idempotent_atom(const Inst& in, const Thread* T, uint32_t g);
+
 // True for the clock registers (%clock, %clock_hi, %clock64, %globaltimer*).
 bool is_clock(SReg s);
 
