@@ -149,10 +149,6 @@ int thread_index(std::string_view s) {
 
 namespace {
 
-// Parentheses and negations nest at most this deep: deeper input is refused
-// at its position rather than overflowing the stack.
-constexpr int kMaxCondDepth = 256;
-
 Cond parse_or(Cursor& c, int depth);
 
 [[noreturn]] void unknown_thread(Cursor& c, size_t at, uint64_t n) {

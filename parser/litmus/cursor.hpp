@@ -13,6 +13,12 @@
 
 namespace ptxcheck::litmus {
 
+// Parentheses and negations of a condition nest at most this deep: deeper
+// input is refused at its position rather than overflowing the stack
+// (cursor.cpp), and print.cpp refuses a condition whose printed form would
+// nest deeper (it parenthesises every negation and compound).
+inline constexpr int kMaxCondDepth = 256;
+
 class Cursor {
  public:
   Cursor(std::string_view text, std::string file, size_t off = 0)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "parser/litmus/cursor.hpp"
 #include "parser/litmus/instr_names.hpp"
 
 namespace ptxcheck::litmus {
@@ -61,6 +62,20 @@ std::string cond_value(const CondValue& v, bool native) {
     case CondValue::Const: return std::to_string(static_cast<int64_t>(v.value));
   }
   return "?";
+}
+
+// The nesting depth that cursor.cpp counts when it parses cond_text(c): a
+// negation prints as `~(` (two levels), a compound as `(` (one).
+int printed_depth(const Cond& c) {
+  int kid = 0;
+  for (const Cond& k : c.kids) kid = std::max(kid, printed_depth(k));
+  switch (c.kind) {
+    case Cond::Not: return kid + 2;
+    case Cond::And:
+    case Cond::Or:
+    case Cond::Implies: return kid + 1;
+    default: return kid;
+  }
 }
 
 // Mirrors the condition grammar of cursor.cpp: every compound is parenthesised.
@@ -260,6 +275,8 @@ struct Native {
       for (const auto& in : t.threads[i].code) s += (in.kind == InstrKind::Label ? "" : "  ") + instr(in) + "\n";
       s += "}\n";
     }
+    if (printed_depth(t.cond) > kMaxCondDepth)
+      no("a condition nested deeper than " + num(kMaxCondDepth) + " levels once printed");
     return s + quant_name(t.quant) + " " + cond_text(t.cond, true) + "\n";
   }
 };
@@ -441,6 +458,8 @@ struct Dat3m {
       s += line + " ;\n";
     }
     cond_regs(t.cond);
+    if (printed_depth(t.cond) > kMaxCondDepth)
+      no("a condition nested deeper than " + num(kMaxCondDepth) + " levels once printed");
     return s + quant_name(t.quant) + " " + cond_text(t.cond, false) + "\n";
   }
 };
